@@ -1,0 +1,450 @@
+"""The typed statement model: what the parser produces and everything downstream consumes.
+
+Every node is a frozen dataclass, so statements compare by value (`parse(to_sql(s)) == s`) and
+can be used as dict keys. Nothing outside `dorisql.syntax` ever sees a Lark tree.
+
+Conventions:
+- Identifiers are kept as written, without backquotes. Keywords and type names are upper case.
+- Literal partition values and property values are kept as text (quotes removed): typing them
+  needs the table schema, which is the analyser's job (`dorisql.partitioning.keys`).
+- Ordered key/value lists (properties) are tuples of pairs; `props(stmt.properties)` gives a dict.
+- `pos` fields (line, column of the statement in its script) are excluded from equality.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+
+# --------------------------------------------------------------------------- values
+
+
+class _MaxValue:
+    """The MAXVALUE bound of a RANGE partition (a singleton)."""
+
+    _instance: "_MaxValue | None" = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MAXVALUE"
+
+    def __reduce__(self):
+        return (_MaxValue, ())
+
+
+MAXVALUE = _MaxValue()
+
+#: One partition value as written: text (quotes stripped), None for NULL, or MAXVALUE.
+PartitionValue = Union[str, None, _MaxValue]
+
+Properties = tuple[tuple[str, str], ...]
+
+
+def props(properties: Properties) -> dict[str, str]:
+    """The properties as a dict (later keys win, as in Doris)."""
+    return dict(properties)
+
+
+@dataclass(frozen=True)
+class Pos:
+    """Where a statement starts in its script (1-based)."""
+
+    line: int
+    column: int = 1
+
+
+@dataclass(frozen=True)
+class TableName:
+    name: str
+    db: Optional[str] = None
+
+    def __str__(self) -> str:
+        return f"{self.db}.{self.name}" if self.db else self.name
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A literal in a column DEFAULT or similar position.
+
+    kind: "string" | "number" | "null" | "bool" | "function" (CURRENT_TIMESTAMP, CURRENT_DATE, NOW...)
+    | "expr" (any other expression in INSERT ... VALUES, kept as its source text).
+    For "function", `value` is the canonical call text, e.g. "CURRENT_TIMESTAMP" or "CURRENT_TIMESTAMP(3)".
+    """
+
+    value: Optional[str]
+    kind: str = "string"
+
+
+# --------------------------------------------------------------------------- columns
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A Doris column type.
+
+    name: canonical upper-case name (INT, BIGINT, LARGEINT, DECIMAL, VARCHAR, CHAR, STRING, DATE,
+    DATETIME, BOOLEAN, FLOAT, DOUBLE, JSON, HLL, BITMAP, QUANTILE_STATE, ARRAY, MAP, STRUCT, ...).
+    params: numeric parameters, e.g. VARCHAR(20) -> (20,), DECIMAL(27, 9) -> (27, 9), DATETIME(3) -> (3,).
+    args: element types, e.g. ARRAY<INT> -> (INT,), MAP<STRING, INT> -> (STRING, INT).
+    fields: STRUCT fields.
+    """
+
+    name: str
+    params: tuple[int, ...] = ()
+    args: tuple["DataType", ...] = ()
+    fields: tuple["StructField", ...] = ()
+
+
+@dataclass(frozen=True)
+class StructField:
+    name: str
+    type: DataType
+    comment: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ColumnDef:
+    name: str
+    type: DataType
+    #: SUM, MAX, MIN, REPLACE, REPLACE_IF_NOT_NULL, HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC
+    agg_type: Optional[str] = None
+    #: True for NULL, False for NOT NULL, None when not written (Doris then defaults by model).
+    nullable: Optional[bool] = None
+    default: Optional[Literal] = None
+    #: AUTO_INCREMENT; auto_increment_start holds AUTO_INCREMENT(n).
+    auto_increment: bool = False
+    auto_increment_start: Optional[int] = None
+    #: ON UPDATE CURRENT_TIMESTAMP[(n)] as canonical text.
+    on_update: Optional[str] = None
+    comment: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class IndexDef:
+    """INDEX name (cols) [USING INVERTED|BITMAP|NGRAM_BF] [PROPERTIES(...)] [COMMENT '...']."""
+
+    name: str
+    columns: tuple[str, ...]
+    using: Optional[str] = None
+    properties: Properties = ()
+    comment: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class KeysDesc:
+    """AGGREGATE KEY / UNIQUE KEY / DUPLICATE KEY (cols)."""
+
+    type: str  # "AGGREGATE" | "UNIQUE" | "DUPLICATE"
+    columns: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- partitions
+
+
+@dataclass(frozen=True)
+class RangePartition:
+    """PARTITION name VALUES LESS THAN (upper) | VALUES [(lower), (upper)).
+
+    `lower` is None for LESS THAN (its lower bound comes from the previous partition).
+    `upper == (MAXVALUE,)` for LESS THAN MAXVALUE.
+    """
+
+    name: str
+    upper: tuple[PartitionValue, ...]
+    lower: Optional[tuple[PartitionValue, ...]] = None
+    if_not_exists: bool = False
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
+class ListPartition:
+    """PARTITION name VALUES IN (...). Each entry of `values` is one tuple of partition-column values."""
+
+    name: str
+    values: tuple[tuple[PartitionValue, ...], ...]
+    if_not_exists: bool = False
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
+class BatchRangePartition:
+    """FROM (start) TO (end) INTERVAL n [unit] — expands to many range partitions.
+
+    unit is None for numeric columns, else YEAR | MONTH | WEEK | DAY | HOUR.
+    """
+
+    start: tuple[PartitionValue, ...]
+    end: tuple[PartitionValue, ...]
+    interval: int
+    unit: Optional[str] = None
+
+
+PartitionItem = Union[RangePartition, ListPartition, BatchRangePartition]
+
+
+@dataclass(frozen=True)
+class PartitionBy:
+    """PARTITION BY RANGE|LIST (cols) (items). `items` is empty for `()` (dynamic partitions)."""
+
+    kind: str  # "RANGE" | "LIST"
+    columns: tuple[str, ...]
+    items: tuple[PartitionItem, ...] = ()
+
+
+@dataclass(frozen=True)
+class DistributedBy:
+    """DISTRIBUTED BY HASH(cols) | RANDOM [BUCKETS n | AUTO].
+
+    buckets is None when BUCKETS is absent or AUTO; `auto` is True only for BUCKETS AUTO.
+    """
+
+    kind: str  # "HASH" | "RANDOM"
+    columns: tuple[str, ...] = ()
+    buckets: Optional[int] = None
+    auto: bool = False
+
+
+@dataclass(frozen=True)
+class RollupDef:
+    name: str
+    columns: tuple[str, ...]
+    duplicate_keys: tuple[str, ...] = ()
+    properties: Properties = ()
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Statement:
+    """Base of all statements. `pos` and `text` (the statement's source) never affect equality."""
+
+    pos: Optional[Pos] = field(default=None, compare=False, repr=False, kw_only=True)
+    text: Optional[str] = field(default=None, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class CreateDatabase(Statement):
+    name: str
+    if_not_exists: bool = False
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
+class DropDatabase(Statement):
+    name: str
+    if_exists: bool = False
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Use(Statement):
+    db: str
+
+
+@dataclass(frozen=True)
+class CreateTable(Statement):
+    table: TableName
+    columns: tuple[ColumnDef, ...]
+    indexes: tuple[IndexDef, ...] = ()
+    if_not_exists: bool = False
+    engine: Optional[str] = None
+    keys: Optional[KeysDesc] = None
+    comment: Optional[str] = None
+    partition: Optional[PartitionBy] = None
+    distribution: Optional[DistributedBy] = None
+    rollups: tuple[RollupDef, ...] = ()
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
+class DropTable(Statement):
+    table: TableName
+    if_exists: bool = False
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class TruncateTable(Statement):
+    table: TableName
+    partitions: tuple[str, ...] = ()
+
+
+# ALTER TABLE actions ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AddPartition:
+    """ADD PARTITION [IF NOT EXISTS] <item> [DISTRIBUTED BY ... BUCKETS n]."""
+
+    partition: Union[RangePartition, ListPartition]
+    distribution: Optional[DistributedBy] = None
+
+
+@dataclass(frozen=True)
+class DropPartition:
+    name: str
+    if_exists: bool = False
+    force: bool = False
+    temporary: bool = False
+
+
+@dataclass(frozen=True)
+class SetProperties:
+    """SET ("k" = "v", ...): change table properties (dynamic_partition.*, colocate_with, ...)."""
+
+    properties: Properties
+
+
+@dataclass(frozen=True)
+class RenameTable:
+    new_name: str
+
+
+@dataclass(frozen=True)
+class RenamePartition:
+    old_name: str
+    new_name: str
+
+
+AlterAction = Union[AddPartition, DropPartition, SetProperties, RenameTable, RenamePartition]
+
+
+@dataclass(frozen=True)
+class AlterTable(Statement):
+    table: TableName
+    actions: tuple[AlterAction, ...]
+
+
+# SHOW / DESCRIBE ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """`column op value` in SHOW ... WHERE. op: = != <> < <= > >= LIKE."""
+
+    column: str
+    op: str
+    value: Literal
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    op: str  # "AND" | "OR"
+    items: tuple["Predicate", ...]
+
+
+Predicate = Union[Comparison, BoolOp]
+
+
+@dataclass(frozen=True)
+class OrderItem:
+    column: str
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class ShowDatabases(Statement):
+    like: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ShowTables(Statement):
+    db: Optional[str] = None
+    like: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ShowCreateTable(Statement):
+    table: TableName
+
+
+@dataclass(frozen=True)
+class ShowPartitions(Statement):
+    table: TableName
+    where: Optional[Predicate] = None
+    order_by: tuple[OrderItem, ...] = ()
+    limit: Optional[int] = None
+    offset: Optional[int] = None
+    temporary: bool = False
+
+
+@dataclass(frozen=True)
+class ShowDynamicPartitionTables(Statement):
+    db: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ShowProc(Statement):
+    path: str
+
+
+@dataclass(frozen=True)
+class ShowData(Statement):
+    table: Optional[TableName] = None
+
+
+@dataclass(frozen=True)
+class Describe(Statement):
+    table: TableName
+    all: bool = False
+
+
+@dataclass(frozen=True)
+class AdminSetFrontendConfig(Statement):
+    properties: Properties
+
+
+@dataclass(frozen=True)
+class SetVariable(Statement):
+    """SET [GLOBAL|SESSION] name = value. value is text; `kind` as for Literal."""
+
+    name: str
+    value: Literal
+    scope: Optional[str] = None  # "GLOBAL" | "SESSION" | None
+
+
+@dataclass(frozen=True)
+class Help(Statement):
+    topic: str
+
+
+# DML / queries -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query(Statement):
+    """A SELECT (or WITH ... SELECT). `sql` is the query text as written; `tables` are the
+    tables it reads (resolved by the engine against the current database)."""
+
+    sql: str
+    tables: tuple[TableName, ...] = ()
+
+
+@dataclass(frozen=True)
+class Insert(Statement):
+    """INSERT INTO t [PARTITION (...)] [(cols)] VALUES (...), ... | <query>.
+
+    Exactly one of `rows` (VALUES, each a tuple of Literals) and `query` is set.
+    """
+
+    table: TableName
+    partitions: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    rows: Optional[tuple[tuple[Literal, ...], ...]] = None
+    query: Optional[Query] = None
+    label: Optional[str] = None
+    overwrite: bool = False
+
+
+@dataclass(frozen=True)
+class Explain(Statement):
+    """EXPLAIN <query>."""
+
+    query: Query
+    verbose: bool = False
