@@ -1,0 +1,94 @@
+"""Doris-level metadata of a table: its definition and its partitions.
+
+Plain frozen dataclasses (change them with `dataclasses.replace`). Partition bounds are kept as
+canonical text, exactly as SHOW PARTITIONS prints them (DATE '2017-02-01', INT '-2147483648',
+'MAXVALUE'), so the catalog stays readable and typing them needs only the table's schema
+(`dorisql.partitioning.keys`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Optional
+
+from dorisql.ast import CreateTable
+
+#: The text of a MAXVALUE bound in PartitionMeta.lower/upper.
+MAXVALUE_TEXT = "MAXVALUE"
+
+#: The name and column of the hidden Delta partition columns.
+PARTITION_COLUMN = "__partition"
+BUCKET_COLUMN = "__bucket"
+
+
+@dataclass(frozen=True)
+class BucketDecision:
+    """Why a partition has its bucket count (shown by SHOW BUCKETS, see README).
+
+    rule: "fixed" (BUCKETS n), "dynamic_partition.buckets", "auto-initial", "auto-subsequent".
+    """
+
+    rule: str
+    buckets: int
+    estimate_bytes: Optional[int] = None
+    n: Optional[int] = None
+    m: Optional[int] = None
+    reason: str = ""
+    history_bytes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PartitionMeta:
+    id: int
+    name: str
+    buckets: int
+    #: RANGE: [lower, upper) as canonical text per partition column; None for LIST.
+    lower: Optional[tuple[str, ...]] = None
+    upper: Optional[tuple[str, ...]] = None
+    #: LIST: one tuple per allowed value combination; None entries are NULL.
+    values: Optional[tuple[tuple[Optional[str], ...], ...]] = None
+    created_at: dt.datetime = field(default_factory=dt.datetime.now)
+    #: Doris's VisibleVersion: 1 at creation, +1 per load that committed data into it.
+    visible_version: int = 1
+    visible_version_time: Optional[dt.datetime] = None
+    replication_num: int = 1
+    storage_medium: str = "HDD"
+    bucket_decision: Optional[BucketDecision] = None
+
+
+@dataclass(frozen=True)
+class DynamicState:
+    """What SHOW DYNAMIC PARTITION TABLES reports about the scheduler's last pass."""
+
+    last_update_time: Optional[dt.datetime] = None
+    last_scheduler_time: Optional[dt.datetime] = None
+    state: str = "NORMAL"
+    last_create_partition_msg: Optional[str] = None
+    last_drop_partition_msg: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class TableMeta:
+    """One table as the catalog knows it.
+
+    `definition` is the CREATE TABLE as normalised by dorisql, with `partition.items` empty: the
+    live partition list is `partitions`. `version` is the catalog row version that an update must
+    match (optimistic concurrency).
+    """
+
+    id: int
+    db: str
+    name: str
+    definition: CreateTable
+    partitions: tuple[PartitionMeta, ...] = ()
+    version: int = 0
+    created_at: dt.datetime = field(default_factory=dt.datetime.now)
+    dynamic_state: DynamicState = field(default_factory=DynamicState)
+
+    def partition(self, name: str) -> Optional[PartitionMeta]:
+        lowered = name.lower()
+        for p in self.partitions:
+            if p.name.lower() == lowered:
+                return p
+        return None
