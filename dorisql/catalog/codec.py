@@ -1,0 +1,249 @@
+"""JSON encoding of the statement model and the catalog model.
+
+`encode(x)` turns any value built from the frozen dataclasses of `dorisql.ast` and
+`dorisql.catalog.model` (and tuples, lists, dicts, str, int, float, bool, None, datetimes, dates,
+Decimals and the MAXVALUE singleton) into JSON text; `decode(text)` gives it back, equal and of
+the same types: `decode(encode(x)) == x` and `type(decode(encode(x))) is type(x)`.
+
+The format is generic, driven by `dataclasses.fields` and type tags, never by the parser:
+
+- a dataclass is an object `{"@": "<ClassName>", "<field>": <value>, ...}`; fields whose value is
+  their plain default are left out (so documents stay small and a field added later with a default
+  reads old documents); fields with a `default_factory` are always written;
+- a tuple is a JSON array; a list is `{"@": "list", "v": [...]}`; a dict is
+  `{"@": "dict", "v": [[key, value], ...]}` (keys may be any encodable value);
+- datetime / date / Decimal are `{"@": "datetime", "v": "<isoformat>"}` (likewise "date",
+  "decimal"); MAXVALUE is `{"@": "MAXVALUE"}`;
+- JSON objects never appear untagged, so decoding is unambiguous.
+
+Only registered classes are ever built on decode (all dataclasses of the two model modules, plus
+whatever `register` adds), so a catalog document cannot instantiate arbitrary classes. Output is
+stable: the same value always encodes to the same text (field order is declaration order).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import decimal
+import json
+import math
+from types import ModuleType
+from typing import Any
+
+from dorisql import ast
+from dorisql.catalog import model
+
+TAG = "@"
+
+__all__ = ["CodecError", "encode", "decode", "to_jsonable", "from_jsonable", "register"]
+
+
+class CodecError(ValueError):
+    """A value cannot be encoded, or a document is not a valid encoding."""
+
+
+# --------------------------------------------------------------------------- registry
+
+
+class _ClassPlan:
+    """How to write and rebuild one dataclass: its init fields and their plain defaults."""
+
+    __slots__ = ("cls", "name", "fields", "names", "required", "defaults", "fast")
+
+    def __init__(self, cls: type, name: str):
+        self.cls = cls
+        self.name = name
+        plan = []
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            has_default = f.default is not dataclasses.MISSING
+            plan.append((f.name, has_default, f.default if has_default else None))
+        self.fields = tuple(plan)
+        self.names = frozenset(f[0] for f in plan)
+        # Fields a document must carry: no plain default (factory defaults are always written).
+        self.required = frozenset(name for name, has_default, _ in plan if not has_default)
+        self.defaults = {name: default for name, has_default, default in plan if has_default}
+        params = getattr(cls, "__dataclass_params__", None)
+        init = vars(cls).get("__init__")
+        self.fast = (
+            params is not None
+            and params.frozen
+            and all(f.init for f in dataclasses.fields(cls))
+            and not hasattr(cls, "__post_init__")
+            and "__slots__" not in vars(cls)
+            # the dataclass-generated __init__ (compiled from a string), not a hand-written one
+            and init is not None
+            and getattr(getattr(init, "__code__", None), "co_filename", "") == "<string>"
+        )
+
+
+_BY_NAME: dict[str, _ClassPlan] = {}
+_BY_CLASS: dict[type, _ClassPlan] = {}
+_RESERVED = {"list", "dict", "datetime", "date", "decimal", "MAXVALUE"}
+
+
+def register(cls: type, name: str | None = None) -> type:
+    """Allow a dataclass to be encoded and decoded (usable as a class decorator).
+
+    `name` is its tag in documents (default: the class name); it must stay stable across releases.
+    """
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"{cls!r} is not a dataclass")
+    name = name or cls.__name__
+    existing = _BY_NAME.get(name)
+    if existing is not None and existing.cls is not cls:
+        raise CodecError(f"codec tag {name!r} is already used by {existing.cls.__module__}.{existing.cls.__qualname__}")
+    if name in _RESERVED:
+        raise CodecError(f"codec tag {name!r} is reserved")
+    plan = _ClassPlan(cls, name)
+    _BY_NAME[name] = plan
+    _BY_CLASS[cls] = plan
+    return cls
+
+
+def _register_module(module: ModuleType) -> None:
+    for value in vars(module).values():
+        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__:
+            register(value)
+
+
+_register_module(ast)
+_register_module(model)
+
+
+# --------------------------------------------------------------------------- encode
+
+
+def _same_default(value: Any, default: Any) -> bool:
+    # `1 == True` and `1.0 == 1`: only leave a field out when it is the default of the same type.
+    return value is default or (type(value) is type(default) and value == default)
+
+
+def to_jsonable(value: Any) -> Any:
+    """The JSON-ready structure (dicts, lists, str, numbers, None) for `value`."""
+    if value is None or value is True or value is False or type(value) is str:
+        return value
+    t = type(value)
+    if t is int:
+        return value
+    if t is float:
+        if not math.isfinite(value):
+            raise CodecError(f"cannot encode non-finite float {value!r}")
+        return value
+    if t is tuple:
+        return [to_jsonable(v) for v in value]
+    plan = _BY_CLASS.get(t)
+    if plan is not None:
+        out: dict[str, Any] = {TAG: plan.name}
+        for name, has_default, default in plan.fields:
+            v = getattr(value, name)
+            if has_default and _same_default(v, default):
+                continue
+            out[name] = to_jsonable(v)
+        return out
+    if value is ast.MAXVALUE:
+        return {TAG: "MAXVALUE"}
+    if t is dt.datetime:
+        return {TAG: "datetime", "v": value.isoformat()}
+    if t is dt.date:
+        return {TAG: "date", "v": value.isoformat()}
+    if t is decimal.Decimal:
+        return {TAG: "decimal", "v": str(value)}
+    if t is list:
+        return {TAG: "list", "v": [to_jsonable(v) for v in value]}
+    if t is dict:
+        return {TAG: "dict", "v": [[to_jsonable(k), to_jsonable(v)] for k, v in value.items()]}
+    if dataclasses.is_dataclass(value):
+        raise CodecError(f"{t.__module__}.{t.__qualname__} is not registered with dorisql.catalog.codec")
+    raise CodecError(f"cannot encode a value of type {t.__module__}.{t.__qualname__}: {value!r}")
+
+
+def encode(value: Any) -> str:
+    """JSON text for `value` (compact, deterministic, UTF-8 friendly)."""
+    return json.dumps(to_jsonable(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+# --------------------------------------------------------------------------- decode
+
+
+def _tuples(value: Any) -> Any:
+    # JSON arrays are tuples; tagged objects inside were already rebuilt by the object hook.
+    if type(value) is list:
+        return tuple([_tuples(v) for v in value])
+    return value
+
+
+def _build_dataclass(plan: _ClassPlan, d: dict) -> Any:
+    del d[TAG]
+    if not plan.names.issuperset(d):
+        unknown = sorted(set(d) - plan.names)
+        raise CodecError(f"{plan.name} has no field {unknown[0]!r} (a document from a newer dorisql?)")
+    for key, value in d.items():
+        if type(value) is list:
+            d[key] = _tuples(value)
+    if plan.fast:
+        # Frozen dataclasses without __post_init__: fill the instance dict directly, which is
+        # what the generated __init__ would do, minus one object.__setattr__ call per field.
+        if not plan.required.issubset(d):
+            missing = sorted(plan.required - set(d))
+            raise CodecError(f"cannot rebuild {plan.name}: missing field {missing[0]!r}")
+        obj = object.__new__(plan.cls)
+        state = obj.__dict__
+        state.update(plan.defaults)
+        state.update(d)
+        return obj
+    try:
+        return plan.cls(**d)
+    except TypeError as exc:
+        raise CodecError(f"cannot rebuild {plan.name}: {exc}") from None
+
+
+def _special(tag: str, d: dict) -> Any:
+    if tag == "MAXVALUE":
+        return ast.MAXVALUE
+    v = d.get("v")
+    try:
+        if tag == "datetime":
+            return dt.datetime.fromisoformat(v)
+        if tag == "list":
+            return [_tuples(x) for x in v]
+        if tag == "dict":
+            return {_tuples(k): _tuples(x) for k, x in v}
+        if tag == "date":
+            return dt.date.fromisoformat(v)
+        if tag == "decimal":
+            return decimal.Decimal(v)
+    except (TypeError, ValueError, decimal.InvalidOperation) as exc:
+        raise CodecError(f"bad {tag} value {v!r}: {exc}") from None
+    raise CodecError(f"unknown type tag {tag!r}")
+
+
+def _object_hook(d: dict) -> Any:
+    tag = d.get(TAG)
+    if tag is None:
+        raise CodecError(f"untagged JSON object {d!r}")
+    plan = _BY_NAME.get(tag)
+    if plan is not None:
+        return _build_dataclass(plan, d)
+    return _special(tag, d)
+
+
+_decoder = json.JSONDecoder(object_hook=_object_hook)
+
+
+def decode(text: str | bytes) -> Any:
+    """The value that `encode` wrote as `text`."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8")
+    try:
+        return _tuples(_decoder.decode(text))
+    except json.JSONDecodeError as exc:
+        raise CodecError(f"not a dorisql catalog document: {exc}") from None
+
+
+def from_jsonable(value: Any) -> Any:
+    """Inverse of `to_jsonable` (for structures already parsed by a JSON library)."""
+    return decode(json.dumps(value))
+
