@@ -1,0 +1,182 @@
+"""dorisql's settings: where the warehouse is, how to reach Spark, and Doris-style defaults.
+
+Settings come from three places; each later one wins:
+
+1. the config file, ``$XDG_CONFIG_HOME/dorisql/config.toml`` (``~/.config/dorisql/config.toml``
+   when ``XDG_CONFIG_HOME`` is unset), or the file named by ``--config`` / ``DORISQL_CONFIG``;
+2. the environment: ``DORISQL_WAREHOUSE`` (warehouse folder), ``DORISQL_MASTER`` (Spark master);
+3. command-line flags: ``--warehouse``, ``--master``, ``--conf k=v``, ``--database``.
+
+The file is TOML. Every key is optional::
+
+    # The warehouse root: one folder per database, one Delta table per table.
+    warehouse = "/data/lakehouse"          # default: $XDG_DATA_HOME/dorisql/warehouse
+    # Spark master: local[*] (default), local[4], spark://host:7077, yarn, k8s://..., sc://...
+    master = "local[*]"
+    # The database to USE when the shell starts.
+    database = "demo"
+
+    [spark]                                # extra Spark configuration (spark_conf)
+    "spark.driver.memory" = "4g"
+    "spark.sql.shuffle.partitions" = 64
+
+    [frontend]                             # FE settings, as in Doris's fe.conf
+    dynamic_partition_enable = true
+    dynamic_partition_check_interval_seconds = 600
+    max_dynamic_partition_num = 500
+    autobucket_min_buckets = 1
+    autobucket_max_buckets = 128
+    cluster_backends = 3                   # BUCKETS AUTO: number of "BEs" (default: Spark's)
+    cluster_disks_per_backend = 1
+    cluster_disk_capacity = "2TB"
+
+    [session]                              # session-variable defaults (SET name = value)
+    enable_insert_strict = true
+
+Values in ``[spark]``, ``[frontend]`` and ``[session]`` may be strings, numbers or booleans;
+they are kept as strings (booleans as ``"true"``/``"false"``), which is what Spark and the
+engine's ``SET`` take. Unknown top-level keys are an error, so a typo never goes unnoticed;
+keys inside the three tables are checked by whoever uses them (Spark, the engine).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from dorisql.errors import DorisqlError
+
+DEFAULT_MASTER = "local[*]"
+
+
+class ConfigError(DorisqlError):
+    """The config file or a configuration flag is malformed."""
+
+
+def _xdg(env: Mapping[str, str], name: str, fallback: str) -> Path:
+    value = env.get(name)
+    if value:
+        return Path(value)
+    home = env.get("HOME") or str(Path.home())
+    return Path(home) / fallback
+
+
+def config_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_CONFIG_HOME/dorisql`` (``~/.config/dorisql``)."""
+    return _xdg(env, "XDG_CONFIG_HOME", ".config") / "dorisql"
+
+
+def state_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_STATE_HOME/dorisql`` (``~/.local/state/dorisql``): the shell's history lives here."""
+    return _xdg(env, "XDG_STATE_HOME", ".local/state") / "dorisql"
+
+
+def data_dir(env: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_DATA_HOME/dorisql`` (``~/.local/share/dorisql``): the default warehouse lives here."""
+    return _xdg(env, "XDG_DATA_HOME", ".local/share") / "dorisql"
+
+
+def default_config_path(env: Mapping[str, str] = os.environ) -> Path:
+    return config_dir(env) / "config.toml"
+
+
+def default_warehouse(env: Mapping[str, str] = os.environ) -> str:
+    return str(data_dir(env) / "warehouse")
+
+
+@dataclass
+class Config:
+    """Everything the engine needs to open a warehouse. See the module docstring for the file."""
+
+    warehouse: str = field(default_factory=default_warehouse)
+    master: str = DEFAULT_MASTER
+    spark_conf: dict[str, str] = field(default_factory=dict)
+    frontend: dict[str, str] = field(default_factory=dict)
+    session: dict[str, str] = field(default_factory=dict)
+    #: The database to USE at start (``database =`` in the file, ``--database`` on the command line).
+    database: str | None = None
+    #: The file the settings were read from, if any.
+    source: str | None = None
+
+
+_TOP_LEVEL = {"warehouse", "master", "database", "spark", "frontend", "session"}
+
+
+def _as_text(value: Any, where: str) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise ConfigError(f"{where}: expected a string, number or boolean, got {type(value).__name__}")
+
+
+def _table(data: Mapping[str, Any], name: str, path: Path) -> dict[str, str]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{path}: [{name}] must be a table")
+    return {str(k): _as_text(v, f"{path}: {name}.{k}") for k, v in value.items()}
+
+
+def _string(data: Mapping[str, Any], name: str, path: Path) -> str | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ConfigError(f"{path}: '{name}' must be a string")
+    return value
+
+
+def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
+    """Parse one TOML config file into a Config (defaults for what it leaves out)."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    unknown = sorted(set(data) - _TOP_LEVEL)
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting(s): {', '.join(unknown)} "
+                          f"(expected: {', '.join(sorted(_TOP_LEVEL))})")
+    config = Config(warehouse=default_warehouse(env), source=str(path))
+    warehouse = _string(data, "warehouse", path)
+    if warehouse:
+        config.warehouse = os.path.expanduser(warehouse)
+    config.master = _string(data, "master", path) or DEFAULT_MASTER
+    config.database = _string(data, "database", path)
+    config.spark_conf = _table(data, "spark", path)
+    config.frontend = _table(data, "frontend", path)
+    config.session = _table(data, "session", path)
+    return config
+
+
+def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = os.environ) -> Config:
+    """Settings from the config file and the environment (flags are applied by the caller).
+
+    `path` names the file explicitly (it must then exist); otherwise ``DORISQL_CONFIG`` or the
+    XDG default is used, and a missing default file simply means "all defaults".
+    """
+    explicit = path or env.get("DORISQL_CONFIG")
+    file = Path(explicit).expanduser() if explicit else default_config_path(env)
+    if explicit or file.is_file():
+        config = read_config_file(file, env)
+    else:
+        config = Config(warehouse=default_warehouse(env))
+    if env.get("DORISQL_WAREHOUSE"):
+        config.warehouse = os.path.expanduser(env["DORISQL_WAREHOUSE"])
+    if env.get("DORISQL_MASTER"):
+        config.master = env["DORISQL_MASTER"]
+    return config
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """Split a ``key=value`` flag argument (``--conf spark.driver.memory=4g``)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"expected key=value, got '{text}'")
+    return key.strip(), value.strip()

@@ -1,0 +1,251 @@
+"""Rendering a Result as text: MySQL box tables, ``\\G`` vertical rows, TSV, CSV, JSON.
+
+Everything here is a pure function of the Result (no engine, no terminal), so the output is
+tested with golden strings. Formats:
+
+- ``table``: what the mysql client prints interactively — ``+---+`` borders, NULL as ``NULL``,
+  numeric columns right-aligned, then ``N rows in set (0.02 sec)`` / ``Empty set`` /
+  ``Query OK, N rows affected``.
+- ``tsv``: mysql batch mode — a header line, tab-separated values, ``\\t``, ``\\n`` and ``\\\\``
+  escaped, NULL as ``NULL``. Commands print nothing.
+- ``csv``: RFC 4180 with a header; NULL is an empty field.
+- ``json``: one JSON array of objects per result set, on one line.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import decimal
+import io
+import json
+from typing import Any, Sequence
+
+FORMATS = ("table", "tsv", "csv", "json")
+
+_RED = "\x1b[31m"
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_RESET = "\x1b[0m"
+
+
+# ------------------------------------------------------------------------------- values
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, decimal.Decimal))
+
+
+def render_value(value: Any, null: str = "NULL") -> str:
+    """One value as the mysql client shows it."""
+    if value is None:
+        return null
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return repr(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(_jsonable(value), ensure_ascii=False, separators=(", ", ":"))
+    return str(value)
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {render_value(k): _jsonable(v) for k, v in value.items()}
+    return render_value(value)
+
+
+def display_width(text: str) -> int:
+    """Columns the text takes on a terminal (CJK characters take two)."""
+    if text.isascii():
+        return len(text)
+    try:
+        from wcwidth import wcswidth
+    except ImportError:  # pragma: no cover - wcwidth comes with prompt_toolkit
+        return len(text)
+    width = wcswidth(text)
+    return width if width >= 0 else len(text)
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    fill = " " * (width - display_width(text))
+    return fill + text if right else text + fill
+
+
+# ------------------------------------------------------------------------------- status lines
+
+
+def format_elapsed(seconds: float) -> str:
+    """``0.02 sec``, ``1 min 2.35 sec``, ``1 hour 2 min 3.00 sec`` (as the mysql client)."""
+    seconds = max(0.0, seconds)
+    parts = []
+    if seconds >= 3600:
+        hours = int(seconds // 3600)
+        parts.append(f"{hours} hour" + ("s" if hours > 1 else ""))
+        seconds -= hours * 3600
+    if seconds >= 60 or parts:
+        minutes = int(seconds // 60)
+        parts.append(f"{minutes} min")
+        seconds -= minutes * 60
+    parts.append(f"{seconds:.2f} sec")
+    return " ".join(parts)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def format_status(result) -> str:
+    """The mysql status line under a result: rows in set, Empty set or Query OK."""
+    warnings = len(result.warnings or [])
+    warn = f", {_plural(warnings, 'warning')}" if warnings else ""
+    elapsed = f"({format_elapsed(result.elapsed or 0.0)})"
+    if result.is_query:
+        if not result.rows:
+            return f"Empty set{warn} {elapsed}"
+        return f"{_plural(len(result.rows), 'row')} in set{warn} {elapsed}"
+    return f"Query OK, {_plural(result.affected_rows or 0, 'row')} affected{warn} {elapsed}"
+
+
+def format_warnings(result) -> str:
+    return "\n".join(f"Warning (Code 1105): {w}" for w in (result.warnings or []))
+
+
+# ------------------------------------------------------------------------------- tables
+
+
+def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A MySQL box table."""
+    headers = [str(c) for c in columns]
+    cells = [[render_value(v) for v in row] for row in rows]
+    numeric = []
+    for i in range(len(headers)):
+        values = [row[i] for row in rows if row[i] is not None]
+        numeric.append(bool(values) and all(_is_number(v) for v in values))
+    widths = [display_width(h) for h in headers]
+    for row in cells:
+        for i, text in enumerate(row):
+            widths[i] = max(widths[i], display_width(text))
+    border = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    lines = [border, "| " + " | ".join(_pad(h, w, False) for h, w in zip(headers, widths)) + " |", border]
+    for row in cells:
+        lines.append("| " + " | ".join(_pad(t, w, numeric[i]) for i, (t, w) in enumerate(zip(row, widths))) + " |")
+    if cells:
+        lines.append(border)
+    return "\n".join(lines)
+
+
+def format_vertical(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """``\\G`` output: one block per row, field names right-aligned."""
+    headers = [str(c) for c in columns]
+    width = max((display_width(h) for h in headers), default=0)
+    lines = []
+    for n, row in enumerate(rows, 1):
+        lines.append(f"{'*' * 27} {n}. row {'*' * 27}")
+        for header, value in zip(headers, row):
+            lines.append(f"{_pad(header, width, True)}: {render_value(value)}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------- batch formats
+
+
+def _tsv_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\0", "\\0")
+
+
+def format_tsv(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool = True) -> str:
+    lines = ["\t".join(_tsv_escape(str(c)) for c in columns)] if header else []
+    for row in rows:
+        lines.append("\t".join(_tsv_escape(render_value(v)) for v in row))
+    return "\n".join(lines)
+
+
+def format_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bool = True) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    if header:
+        writer.writerow([str(c) for c in columns])
+    for row in rows:
+        writer.writerow(["" if v is None else render_value(v) for v in row])
+    return out.getvalue().rstrip("\n")
+
+
+def format_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    names = [str(c) for c in columns]
+    objects = [{name: _jsonable(value) for name, value in zip(names, row)} for row in rows]
+    return json.dumps(objects, ensure_ascii=False)
+
+
+# ------------------------------------------------------------------------------- entry point
+
+
+def format_result(result, fmt: str = "table", *, vertical: bool = False, color: bool = False,
+                  status: bool | None = None) -> str:
+    """Everything to print for one statement's result, without a trailing newline.
+
+    `status` (default: on for ``table``, off otherwise) adds the mysql status line, the
+    statement's message and its warnings. `color` dims the status line (never the data).
+    Returns "" when there is nothing to print (a command in a batch format).
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format '{fmt}' (expected one of: {', '.join(FORMATS)})")
+    if status is None:
+        status = fmt == "table"
+    parts: list[str] = []
+    if result.is_query and (result.rows or not status):
+        columns, rows = result.columns, result.rows
+        if vertical:
+            if rows:
+                parts.append(format_vertical(columns, rows))
+        elif fmt == "table":
+            parts.append(format_table(columns, rows))
+        elif fmt == "tsv":
+            parts.append(format_tsv(columns, rows))
+        elif fmt == "csv":
+            parts.append(format_csv(columns, rows))
+        else:
+            parts.append(format_json(columns, rows))
+    if status:
+        line = format_status(result)
+        parts.append(f"{_DIM}{line}{_RESET}" if color else line)
+        if result.message:
+            parts.append(result.message)
+        if result.warnings:
+            parts.append(format_warnings(result))
+    return "\n".join(parts)
+
+
+def format_error(err: BaseException, *, where: str = "", color: bool = False) -> str:
+    """``ERROR 1064 (42000) at line 3 in file x.sql: message`` and the caret context under it.
+
+    `where` is the location text (`` at line 3``), empty in the shell.
+    """
+    code = getattr(err, "code", 1105)
+    sqlstate = getattr(err, "sqlstate", "HY000")
+    message = getattr(err, "message", None) or str(err) or type(err).__name__
+    head = f"ERROR {code} ({sqlstate}){where}: {message}"
+    if color:
+        head = f"{_RED}{_BOLD}{head}{_RESET}"
+    context = getattr(err, "context", None)
+    if context:
+        return head + "\n" + context.rstrip("\n")
+    return head
