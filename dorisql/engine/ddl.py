@@ -1,0 +1,221 @@
+"""CREATE / DROP / ALTER / TRUNCATE: catalog changes and the Delta commits that go with them.
+
+Order of work, so that a crash at any point is safe to retry:
+- CREATE TABLE claims the name in the catalog first, then creates the Delta table; if that
+  fails the catalog entry is removed again.
+- DROP PARTITION / TRUNCATE hold the table's commit lock, update the catalog, then commit the
+  Delta `remove`s (a crash in between leaves unreachable files that the next drop of the same
+  data, or vacuum, clears; never visible rows in a dropped partition).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+
+from dorisql import ast
+from dorisql.catalog.model import TableMeta
+from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, UnknownDatabaseError
+from dorisql.result import Result
+
+from . import partitions as parts
+from .locks import table_lock
+from .tables import arrow_schema, meta_dir
+
+
+# ---------------------------------------------------------------------- databases
+
+
+def create_database(engine, stmt: ast.CreateDatabase) -> Result:
+    engine.catalog.create_database(stmt.name, if_not_exists=stmt.if_not_exists, properties=dict(stmt.properties))
+    (engine.warehouse / stmt.name).mkdir(exist_ok=True)
+    return Result.ok(1)
+
+
+def drop_database(engine, stmt: ast.DropDatabase) -> Result:
+    if not engine.catalog.database_exists(stmt.name):
+        if stmt.if_exists:
+            return Result.ok()
+        raise UnknownDatabaseError(f"Can't drop database '{stmt.name}'; database doesn't exist")
+    # Doris drops the tables with their database.
+    for name in engine.catalog.list_tables(stmt.name):
+        _drop_table_data(engine, engine.catalog.load_table(stmt.name, name))
+    engine.catalog.drop_database(stmt.name, if_exists=True, force=True)
+    shutil.rmtree(engine.warehouse / stmt.name, ignore_errors=True)
+    if engine.current_db == stmt.name:
+        engine.current_db = None
+    return Result.ok()
+
+
+# ---------------------------------------------------------------------- tables
+
+
+def create_table(engine, stmt: ast.CreateTable) -> Result:
+    from dorisql.analysis import normalize_create_table
+    from dorisql.generator import to_sql
+    from dorisql.storage import delta
+
+    db = engine.resolve_db(stmt.table.db)
+    if not engine.catalog.database_exists(db):
+        raise UnknownDatabaseError(f"Unknown database '{db}'")
+    if engine.catalog.table_exists(db, stmt.table.name):
+        if stmt.if_not_exists:
+            return Result.ok()
+        raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
+
+    definition = normalize_create_table(dataclasses.replace(stmt, table=ast.TableName(stmt.table.name, db)))
+    partition_list = parts.initial_partitions(engine, definition)
+    stored = definition
+    if definition.partition is not None:
+        stored = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=()))
+    now = engine.now()
+    meta = TableMeta(id=0, db=db, name=stmt.table.name, definition=stored, partitions=tuple(partition_list),
+                     created_at=now)
+    meta = parts.with_dynamic_state_created(engine, meta)
+    try:
+        meta = engine.catalog.create_table(meta, if_not_exists=False)
+    except AlreadyExistsError:
+        if stmt.if_not_exists:
+            return Result.ok()
+        raise
+    try:
+        location = meta_dir(engine.warehouse, meta)
+        if location.exists():  # left over from a crash between catalog drop and folder removal
+            shutil.rmtree(location)
+        delta.create_table(str(location), arrow_schema(stored), properties={"dorisql.ddl": to_sql(stmt)})
+    except BaseException:
+        engine.catalog.drop_table(db, meta.name, if_exists=True)
+        raise
+    return Result.ok()
+
+
+def _drop_table_data(engine, meta: TableMeta) -> None:
+    shutil.rmtree(meta_dir(engine.warehouse, meta), ignore_errors=True)
+
+
+def drop_table(engine, stmt: ast.DropTable) -> Result:
+    db = engine.resolve_db(stmt.table.db)
+    meta = _load(engine, db, stmt.table.name, if_exists=stmt.if_exists)
+    if meta is None:
+        return Result.ok()
+    with table_lock(meta_dir(engine.warehouse, meta)):
+        engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists)
+    _drop_table_data(engine, meta)
+    return Result.ok()
+
+
+def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
+    from dorisql.storage import delta
+
+    db = engine.resolve_db(stmt.table.db)
+    meta = engine.catalog.load_table(db, stmt.table.name)
+    names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
+    location = meta_dir(engine.warehouse, meta)
+    with table_lock(location):
+        delta.drop_partitions(str(location), names, operation="dorisql TRUNCATE")
+        parts.bump_versions(engine, meta, names)
+    return Result.ok()
+
+
+def _load(engine, db: str, name: str, if_exists: bool = False) -> TableMeta | None:
+    try:
+        return engine.catalog.load_table(db, name)
+    except CatalogError:
+        if if_exists:
+            return None
+        raise
+
+
+def _partition(meta: TableMeta, name: str):
+    found = meta.partition(name)
+    if found is None:
+        raise AnalysisError(f"Partition '{name}' does not exist in table '{meta.name}'")
+    return found
+
+
+# ---------------------------------------------------------------------- ALTER TABLE
+
+
+def alter_table(engine, stmt: ast.AlterTable) -> Result:
+    db = engine.resolve_db(stmt.table.db)
+    meta = engine.catalog.load_table(db, stmt.table.name)
+    for action in stmt.actions:
+        meta = _ALTER[type(action)](engine, meta, action)
+    return Result.ok()
+
+
+def _add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
+    parts.check_manual_change_allowed(engine, meta, "ADD PARTITION")
+    return parts.add_partition(engine, meta, action)
+
+
+def _drop_partition(engine, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
+    if action.temporary:
+        from dorisql.errors import NotSupportedError
+
+        raise NotSupportedError("temporary partitions")
+    if meta.partition(action.name) is None:
+        if action.if_exists:
+            return meta
+        raise AnalysisError(f"Error in list of partitions to {meta.name}: partition {action.name} does not exist")
+    parts.check_manual_change_allowed(engine, meta, "DROP PARTITION")
+    return parts.drop_partitions(engine, meta, [action.name], reason="dorisql DROP PARTITION")
+
+
+def _set_properties(engine, meta: TableMeta, action: ast.SetProperties) -> TableMeta:
+    return parts.set_properties(engine, meta, dict(action.properties))
+
+
+def _rename_table(engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta:
+    from dorisql.warehouse import validate_name
+
+    validate_name("table", action.new_name)
+    if engine.catalog.table_exists(meta.db, action.new_name):
+        raise AlreadyExistsError(f"Table '{action.new_name}' already exists")
+    old_dir = meta_dir(engine.warehouse, meta)
+    with table_lock(old_dir):
+        renamed = dataclasses.replace(meta, name=action.new_name,
+                                      definition=dataclasses.replace(meta.definition,
+                                                                     table=ast.TableName(action.new_name, meta.db)))
+        new_dir = meta_dir(engine.warehouse, renamed)
+        old_dir.rename(new_dir)
+        try:
+            engine.catalog.rename_table(meta.db, meta.name, action.new_name)
+        except BaseException:
+            new_dir.rename(old_dir)
+            raise
+    return engine.catalog.load_table(meta.db, action.new_name)
+
+
+def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
+    from dorisql.storage import delta
+
+    old = _partition(meta, action.old_name)
+    if meta.partition(action.new_name) is not None:
+        raise AnalysisError(f"Duplicate partition name {action.new_name}")
+    # The partition name is the Delta partition value, so the files move with one rewrite of the
+    # log (remove + add with the new partition value); the catalog follows under the same lock.
+    location = meta_dir(engine.warehouse, meta)
+    with table_lock(location):
+        delta.rename_partition(str(location), old.name, action.new_name)
+        renamed = dataclasses.replace(old, name=action.new_name)
+        updated = dataclasses.replace(meta, partitions=tuple(renamed if p is old else p for p in meta.partitions))
+        return engine.catalog.commit_table(updated, expected_version=meta.version)
+
+
+_ALTER = {
+    ast.AddPartition: _add_partition,
+    ast.DropPartition: _drop_partition,
+    ast.SetProperties: _set_properties,
+    ast.RenameTable: _rename_table,
+    ast.RenamePartition: _rename_partition,
+}
+
+HANDLERS = {
+    ast.CreateDatabase: create_database,
+    ast.DropDatabase: drop_database,
+    ast.CreateTable: create_table,
+    ast.DropTable: drop_table,
+    ast.TruncateTable: truncate_table,
+    ast.AlterTable: alter_table,
+}

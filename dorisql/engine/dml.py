@@ -1,0 +1,268 @@
+"""INSERT, SELECT and EXPLAIN.
+
+A load is one Spark pass: the source rows are cast to the table's types, routed to a partition
+and a bucket, checked (strict mode), and written as Parquet into the table's folder; then one
+Delta commit makes them visible, under the table's commit lock after re-checking that every
+target partition still exists (a load racing DROP PARTITION fails cleanly instead of landing in
+a dropped partition). Anything that fails before that commit leaves the table as it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from dorisql import ast
+from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
+from dorisql.result import Result
+
+from . import tvf
+from .sql_literals import string_sql
+from .locks import table_lock
+from .tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence
+
+_BAD = "__dorisql_bad"
+_SAMPLE_ROWS = 3
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def scan_table(engine, meta: TableMeta, partitions=None, buckets=None):
+    """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
+    partitions (names) and buckets ({partition: {bucket, ...}})."""
+    from dorisql.storage import delta
+
+    from .tables import spark_ddl_schema
+
+    snapshot = delta.snapshot(str(meta_dir(engine.warehouse, meta)))
+    live = {p.name for p in meta.partitions}
+    wanted = live if partitions is None else live & set(partitions)
+    files = [f for f in snapshot.files if f.partition in wanted
+             and (buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition])]
+    return delta.read(engine.spark, files, spark_ddl_schema(meta.definition))
+
+
+def _resolver(engine):
+    def resolve(table: ast.TableName) -> TableMeta:
+        return engine.catalog.load_table(engine.resolve_db(table.db), table.name)
+
+    return resolve
+
+
+def _run_query(engine, query: ast.Query):
+    from .query import run_query
+
+    spark = engine.spark
+    query = tvf.register_table_functions(spark, query, engine.base_dir)
+    return run_query(spark, query, _resolver(engine),
+                     lambda meta, partitions, buckets: scan_table(engine, meta, partitions, buckets),
+                     engine.current_db)
+
+
+def select(engine, stmt: ast.Query) -> Result:
+    df, _scans = _run_query(engine, stmt)
+    rows = [tuple(row) for row in df.collect()]
+    return Result.table(df.columns, rows)
+
+
+def explain(engine, stmt: ast.Explain) -> Result:
+    from .query import explain as explain_query
+
+    spark = engine.spark
+    query = tvf.register_table_functions(spark, stmt.query, engine.base_dir)
+    lines = explain_query(spark, query, _resolver(engine),
+                          lambda meta, partitions, buckets: scan_table(engine, meta, partitions, buckets),
+                          engine.current_db, verbose=stmt.verbose)
+    return Result.table(["Explain String"], [(line,) for line in lines])
+
+
+# ---------------------------------------------------------------------- loading
+
+
+def insert(engine, stmt: ast.Insert) -> Result:
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    db = engine.resolve_db(stmt.table.db)
+    meta = engine.catalog.load_table(db, stmt.table.name)
+    if stmt.overwrite:
+        raise NotSupportedError("INSERT OVERWRITE")
+    definition = meta.definition
+    target = _target_columns(meta, stmt.columns)
+    spark = engine.spark
+
+    if stmt.rows is not None:
+        source = _values_frame(spark, stmt.rows, target)
+    else:
+        source, _ = _run_query(engine, stmt.query)
+        if len(source.columns) != len(target):
+            raise AnalysisError(
+                f"Column count doesn't match value count: {len(target)} target columns, "
+                f"{len(source.columns)} selected")
+        source = source.toDF(*[f"__src{i}" for i in range(len(target))])
+
+    routed = _routed_frame(engine, meta, source, target, stmt.partitions)
+    observation = Observation("dorisql_load")
+    observed = routed.observe(observation, F.count(F.lit(1)).alias("total"),
+                              F.sum(F.col(_BAD).cast("long")).alias("bad"))
+    good = observed.filter(~F.col(_BAD)).drop(_BAD)
+
+    from dorisql.storage import delta
+
+    location = meta_dir(engine.warehouse, meta)
+    staged = delta.stage(str(location), good)
+    try:
+        metrics = observation.get
+        total, bad = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
+        if bad and engine.strict_mode():
+            raise LoadError(_filtered_message(routed, bad, total))
+        with table_lock(location):
+            current = engine.catalog.load_table(db, meta.name)
+            touched = staged.partitions()
+            _check_partitions_still_exist(meta, current, touched)
+            version = delta.commit(staged, operation="dorisql INSERT", statement=stmt.text or "")
+            _bump_loaded_partitions(engine, current, touched)
+    except BaseException:
+        delta.abort(staged)
+        raise
+    message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
+    return Result.ok(total - bad, message=message)
+
+
+def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.ColumnDef]:
+    from .tables import column
+
+    if not columns:
+        return list(meta.definition.columns)
+    seen: set[str] = set()
+    result = []
+    for name in columns:
+        col = column(meta.definition, name)
+        if col.name.lower() in seen:
+            raise AnalysisError(f"Column '{name}' specified twice")
+        seen.add(col.name.lower())
+        result.append(col)
+    return result
+
+
+def _values_frame(spark, rows, target):
+    """INSERT ... VALUES as a Spark DataFrame of raw (uncast) values, one column per target."""
+    from .sql_literals import literal_sql
+
+    width = len(target)
+    for i, row in enumerate(rows, start=1):
+        if len(row) != width:
+            raise AnalysisError(f"Column count doesn't match value count at row {i}: "
+                                f"expected {width} values, got {len(row)}")
+    body = ", ".join("(" + ", ".join(literal_sql(v) for v in row) + ")" for row in rows)
+    names = ", ".join(f"__src{i}" for i in range(width))
+    return spark.sql(f"SELECT * FROM VALUES {body} AS v({names})")
+
+
+def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], only_partitions: tuple[str, ...]):
+    """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows."""
+    from pyspark.sql import functions as F
+
+    from dorisql.bucketing.hashing import bucket_expr_sql
+    from dorisql.partitioning.keys import routing_sql
+    from dorisql.types import spark_type
+
+    from .sql_literals import default_sql
+
+    definition = meta.definition
+    by_name = {c.name.lower(): i for i, c in enumerate(target)}
+    columns, bad_checks = [], []
+    for c in definition.columns:
+        stype = spark_type(c.type)
+        index = by_name.get(c.name.lower())
+        if index is None:
+            raw = F.expr(default_sql(c, engine.now()))
+        else:
+            raw = F.col(f"__src{index}")
+        typed = raw.try_cast(stype)
+        bad_checks.append(raw.isNotNull() & typed.isNull())
+        not_null = c.nullable is False
+        if not_null:
+            bad_checks.append(typed.isNull())
+        length = _max_length(c.type)
+        if length is not None:
+            bad_checks.append(F.length(typed) > length)
+        columns.append(typed.alias(c.name))
+    frame = source.select(*columns)
+
+    partition_sql = routing_sql(meta)
+    frame = frame.withColumn(PARTITION_COLUMN, F.expr(partition_sql))
+    partition_ok = F.col(PARTITION_COLUMN).isNotNull()
+    if only_partitions:
+        names = [_existing_partition(meta, name) for name in only_partitions]
+        partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(names)
+    bad = ~partition_ok
+    for check in bad_checks:
+        bad = bad | F.coalesce(check, F.lit(False))
+    frame = frame.withColumn(_BAD, bad)
+
+    distribution = definition.distribution
+    if distribution is not None and distribution.kind == "HASH":
+        cases = " ".join(
+            f"WHEN {string_sql(p.name)} THEN "
+            + bucket_expr_sql([f"`{c}`" for c in distribution.columns], str(p.buckets))
+            for p in meta.partitions)
+    else:
+        # RANDOM: Doris writes each load batch into a randomly chosen tablet of the partition.
+        cases = " ".join(f"WHEN {string_sql(p.name)} THEN {random.randrange(p.buckets)}" for p in meta.partitions)
+    frame = frame.withColumn(BUCKET_COLUMN, F.expr(f"CAST(CASE `{PARTITION_COLUMN}` {cases} END AS INT)"))
+
+    if needs_sequence(definition):
+        frame = (frame.withColumn(LOAD_SEQ_COLUMN, F.lit(engine.catalog.next_id()).cast("long"))
+                 .withColumn(ROW_SEQ_COLUMN, F.monotonically_increasing_id()))
+    return frame
+
+
+def _max_length(data_type: ast.DataType) -> int | None:
+    if data_type.name in ("VARCHAR", "CHAR") and data_type.params:
+        return data_type.params[0]
+    return None
+
+
+def _existing_partition(meta: TableMeta, name: str) -> str:
+    found = meta.partition(name)
+    if found is None:
+        raise AnalysisError(f"Unknown partition '{name}' in table '{meta.name}'")
+    return found.name
+
+
+def _filtered_message(routed, bad: int, total: int) -> str:
+    """Doris's strict-mode refusal, with the count and a few of the offending rows."""
+    from pyspark.sql import functions as F
+
+    sample = routed.filter(F.col(_BAD)).select(*[c for c in routed.columns if not c.startswith("__")])
+    rows = sample.limit(_SAMPLE_ROWS).collect()
+    shown = "; ".join("(" + ", ".join("NULL" if v is None else str(v) for v in row) + ")" for row in rows)
+    return (f"Insert has filtered data in strict mode: {bad} of {total} rows fit no partition or have "
+            f"values that do not fit their column (e.g. {shown}). Nothing was loaded; "
+            f"SET enable_insert_strict = false to load the other rows.")
+
+
+def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched: set[str]) -> None:
+    before = {p.name: p.id for p in loaded.partitions}
+    now = {p.name: p.id for p in current.partitions}
+    gone = sorted(name for name in touched if now.get(name) != before.get(name))
+    if gone:
+        raise CommitConflictError(
+            f"Partition {', '.join(gone)} of table '{current.name}' was dropped or replaced while loading; "
+            "nothing was loaded")
+
+
+def _bump_loaded_partitions(engine, meta: TableMeta, touched: set[str]) -> None:
+    from .partitions import bump_versions
+
+    bump_versions(engine, meta, touched)
+
+
+HANDLERS = {
+    ast.Insert: insert,
+    ast.Query: select,
+    ast.Explain: explain,
+}

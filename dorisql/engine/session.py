@@ -1,0 +1,266 @@
+"""The engine: one user session over a warehouse. It routes each statement to its executor.
+
+Spark starts lazily (or in the background, for the shell): catalog-only statements (CREATE
+DATABASE, CREATE TABLE, SHOW ...) never wait for it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from dorisql import ast
+from dorisql.clock import Clock, FixedClock, SystemClock, parse_now
+from dorisql.errors import AnalysisError, CancelledError, DorisqlError, ExecutionError, NotSupportedError
+from dorisql.result import Result
+
+from .settings import FRONTEND_DEFAULTS, SESSION_DEFAULTS, check_frontend_setting, normalize_bool
+
+
+class Engine:
+    """Executes parsed statements against one warehouse (catalog + Delta tables + Spark)."""
+
+    def __init__(self, config=None, clock: Clock | None = None, spark=None):
+        from dorisql.catalog.store import Catalog
+        from dorisql.config import Config
+        from dorisql.warehouse import resolve_warehouse
+
+        self.config = config or Config()
+        self.warehouse = Path(resolve_warehouse(self.config.warehouse)).resolve()
+        self.warehouse.mkdir(parents=True, exist_ok=True)
+        self.catalog = Catalog(self.warehouse)
+        self._clock = clock
+        self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
+        self.current_db: str | None = getattr(self.config, "database", None)
+        self._spark = spark
+        self._spark_lock = threading.Lock()
+        self._spark_thread: threading.Thread | None = None
+        self._spark_error: BaseException | None = None
+        self._progress: Callable[[str], None] | None = None
+        self._job_group = f"dorisql-{id(self)}"
+        self._cancelled = threading.Event()
+        self.on_spark_wait: Callable[[], None] | None = None
+        #: Folder that relative file paths in a script (local() table functions) are taken from.
+        self.base_dir: Path | None = None
+
+    # ------------------------------------------------------------------ time and settings
+
+    @property
+    def clock(self) -> Clock:
+        """The session clock: `SET dorisql_now` pins it, else the injected or the system clock."""
+        pinned = self.session_vars.get("dorisql_now")
+        if pinned:
+            return FixedClock(parse_now(pinned))
+        return self._clock or SystemClock()
+
+    def now(self) -> dt.datetime:
+        return self.clock.now()
+
+    def frontend(self, name: str) -> str:
+        """A frontend setting: catalog (ADMIN SET) > config file > Doris default."""
+        stored = self.catalog.get_config(name, None)
+        if stored is not None:
+            return stored
+        configured = self.config.frontend.get(name)
+        if configured is not None:
+            return str(configured)
+        return FRONTEND_DEFAULTS[name]
+
+    def strict_mode(self) -> bool:
+        return self.session_vars.get("enable_insert_strict", "true") == "true"
+
+    # ------------------------------------------------------------------ Spark
+
+    @property
+    def spark_started(self) -> bool:
+        return self._spark is not None
+
+    def start_spark_in_background(self) -> None:
+        """Start Spark on a daemon thread so the shell's prompt never waits for it."""
+        with self._spark_lock:
+            if self._spark is not None or self._spark_thread is not None:
+                return
+            self._spark_thread = threading.Thread(target=self._start_spark, name="spark-start", daemon=True)
+            self._spark_thread.start()
+
+    def _start_spark(self) -> None:
+        try:
+            from dorisql.storage.spark import create_session
+
+            session = create_session(master=self.config.master, conf=self.config.spark_conf)
+            self._spark = session
+        except BaseException as exc:  # reported to the statement that needs Spark
+            self._spark_error = exc
+
+    @property
+    def spark(self):
+        """The SparkSession, starting it (or waiting for the background start) if needed."""
+        if self._spark is not None:
+            return self._spark
+        self.start_spark_in_background()
+        thread = self._spark_thread
+        if thread is not None and thread.is_alive() and self.on_spark_wait is not None:
+            self.on_spark_wait()
+        if thread is not None:
+            thread.join()
+        if self._spark is None:
+            err = self._spark_error
+            raise ExecutionError(f"Spark failed to start: {err}") from err
+        return self._spark
+
+    def cancel(self) -> None:
+        """Cancel the running statement's Spark jobs (Ctrl-C in the shell)."""
+        self._cancelled.set()
+        if self._spark is not None:
+            try:
+                self._spark.sparkContext.cancelJobGroup(self._job_group)
+            except Exception:  # best effort: Spark may be between jobs
+                pass
+
+    def check_cancelled(self) -> None:
+        if self._cancelled.is_set():
+            raise CancelledError()
+
+    def on_progress(self, callback: Callable[[str], None] | None) -> None:
+        self._progress = callback
+
+    def progress(self, message: str) -> None:
+        if self._progress is not None:
+            self._progress(message)
+
+    def close(self) -> None:
+        if self._spark is not None and self._owns_spark():
+            self._spark.stop()
+            self._spark = None
+
+    def _owns_spark(self) -> bool:
+        return self._spark_thread is not None
+
+    # ------------------------------------------------------------------ statements
+
+    def resolve_db(self, db: str | None) -> str:
+        name = db or self.current_db
+        if not name:
+            raise AnalysisError("No database selected")
+        return name
+
+    def execute_sql(self, sql: str) -> list[Result]:
+        """Parse and run every statement of a script, stopping at the first error."""
+        from dorisql.syntax import parse
+
+        return [self.execute(statement) for statement in parse(sql)]
+
+    def execute(self, statement: ast.Statement) -> Result:
+        """Run one statement. A failure raises a DorisqlError and leaves every table as it was."""
+        handler = _HANDLERS.get(type(statement))
+        if handler is None:
+            raise NotSupportedError(type(statement).__name__)
+        self._cancelled.clear()
+        started = time.perf_counter()
+        try:
+            if self._spark is not None:
+                self._spark.sparkContext.setJobGroup(self._job_group, "dorisql statement", True)
+            result = handler(self, statement)
+        except DorisqlError:
+            raise
+        except KeyboardInterrupt:
+            self.cancel()
+            raise CancelledError() from None
+        except Exception as exc:  # a Spark or storage failure: report it, never crash the shell
+            if self._cancelled.is_set():
+                raise CancelledError() from exc
+            raise ExecutionError(_describe(exc)) from exc
+        result.elapsed = time.perf_counter() - started
+        return result
+
+    # ------------------------------------------------------------------ shell support
+
+    def completion_names(self) -> dict[str, Any]:
+        """Names for the shell's completer (catalog only; never touches Spark)."""
+        names: dict[str, Any] = {"databases": [], "tables": {}, "columns": {}, "partitions": {}}
+        try:
+            names["databases"] = self.catalog.list_databases()
+            for meta in self.catalog.list_table_metas():
+                names["tables"].setdefault(meta.db, []).append(meta.name)
+                names["columns"][meta.name] = [c.name for c in meta.definition.columns]
+                names["partitions"][meta.name] = [p.name for p in meta.partitions]
+        except DorisqlError:
+            pass
+        return names
+
+
+def _describe(exc: Exception) -> str:
+    """A one-line description of an unexpected failure (Spark errors are long)."""
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return f"{type(exc).__name__}: {first}"[:2000]
+
+
+# ---------------------------------------------------------------------- simple statements
+
+
+def _use(engine: Engine, stmt: ast.Use) -> Result:
+    if not engine.catalog.database_exists(stmt.db):
+        from dorisql.errors import UnknownDatabaseError
+
+        raise UnknownDatabaseError(f"Unknown database '{stmt.db}'")
+    engine.current_db = stmt.db
+    return Result.ok(message="Database changed")
+
+
+def _set_variable(engine: Engine, stmt: ast.SetVariable) -> Result:
+    name = stmt.name.lower().lstrip("@")
+    for prefix in ("session.", "global."):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    value = stmt.value.value if stmt.value.value is not None else ""
+    if name in ("enable_insert_strict", "allow_partition_column_nullable"):
+        value = normalize_bool(name, value)
+    elif name == "dorisql_now":
+        if value and value.lower() not in ("", "default"):
+            try:
+                parse_now(value)
+            except ValueError as exc:
+                raise AnalysisError(f"Invalid value for dorisql_now: {exc}") from None
+        else:
+            value = ""
+    elif name not in SESSION_DEFAULTS:
+        # Doris accepts many variables dorisql has no use for; keep them so SET never breaks scripts.
+        pass
+    engine.session_vars[name] = value
+    return Result.ok()
+
+
+def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Result:
+    checked = {key.lower(): check_frontend_setting(key.lower(), value) for key, value in stmt.properties}
+    for key, value in checked.items():
+        engine.catalog.set_config(key, value)
+    return Result.ok()
+
+
+def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
+    from . import ddl, dml, show
+
+    return {
+        ast.Use: _use,
+        ast.SetVariable: _set_variable,
+        ast.AdminSetFrontendConfig: _admin_set_config,
+        **ddl.HANDLERS,
+        **show.HANDLERS,
+        **dml.HANDLERS,
+    }
+
+
+class _LazyHandlers(dict):
+    """The dispatch table, built on first use so importing the engine stays cheap."""
+
+    def get(self, key, default=None):  # type: ignore[override]
+        if not self:
+            self.update(_handlers())
+        return super().get(key, default)
+
+
+_HANDLERS = _LazyHandlers()

@@ -1,0 +1,57 @@
+"""Session variables (SET x = y) and frontend settings (ADMIN SET FRONTEND CONFIG), with Doris's defaults."""
+
+from __future__ import annotations
+
+from dorisql.errors import AnalysisError
+
+#: Session variables dorisql honours, with Doris's defaults.
+SESSION_DEFAULTS: dict[str, str] = {
+    "enable_insert_strict": "true",
+    "allow_partition_column_nullable": "true",
+    # Not a Doris variable: the clock override used to reproduce time-dependent examples.
+    "dorisql_now": "",
+    "time_zone": "",
+}
+
+#: Frontend settings, with Doris's defaults (fe.conf).
+FRONTEND_DEFAULTS: dict[str, str] = {
+    # Doris has defaulted this to true since 1.2 (the seed's "false" predates that).
+    "dynamic_partition_enable": "true",
+    "dynamic_partition_check_interval_seconds": "600",
+    "max_dynamic_partition_num": "500",
+    "autobucket_min_buckets": "1",
+    "autobucket_max_buckets": "128",
+    # Cluster topology for BUCKETS AUTO; empty means "ask Spark and the OS".
+    "cluster_backends": "",
+    "cluster_disks_per_backend": "",
+    "cluster_disk_capacity": "",
+}
+
+_BOOLEAN = {"true": "true", "1": "true", "on": "true", "false": "false", "0": "false", "off": "false"}
+
+
+def normalize_bool(name: str, value: str) -> str:
+    try:
+        return _BOOLEAN[value.strip().lower()]
+    except KeyError:
+        raise AnalysisError(f"Variable '{name}' can't be set to the value of '{value}'") from None
+
+
+def check_frontend_setting(name: str, value: str) -> str:
+    """Validate one ADMIN SET FRONTEND CONFIG entry; return its normalised value."""
+    if name not in FRONTEND_DEFAULTS:
+        raise AnalysisError(f"Config '{name}' does not exist or is not mutable")
+    if name == "dynamic_partition_enable":
+        return normalize_bool(name, value)
+    if name == "cluster_disk_capacity":
+        from dorisql.bucketing.auto import parse_data_size
+
+        parse_data_size(value, prop=name)
+        return value.strip()
+    try:
+        number = int(value)
+    except ValueError:
+        raise AnalysisError(f"Invalid value '{value}' for config '{name}': expected an integer") from None
+    if number < (0 if name.startswith("cluster_") else 1):
+        raise AnalysisError(f"Invalid value '{value}' for config '{name}': must be positive")
+    return str(number)

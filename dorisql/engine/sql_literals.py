@@ -1,0 +1,47 @@
+"""Doris literals as Spark SQL text.
+
+INSERT ... VALUES rows become a Spark `VALUES` list in which every value is a STRING; the load
+path then casts each column to its declared type with `try_cast`, so a value that does not fit
+its column is caught by strict mode instead of failing the whole Spark job or being coerced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from dorisql import ast
+
+
+def string_sql(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def literal_sql(literal: ast.Literal) -> str:
+    if literal.kind == "null" or literal.value is None:
+        return "CAST(NULL AS STRING)"
+    if literal.kind == "expr" or literal.kind == "function":
+        return f"CAST(({_spark_expression(literal.value)}) AS STRING)"
+    return string_sql(literal.value)
+
+
+def default_sql(column: ast.ColumnDef, now: dt.datetime | None = None) -> str:
+    """The value a column gets when an INSERT does not name it (its DEFAULT, else NULL)."""
+    default = column.default
+    if default is None or default.kind == "null" or default.value is None:
+        return "CAST(NULL AS STRING)"
+    if default.kind == "function":
+        name = default.value.upper()
+        stamp = now or dt.datetime.now()
+        if name.startswith(("CURRENT_TIMESTAMP", "NOW")):
+            return string_sql(stamp.strftime("%Y-%m-%d %H:%M:%S"))
+        if name.startswith("CURRENT_DATE"):
+            return string_sql(stamp.strftime("%Y-%m-%d"))
+        return f"CAST(({_spark_expression(default.value)}) AS STRING)"
+    return string_sql(default.value)
+
+
+def _spark_expression(text: str) -> str:
+    """A Doris scalar expression in Spark SQL (function names differ a little)."""
+    import sqlglot
+
+    return sqlglot.transpile(text, read="doris", write="spark")[0]

@@ -1,0 +1,61 @@
+"""How a Doris table definition becomes physical: its folder, its Arrow/Spark schemas, hidden columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+
+from dorisql import ast
+from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+
+#: Load order columns, written only for UNIQUE and AGGREGATE tables so "latest row" is defined.
+LOAD_SEQ_COLUMN = "__load_seq"
+ROW_SEQ_COLUMN = "__row_seq"
+HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
+
+
+def needs_sequence(definition: ast.CreateTable) -> bool:
+    return definition.keys is not None and definition.keys.type in ("UNIQUE", "AGGREGATE")
+
+
+def table_dir(warehouse: Path, db: str, name: str) -> Path:
+    from dorisql.warehouse import table_path
+
+    return Path(table_path(warehouse, db, name))
+
+
+def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
+    """A table's folder: `<warehouse>/<db>/<table>` (DESIGN.md)."""
+    return table_dir(warehouse, meta.db, meta.name)
+
+
+def arrow_schema(definition: ast.CreateTable) -> pa.Schema:
+    """The Delta table schema: user columns, load-order columns if needed, then the layout columns."""
+    from dorisql.types import arrow_type
+
+    fields = [pa.field(c.name, arrow_type(c.type), nullable=True) for c in definition.columns]
+    if needs_sequence(definition):
+        fields += [pa.field(LOAD_SEQ_COLUMN, pa.int64()), pa.field(ROW_SEQ_COLUMN, pa.int64())]
+    fields += [pa.field(PARTITION_COLUMN, pa.string()), pa.field(BUCKET_COLUMN, pa.int32())]
+    return pa.schema(fields)
+
+
+def spark_ddl_schema(definition: ast.CreateTable, with_sequence: bool = True) -> str:
+    """The Spark DDL schema string of the data files (layout columns live in the folder names)."""
+    from dorisql.types import spark_type
+
+    parts = [f"`{c.name}` {spark_type(c.type)}" for c in definition.columns]
+    if with_sequence and needs_sequence(definition):
+        parts += [f"`{LOAD_SEQ_COLUMN}` BIGINT", f"`{ROW_SEQ_COLUMN}` BIGINT"]
+    return ", ".join(parts)
+
+
+def column(definition: ast.CreateTable, name: str) -> ast.ColumnDef:
+    lowered = name.lower()
+    for c in definition.columns:
+        if c.name.lower() == lowered:
+            return c
+    from dorisql.errors import AnalysisError
+
+    raise AnalysisError(f"Unknown column '{name}' in table '{definition.table.name}'")
