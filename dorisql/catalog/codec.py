@@ -168,10 +168,22 @@ def encode(value: Any) -> str:
 # --------------------------------------------------------------------------- decode
 
 
+class _ListBox:
+    """A decoded ``{"@": "list"}`` on its way up: keeps it from being turned into a tuple."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: list):
+        self.items = items
+
+
 def _tuples(value: Any) -> Any:
     # JSON arrays are tuples; tagged objects inside were already rebuilt by the object hook.
-    if type(value) is list:
+    t = type(value)
+    if t is list:
         return tuple([_tuples(v) for v in value])
+    if t is _ListBox:
+        return value.items
     return value
 
 
@@ -181,7 +193,8 @@ def _build_dataclass(plan: _ClassPlan, d: dict) -> Any:
         unknown = sorted(set(d) - plan.names)
         raise CodecError(f"{plan.name} has no field {unknown[0]!r} (a document from a newer dorisql?)")
     for key, value in d.items():
-        if type(value) is list:
+        t = type(value)
+        if t is list or t is _ListBox:
             d[key] = _tuples(value)
     if plan.fast:
         # Frozen dataclasses without __post_init__: fill the instance dict directly, which is
@@ -208,7 +221,7 @@ def _special(tag: str, d: dict) -> Any:
         if tag == "datetime":
             return dt.datetime.fromisoformat(v)
         if tag == "list":
-            return [_tuples(x) for x in v]
+            return _ListBox([_tuples(x) for x in v])
         if tag == "dict":
             return {_tuples(k): _tuples(x) for k, x in v}
         if tag == "date":
