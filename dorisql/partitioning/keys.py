@@ -1,0 +1,767 @@
+"""Typed partition keys, RANGE arithmetic, LIST membership and row routing (pure Python).
+
+Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPartitionDesc):
+
+- A key is a tuple of per-column values. Each component is a typed value, `MIN` (Doris
+  MIN_VALUE: the type minimum, which is also what an explicit minimum literal denotes), `MAX`
+  (MAXVALUE, the `dorisql.ast.MAXVALUE` singleton) or None (NULL). Keys compare
+  lexicographically with NULL < MIN < every value < MAX.
+- A RANGE partition is [lower, upper). A lower bound made only of MIN has no lower limit, so
+  rows with NULL in a partition column land in the partition whose lower bound is MIN (the first
+  LESS THAN partition), and in no partition when there is none (seed 003, Doris BE behaviour).
+- `VALUES LESS THAN` takes its lower bound from the greatest existing upper bound below the new
+  upper (Doris createAndCheckNewRange): on CREATE the partitions are added one by one in
+  statement order, on ADD PARTITION against the live list.
+- Fewer values than partition columns: the missing columns are filled with MIN.
+
+Canonical text (catalog `PartitionMeta.lower/upper/values`): one string per column, the value as
+Doris prints it; MIN prints as the type minimum ('0000-01-01', '-2147483648') and parses back to
+MIN; MAX prints as 'MAXVALUE'; NULL list values are None.
+
+Error messages are Doris's core messages (without Doris's "Invalid range value format: " wrapper).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Sequence, Union
+
+from dorisql import types as T
+from dorisql.ast import (
+    MAXVALUE,
+    BatchRangePartition,
+    DataType,
+    ListPartition,
+    PartitionItem,
+    RangePartition,
+)
+from dorisql.errors import AnalysisError
+
+# --------------------------------------------------------------------------- sentinels
+
+
+class _MinValue:
+    """Doris MIN_VALUE: the minimum of the column type (a singleton)."""
+
+    _instance: "_MinValue | None" = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MIN_VALUE"
+
+    def __reduce__(self):
+        return (_MinValue, ())
+
+
+MIN = _MinValue()
+#: MAXVALUE: the very object the parser puts in the AST.
+MAX = MAXVALUE
+
+#: Prefix of batch (FROM .. TO .. INTERVAL) partition names. The seed documents show
+#: `p20220103`; current Doris's FE config `multi_partition_name_prefix` defaults to "p_".
+MULTI_PARTITION_NAME_PREFIX = "p"
+#: Doris Config.max_multi_partition_num.
+MAX_MULTI_PARTITION_NUM = 4096
+
+MAXVALUE_TEXT = "MAXVALUE"
+
+
+def _rank(v: Any) -> int:
+    if v is None:
+        return 0
+    if v is MIN:
+        return 1
+    if v is MAX:
+        return 3
+    return 2
+
+
+def _sort_component(v: Any) -> tuple:
+    r = _rank(v)
+    return (r, v) if r == 2 else (r,)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+@functools.total_ordering
+@dataclass(frozen=True, eq=False)
+class PartitionKey:
+    """A typed partition key: one value per partition column (Doris PartitionKey)."""
+
+    values: tuple
+    types: tuple[DataType, ...]
+
+    def _cmp(self) -> tuple:
+        return tuple(_sort_component(v) for v in self.values)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, PartitionKey):
+            return NotImplemented
+        return self._cmp() == other._cmp()
+
+    def __lt__(self, other: "PartitionKey") -> bool:
+        return self._cmp() < other._cmp()
+
+    def __hash__(self) -> int:
+        return hash(self._cmp())
+
+    def is_min(self) -> bool:
+        return all(v is MIN for v in self.values)
+
+    def is_max(self) -> bool:
+        return all(v is MAX for v in self.values)
+
+    def texts(self) -> tuple[Optional[str], ...]:
+        """Canonical text per column (catalog form)."""
+        return tuple(component_text(v, t) for v, t in zip(self.values, self.types))
+
+    def __str__(self) -> str:
+        """Doris PartitionKey.toString: `types: [DATE]; keys: [2017-02-01]; `."""
+        names = ", ".join(T.canonical(t).name for t in self.types)
+        keys = ", ".join(_display(v, t) for v, t in zip(self.values, self.types))
+        return f"types: [{names}]; keys: [{keys}]; "
+
+    def to_sql(self) -> str:
+        """Doris PartitionKey.toSql: `("100", "200")`, dates as `'2017-01-01'`."""
+        parts = []
+        for v, t in zip(self.values, self.types):
+            if v is MAX:
+                parts.append("MAXVALUE")
+            elif v is None:
+                parts.append("NULL")
+            elif T.is_date_like(t):
+                parts.append(f"'{_display(v, t)}'")
+            else:
+                parts.append(f'"{_display(v, t)}"')
+        return "(" + ", ".join(parts) + ")"
+
+
+def component_text(v: Any, t: DataType) -> Optional[str]:
+    if v is None:
+        return None
+    if v is MAX:
+        return MAXVALUE_TEXT
+    if v is MIN:
+        return T.min_text(t)
+    return T.format_value(v, t)
+
+
+def _display(v: Any, t: DataType) -> str:
+    if v is None:
+        return "NULL"
+    return component_text(v, t)  # type: ignore[return-value]
+
+
+def _normalize(v: Any, t: DataType) -> Any:
+    """A value equal to the type minimum is MIN (Doris: LiteralExpr.isMinValue)."""
+    if v is None or v is MIN or v is MAX:
+        return v
+    m = T.min_value(t)
+    if m is not None and type(v) is type(m) and v == m:
+        return MIN
+    return v
+
+
+def range_key(values: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
+    """A RANGE key from typed values (MIN-normalised; missing trailing columns filled with MIN)."""
+    vals = [_normalize(v, t) for v, t in zip(values, types)]
+    vals += [MIN] * (len(types) - len(vals))
+    return PartitionKey(tuple(vals), tuple(types))
+
+
+def parse_component(text: Any, t: DataType, *, allow_max: bool = True) -> Any:
+    """Type one bound value: MAXVALUE -> MAX, the type minimum's text -> MIN, else the value."""
+    if text is None:
+        return None
+    if text is MAX or (isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT
+                       and not T.is_string_like(t)):
+        if not allow_max:
+            raise AnalysisError("MAXVALUE is not allowed in LIST partition values")
+        return MAX
+    if text is MIN:
+        return MIN
+    if not T.is_string_like(t) and T.canonical(t).name != "BOOLEAN" and T.is_min_text(text, t):
+        return MIN
+    return T.parse_value(text, t)
+
+
+def parse_range_key(texts: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
+    vals = []
+    for text, t in zip(texts, types):
+        if text is None:
+            raise AnalysisError("Can not use NULL value in range partition")
+        vals.append(parse_component(text, t))
+    return range_key(vals, types)
+
+
+def max_key(types: Sequence[DataType]) -> PartitionKey:
+    return PartitionKey(tuple(MAX for _ in types), tuple(types))
+
+
+def min_key(types: Sequence[DataType]) -> PartitionKey:
+    return PartitionKey(tuple(MIN for _ in types), tuple(types))
+
+
+# --------------------------------------------------------------------------- ranges
+
+
+@dataclass(frozen=True)
+class Range:
+    """[lower, upper) (Guava Range.closedOpen)."""
+
+    lower: PartitionKey
+    upper: PartitionKey
+
+    def contains(self, key: PartitionKey) -> bool:
+        return (self.lower.is_min() or key >= self.lower) and key < self.upper
+
+    def intersects(self, other: "Range") -> bool:
+        return max(self.lower, other.lower) < min(self.upper, other.upper)
+
+    def __str__(self) -> str:
+        """Doris's text: `[types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]; )`."""
+        return f"[{self.lower}..{self.upper})"
+
+
+@dataclass(frozen=True)
+class RangeDef:
+    """A named RANGE partition."""
+
+    name: str
+    range: Range
+
+    @property
+    def lower(self) -> PartitionKey:
+        return self.range.lower
+
+    @property
+    def upper(self) -> PartitionKey:
+        return self.range.upper
+
+    def meta_fields(self) -> dict:
+        """`lower` / `upper` for catalog.model.PartitionMeta."""
+        return {"lower": self.range.lower.texts(), "upper": self.range.upper.texts()}
+
+    def show_text(self) -> str:
+        return str(self.range)
+
+
+@dataclass(frozen=True)
+class ListDef:
+    """A named LIST partition: its allowed key tuples, in declaration order."""
+
+    name: str
+    keys: tuple[PartitionKey, ...]
+
+    def meta_fields(self) -> dict:
+        return {"values": tuple(k.texts() for k in self.keys)}
+
+    def show_text(self) -> str:
+        """Doris's text: `[types: [VARCHAR]; keys: [Beijing]; , types: [VARCHAR]; keys: [Shanghai]; ]`."""
+        return "[" + ", ".join(str(k) for k in self.keys) + "]"
+
+    def to_sql(self) -> str:
+        """Doris ListPartitionItem.toSql."""
+        body = ",".join(k.to_sql() for k in self.keys)
+        return f"({body})" if len(self.keys) > 1 else body
+
+
+PartitionDef = Union[RangeDef, ListDef]
+
+
+def _values_sql(values: Sequence[Any]) -> str:
+    """Doris PartitionKeyDesc.getPartitionValuesStr: `('a', 'b')`."""
+    return "(" + ", ".join("MAXVALUE" if v is MAX else f"'{'NULL' if v is None else v}'"
+                           for v in values) + ")"
+
+
+def _desc_sql(item: Union[RangePartition, ListPartition]) -> str:
+    """Doris PartitionKeyDesc.toSql for the item as written."""
+    if isinstance(item, ListPartition):
+        parts = []
+        for tup in item.values:
+            s = _values_sql(tup)
+            parts.append(s[1:-1] if len(tup) == 1 else s)
+        return "(" + ",".join(parts) + ")"
+    if item.lower is None:
+        if item.upper == (MAX,):
+            return "MAXVALUE"
+        return _values_sql(item.upper)
+    return f"[{_values_sql(item.lower)}, {_values_sql(item.upper)})"
+
+
+def _check_value_count(item: RangePartition, ncols: int) -> None:
+    bounds = [item.upper] if item.lower is None else [item.lower, item.upper]
+    for vals in bounds:
+        if item.lower is None and vals == (MAX,):
+            continue  # LESS THAN MAXVALUE
+        if len(vals) == 0 or len(vals) > ncols:
+            raise AnalysisError(
+                "Partition values number is more than partition column number: " + _desc_sql(item))
+        if len(vals) > 1 and any(v is MAX for v in vals):
+            raise AnalysisError("Not support MAXVALUE in multi partition range values.")
+
+
+def _check_intersect(new: Range, existing: Range) -> None:
+    if new.intersects(existing):
+        raise AnalysisError(f"Range {new} is intersected with range: {existing}")
+
+
+def add_range(existing: Sequence[RangeDef], item: RangePartition,
+              types: Sequence[DataType]) -> RangeDef:
+    """The range a new RANGE partition gets next to `existing` (Doris createAndCheckNewRange).
+
+    LESS THAN: lower = the upper of the last existing range whose upper < the new upper
+    (MIN when there is none); the range found whose upper >= the new upper must not intersect.
+    Fixed [lower, upper): must not intersect any existing range.
+    """
+    types = tuple(types)
+    _check_value_count(item, len(types))
+    if item.lower is not None:
+        lower = parse_range_key(item.lower, types)
+        upper = parse_range_key(item.upper, types)
+        if lower >= upper:
+            raise AnalysisError("The lower values must smaller than upper values")
+        new = Range(lower, upper)
+        for e in existing:
+            _check_intersect(new, e.range)
+        return RangeDef(item.name, new)
+
+    if item.upper == (MAX,):
+        upper = max_key(types)
+    else:
+        upper = parse_range_key(item.upper, types)
+    if upper.is_min():
+        raise AnalysisError("Partition's upper value should not be MIN VALUE: " + _desc_sql(item))
+    ordered = sorted(existing, key=lambda d: (d.range.lower, d.range.upper))
+    last: Optional[Range] = None
+    current: Optional[Range] = None
+    found = False
+    for d in ordered:
+        current = d.range
+        if current.upper >= upper:
+            found = True
+            break
+        last = current
+    if not found:
+        # the new upper is above every existing range: `current` is the last one (Doris keeps it)
+        pass
+    lower = last.upper if last is not None else min_key(types)
+    if lower >= upper:
+        raise AnalysisError("The lower values must smaller than upper values")
+    new = Range(lower, upper)
+    if current is not None:
+        _check_intersect(new, current)
+    return RangeDef(item.name, new)
+
+
+def build_ranges(items: Iterable[PartitionItem], types: Sequence[DataType], *,
+                 existing: Sequence[RangeDef] = (),
+                 prefix: str = MULTI_PARTITION_NAME_PREFIX) -> list[RangeDef]:
+    """The RANGE partitions of a CREATE TABLE (or ADDs), added one by one in statement order.
+
+    Batch `FROM .. TO .. INTERVAL` items are expanded first (`expand_batch`). Returns the new
+    partitions in statement order. Duplicate names are refused.
+    """
+    done: list[RangeDef] = list(existing)
+    out: list[RangeDef] = []
+    seen = {d.name.lower() for d in existing}
+    for item in items:
+        if isinstance(item, BatchRangePartition):
+            expanded: list = expand_batch(item, types[0], prefix=prefix)
+        elif isinstance(item, RangePartition):
+            expanded = [item]
+        else:
+            raise AnalysisError("partitions types is invalid, expected FIXED or LESS in range "
+                                "partitions and IN in list partitions")
+        for it in expanded:
+            if it.name.lower() in seen:
+                raise AnalysisError(f"Duplicated named partition: {it.name}")
+            seen.add(it.name.lower())
+            d = add_range(done, it, types)
+            done.append(d)
+            out.append(d)
+    return out
+
+
+# --------------------------------------------------------------------------- batch (FROM..TO)
+
+_UNITS = ("HOUR", "DAY", "WEEK", "MONTH", "YEAR")
+
+
+def _probe_datetime(text: str, unit: str) -> dt.datetime:
+    """MultiPartitionDesc.dateFormat + formatDateTimeAndFullZero (lengths decide the format)."""
+    s = text.strip()
+    n = len(s)
+    try:
+        if unit == "HOUR" and n == 10 and s.isdigit():
+            return dt.datetime.strptime(s, "%Y%m%d%H")
+        if unit == "HOUR" and n == 13:
+            return dt.datetime.strptime(s, "%Y-%m-%d %H")
+        if unit in ("DAY", "WEEK", "YEAR") and n == 8:
+            return dt.datetime.strptime(s, "%Y%m%d")
+        if unit in ("DAY", "WEEK", "MONTH", "YEAR") and n == 10:
+            return dt.datetime.strptime(s, "%Y-%m-%d")
+        if unit == "MONTH" and n == 6:
+            return dt.datetime.strptime(s, "%Y%m")
+        if unit == "MONTH" and n == 7:
+            return dt.datetime.strptime(s, "%Y-%m")
+        if unit == "YEAR" and n == 4:
+            return dt.datetime.strptime(s, "%Y")
+        if n == 19 or 21 <= n <= 26:
+            return dt.datetime.strptime(s, "%Y-%m-%d %H:%M:%S" + (".%f" if n > 19 else ""))
+    except ValueError:
+        pass
+    raise AnalysisError("Multi build partition start or end time style is illegal.")
+
+
+def _week_of_year(d: dt.datetime) -> int:
+    """Java WeekFields.of(MONDAY, 1).weekOfYear(): week 1 contains January 1st."""
+    jan1 = dt.date(d.year, 1, 1).weekday()
+    return (d.timetuple().tm_yday - 1 + jan1) // 7 + 1
+
+
+def _add_months(d: dt.datetime, months: int) -> dt.datetime:
+    m = d.month - 1 + months
+    y = d.year + m // 12
+    m = m % 12 + 1
+    import calendar
+
+    day = min(d.day, calendar.monthrange(y, m)[1])
+    return d.replace(year=y, month=m, day=day)
+
+
+def expand_batch(item: BatchRangePartition, t: DataType, *,
+                 prefix: str = MULTI_PARTITION_NAME_PREFIX,
+                 limit: int = MAX_MULTI_PARTITION_NUM) -> list[RangePartition]:
+    """FROM (start) TO (end) INTERVAL n [unit] as fixed-range partitions (MultiPartitionDesc).
+
+    Names: numbers `<prefix><begin>_<end>`; HOUR `<prefix>yyyyMMddHH`; DAY `<prefix>yyyyMMdd`;
+    WEEK `<prefix>yyyy_ww` (weeks start on Monday, week 1 holds Jan 1st); MONTH `<prefix>yyyyMM`;
+    YEAR `<prefix>yyyy`. WEEK/MONTH/YEAR steps snap to the start of the week/month/year; every
+    unit except DAY clips the last upper bound to `end` (Doris does not clip DAY).
+    """
+    if len(item.start) != 1 or len(item.end) != 1:
+        raise AnalysisError(
+            "partition column number in multi partition clause must be one but start column size is "
+            f"{len(item.start)}, end column size is {len(item.end)}.")
+    if item.interval <= 0:
+        raise AnalysisError("Multi partition time interval must be larger than zero.")
+    start, end = item.start[0], item.end[0]
+    if start is None or start is MAX or end is None or end is MAX:
+        raise AnalysisError("Multi build partition start or end time style is illegal.")
+    unit = item.unit.upper() if item.unit else None
+    if unit is not None and unit not in _UNITS:
+        raise AnalysisError(f"Multi build partition does not support time interval type: {unit}")
+    out: list[RangePartition] = []
+
+    def emit(name: str, lo: str, hi: str) -> None:
+        out.append(RangePartition(name=name, upper=(hi,), lower=(lo,)))
+        if len(out) > limit:
+            raise AnalysisError(
+                f"The number of Multi partitions too much, should not exceed:{limit}")
+
+    if unit is None:
+        try:
+            begin, stop = int(start), int(end)
+        except ValueError:
+            raise AnalysisError("Batch build partition INTERVAL is number type but From or TO "
+                                "does not type match.") from None
+        if begin >= stop:
+            raise AnalysisError("Multi build partition start number should less than end number.")
+        while begin < stop:
+            hi = min(begin + item.interval, stop)
+            emit(f"{prefix}{begin}_{hi}", str(begin), str(hi))
+            begin += item.interval
+        return out
+
+    if not T.is_date_like(t):
+        raise AnalysisError("Multi build partition start or end time style is illegal.")
+    cur = _probe_datetime(start, unit)
+    stop_t = _probe_datetime(end, unit)
+    if not cur < stop_t:
+        raise AnalysisError("Multi build partition start time should less than end time.")
+    date_col = T.canonical(t).name == "DATE"
+
+    def text(d: dt.datetime) -> str:
+        return d.strftime("%Y-%m-%d") if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
+
+    n = item.interval
+    while cur < stop_t:
+        lo = text(cur)
+        if unit == "HOUR":
+            name = prefix + cur.strftime("%Y%m%d%H")
+            cur = cur + dt.timedelta(hours=n)
+        elif unit == "DAY":
+            name = prefix + cur.strftime("%Y%m%d")
+            cur = cur + dt.timedelta(days=n)
+        elif unit == "WEEK":
+            name = f"{prefix}{cur.year:04d}_{_week_of_year(cur):02d}"
+            cur = cur - dt.timedelta(days=cur.weekday())
+            cur = cur + dt.timedelta(weeks=n)
+        elif unit == "MONTH":
+            name = prefix + cur.strftime("%Y%m")
+            cur = _add_months(cur.replace(day=1), n)
+        else:
+            name = prefix + f"{cur.year:04d}"
+            cur = cur.replace(month=1, day=1)
+            cur = cur.replace(year=cur.year + n)
+        if unit != "DAY" and cur > stop_t:
+            cur = stop_t
+        emit(name, lo, text(cur))
+    return out
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def _list_key(values: Sequence[Any], types: Sequence[DataType], columns: Sequence[str],
+              nullable: Sequence[bool], part: str) -> PartitionKey:
+    vals = []
+    for v, t, col, null_ok in zip(values, types, columns, nullable):
+        if v is MAX or (isinstance(v, str) and v.strip().upper() == MAXVALUE_TEXT
+                        and not T.is_string_like(t)):
+            raise AnalysisError(f"MAXVALUE is not allowed in LIST partition [{part}]")
+        if v is None:
+            if not null_ok:
+                raise AnalysisError(
+                    f"Can not use NULL value in partition [{part}]: partition column [{col}] "
+                    f"is NOT NULL")
+            vals.append(None)
+        else:
+            vals.append(T.parse_value(v, t))
+    return PartitionKey(tuple(vals), tuple(types))
+
+
+def add_list(existing: Sequence[ListDef], item: ListPartition, types: Sequence[DataType], *,
+             columns: Optional[Sequence[str]] = None,
+             nullable: Optional[Sequence[bool]] = None) -> ListDef:
+    """A new LIST partition checked against `existing` (Doris ListPartitionInfo)."""
+    types = tuple(types)
+    columns = tuple(columns) if columns is not None else tuple(f"k{i}" for i in range(len(types)))
+    nullable = tuple(nullable) if nullable is not None else tuple(True for _ in types)
+    if not item.values:
+        raise AnalysisError(f"Partition [{item.name}] must have at least one value in VALUES IN")
+    for tup in item.values:
+        if len(tup) != len(types):
+            raise AnalysisError(f"partition key desc list size[{len(tup)}] is not equal to "
+                                f"partition column size[{len(types)}]")
+    keys: list[PartitionKey] = []
+    for tup in item.values:
+        key = _list_key(tup, types, columns, nullable, item.name)
+        for e in existing:
+            if key in e.keys:
+                raise AnalysisError(
+                    f"The partition key[{key.to_sql()}] in partition item[{_desc_sql(item)}] is "
+                    f"conflict with current partitionKeys[{e.to_sql()}]")
+        if key in keys:
+            raise AnalysisError(f"The partition key[{_desc_sql(item)}] has duplicate item "
+                                f"[{key.to_sql()}].")
+        keys.append(key)
+    return ListDef(item.name, tuple(keys))
+
+
+def build_lists(items: Iterable[PartitionItem], types: Sequence[DataType], *,
+                columns: Optional[Sequence[str]] = None,
+                nullable: Optional[Sequence[bool]] = None,
+                existing: Sequence[ListDef] = ()) -> list[ListDef]:
+    done: list[ListDef] = list(existing)
+    out: list[ListDef] = []
+    seen = {d.name.lower() for d in existing}
+    for item in items:
+        if not isinstance(item, ListPartition):
+            raise AnalysisError("partitions types is invalid, expected FIXED or LESS in range "
+                                "partitions and IN in list partitions")
+        if item.name.lower() in seen:
+            raise AnalysisError(f"Duplicated named partition: {item.name}")
+        seen.add(item.name.lower())
+        d = add_list(done, item, types, columns=columns, nullable=nullable)
+        done.append(d)
+        out.append(d)
+    return out
+
+
+# --------------------------------------------------------------------------- catalog text
+
+
+def range_from_texts(name: str, lower: Sequence[str], upper: Sequence[str],
+                     types: Sequence[DataType]) -> RangeDef:
+    return RangeDef(name, Range(parse_range_key(lower, types), parse_range_key(upper, types)))
+
+
+def list_from_texts(name: str, values: Sequence[Sequence[Optional[str]]],
+                    types: Sequence[DataType]) -> ListDef:
+    keys = tuple(PartitionKey(tuple(T.parse_value(v, t) for v, t in zip(tup, types)), tuple(types))
+                 for tup in values)
+    return ListDef(name, keys)
+
+
+def from_meta(partitions: Iterable[Any], types: Sequence[DataType]) -> list[PartitionDef]:
+    """RangeDef/ListDef for catalog PartitionMeta objects (RANGE if `lower` is set, else LIST)."""
+    out: list[PartitionDef] = []
+    for p in partitions:
+        if p.values is not None:
+            out.append(list_from_texts(p.name, p.values, types))
+        else:
+            out.append(range_from_texts(p.name, p.lower, p.upper, types))
+    return out
+
+
+# --------------------------------------------------------------------------- routing
+
+
+def _types_of(partitions: Sequence[PartitionDef]) -> tuple[DataType, ...]:
+    p = partitions[0]
+    return p.range.upper.types if isinstance(p, RangeDef) else p.keys[0].types
+
+
+def route(row_key: Sequence[Any], partitions: Sequence[PartitionDef]) -> Optional[str]:
+    """The partition a row belongs to (typed values of the partition columns), or None.
+
+    RANGE: left-closed right-open; a NULL component sorts below MIN, so NULL rows go to the
+    partition whose lower bound is MIN, if any. LIST: exact membership, NULL matches NULL.
+    """
+    if not partitions:
+        return None
+    if isinstance(partitions[0], RangeDef):
+        key = range_key(tuple(row_key), _types_of(partitions))
+        for p in partitions:
+            if p.range.contains(key):  # type: ignore[union-attr]
+                return p.name
+        return None
+    key = PartitionKey(tuple(row_key), _types_of(partitions))
+    for p in partitions:
+        if key in p.keys:  # type: ignore[union-attr]
+            return p.name
+    return None
+
+
+class Router:
+    """Routes many rows quickly (LIST: a dict lookup; RANGE: bisect over sorted ranges)."""
+
+    def __init__(self, partitions: Sequence[PartitionDef]):
+        self.partitions = list(partitions)
+        self.is_range = bool(self.partitions) and isinstance(self.partitions[0], RangeDef)
+        if self.partitions and not self.is_range:
+            self.lookup = {k._cmp(): p.name for p in self.partitions for k in p.keys}  # type: ignore
+
+    def __call__(self, row_key: Sequence[Any]) -> Optional[str]:
+        if not self.partitions:
+            return None
+        if self.is_range:
+            return route(row_key, self.partitions)
+        return self.lookup.get(tuple(_sort_component(v) for v in row_key))
+
+
+# --------------------------------------------------------------------------- routing SQL
+
+
+def _and(*xs: str) -> str:
+    xs = tuple(x for x in xs if x != "TRUE")
+    if "FALSE" in xs:
+        return "FALSE"
+    if not xs:
+        return "TRUE"
+    return xs[0] if len(xs) == 1 else "(" + " AND ".join(xs) + ")"
+
+
+def _or(*xs: str) -> str:
+    xs = tuple(x for x in xs if x != "FALSE")
+    if "TRUE" in xs:
+        return "TRUE"
+    if not xs:
+        return "FALSE"
+    return xs[0] if len(xs) == 1 else "(" + " OR ".join(xs) + ")"
+
+
+def _not(x: str) -> str:
+    if x == "TRUE":
+        return "FALSE"
+    if x == "FALSE":
+        return "TRUE"
+    return f"(NOT {x})"
+
+
+def _min_literal(t: DataType) -> str:
+    c = T.canonical(t)
+    if c.name == "DATE":
+        return "DATE'0000-01-01'"
+    if c.name == "DATETIME":
+        return "TIMESTAMP_NTZ'0000-01-01 00:00:00'"
+    return T.spark_literal(T.min_value(c), c)
+
+
+def _less(col: str, v: Any, t: DataType) -> str:
+    """SQL for component `col < v` with NULL lowest; never NULL-valued."""
+    if v is MAX:
+        return "TRUE"
+    if v is MIN:
+        return f"({col} IS NULL)"
+    return f"({col} IS NULL OR {col} < {T.spark_literal(v, t)})"
+
+
+def _equal(col: str, v: Any, t: DataType) -> str:
+    if v is MAX:
+        return "FALSE"
+    lit = _min_literal(t) if v is MIN else T.spark_literal(v, t)
+    return f"({col} IS NOT NULL AND {col} = {lit})"
+
+
+def _lex_less(cols: Sequence[str], key: PartitionKey) -> str:
+    expr = "FALSE"
+    for col, v, t in reversed(list(zip(cols, key.values, key.types))):
+        expr = _or(_less(col, v, t), _and(_equal(col, v, t), expr))
+    return expr
+
+
+def range_condition(r: Range, cols: Sequence[str]) -> str:
+    """SQL boolean (never NULL) for `row key in [lower, upper)`."""
+    ge = "TRUE" if r.lower.is_min() else _not(_lex_less(cols, r.lower))
+    return _and(ge, _lex_less(cols, r.upper))
+
+
+def list_condition(d: ListDef, cols: Sequence[str]) -> str:
+    if len(cols) == 1:
+        t = d.keys[0].types[0]
+        vals = [k.values[0] for k in d.keys]
+        lits = [T.spark_literal(v, t) for v in vals if v is not None]
+        parts = []
+        if lits:
+            parts.append(f"({cols[0]} IS NOT NULL AND {cols[0]} IN ({', '.join(lits)}))")
+        if any(v is None for v in vals):
+            parts.append(f"({cols[0]} IS NULL)")
+        return _or(*parts)
+    alts = []
+    for k in d.keys:
+        alts.append(_and(*(f"({c} IS NULL)" if v is None else
+                           f"({c} IS NOT NULL AND {c} = {T.spark_literal(v, t)})"
+                           for c, v, t in zip(cols, k.values, k.types))))
+    return _or(*alts)
+
+
+def routing_sql(partitions: Sequence[PartitionDef], column_sql_names: Sequence[str],
+                types: Optional[Sequence[DataType]] = None) -> str:
+    """A Spark SQL expression giving each row's partition name, or NULL when none fits.
+
+    `column_sql_names` are SQL expressions for the partition columns (quote them, e.g.
+    "`dt`"). `types` is accepted for symmetry; the partitions carry their types.
+    """
+    if not partitions:
+        return "CAST(NULL AS STRING)"
+    cols = list(column_sql_names)
+    branches = []
+    for p in partitions:
+        cond = range_condition(p.range, cols) if isinstance(p, RangeDef) else list_condition(p, cols)
+        if cond == "FALSE":
+            continue
+        branches.append(f"WHEN {cond} THEN {T.spark_string(p.name)}")
+    if not branches:
+        return "CAST(NULL AS STRING)"
+    return "CASE " + " ".join(branches) + " ELSE CAST(NULL AS STRING) END"
