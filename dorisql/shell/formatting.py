@@ -224,6 +224,8 @@ def format_result(result, fmt: str = "table", *, vertical: bool = False, color: 
             parts.append(format_csv(columns, rows))
         else:
             parts.append(format_json(columns, rows))
+    if status and _is_use(result):
+        return result.message  # mysql prints only this after USE
     if status:
         line = format_status(result)
         parts.append(f"{_DIM}{line}{_RESET}" if color else line)
@@ -232,6 +234,11 @@ def format_result(result, fmt: str = "table", *, vertical: bool = False, color: 
         if result.warnings:
             parts.append(format_warnings(result))
     return "\n".join(parts)
+
+
+def _is_use(result) -> bool:
+    return (not result.is_query and not result.affected_rows and not result.warnings
+            and result.message == "Database changed")
 
 
 def format_error(err: BaseException, *, where: str = "", color: bool = False) -> str:

@@ -1,0 +1,122 @@
+"""Batch mode: ``-e``, ``-f file.sql`` and scripts on stdin (mysql's batch mode).
+
+Stops at the first failing statement (``--force`` goes on), reporting
+``ERROR 1064 (42000) at line 3 in file script.sql: message`` and the caret context on stderr.
+Never imports prompt_toolkit or pyspark itself.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from dorisql.errors import DorisqlError
+
+from .execute import error_line, execute_command
+from .formatting import format_error, format_result
+from .script import Command, iter_script
+
+MAX_SOURCE_DEPTH = 16
+
+
+class StopScript(Exception):
+    """`exit` / `quit` in a script."""
+
+
+@dataclass
+class BatchRunner:
+    engine: object
+    fmt: str = "tsv"
+    force: bool = False
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    err: TextIO = field(default_factory=lambda: sys.stderr)
+    failures: int = 0
+    _depth: int = 0
+
+    def run_text(self, text: str, filename: str | None = None) -> bool:
+        """Run a whole script. Returns False when it stopped at an error."""
+        try:
+            for command in iter_script(text):
+                if not self.run_command(command, filename):
+                    return False
+        except StopScript:
+            if self._depth:
+                raise
+        return True
+
+    def run_command(self, command: Command, filename: str | None) -> bool:
+        if command.kind == "delimiter":
+            return True
+        if command.kind == "exit":
+            raise StopScript()
+        if command.kind == "error":
+            return self._fail(DorisqlError(command.arg), command, filename)
+        if command.kind == "source":
+            return self.run_source(command, filename)
+        try:
+            result = execute_command(self.engine, command)
+        except DorisqlError as err:
+            return self._fail(err, command, filename)
+        self._print(result, command.vertical)
+        return True
+
+    def run_source(self, command: Command, filename: str | None) -> bool:
+        path = command.arg
+        if not os.path.isabs(path) and not os.path.exists(path) and filename:
+            beside = os.path.join(os.path.dirname(filename), path)
+            if os.path.exists(beside):
+                path = beside
+        if self._depth >= MAX_SOURCE_DEPTH:
+            return self._fail(DorisqlError(f"source nested more than {MAX_SOURCE_DEPTH} deep: '{path}'"),
+                              command, filename)
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            return self._fail(DorisqlError(f"Failed to open file '{command.arg}', error: {exc.errno}"),
+                              command, filename)
+        self._depth += 1
+        try:
+            return self.run_text(text, path)
+        finally:
+            self._depth -= 1
+
+    def _print(self, result, vertical: bool) -> None:
+        text = format_result(result, self.fmt, vertical=vertical, status=False)
+        if text:
+            self.out.write(text + "\n")
+        # mysql's batch mode prints no status or message; warnings still deserve a look.
+        notes = [f"Warning (Code 1105): {w}" for w in result.warnings or []]
+        if notes:
+            self.out.flush()
+            self.err.write("\n".join(notes) + "\n")
+        self.out.flush()
+
+    def _fail(self, err: BaseException, command: Command, filename: str | None) -> bool:
+        self.failures += 1
+        where = f" at line {error_line(err, command)}"
+        if filename:
+            where += f" in file {filename}"
+        self.out.flush()
+        self.err.write(format_error(err, where=where) + "\n")
+        self.err.flush()
+        return self.force
+
+
+def run_batch(engine, text: str, *, filename: str | None = None, fmt: str = "tsv", force: bool = False,
+              out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run a script; the exit code (0 ok, 1 something failed)."""
+    runner = BatchRunner(engine, fmt=fmt, force=force, out=out or sys.stdout, err=err or sys.stderr)
+    try:
+        runner.run_text(text, filename)
+    except StopScript:
+        pass
+    except KeyboardInterrupt:
+        cancel = getattr(engine, "cancel", None)
+        if cancel:
+            cancel()
+        runner.err.write("ERROR 1317 (70100): Query execution was interrupted\n")
+        return 130
+    return 1 if runner.failures else 0

@@ -1,0 +1,169 @@
+"""The ``dorisql`` command: option parsing and the choice between batch and interactive mode.
+
+    dorisql                         interactive shell (stdin is a terminal)
+    dorisql -e "SHOW DATABASES"     run statements, print TSV (table on a terminal)
+    dorisql -f script.sql           run a script; stop at the first error unless --force
+    dorisql < script.sql            the same, from stdin
+    dorisql scheduler [--once]      run the dynamic-partition / compaction scheduler
+
+Exit status: 0 success, 1 a statement failed, 2 usage error.
+
+This module imports neither prompt_toolkit nor pyspark: batch runs stay light and the shell's
+prompt appears before Spark has started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import os
+import sys
+
+from dorisql import __version__
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dorisql",
+        description="Apache Doris SQL on Spark + Delta Lake: an interactive shell and a script runner.",
+        epilog="Config file: $XDG_CONFIG_HOME/dorisql/config.toml (see `python -m pydoc dorisql.config`). "
+               "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CONFIG, NO_COLOR.",
+    )
+    parser.add_argument("-V", "--version", action="version", version=f"dorisql {__version__}")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("-e", "--execute", metavar="SQL", help="run these statements and exit")
+    source.add_argument("-f", "--file", metavar="FILE", help="run the statements in FILE and exit")
+    parser.add_argument("--force", action="store_true", help="continue after a failing statement")
+    parser.add_argument("--format", choices=("table", "tsv", "csv", "json"),
+                        help="output format (default: table on a terminal, tsv with a header otherwise)")
+    parser.add_argument("-D", "--database", metavar="DB", help="the database to USE first")
+    parser.add_argument("--warehouse", metavar="PATH", help="warehouse folder (overrides DORISQL_WAREHOUSE)")
+    parser.add_argument("--master", metavar="URL", help="Spark master (default local[*])")
+    parser.add_argument("--conf", metavar="KEY=VALUE", action="append", default=[],
+                        help="a Spark configuration setting (repeatable)")
+    parser.add_argument("--config", metavar="FILE", help="config file (default $XDG_CONFIG_HOME/dorisql/config.toml)")
+    sub = parser.add_subparsers(dest="command", metavar="{scheduler}")
+    sched = sub.add_parser("scheduler", help="run the background scheduler (dynamic partitions, compaction)",
+                           description="Run dorisql's FE background work (dynamic partitions, compaction) "
+                                       "for cron or as a daemon.")
+    sched.add_argument("--once", action="store_true", help="run one round and exit")
+    sched.add_argument("--now", metavar="'YYYY-MM-DD HH:MM:SS'", help="pretend the current time is this")
+    return parser
+
+
+def make_config(args):
+    """Config file, then environment, then flags."""
+    from dorisql.config import load_config, parse_assignment
+
+    config = load_config(args.config)
+    if args.warehouse:
+        config.warehouse = os.path.expanduser(args.warehouse)
+    if args.master:
+        config.master = args.master
+    for item in args.conf:
+        key, value = parse_assignment(item)
+        config.spark_conf[key] = value
+    if args.database:
+        config.database = args.database
+    return config
+
+
+def _stdin_is_tty() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, AttributeError):
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+
+    from dorisql.errors import DorisqlError
+
+    try:
+        config = make_config(args)
+    except DorisqlError as err:
+        print(f"dorisql: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+    if args.command == "scheduler":
+        return run_scheduler(args, config)
+
+    interactive = args.execute is None and args.file is None and _stdin_is_tty()
+    if interactive:
+        from dorisql.shell.repl import run_repl  # the only place prompt_toolkit comes in
+
+        return run_repl(config, fmt=args.format)
+
+    if args.file is not None:
+        try:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            print(f"dorisql: cannot open file '{args.file}': {exc.strerror}", file=sys.stderr)
+            return EXIT_USAGE
+        filename = args.file
+    elif args.execute is not None:
+        text, filename = args.execute, None
+    else:
+        text, filename = sys.stdin.read(), None
+
+    fmt = args.format or ("table" if sys.stdout.isatty() else "tsv")
+    return run_script(config, text, filename=filename, fmt=fmt, force=args.force)
+
+
+def open_engine(config):
+    from dorisql.engine import Engine
+
+    return Engine(config)
+
+
+def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool) -> int:
+    from dorisql.errors import DorisqlError
+    from dorisql.shell.batch import BatchRunner, run_batch
+    from dorisql.shell.execute import use_statement
+    from dorisql.shell.formatting import format_error
+
+    try:
+        engine = open_engine(config)
+    except DorisqlError as err:
+        print(format_error(err), file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as exc:  # a broken install or warehouse: one line, not a traceback
+        print(f"ERROR 1105 (HY000): cannot open warehouse {config.warehouse}: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        if config.database and getattr(engine, "current_db", None) != config.database:
+            runner = BatchRunner(engine, fmt=fmt)
+            if not runner.run_command(use_statement(config.database), None):
+                return EXIT_FAILED
+        return run_batch(engine, text, filename=filename, fmt=fmt, force=force)
+    finally:
+        close = getattr(engine, "close", None)
+        if close:
+            close()
+
+
+def run_scheduler(args, config) -> int:
+    """``dorisql scheduler``: hand over to the engine's scheduler."""
+    from dorisql.engine import scheduler
+
+    sched_argv = (["--once"] if args.once else []) + (["--now", args.now] if args.now else [])
+    main = scheduler.main
+    try:
+        takes_config = "config" in inspect.signature(main).parameters
+    except (TypeError, ValueError):
+        takes_config = False
+    code = main(sched_argv, config=config) if takes_config else main(sched_argv)
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Running one SQL command through the engine: parse, execute, place errors in the script.
+
+Shared by the batch and interactive modes (mycli's main_modes/execute.py). No terminal code.
+"""
+
+from __future__ import annotations
+
+import time
+
+from dorisql.errors import DorisqlError, ExecutionError
+from dorisql.result import Result
+
+from .script import Command
+
+
+def parse_command(command: Command):
+    """The statement for a SQL command; errors carry script-relative line numbers."""
+    from dorisql.syntax import parse_one
+
+    try:
+        return parse_one(command.text)
+    except DorisqlError as err:
+        place_error(err, command)
+        raise
+
+
+def place_error(err: BaseException, command: Command) -> None:
+    """Shift an error's line from statement-relative to script-relative (once)."""
+    if getattr(err, "_dorisql_placed", False):
+        return
+    if isinstance(err, DorisqlError):
+        if err.line is not None:
+            if err.line == 1 and err.column is not None:
+                err.column += command.column - 1
+            err.line += command.line - 1
+        err.statement_line = command.line
+    try:
+        err._dorisql_placed = True
+    except AttributeError:  # pragma: no cover - exotic exception types
+        pass
+
+
+def execute_command(engine, command: Command) -> Result:
+    """Parse and execute one SQL command. Any failure arrives as a DorisqlError."""
+    statement = parse_command(command)
+    started = time.perf_counter()
+    try:
+        result = engine.execute(statement)
+    except DorisqlError as err:
+        place_error(err, command)
+        raise
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # an engine bug must not kill the shell: report it like an error
+        err = ExecutionError(f"{type(exc).__name__}: {exc}")
+        place_error(err, command)
+        raise err from exc
+    if result is None:
+        result = Result.ok()
+    if not result.elapsed:
+        result.elapsed = time.perf_counter() - started
+    return result
+
+
+def error_line(err: BaseException, command: Command) -> int:
+    """The script line to report for an error: where it is, else where its statement starts."""
+    line = getattr(err, "line", None)
+    return line if isinstance(line, int) and line > 0 else command.line
+
+
+def use_statement(db: str) -> Command:
+    """The command for ``--database db``."""
+    return Command("sql", text="USE `" + db.replace("`", "``") + "`")

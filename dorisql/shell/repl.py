@@ -1,0 +1,286 @@
+"""The interactive shell (prompt_toolkit), in the manner of litecli and mycli.
+
+- ``dorisql> `` / ``dorisql [db]> `` prompts, ``    -> `` on continuation lines; Enter runs the
+  input once the front end says it is a complete statement (`is_complete`), or on ``\\G``.
+- History in ``$XDG_STATE_HOME/dorisql/history``; Pygments highlighting; completion of
+  keywords, names and property keys, refreshed in the background after DDL.
+- Every engine call runs on one worker thread (statements, completion refreshes), so the
+  prompt never waits for Spark and Ctrl-C during a statement cancels it (`engine.cancel()`)
+  without leaving the shell. Ctrl-C at the prompt clears the line; Ctrl-D, exit, quit leave.
+- While the prompt is shown, stdout is patched (`patch_stdout`): messages printed by
+  background threads (scheduler, compaction) appear above the input line, never inside it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.filters import completion_is_selected
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.patch_stdout import patch_stdout
+
+from dorisql import __version__
+from dorisql.config import state_dir
+from dorisql.errors import DorisqlError
+
+from .completer import DorisCompleter, Names
+from .execute import error_line, execute_command, use_statement
+from .formatting import format_error, format_result
+from .lexer import DorisLexer
+from .progress import ProgressLine, wait_with_progress
+from .script import Command, buffer_complete, client_command, iter_script, split_buffer
+
+_REFRESH_AFTER = re.compile(r"^\s*(CREATE|DROP|ALTER|USE|TRUNCATE|RENAME|INSERT|SOURCE)\b", re.IGNORECASE)
+_SHELL_HELP = re.compile(r"^\s*(help|\\h|\?)\s*;?\s*$", re.IGNORECASE)
+
+SHELL_HELP = """\
+dorisql shell commands (SQL statements end with the delimiter, ';' by default):
+  help, \\h, ?       this text; HELP <topic>; asks the engine about SQL
+  exit, quit, \\q    leave the shell (Ctrl-D too)
+  source <file>     run a script (also \\. <file>)
+  delimiter <str>   change the statement delimiter (DELIMITER //)
+  <statement>\\G     show the result vertically
+Ctrl-C cancels a running statement, or clears the line at the prompt."""
+
+
+def color_enabled(env=os.environ) -> bool:
+    return not env.get("NO_COLOR") and env.get("TERM") != "dumb"
+
+
+def history_path(env=os.environ):
+    return state_dir(env) / "history"
+
+
+class Shell:
+    """One interactive session: an engine on a worker thread and a PromptSession in front."""
+
+    def __init__(self, config, fmt: str | None = None, *, out=None, env=os.environ):
+        self.config = config
+        self.fmt = fmt or "table"
+        self.out = out or sys.stdout
+        self.env = env
+        self.color = color_enabled(env)
+        self.delimiter = ";"
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-engine")
+        self.engine = None
+        self.completer = DorisCompleter(current_db=lambda: getattr(self.engine, "current_db", None))
+        self.progress: ProgressLine | None = None
+
+    # ------------------------------------------------------------------ engine
+
+    def open_engine(self) -> None:
+        def make():
+            from dorisql.engine import Engine
+
+            return Engine(self.config)
+
+        self.engine = self.worker.submit(make).result()
+        try:
+            self.engine.on_spark_wait = self._spark_wait  # called when a statement must wait for Spark
+        except AttributeError:
+            pass
+        start = getattr(self.engine, "start_spark_in_background", None)
+        if start:
+            start()
+        on_progress = getattr(self.engine, "on_progress", None)
+        if callable(on_progress):
+            on_progress(self._progress_note)
+
+    def _spark_wait(self) -> None:
+        if self.progress is not None:
+            self.progress.clear()
+        self.echo("(waiting for Spark to start...)")
+
+    def _progress_note(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress.note(message)
+
+    def refresh_completions(self) -> None:
+        """Reload names on the worker thread (after the current statement), never blocking the prompt."""
+        def refresh():
+            names = getattr(self.engine, "completion_names", None)
+            if names is not None:
+                self.completer.set_names(Names.from_engine(names()))
+
+        self.worker.submit(refresh)
+
+    def close(self) -> None:
+        close = getattr(self.engine, "close", None)
+        if close:
+            try:
+                self.worker.submit(close).result(timeout=30)
+            except BaseException:  # leaving anyway
+                pass
+        self.worker.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ output
+
+    def echo(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def show_error(self, err: BaseException, where: str = "") -> None:
+        self.echo(format_error(err, where=where, color=self.color))
+
+    # ------------------------------------------------------------------ running input
+
+    def run_command(self, command: Command, filename: str | None = None) -> bool:
+        """Run one command; False when it failed (or asked to leave: raises EOFError)."""
+        if command.kind == "exit":
+            raise EOFError
+        if command.kind == "delimiter":
+            self.delimiter = command.arg
+            return True
+        if command.kind == "error":
+            self.show_error(DorisqlError(command.arg))
+            return False
+        if command.kind == "source":
+            return self.run_source(command.arg)
+        if _SHELL_HELP.match(command.text):
+            self.echo(SHELL_HELP)
+            return True
+        engine = self.engine
+        self.progress = ProgressLine(engine, self.out)
+        future = self.worker.submit(execute_command, engine, command)
+        try:
+            result = wait_with_progress(future, self.progress, self._cancel)
+        except DorisqlError as err:
+            where = f" at line {error_line(err, command)} in file {filename}" if filename else ""
+            self.show_error(err, where)
+            return False
+        finally:
+            self.progress = None
+        text = format_result(result, self.fmt, vertical=command.vertical, color=self.color,
+                             status=True)
+        self.echo(text + "\n")
+        if _REFRESH_AFTER.match(command.text):
+            self.refresh_completions()
+        return True
+
+    def _cancel(self) -> None:
+        self.echo(" -- cancelling the statement...")
+        cancel = getattr(self.engine, "cancel", None)
+        if cancel:
+            cancel()
+
+    def run_source(self, path: str) -> bool:
+        try:
+            with open(os.path.expanduser(path), encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            self.show_error(DorisqlError(f"Failed to open file '{path}', error: {exc.errno}"))
+            return False
+        saved = self.delimiter
+        try:
+            for command in iter_script(text):
+                if command.kind == "delimiter":
+                    continue  # iter_script applies it within the file
+                if not self.run_command(command, filename=path):
+                    return False
+        finally:
+            self.delimiter = saved
+        self.refresh_completions()
+        return True
+
+    def run_input(self, text: str) -> None:
+        """Run what was typed at the prompt: a client command or one or more statements."""
+        command = client_command(text)
+        if command is not None:
+            self.run_command(command)
+            return
+        if _SHELL_HELP.match(text):
+            self.echo(SHELL_HELP)
+            return
+        try:
+            commands = split_buffer(text, self.delimiter)
+        except DorisqlError as err:
+            self.show_error(err)
+            return
+        for command in commands:
+            if not self.run_command(command):
+                break
+
+    # ------------------------------------------------------------------ the prompt
+
+    def prompt_text(self) -> str:
+        db = getattr(self.engine, "current_db", None)
+        return f"dorisql [{db}]> " if db else "dorisql> "
+
+    def make_session(self) -> PromptSession:
+        bindings = KeyBindings()
+
+        @bindings.add("enter", filter=completion_is_selected)
+        def _(event):
+            event.current_buffer.complete_state = None
+
+        @bindings.add("enter", filter=~completion_is_selected)
+        def _(event):
+            buffer = event.current_buffer
+            if buffer_complete(buffer.text, self.delimiter):
+                buffer.validate_and_handle()
+            else:
+                buffer.insert_text("\n")
+
+        try:
+            path = history_path(self.env)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            history = FileHistory(str(path))
+        except OSError:
+            history = InMemoryHistory()
+        return PromptSession(
+            history=history,
+            multiline=True,
+            key_bindings=bindings,
+            prompt_continuation=lambda width, line_number, is_soft_wrap: "    -> ",
+            lexer=PygmentsLexer(DorisLexer) if self.color else None,
+            completer=self.completer,
+            complete_while_typing=False,
+            color_depth=None if self.color else ColorDepth.DEPTH_1_BIT,
+            enable_history_search=False,
+            include_default_pygments_style=self.color,
+        )
+
+    def run(self) -> int:
+        try:
+            self.open_engine()
+        except DorisqlError as err:
+            self.show_error(err)
+            return 1
+        self.echo(f"dorisql {__version__} on Spark + Delta Lake. Warehouse: {getattr(self.engine, 'warehouse', self.config.warehouse)}")
+        self.echo("Type 'help' for help. Statements end with ';'. Spark starts in the background.\n")
+        if self.config.database and getattr(self.engine, "current_db", None) != self.config.database:
+            self.run_command(use_statement(self.config.database))
+        self.refresh_completions()
+        session = self.make_session()
+        try:
+            while True:
+                try:
+                    with patch_stdout(raw=True):
+                        text = session.prompt(self.prompt_text())
+                except KeyboardInterrupt:
+                    continue  # Ctrl-C at the prompt: drop the line
+                except EOFError:
+                    break
+                if not text.strip():
+                    continue
+                try:
+                    self.run_input(text)
+                except EOFError:
+                    break
+                except KeyboardInterrupt:
+                    self.echo("^C")
+        finally:
+            self.echo("Bye")
+            self.close()
+        return 0
+
+
+def run_repl(config, fmt: str | None = None) -> int:
+    return Shell(config, fmt).run()
