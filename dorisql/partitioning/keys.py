@@ -746,16 +746,28 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
     return _or(*alts)
 
 
-def routing_sql(partitions: Sequence[PartitionDef], column_sql_names: Sequence[str],
+def routing_sql(partitions: Any, column_sql_names: Optional[Sequence[str]] = None,
                 types: Optional[Sequence[DataType]] = None) -> str:
     """A Spark SQL expression giving each row's partition name, or NULL when none fits.
 
-    `column_sql_names` are SQL expressions for the partition columns (quote them, e.g.
-    "`dt`"). `types` is accepted for symmetry; the partitions carry their types.
+    `partitions`: RangeDef/ListDef objects with `column_sql_names` (SQL expressions for the
+    partition columns, e.g. "`dt`"), or a catalog TableMeta (then columns are the table's
+    back-quoted partition columns; an unpartitioned table routes everything to its single
+    partition). `types` is accepted for symmetry; the partitions carry their types.
     """
+    if hasattr(partitions, "definition"):
+        meta = partitions
+        definition = meta.definition
+        if definition.partition is None:
+            if not meta.partitions:
+                return "CAST(NULL AS STRING)"
+            return T.spark_string(meta.partitions[0].name)
+        _, ptypes = partition_columns(definition)
+        partitions = from_meta(meta.partitions, ptypes)
+        column_sql_names = ["`" + c.replace("`", "``") + "`" for c in definition.partition.columns]
     if not partitions:
         return "CAST(NULL AS STRING)"
-    cols = list(column_sql_names)
+    cols = list(column_sql_names or ())
     branches = []
     for p in partitions:
         cond = range_condition(p.range, cols) if isinstance(p, RangeDef) else list_condition(p, cols)
@@ -765,3 +777,96 @@ def routing_sql(partitions: Sequence[PartitionDef], column_sql_names: Sequence[s
     if not branches:
         return "CAST(NULL AS STRING)"
     return "CASE " + " ".join(branches) + " ELSE CAST(NULL AS STRING) END"
+
+
+# --------------------------------------------------------------------------- table-level helpers
+
+
+def partition_columns(definition: Any) -> tuple[tuple[str, ...], tuple[DataType, ...]]:
+    """(names, canonical types) of a CreateTable's partition columns, resolved case-insensitively."""
+    if definition.partition is None:
+        return (), ()
+    by_name = {c.name.lower(): c for c in definition.columns}
+    names, types = [], []
+    for col in definition.partition.columns:
+        c = by_name.get(col.lower())
+        if c is None:
+            raise AnalysisError(f"partition key {col} is not exists")
+        names.append(c.name)
+        types.append(T.canonical(c.type))
+    return tuple(names), tuple(types)
+
+
+def partition_nullable(definition: Any) -> tuple[bool, ...]:
+    by_name = {c.name.lower(): c for c in definition.columns}
+    return tuple(by_name[col.lower()].nullable is not False for col in definition.partition.columns)
+
+
+def build_partitions(definition: Any, *, prefix: str = MULTI_PARTITION_NAME_PREFIX) -> list[PartitionDef]:
+    """The typed partitions declared in a CreateTable, in statement order (checked)."""
+    if definition.partition is None:
+        return []
+    names, ptypes = partition_columns(definition)
+    if definition.partition.kind.upper() == "RANGE":
+        return list(build_ranges(definition.partition.items, ptypes, prefix=prefix))
+    return list(build_lists(definition.partition.items, ptypes, columns=names,
+                            nullable=partition_nullable(definition)))
+
+
+def table_partitions(meta: Any) -> list[PartitionDef]:
+    """The live partitions of a catalog TableMeta, typed."""
+    if meta.definition.partition is None:
+        return []
+    _, ptypes = partition_columns(meta.definition)
+    return from_meta(meta.partitions, ptypes)
+
+
+def add_partition(meta: Any, item: Union[RangePartition, ListPartition]) -> PartitionDef:
+    """ADD PARTITION against a table's live partitions: the new partition's typed definition."""
+    definition = meta.definition
+    if definition.partition is None:
+        raise AnalysisError(f"Table [{meta.name}] is not partitioned; cannot add partition [{item.name}]")
+    names, ptypes = partition_columns(definition)
+    existing = table_partitions(meta)
+    kind = definition.partition.kind.upper()
+    if kind == "RANGE":
+        if not isinstance(item, RangePartition):
+            raise AnalysisError(f"Table [{meta.name}] is RANGE partitioned; partition [{item.name}] "
+                                "must use VALUES LESS THAN or VALUES [..)")
+        return add_range(existing, item, ptypes)  # type: ignore[arg-type]
+    if not isinstance(item, ListPartition):
+        raise AnalysisError(f"Table [{meta.name}] is LIST partitioned; partition [{item.name}] "
+                            "must use VALUES IN")
+    return add_list(existing, item, ptypes, columns=names,  # type: ignore[arg-type]
+                    nullable=partition_nullable(definition))
+
+
+def _sorted_defs(defs: list[PartitionDef]) -> list[PartitionDef]:
+    if defs and isinstance(defs[0], RangeDef):
+        return sorted(defs, key=lambda d: (d.range.lower, d.range.upper))  # type: ignore[union-attr]
+    return sorted(defs, key=lambda d: tuple(k._cmp() for k in d.keys))  # type: ignore[union-attr]
+
+
+def to_item(d: PartitionDef) -> Union[RangePartition, ListPartition]:
+    """An AST item for a typed partition (RANGE always as a fixed [lower, upper), as Doris's
+    SHOW CREATE TABLE prints it)."""
+    if isinstance(d, RangeDef):
+        lo = tuple(MAX if v is MAX else component_text(v, t)
+                   for v, t in zip(d.range.lower.values, d.range.lower.types))
+        hi = tuple(MAX if v is MAX else component_text(v, t)
+                   for v, t in zip(d.range.upper.values, d.range.upper.types))
+        return RangePartition(name=d.name, upper=hi, lower=lo)
+    return ListPartition(name=d.name, values=tuple(k.texts() for k in d.keys))
+
+
+def partition_items(meta: Any) -> tuple:
+    """AST items of a table's live partitions, sorted as Doris's SHOW CREATE TABLE sorts them."""
+    return tuple(to_item(d) for d in _sorted_defs(table_partitions(meta)))
+
+
+def partition_range_string(meta: Any, p: Any) -> str:
+    """SHOW PARTITIONS' `Range` column for catalog partition `p` of `meta`."""
+    if meta.definition.partition is None:
+        return ""
+    _, ptypes = partition_columns(meta.definition)
+    return from_meta([p], ptypes)[0].show_text()
