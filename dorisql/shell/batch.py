@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from dorisql.errors import DorisqlError
@@ -19,6 +21,20 @@ from .formatting import format_error, format_result
 from .script import Command, iter_script
 
 MAX_SOURCE_DEPTH = 16
+
+
+@contextmanager
+def script_folder(engine, filename: str | None):
+    """While a file runs, relative paths in it (local() table functions) start at its folder."""
+    if not filename or not hasattr(engine, "base_dir"):
+        yield
+        return
+    saved = engine.base_dir
+    engine.base_dir = Path(filename).resolve().parent
+    try:
+        yield
+    finally:
+        engine.base_dir = saved
 
 
 class StopScript(Exception):
@@ -37,6 +53,10 @@ class BatchRunner:
 
     def run_text(self, text: str, filename: str | None = None) -> bool:
         """Run a whole script. Returns False when it stopped at an error."""
+        with script_folder(self.engine, filename):
+            return self._run_text(text, filename)
+
+    def _run_text(self, text: str, filename: str | None) -> bool:
         try:
             for command in iter_script(text):
                 if not self.run_command(command, filename):

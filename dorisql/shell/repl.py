@@ -31,6 +31,7 @@ from dorisql.config import state_dir
 from dorisql.errors import DorisqlError
 
 from .completer import DorisCompleter, Names
+from .batch import script_folder
 from .execute import error_line, execute_command, use_statement
 from .formatting import format_error, format_result
 from .lexer import DorisLexer
@@ -179,11 +180,12 @@ class Shell:
             return False
         saved = self.delimiter
         try:
-            for command in iter_script(text):
-                if command.kind == "delimiter":
-                    continue  # iter_script applies it within the file
-                if not self.run_command(command, filename=path):
-                    return False
+            with script_folder(self.engine, path):
+                for command in iter_script(text):
+                    if command.kind == "delimiter":
+                        continue  # iter_script applies it within the file
+                    if not self.run_command(command, filename=path):
+                        return False
         finally:
             self.delimiter = saved
         self.refresh_completions()

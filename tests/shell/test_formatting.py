@@ -149,3 +149,7 @@ def test_error_with_location_and_caret():
     ])
     assert format_error(UnknownTableError("Unknown table 'db.t'")) == "ERROR 1146 (42S02): Unknown table 'db.t'"
     assert format_error(ValueError("boom")) == "ERROR 1105 (HY000): boom"
+
+
+def test_use_prints_only_database_changed():
+    assert format_result(Result.ok(message="Database changed"), "table") == "Database changed"

@@ -1,0 +1,86 @@
+"""Config: TOML file, environment, defaults (flags are covered by the CLI tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dorisql.config import Config, ConfigError, load_config, parse_assignment
+
+
+def _env(tmp_path, **extra):
+    return {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"), **extra}
+
+
+def test_defaults_without_a_file(tmp_path):
+    config = load_config(env=_env(tmp_path))
+    assert config.warehouse == str(tmp_path / "home" / ".local/share/dorisql/warehouse")
+    assert config.master == "local[*]"
+    assert (config.spark_conf, config.frontend, config.session, config.database) == ({}, {}, {}, None)
+
+
+def test_file_in_xdg_config_home(tmp_path):
+    path = tmp_path / "cfg" / "dorisql" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text("""
+warehouse = "/data/lake"
+master = "local[2]"
+database = "demo"
+
+[spark]
+"spark.driver.memory" = "4g"
+"spark.sql.shuffle.partitions" = 8
+
+[frontend]
+dynamic_partition_enable = false
+cluster_backends = 3
+cluster_disk_capacity = "2TB"
+
+[session]
+enable_insert_strict = true
+""")
+    config = load_config(env=_env(tmp_path))
+    assert config == Config(
+        warehouse="/data/lake", master="local[2]", database="demo",
+        spark_conf={"spark.driver.memory": "4g", "spark.sql.shuffle.partitions": "8"},
+        frontend={"dynamic_partition_enable": "false", "cluster_backends": "3", "cluster_disk_capacity": "2TB"},
+        session={"enable_insert_strict": "true"}, source=str(path))
+
+
+def test_environment_overrides_the_file(tmp_path):
+    path = tmp_path / "my.toml"
+    path.write_text('warehouse = "/from/file"\nmaster = "local[1]"\n')
+    config = load_config(path, env=_env(tmp_path, DORISQL_WAREHOUSE="/from/env", DORISQL_MASTER="spark://h:7077"))
+    assert (config.warehouse, config.master) == ("/from/env", "spark://h:7077")
+
+
+def test_dorisql_config_names_the_file(tmp_path):
+    path = tmp_path / "other.toml"
+    path.write_text('database = "x"\n')
+    assert load_config(env=_env(tmp_path, DORISQL_CONFIG=str(path))).database == "x"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("warehous = '/x'\n", "unknown setting(s): warehous"),
+    ("warehouse = 3\n", "'warehouse' must be a string"),
+    ("[spark]\nx = [1, 2]\n", "spark.x: expected a string, number or boolean"),
+    ("spark = 1\n", "[spark] must be a table"),
+    ("warehouse = \n", "invalid TOML"),
+])
+def test_bad_files_are_reported_with_their_path(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path, env=_env(tmp_path))
+    assert message in str(info.value) and str(path) in str(info.value)
+
+
+def test_explicit_missing_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read config file"):
+        load_config(tmp_path / "nope.toml", env=_env(tmp_path))
+
+
+def test_parse_assignment():
+    assert parse_assignment("spark.driver.memory = 4g") == ("spark.driver.memory", "4g")
+    assert parse_assignment("a=b=c") == ("a", "b=c")
+    with pytest.raises(ConfigError):
+        parse_assignment("novalue")
