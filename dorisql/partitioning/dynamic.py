@@ -1,0 +1,959 @@
+"""Dynamic partitioning: the ``dynamic_partition.*`` properties and the scheduler's planner.
+
+Pure logic: no Spark, no I/O, no clock -- "now" is always an argument. Reproduces Apache Doris's
+fe-core (read from apache/doris):
+
+- ``common/util/DynamicPartitionUtil.java`` -- property validation and messages
+  (``checkInputDynamicPartitionProperties``, ``analyzeDynamicPartition``), range borders
+  (``getPartitionRangeString`` and ``getPartitionRangeOf{Hour,Day,Week,Month}``), partition names
+  (``getFormattedPartitionName``), ``getRealStart``, reserved history periods;
+- ``clone/DynamicPartitionScheduler.java`` -- which partitions to add
+  (``getAddPartitionClause``) and drop (``getDropPartitionClause``);
+- ``common/ErrorCode.java`` -- the ERROR_DYNAMIC_PARTITION_* texts.
+
+Semantics, in short (offsets are in ``time_unit``s from the period containing "now"):
+
+- "now" is taken in the table's ``dynamic_partition.time_zone``; borders are naive local
+  dates (DATE columns) or datetimes (DATETIME columns) of that zone.
+- Creation: offsets ``real_start .. end`` inclusive, where real_start is 0 unless
+  ``create_history_partition`` is true, then ``max(start, -history_partition_num)`` (or ``start``
+  when history_partition_num is unset). A new range that intersects any existing partition is not
+  created (an identical range simply already exists; a partial overlap is a conflict, recorded
+  as the create error, and an AnalysisError when the table is being created).
+- Dropping: only when ``start`` is set; a partition is kept if its range intersects
+  ``[border(start), +inf)`` or one of ``reserved_history_periods`` (closed ranges), otherwise
+  dropped -- i.e. partitions entirely before START go. ``history_partition_num`` plays no part.
+- Borders: HOUR = now + offset hours on the instant timeline, truncated to the hour and shown in
+  local time (so across a DST change an hour partition can span two local hours, and on the
+  fall-back day one offset repeats a border and is skipped); DAY = local date + offset days;
+  WEEK = local date + offset weeks, then moved to ``start_day_of_week`` *of that ISO week*
+  (Monday-based: with a Wednesday start, on a Monday the "current" week partition begins on the
+  coming Wednesday, exactly as Doris computes it); MONTH = local date + offset months (one month
+  earlier if today's day < start_day_of_month), on ``start_day_of_month``; YEAR = January 1st of
+  the local year + offset.
+- Names: prefix + HOUR yyyyMMddHH | DAY yyyyMMdd | MONTH yyyyMM | YEAR yyyy | WEEK yyyy_ww, the
+  week being java.util.Calendar's WEEK_OF_YEAR (en_US: weeks start on Sunday, week 1 is the week
+  holding January 1st) of the partition's first day, with Doris's fix "week 1 in December ->
+  +52" and the calendar year of that day: 2019-12-31 -> 2019_53, 2020-01-01 -> 2020_01.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Sequence, Union
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dorisql.errors import AnalysisError
+
+# --------------------------------------------------------------------------- constants
+
+PROPERTY_PREFIX = "dynamic_partition."
+
+ENABLE = "dynamic_partition.enable"
+TIME_UNIT = "dynamic_partition.time_unit"
+TIME_ZONE = "dynamic_partition.time_zone"
+START = "dynamic_partition.start"
+END = "dynamic_partition.end"
+PREFIX = "dynamic_partition.prefix"
+BUCKETS = "dynamic_partition.buckets"
+REPLICATION_NUM = "dynamic_partition.replication_num"
+REPLICATION_ALLOCATION = "dynamic_partition.replication_allocation"
+START_DAY_OF_WEEK = "dynamic_partition.start_day_of_week"
+START_DAY_OF_MONTH = "dynamic_partition.start_day_of_month"
+CREATE_HISTORY_PARTITION = "dynamic_partition.create_history_partition"
+HISTORY_PARTITION_NUM = "dynamic_partition.history_partition_num"
+RESERVED_HISTORY_PERIODS = "dynamic_partition.reserved_history_periods"
+HOT_PARTITION_NUM = "dynamic_partition.hot_partition_num"
+STORAGE_MEDIUM = "dynamic_partition.storage_medium"
+STORAGE_POLICY = "dynamic_partition.storage_policy"
+
+KNOWN_PROPERTIES = (
+    ENABLE, TIME_UNIT, TIME_ZONE, START, END, PREFIX, BUCKETS, REPLICATION_NUM,
+    REPLICATION_ALLOCATION, START_DAY_OF_WEEK, START_DAY_OF_MONTH, CREATE_HISTORY_PARTITION,
+    HISTORY_PARTITION_NUM, RESERVED_HISTORY_PERIODS, HOT_PARTITION_NUM, STORAGE_MEDIUM,
+    STORAGE_POLICY,
+)
+
+TIME_UNITS = ("HOUR", "DAY", "WEEK", "MONTH", "YEAR")
+
+#: DynamicPartitionProperty.MIN_START_OFFSET (Integer.MIN_VALUE): "start not set, drop nothing".
+MIN_START_OFFSET = -2147483648
+#: DynamicPartitionProperty.MAX_END_OFFSET (Integer.MAX_VALUE).
+MAX_END_OFFSET = 2147483647
+#: history_partition_num not set.
+NOT_SET_HISTORY_PARTITION_NUM = -1
+#: reserved_history_periods not set (shown as NULL).
+NOT_SET_RESERVED_HISTORY_PERIODS = "NULL"
+
+#: FE config ``dynamic_partition_enable``. Current Doris (Config.java) defaults to true; the
+#: seed's "default value is false" describes old releases. dorisql follows current Doris.
+DYNAMIC_PARTITION_ENABLE = True
+#: FE config ``dynamic_partition_check_interval_seconds``.
+DYNAMIC_PARTITION_CHECK_INTERVAL_SECONDS = 600
+#: FE config ``max_dynamic_partition_num``.
+MAX_DYNAMIC_PARTITION_NUM = 500
+
+#: What SHOW DYNAMIC PARTITION TABLES prints for an unset value (Doris FeConstants.null_string).
+NULL_DISPLAY = "N/A"
+
+DATE_FORMAT = "%Y-%m-%d"
+DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+#: Doris time zone aliases (TimeUtils.timeZoneAliasMap).
+_ZONE_ALIASES = {"CST": "Asia/Shanghai", "PRC": "Asia/Shanghai", "UTC": "UTC", "GMT": "UTC"}
+_OFFSET_ZONE = re.compile(r"^([+-])(\d{2}):(\d{2})$")
+_INT = re.compile(r"^[+-]?\d+$")
+#: FeNameFormat partition name rule (the prefix must itself be a valid partition name).
+_PARTITION_NAME = re.compile(r"^[a-zA-Z][a-zA-Z0-9_-]{0,63}$")
+
+_DAY_NAMES = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
+
+Bound = Union[dt.date, dt.datetime]
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _with_value(message: str, prop: str, value: object) -> str:
+    """Doris's message, plus the property and the offending value when it does not name them."""
+    if prop in message:
+        return message
+    return f"{message} ({prop} = '{value}')"
+
+
+def _fail(message: str, prop: str, value: object) -> AnalysisError:
+    return AnalysisError(_with_value(message, prop, value))
+
+
+def _parse_int(text: str) -> Optional[int]:
+    """Java Integer.parseInt: optional sign, digits, 32-bit range; None if not an int."""
+    if text is None or not _INT.match(text):
+        return None
+    value = int(text)
+    if value < MIN_START_OFFSET or value > MAX_END_OFFSET:
+        return None
+    return value
+
+
+def _parse_bool(text: str) -> Optional[bool]:
+    if text is None:
+        return None
+    lowered = text.lower()
+    if lowered == "true":
+        return True
+    if lowered == "false":
+        return False
+    return None
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st (Doris Util.ordinal)."""
+    suffixes = ("th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th")
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{suffixes[n % 10]}"
+
+
+def system_time_zone() -> str:
+    """The machine's time zone name (Doris: TimeUtils.getSystemTimeZone), 'UTC' if unknown."""
+    candidates = []
+    env = os.environ.get("TZ")
+    if env:
+        candidates.append(env.lstrip(":"))
+    try:
+        with open("/etc/timezone", encoding="utf-8") as f:
+            candidates.append(f.read().strip())
+    except OSError:
+        pass
+    try:
+        target = os.path.realpath("/etc/localtime")
+        marker = "zoneinfo/"
+        if marker in target:
+            candidates.append(target.split(marker, 1)[1])
+    except OSError:
+        pass
+    for name in candidates:
+        if not name:
+            continue
+        try:
+            ZoneInfo(name)
+            return name
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+    return "UTC"
+
+
+def resolve_time_zone(name: str) -> dt.tzinfo:
+    """A tzinfo for a Doris time zone value: an IANA name, an alias (CST, UTC) or '+08:00'.
+
+    Raises AnalysisError (Doris: "Unknown or incorrect time zone: '...'").
+    """
+    text = (name or "").strip()
+    m = _OFFSET_ZONE.match(text)
+    if m:
+        sign, hours, minutes = m.group(1), int(m.group(2)), int(m.group(3))
+        offset = dt.timedelta(hours=hours, minutes=minutes)
+        if minutes >= 60 or offset > dt.timedelta(hours=14):
+            raise _fail(f"Unknown or incorrect time zone: '{name}'", TIME_ZONE, name)
+        return dt.timezone(-offset if sign == "-" else offset)
+    zone = _ZONE_ALIASES.get(text.upper(), text)
+    try:
+        if not zone or zone.startswith("/") or ".." in zone:
+            raise ValueError(zone)
+        return ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise _fail(f"Unknown or incorrect time zone: '{name}'", TIME_ZONE, name) from None
+
+
+def normalize_column_type(type_name: str) -> str:
+    """'DATE' or 'DATETIME' for the column types dynamic partitioning accepts, else AnalysisError."""
+    name = (type_name or "").strip().upper()
+    name = re.sub(r"\s*\(.*\)$", "", name)
+    if name in ("DATE", "DATEV2"):
+        return "DATE"
+    if name in ("DATETIME", "DATETIMEV2"):
+        return "DATETIME"
+    raise AnalysisError(
+        f"Dynamic partition only supports DATE and DATETIME partition columns, not {type_name} "
+        f"(Doris also allows integer yyyyMMdd columns; dorisql does not)")
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@dataclass(frozen=True)
+class DynamicPartitionProperties:
+    """A table's validated ``dynamic_partition.*`` properties, with Doris's defaults filled in.
+
+    ``buckets`` None means "not given": the engine uses the table's own BUCKETS (or AUTO).
+    ``reserved_history_periods`` None means NULL (not set); otherwise the validated text.
+    """
+
+    time_unit: str
+    end: int
+    prefix: str
+    time_zone: str
+    enable: bool = True
+    start: int = MIN_START_OFFSET
+    buckets: Optional[int] = None
+    replication_num: Optional[int] = None
+    replication_allocation: Optional[str] = None
+    start_day_of_week: int = 1
+    start_day_of_month: int = 1
+    create_history_partition: bool = False
+    history_partition_num: int = NOT_SET_HISTORY_PARTITION_NUM
+    reserved_history_periods: Optional[str] = None
+    hot_partition_num: int = 0
+    storage_medium: Optional[str] = None
+    storage_policy: Optional[str] = None
+
+    @property
+    def start_is_set(self) -> bool:
+        return self.start != MIN_START_OFFSET
+
+    @property
+    def zone(self) -> dt.tzinfo:
+        return resolve_time_zone(self.time_zone)
+
+    def reserved_periods(self) -> list[tuple[str, str]]:
+        """The reserved history periods as (lower, upper) text pairs, sorted by lower."""
+        if self.reserved_history_periods is None:
+            return []
+        return sorted(_RESERVED_ITEM[self.time_unit == "HOUR"].findall(
+            self.reserved_history_periods))
+
+    def sorted_reserved_history_periods(self) -> str:
+        """The periods as SHOW prints them: sorted, or NULL when unset."""
+        periods = self.reserved_periods()
+        if not periods:
+            return NOT_SET_RESERVED_HISTORY_PERIODS
+        return ",".join(f"[{lo},{hi}]" for lo, hi in periods)
+
+    def expected_create_partition_num(self) -> int:
+        """Doris's expect_create_partition_num (checked against max_dynamic_partition_num)."""
+        if not self.create_history_partition:
+            return self.end - 0
+        if self.history_partition_num != NOT_SET_HISTORY_PARTITION_NUM:
+            return self.end - max(self.start, -self.history_partition_num)
+        return self.end - self.start
+
+    def real_start(self) -> int:
+        """The first offset created (DynamicPartitionUtil.getRealStart when history is on)."""
+        if not self.create_history_partition:
+            return 0
+        if self.history_partition_num == NOT_SET_HISTORY_PARTITION_NUM:
+            return self.start
+        return max(self.start, -self.history_partition_num)
+
+    def to_properties(self) -> dict[str, str]:
+        """The canonical property map (for SHOW CREATE TABLE and for ALTER ... SET merges)."""
+        out = {
+            ENABLE: "true" if self.enable else "false",
+            TIME_UNIT: self.time_unit,
+            TIME_ZONE: self.time_zone,
+            START: str(self.start),
+            END: str(self.end),
+            PREFIX: self.prefix,
+        }
+        if self.buckets is not None:
+            out[BUCKETS] = str(self.buckets)
+        if self.replication_num is not None:
+            out[REPLICATION_NUM] = str(self.replication_num)
+        if self.replication_allocation is not None:
+            out[REPLICATION_ALLOCATION] = self.replication_allocation
+        out[CREATE_HISTORY_PARTITION] = "true" if self.create_history_partition else "false"
+        out[HISTORY_PARTITION_NUM] = str(self.history_partition_num)
+        out[HOT_PARTITION_NUM] = str(self.hot_partition_num)
+        out[RESERVED_HISTORY_PERIODS] = (self.reserved_history_periods
+                                         or NOT_SET_RESERVED_HISTORY_PERIODS)
+        if self.storage_medium is not None:
+            out[STORAGE_MEDIUM] = self.storage_medium
+        if self.storage_policy is not None:
+            out[STORAGE_POLICY] = self.storage_policy
+        if self.time_unit == "WEEK":
+            out[START_DAY_OF_WEEK] = str(self.start_day_of_week)
+        if self.time_unit == "MONTH":
+            out[START_DAY_OF_MONTH] = str(self.start_day_of_month)
+        return out
+
+
+_RESERVED_ITEM = {
+    False: re.compile(r"\[([0-9]{4}-[0-9]{2}-[0-9]{2}),([0-9]{4}-[0-9]{2}-[0-9]{2})\]"),
+    True: re.compile(r"\[([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})"
+                     r",([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\]"),
+}
+
+_RESERVED_INVALID = (
+    'Invalid " {prop} " value {value}. It must be like "[yyyy-MM-dd,yyyy-MM-dd],[...,...]" while '
+    'time_unit is DAY/WEEK/MONTH or "[yyyy-MM-dd HH:mm:ss,yyyy-MM-dd HH:mm:ss],[...,...]" while '
+    'time_unit is HOUR.')
+
+
+def has_dynamic_properties(props: Mapping[str, str]) -> bool:
+    """True when any ``dynamic_partition.*`` key is present."""
+    return any(k.startswith(PROPERTY_PREFIX) for k in props)
+
+
+def _check_reserved_history_periods(value: str, time_unit: str) -> Optional[str]:
+    if value is None or value == "":
+        raise _fail("Dynamic reserved history periods is empty.", RESERVED_HISTORY_PERIODS, value)
+    if value == NOT_SET_RESERVED_HISTORY_PERIODS:
+        return None
+    invalid = _RESERVED_INVALID.format(prop=RESERVED_HISTORY_PERIODS, value=value)
+    if not value.startswith("[") or not value.endswith("]"):
+        raise AnalysisError(invalid)
+    hourly = time_unit == "HOUR"
+    pairs = _RESERVED_ITEM[hourly].findall(value)
+    for lo, hi in pairs:
+        if lo > hi:
+            raise _fail(f"The first date is larger than the second date, [{lo},{hi}] is invalid.",
+                        RESERVED_HISTORY_PERIODS, value)
+    if len(pairs) != len(value.split("],[")):
+        raise AnalysisError(invalid)
+    fmt = DATETIME_FORMAT if hourly else DATE_FORMAT
+    for lo, hi in pairs:
+        for text in (lo, hi):
+            try:
+                ok = dt.datetime.strptime(text, fmt).strftime(fmt) == text
+            except ValueError:
+                ok = False
+            if not ok:
+                raise _fail(
+                    f"Invalid {RESERVED_HISTORY_PERIODS} value. It must be correct DATE value "
+                    '"[yyyy-MM-dd,yyyy-MM-dd],[...,...]" while time_unit is DAY/WEEK/MONTH or '
+                    '"[yyyy-MM-dd HH:mm:ss,yyyy-MM-dd HH:mm:ss],[...,...]" while time_unit is HOUR.',
+                    RESERVED_HISTORY_PERIODS, value)
+    return value
+
+
+def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
+                     partition_column: str = "k1",
+                     default_time_zone: Optional[str] = None,
+                     max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+                     ) -> Optional[DynamicPartitionProperties]:
+    """Validate a table's ``dynamic_partition.*`` properties as Doris does.
+
+    ``props`` may hold the table's other properties too; only ``dynamic_partition.*`` keys are
+    read. Returns None when there are none. ``partition_column_type`` is 'DATE' or 'DATETIME'
+    (DATEV2/DATETIMEV2 accepted); ``default_time_zone`` is used when time_zone is absent (Doris:
+    the machine's zone; None here means ``system_time_zone()``). Raises AnalysisError with
+    Doris's message, naming the property and value.
+    """
+    dyn = {k: v for k, v in props.items() if k.startswith(PROPERTY_PREFIX)}
+    if not dyn:
+        return None
+    unknown = {k: v for k, v in dyn.items() if k not in KNOWN_PROPERTIES}
+    if unknown:
+        listed = ", ".join(f"{k}={v}" for k, v in unknown.items())
+        raise AnalysisError(f"Unknown properties: {{{listed}}}")
+    column_kind = normalize_column_type(partition_column_type)
+
+    def given(key: str) -> Optional[str]:
+        value = dyn.get(key)
+        return None if value is None or value == "" else value
+
+    # checkInputDynamicPartitionProperties: required keys
+    if given(TIME_UNIT) is None:
+        raise AnalysisError("Must assign dynamic_partition.time_unit properties")
+    if given(PREFIX) is None:
+        raise AnalysisError("Must assign dynamic_partition.prefix properties")
+    if given(END) is None:
+        raise AnalysisError("Must assign dynamic_partition.end properties")
+
+    # analyzeDynamicPartition, in Doris's order
+    unit_text = dyn[TIME_UNIT]
+    time_unit = unit_text.upper()
+    if time_unit not in TIME_UNITS:
+        raise _fail(f"Unsupported time unit {unit_text}. Expect HOUR/DAY/WEEK/MONTH/YEAR.",
+                    TIME_UNIT, unit_text)
+    if time_unit == "HOUR" and column_kind == "DATE":
+        raise AnalysisError(f"{TIME_UNIT} could not be HOUR when type of partition column "
+                            f"{partition_column} is DATE")
+
+    prefix = dyn[PREFIX]
+    if not _PARTITION_NAME.match(prefix):
+        raise _fail(f"Invalid dynamic partition prefix: {prefix}.", PREFIX, prefix)
+
+    buckets = None
+    if BUCKETS in dyn:
+        text = dyn[BUCKETS]
+        if text == "":
+            raise _fail("Dynamic partition buckets is empty", BUCKETS, text)
+        buckets = _parse_int(text)
+        if buckets is None:
+            raise _fail(f"Invalid dynamic partition buckets {text}", BUCKETS, text)
+        if buckets <= 0:
+            raise _fail("Dynamic partition buckets must greater than 0", BUCKETS, text)
+
+    enable = True
+    if ENABLE in dyn:
+        text = dyn[ENABLE]
+        parsed = _parse_bool(text)
+        if parsed is None:
+            raise _fail(f"Invalid dynamic partition enable: {text}. Expected true or false",
+                        ENABLE, text)
+        enable = parsed
+
+    start = MIN_START_OFFSET
+    if given(START) is not None:
+        text = dyn[START]
+        start = _parse_int(text)
+        if start is None:
+            raise _fail(f"Invalid dynamic partition start {text}", START, text)
+        if start >= 0:
+            raise _fail("Dynamic partition start must less than 0", START, text)
+
+    text = dyn[END]
+    end = _parse_int(text)
+    if end is None:
+        raise _fail(f"Invalid dynamic partition end {text}", END, text)
+    if end <= 0:
+        raise _fail("Dynamic partition end must greater than 0", END, text)
+
+    create_history = False
+    if CREATE_HISTORY_PARTITION in dyn:
+        text = dyn[CREATE_HISTORY_PARTITION]
+        parsed = _parse_bool(text)
+        if parsed is None:
+            raise _fail(f"Invalid dynamic partition create_history_partition: {text}. "
+                        "Expected true or false", CREATE_HISTORY_PARTITION, text)
+        create_history = parsed
+
+    history_num = NOT_SET_HISTORY_PARTITION_NUM
+    if HISTORY_PARTITION_NUM in dyn:
+        text = dyn[HISTORY_PARTITION_NUM]
+        parsed = _parse_int(text)
+        if parsed is None:
+            raise _fail(f"Invalid properties: {HISTORY_PARTITION_NUM}", HISTORY_PARTITION_NUM, text)
+        if parsed < 0 and parsed != NOT_SET_HISTORY_PARTITION_NUM:
+            raise _fail("Dynamic history partition num must greater than 0",
+                        HISTORY_PARTITION_NUM, text)
+        history_num = parsed
+
+    if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM \
+            and start == MIN_START_OFFSET:
+        raise AnalysisError("Provide start or history_partition_num property when creating "
+                            "history partition")
+
+    start_day_of_month = 1
+    if START_DAY_OF_MONTH in dyn:
+        text = dyn[START_DAY_OF_MONTH]
+        parsed = _parse_int(text) if text else None
+        if parsed is None:
+            raise _fail(f"Invalid properties: {START_DAY_OF_MONTH}", START_DAY_OF_MONTH, text)
+        if parsed < 1 or parsed > 28:
+            raise _fail(f"{START_DAY_OF_MONTH} should between 1 and 28", START_DAY_OF_MONTH, text)
+        start_day_of_month = parsed
+
+    start_day_of_week = 1
+    if START_DAY_OF_WEEK in dyn:
+        text = dyn[START_DAY_OF_WEEK]
+        parsed = _parse_int(text) if text else None
+        if parsed is None:
+            raise _fail(f"Invalid properties: {START_DAY_OF_WEEK}", START_DAY_OF_WEEK, text)
+        if parsed < 1 or parsed > 7:
+            raise _fail(f"{START_DAY_OF_WEEK} should between 1 and 7", START_DAY_OF_WEEK, text)
+        start_day_of_week = parsed
+
+    time_zone = given(TIME_ZONE)
+    if time_zone is None:
+        time_zone = default_time_zone or system_time_zone()
+    resolve_time_zone(time_zone)
+
+    replication_num = None
+    if REPLICATION_NUM in dyn:
+        text = dyn[REPLICATION_NUM]
+        if text == "":
+            raise _fail(f"Invalid properties: {REPLICATION_NUM}", REPLICATION_NUM, text)
+        parsed = _parse_int(text)
+        if parsed is None:
+            raise _fail(f"Invalid dynamic partition replication num: {text}.",
+                        REPLICATION_NUM, text)
+        if parsed <= 0:
+            raise _fail("Dynamic partition replication num must greater than 0",
+                        REPLICATION_NUM, text)
+        replication_num = parsed
+
+    hot_partition_num = 0
+    if HOT_PARTITION_NUM in dyn:
+        text = dyn[HOT_PARTITION_NUM]
+        if text == "":
+            raise _fail(f"Invalid properties: {HOT_PARTITION_NUM}", HOT_PARTITION_NUM, text)
+        parsed = _parse_int(text)
+        if parsed is None:
+            raise _fail(f"Invalid {HOT_PARTITION_NUM} value", HOT_PARTITION_NUM, text)
+        if parsed < 0:
+            raise _fail(f"{HOT_PARTITION_NUM} must larger than 0.", HOT_PARTITION_NUM, text)
+        hot_partition_num = parsed
+
+    reserved = None
+    if RESERVED_HISTORY_PERIODS in dyn:
+        reserved = _check_reserved_history_periods(dyn[RESERVED_HISTORY_PERIODS], time_unit)
+
+    result = DynamicPartitionProperties(
+        time_unit=time_unit, end=end, prefix=prefix, time_zone=time_zone, enable=enable,
+        start=start, buckets=buckets, replication_num=replication_num,
+        replication_allocation=given(REPLICATION_ALLOCATION),
+        start_day_of_week=start_day_of_week, start_day_of_month=start_day_of_month,
+        create_history_partition=create_history, history_partition_num=history_num,
+        reserved_history_periods=reserved, hot_partition_num=hot_partition_num,
+        storage_medium=given(STORAGE_MEDIUM), storage_policy=given(STORAGE_POLICY),
+    )
+    # Doris checks the count after history_partition_num (only when enabled).
+    expected = result.expected_create_partition_num()
+    if enable and expected > max_dynamic_partition_num:
+        raise AnalysisError(too_many_message(expected, max_dynamic_partition_num))
+    return result
+
+
+def too_many_message(expected: int, limit: int) -> str:
+    """Doris's refusal text."""
+    return f"Too many dynamic partitions: {expected}. Limit: {limit}"
+
+
+def alter_properties(current: DynamicPartitionProperties, changes: Mapping[str, str],
+                     partition_column_type: str, **kw) -> DynamicPartitionProperties:
+    """The properties after ``ALTER TABLE ... SET (changes)`` (merge, then validate again)."""
+    merged = current.to_properties()
+    merged.update({k: v for k, v in changes.items() if k.startswith(PROPERTY_PREFIX)})
+    if REPLICATION_NUM in changes:
+        merged.pop(REPLICATION_ALLOCATION, None)
+    kw.setdefault("default_time_zone", current.time_zone)
+    result = parse_properties(merged, partition_column_type, **kw)
+    assert result is not None
+    return result
+
+
+def validate_properties(stmt, *, default_time_zone: Optional[str] = None,
+                        max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+                        ) -> Optional[DynamicPartitionProperties]:
+    """Check a CREATE TABLE (dorisql.ast.CreateTable) whose properties hold dynamic_partition.*.
+
+    Returns None when there are no such properties; otherwise checks the table shape (RANGE on
+    one DATE/DATETIME column declared in the statement) and returns the parsed properties.
+    """
+    props = dict(stmt.properties)
+    if not has_dynamic_properties(props):
+        return None
+    part = stmt.partition
+    if part is None:
+        raise AnalysisError("Only support dynamic partition properties on range partition table")
+    if part.kind.upper() != "RANGE" or len(part.columns) != 1:
+        raise AnalysisError("Dynamic partition only support single-column range partition")
+    column_name = part.columns[0]
+    column = next((c for c in stmt.columns if c.name.lower() == column_name.lower()), None)
+    if column is None:
+        raise AnalysisError(f"Unknown column '{column_name}' in partition columns")
+    try:
+        kind = normalize_column_type(column.type.name)
+    except AnalysisError:
+        raise AnalysisError(
+            f"Dynamic partition only supports DATE and DATETIME partition columns: column "
+            f"{column.name} is {column.type.name}") from None
+    return parse_properties(props, kind, partition_column=column.name,
+                            default_time_zone=default_time_zone,
+                            max_dynamic_partition_num=max_dynamic_partition_num)
+
+
+# --------------------------------------------------------------------------- borders and names
+
+
+def _add_months(d: dt.date, months: int) -> dt.date:
+    """java.time plusMonths: same day of month, clamped to the month's last day."""
+    index = d.year * 12 + (d.month - 1) + months
+    year, month = divmod(index, 12)
+    month += 1
+    if month == 12:
+        last = 31
+    else:
+        last = (dt.date(year, month + 1, 1) - dt.timedelta(days=1)).day
+    return dt.date(year, month, min(d.day, last))
+
+
+def border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: int
+           ) -> dt.datetime:
+    """The lower border of the period ``offset`` units from the one holding ``now_local``.
+
+    ``now_local`` is an aware datetime in the table's zone; the result is a naive local
+    datetime (midnight for every unit but HOUR). DynamicPartitionUtil.getPartitionRangeString.
+    """
+    unit = props.time_unit
+    if unit == "HOUR":
+        instant = now_local.astimezone(dt.timezone.utc) + dt.timedelta(hours=offset)
+        local = instant.astimezone(now_local.tzinfo)
+        return local.replace(minute=0, second=0, microsecond=0, tzinfo=None, fold=0)
+    today = now_local.date()
+    if unit == "DAY":
+        day = today + dt.timedelta(days=offset)
+    elif unit == "WEEK":
+        shifted = today + dt.timedelta(weeks=offset)
+        day = shifted + dt.timedelta(days=props.start_day_of_week - shifted.isoweekday())
+    elif unit == "MONTH":
+        real = offset - 1 if today.day < props.start_day_of_month else offset
+        day = _add_months(today, real).replace(day=props.start_day_of_month)
+    elif unit == "YEAR":
+        day = dt.date(today.year + offset, 1, 1)
+    else:  # pragma: no cover - validated earlier
+        raise ValueError(unit)
+    return dt.datetime(day.year, day.month, day.day)
+
+
+def java_week_of_year(d: dt.date) -> int:
+    """java.util.Calendar WEEK_OF_YEAR with en_US rules (weeks start Sunday, week 1 holds Jan 1)."""
+    sunday = d - dt.timedelta(days=d.isoweekday() % 7)
+    if sunday + dt.timedelta(days=6) >= dt.date(d.year + 1, 1, 1):
+        return 1  # the week holding next January 1st
+    jan1 = dt.date(d.year, 1, 1)
+    first_sunday = jan1 - dt.timedelta(days=jan1.isoweekday() % 7)
+    return (sunday - first_sunday).days // 7 + 1
+
+
+def week_suffix(d: dt.date) -> str:
+    """Doris's yyyy_ww for a week partition starting on ``d`` (getFormattedPartitionName)."""
+    week = java_week_of_year(d)
+    if week <= 1 and d.month == 12:
+        # JDK counts the last days of December as week 1 of the next year: make them week 53
+        week += 52
+    return f"{d.year}_{week:02d}"
+
+
+def partition_suffix(time_unit: str, lower: dt.datetime) -> str:
+    """The part of a dynamic partition's name after the prefix."""
+    if time_unit == "HOUR":
+        return lower.strftime("%Y%m%d%H")
+    if time_unit == "DAY":
+        return lower.strftime("%Y%m%d")
+    if time_unit == "MONTH":
+        return lower.strftime("%Y%m")
+    if time_unit == "YEAR":
+        return f"{lower.year:04d}"
+    return week_suffix(lower.date())
+
+
+def format_bound(value: Optional[Bound]) -> str:
+    """'2020-05-29' for a date, '2020-05-25 00:00:00' for a datetime, MAXVALUE/MINVALUE for None."""
+    if value is None:
+        return "MAXVALUE"
+    if isinstance(value, dt.datetime):
+        return value.strftime(DATETIME_FORMAT)
+    return value.strftime(DATE_FORMAT)
+
+
+def _as_bound(value: dt.datetime, column_kind: str) -> Bound:
+    return value.date() if column_kind == "DATE" else value
+
+
+def _key(value: Bound) -> dt.datetime:
+    """Comparable form of a bound (dates at midnight, datetimes naive)."""
+    if isinstance(value, dt.datetime):
+        return value.replace(tzinfo=None)
+    return dt.datetime(value.year, value.month, value.day)
+
+
+# --------------------------------------------------------------------------- planner
+
+
+@dataclass(frozen=True)
+class ExistingPartition:
+    """A partition the table already has: [lower, upper); None = unbounded (MIN / MAXVALUE)."""
+
+    name: str
+    lower: Optional[Bound]
+    upper: Optional[Bound]
+
+
+@dataclass(frozen=True)
+class PlannedPartition:
+    """A partition the scheduler should add: [lower, upper), ``offset`` units from now."""
+
+    name: str
+    lower: Bound
+    upper: Bound
+    offset: int
+
+    @property
+    def is_history(self) -> bool:
+        """True for a partition before the current period (create_history_partition)."""
+        return self.offset < 0
+
+    @property
+    def source(self) -> str:
+        return "history" if self.offset < 0 else "future"
+
+    @property
+    def lower_text(self) -> str:
+        return format_bound(self.lower)
+
+    @property
+    def upper_text(self) -> str:
+        return format_bound(self.upper)
+
+
+@dataclass
+class Plan:
+    """What one scheduler pass should do. Apply ``to_drop`` first, then ``to_create`` in order."""
+
+    to_create: list[PlannedPartition] = field(default_factory=list)
+    to_drop: list[str] = field(default_factory=list)
+    create_errors: list[str] = field(default_factory=list)
+    drop_errors: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    #: "now" in the table's zone (aware).
+    now_local: Optional[dt.datetime] = None
+    #: The name of the partition covering now (Doris excludes it from auto-bucket history).
+    now_partition_name: Optional[str] = None
+    #: The START border (partitions entirely before it are dropped); None when start is unset.
+    start_border: Optional[Bound] = None
+
+    @property
+    def errors(self) -> list[str]:
+        return self.create_errors + self.drop_errors
+
+    @property
+    def state(self) -> str:
+        return "ERROR" if self.errors else "NORMAL"
+
+    @property
+    def last_create_partition_msg(self) -> Optional[str]:
+        return self.create_errors[-1] if self.create_errors else None
+
+    @property
+    def last_drop_partition_msg(self) -> Optional[str]:
+        return self.drop_errors[-1] if self.drop_errors else None
+
+
+def localize_now(now: dt.datetime, zone: dt.tzinfo, now_zone: Optional[str] = None
+                 ) -> dt.datetime:
+    """``now`` as an aware datetime in ``zone``.
+
+    Aware input is converted. Naive input is a wall-clock time in ``now_zone`` when given, else
+    in the table's own zone (so ``SET dorisql_now = '2020-05-29 10:00:00'`` means 10:00 on the
+    table's clock, whatever the machine's zone).
+    """
+    if now.tzinfo is not None and now.utcoffset() is not None:
+        return now.astimezone(zone)
+    if now_zone is not None:
+        return now.replace(tzinfo=resolve_time_zone(now_zone)).astimezone(zone)
+    return now.replace(tzinfo=zone)
+
+
+def _range_text(lower: Optional[Bound], upper: Optional[Bound]) -> str:
+    lo = "MINVALUE" if lower is None else format_bound(lower)
+    return f"[{lo}, {format_bound(upper)})"
+
+
+def _intersects(lo: Optional[dt.datetime], hi: Optional[dt.datetime],
+                lo2: dt.datetime, hi2: dt.datetime) -> bool:
+    """[lo, hi) and [lo2, hi2) share a point (None = unbounded)."""
+    return (lo is None or lo < hi2) and (hi is None or lo2 < hi)
+
+
+def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition],
+         now: dt.datetime, partition_column_type: str, *,
+         max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+         creating_table: bool = False, now_zone: Optional[str] = None) -> Plan:
+    """One dynamic-partition scheduler pass for a table (DynamicPartitionScheduler).
+
+    ``existing``: the table's partitions now. ``now``: see ``localize_now``. With
+    ``creating_table`` (the first pass, during CREATE TABLE) a conflict with an existing
+    partition or too many partitions raises AnalysisError instead of being recorded.
+    Disabled properties give an empty plan. Bucket counts are the engine's business.
+    """
+    kind = normalize_column_type(partition_column_type)
+    zone = resolve_time_zone(props.time_zone)
+    now_local = localize_now(now, zone, now_zone)
+    result = Plan(now_local=now_local)
+    result.now_partition_name = props.prefix + partition_suffix(
+        props.time_unit, border(props, now_local, 0))
+    if not props.enable:
+        result.messages.append("dynamic partition is disabled for this table")
+        return result
+
+    existing = list(existing)
+    existing_keys = [(p, None if p.lower is None else _key(p.lower),
+                      None if p.upper is None else _key(p.upper)) for p in existing]
+
+    # ---- partitions to add
+    expected = props.expected_create_partition_num()
+    if expected > max_dynamic_partition_num:
+        message = too_many_message(expected, max_dynamic_partition_num)
+        if creating_table:
+            raise AnalysisError(message)
+        result.create_errors.append(message)
+    else:
+        _plan_creations(props, list(existing_keys), now_local, kind, creating_table, result)
+
+    # ---- partitions to drop (only partitions that existed before this pass)
+    if props.start_is_set:
+        _plan_drops(props, existing_keys, now_local, kind, result)
+    return result
+
+
+def _plan_creations(props, existing_keys, now_local, kind, creating_table, result: Plan):
+    taken_names = {p.name.lower() for p, _, _ in existing_keys}
+    for offset in range(props.real_start(), props.end + 1):
+        lower = border(props, now_local, offset)
+        upper = border(props, now_local, offset + 1)
+        name = props.prefix + partition_suffix(props.time_unit, lower)
+        lo_b, hi_b = _as_bound(lower, kind), _as_bound(upper, kind)
+        lo_k, hi_k = _key(lo_b), _key(hi_b)
+        if lo_k >= hi_k:
+            # HOUR across a DST fall-back: two offsets share a local border; nothing to create
+            result.messages.append(
+                f"skip {name}: empty range {_range_text(lo_b, hi_b)} (time zone transition)")
+            continue
+        clash = None
+        for part, p_lo, p_hi in existing_keys:
+            if _intersects(p_lo, p_hi, lo_k, hi_k):
+                clash = (part, p_lo, p_hi)
+                break
+        if clash is not None:
+            part, p_lo, p_hi = clash
+            if p_lo == lo_k and p_hi == hi_k:
+                result.messages.append(f"partition {part.name} already covers "
+                                       f"{_range_text(lo_b, hi_b)}")
+            else:
+                message = (f"Range {_range_text(part.lower, part.upper)} of partition {part.name} "
+                           f"is intersected with range: {_range_text(lo_b, hi_b)} of new "
+                           f"partition {name}")
+                if creating_table:
+                    raise AnalysisError(message)
+                result.create_errors.append(message)
+            continue
+        if name.lower() in taken_names:
+            message = f"Duplicate partition name {name}: {_range_text(lo_b, hi_b)} not created"
+            if creating_table:
+                raise AnalysisError(message)
+            result.create_errors.append(message)
+            continue
+        taken_names.add(name.lower())
+        existing_keys.append((ExistingPartition(name, lo_b, hi_b), lo_k, hi_k))
+        result.to_create.append(PlannedPartition(name, lo_b, hi_b, offset))
+
+
+def _reserved_ranges(props, kind):
+    """reserved_history_periods as closed [lo, hi] keys (getHistoryPartitionRangeString)."""
+    out = []
+    fmt = DATETIME_FORMAT if props.time_unit == "HOUR" else DATE_FORMAT
+    for lo_text, hi_text in props.reserved_periods():
+        lo = dt.datetime.strptime(lo_text, fmt).replace(minute=0, second=0)
+        hi = dt.datetime.strptime(hi_text, fmt).replace(minute=0, second=0)
+        out.append((_key(_as_bound(lo, kind)), _key(_as_bound(hi, kind))))
+    return out
+
+
+def _plan_drops(props, existing_keys, now_local, kind, result: Plan):
+    start = _as_bound(border(props, now_local, props.start), kind)
+    result.start_border = start
+    start_key = _key(start)
+    reserved = _reserved_ranges(props, kind)
+    # Doris sorts by upper endpoint; MAXVALUE partitions last.
+    ordered = sorted(existing_keys, key=lambda e: (e[2] is None, e[2] or dt.datetime.min))
+    for part, lo, hi in ordered:
+        if hi is None or hi > start_key:
+            continue  # intersects [START, +inf)
+        if any((lo is None or lo <= r_hi) and hi > r_lo for r_lo, r_hi in reserved):
+            result.messages.append(f"keep {part.name}: in reserved_history_periods")
+            continue
+        result.to_drop.append(part.name)
+        result.messages.append(f"drop {part.name}: {_range_text(part.lower, part.upper)} is "
+                               f"before START {format_bound(start)}")
+
+
+# --------------------------------------------------------------------------- SHOW
+
+
+SHOW_COLUMNS = (
+    "TableName", "Enable", "TimeUnit", "Start", "End", "Prefix", "Buckets", "StartOf",
+    "LastUpdateTime", "LastSchedulerTime", "State", "LastCreatePartitionMsg",
+    "LastDropPartitionMsg", "ReservedHistoryPeriods",
+)
+
+
+def show_columns() -> list[str]:
+    """The columns of SHOW DYNAMIC PARTITION TABLES."""
+    return list(SHOW_COLUMNS)
+
+
+def start_of_display(props: DynamicPartitionProperties) -> str:
+    """StartOf: MONDAY..SUNDAY for WEEK, 1st..28th for MONTH, N/A otherwise."""
+    if props.time_unit == "WEEK":
+        return _DAY_NAMES[props.start_day_of_week - 1]
+    if props.time_unit == "MONTH":
+        return ordinal(props.start_day_of_month)
+    return NULL_DISPLAY
+
+
+def _time_text(value: Optional[dt.datetime]) -> str:
+    if value is None:
+        return NULL_DISPLAY
+    return value.strftime(DATETIME_FORMAT)
+
+
+def format_show_row(table_name: str, props: DynamicPartitionProperties, state=None,
+                    buckets: Optional[int] = None) -> list[str]:
+    """One SHOW DYNAMIC PARTITION TABLES row (text values, in ``show_columns()`` order).
+
+    ``state``: a dorisql.catalog.model.DynamicState (or None: never scheduled). ``buckets``:
+    shown when the properties carry no dynamic_partition.buckets (the table's bucket count).
+    """
+    shown_buckets = props.buckets if props.buckets is not None else buckets
+    return [
+        table_name,
+        "true" if props.enable else "false",
+        props.time_unit,
+        str(props.start),
+        str(props.end),
+        props.prefix,
+        NULL_DISPLAY if shown_buckets is None else str(shown_buckets),
+        start_of_display(props),
+        _time_text(getattr(state, "last_update_time", None)),
+        _time_text(getattr(state, "last_scheduler_time", None)),
+        getattr(state, "state", None) or "NORMAL",
+        getattr(state, "last_create_partition_msg", None) or NULL_DISPLAY,
+        getattr(state, "last_drop_partition_msg", None) or NULL_DISPLAY,
+        props.sorted_reserved_history_periods(),
+    ]
