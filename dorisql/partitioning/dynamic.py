@@ -119,7 +119,7 @@ Bound = Union[dt.date, dt.datetime]
 
 def _with_value(message: str, prop: str, value: object) -> str:
     """Doris's message, plus the property and the offending value when it does not name them."""
-    if prop in message:
+    if prop in message and f"{value}" in message:
         return message
     return f"{message} ({prop} = '{value}')"
 
@@ -274,11 +274,8 @@ class DynamicPartitionProperties:
 
     def expected_create_partition_num(self) -> int:
         """Doris's expect_create_partition_num (checked against max_dynamic_partition_num)."""
-        if not self.create_history_partition:
-            return self.end - 0
-        if self.history_partition_num != NOT_SET_HISTORY_PARTITION_NUM:
-            return self.end - max(self.start, -self.history_partition_num)
-        return self.end - self.start
+        return _expected_num(self.create_history_partition, self.start, self.end,
+                             self.history_partition_num)
 
     def real_start(self) -> int:
         """The first offset created (DynamicPartitionUtil.getRealStart when history is on)."""
@@ -318,6 +315,15 @@ class DynamicPartitionProperties:
         if self.time_unit == "MONTH":
             out[START_DAY_OF_MONTH] = str(self.start_day_of_month)
         return out
+
+
+def _expected_num(create_history: bool, start: int, end: int, history_num: int) -> int:
+    """expect_create_partition_num: end - 0 | end - max(start, -history_partition_num) | end - start."""
+    if not create_history:
+        return end - 0
+    if history_num != NOT_SET_HISTORY_PARTITION_NUM:
+        return end - max(start, -history_num)
+    return end - start
 
 
 _RESERVED_ITEM = {
@@ -477,6 +483,10 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
             and start == MIN_START_OFFSET:
         raise AnalysisError("Provide start or history_partition_num property when creating "
                             "history partition")
+    # Doris checks the count here, before the remaining properties (only when enabled).
+    expected = _expected_num(create_history, start, end, history_num)
+    if enable and expected > max_dynamic_partition_num:
+        raise AnalysisError(too_many_message(expected, max_dynamic_partition_num))
 
     start_day_of_month = 1
     if START_DAY_OF_MONTH in dyn:
@@ -542,10 +552,6 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         reserved_history_periods=reserved, hot_partition_num=hot_partition_num,
         storage_medium=given(STORAGE_MEDIUM), storage_policy=given(STORAGE_POLICY),
     )
-    # Doris checks the count after history_partition_num (only when enabled).
-    expected = result.expected_create_partition_num()
-    if enable and expected > max_dynamic_partition_num:
-        raise AnalysisError(too_many_message(expected, max_dynamic_partition_num))
     return result
 
 
