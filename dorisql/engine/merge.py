@@ -1,0 +1,119 @@
+"""Key-model merge: the rows of a table as Doris returns them.
+
+The data files of a table may hold several rows per key (one per load, until compaction merges
+them). Reading applies the table's key model, all inside Spark (no collect on the driver):
+
+- DUPLICATE KEY (and tables without a key clause): every row.
+- UNIQUE KEY: per key, the latest row: max (``__load_seq``, ``__row_seq``).
+- AGGREGATE KEY: rows with equal keys merged into one; each value column by its aggregation:
+  SUM, MAX, MIN, REPLACE (the latest row's value), REPLACE_IF_NOT_NULL (the latest non-NULL
+  value; NULL when all are NULL). HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC: not supported.
+
+Hidden columns (``__partition``, ``__bucket``, ``__load_seq``, ``__row_seq``) never come out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.errors import AnalysisError, NotSupportedError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
+
+__all__ = ["LOAD_SEQ_COLUMN", "ROW_SEQ_COLUMN", "HIDDEN_COLUMNS", "key_model", "merge_rows",
+           "needs_merge"]
+
+LOAD_SEQ_COLUMN = "__load_seq"
+ROW_SEQ_COLUMN = "__row_seq"
+HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
+
+_SUPPORTED_AGGS = {"SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL"}
+
+
+def key_model(meta: TableMeta) -> str:
+    """"DUPLICATE" | "UNIQUE" | "AGGREGATE" (no key clause: DUPLICATE, as in Doris)."""
+    keys = meta.definition.keys
+    return keys.type.upper() if keys is not None else "DUPLICATE"
+
+
+def needs_merge(meta: TableMeta) -> bool:
+    return key_model(meta) in ("UNIQUE", "AGGREGATE")
+
+
+def _df_column(df: "DataFrame", name: str) -> str:
+    """The DataFrame's spelling of a column (Parquet keeps case; Doris names are case-insensitive)."""
+    lowered = name.lower()
+    for c in df.columns:
+        if c.lower() == lowered:
+            return c
+    raise AnalysisError(f"Unknown column '{name}' in table data")
+
+
+def merge_rows(df: "DataFrame", meta: TableMeta) -> "DataFrame":
+    """`df` (rows of `meta` as stored, hidden columns included or not) merged by the key model.
+
+    Returns the table's declared columns, in declaration order, named as declared.
+    """
+    from pyspark.sql import functions as F
+    from pyspark.sql.window import Window
+
+    model = key_model(meta)
+    columns = [c.name for c in meta.definition.columns]
+    out_cols = [F.col(_q(_df_column(df, c))).alias(c) for c in columns]
+    if model == "DUPLICATE":
+        return df.select(*out_cols)
+
+    for hidden in (LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN):
+        if hidden not in df.columns:
+            raise AnalysisError(
+                f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
+    key_names = [k for k in meta.definition.keys.columns]
+    key_cols = [F.col(_q(_df_column(df, k))) for k in key_names]
+    order = F.struct(F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
+
+    if model == "UNIQUE":
+        w = Window.partitionBy(*key_cols).orderBy(F.col(LOAD_SEQ_COLUMN).desc(), F.col(ROW_SEQ_COLUMN).desc())
+        latest = df.withColumn("__rn", F.row_number().over(w)).where(F.col("__rn") == 1)
+        return latest.select(*out_cols)
+
+    if model != "AGGREGATE":
+        raise NotSupportedError(f"{model} KEY tables")
+
+    key_set = {k.lower() for k in key_names}
+    aggs = []
+    for col in meta.definition.columns:
+        if col.name.lower() in key_set:
+            continue
+        agg = (col.agg_type or "").upper()
+        c = F.col(_q(_df_column(df, col.name)))
+        dtype = df.schema[_df_column(df, col.name)].dataType
+        if agg == "SUM":
+            expr = F.sum(c).cast(dtype)  # Doris keeps the declared type (Spark widens INT sums)
+        elif agg == "MAX":
+            expr = F.max(c)
+        elif agg == "MIN":
+            expr = F.min(c)
+        elif agg == "REPLACE":
+            expr = F.max_by(c, order)
+        elif agg == "REPLACE_IF_NOT_NULL":
+            expr = F.max_by(c, F.when(c.isNotNull(), order))
+        elif agg in ("HLL_UNION", "BITMAP_UNION", "QUANTILE_UNION", "GENERIC", "AGG_STATE"):
+            raise NotSupportedError(f"reading {agg} column '{col.name}' of AGGREGATE KEY table {meta.name}")
+        elif not agg:
+            raise AnalysisError(
+                f"value column '{col.name}' of AGGREGATE KEY table {meta.name} has no aggregation type")
+        else:
+            raise NotSupportedError(f"aggregation type {agg} (column '{col.name}')")
+        aggs.append(expr.alias(col.name))
+    if not aggs:
+        merged = df.select(*[F.col(_q(_df_column(df, k))).alias(k) for k in key_names]).distinct()
+    else:
+        merged = df.groupBy(*[F.col(_q(_df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
+    return merged.select(*[F.col(_q(c)) for c in columns])
+
+
+def _q(name: str) -> str:
+    """A column name quoted for F.col (dots and odd characters stay part of the name)."""
+    return "`" + name.replace("`", "``") + "`"
