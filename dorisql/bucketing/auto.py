@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Optional, Sequence
 
 from dorisql.catalog.model import BucketDecision
 from dorisql.errors import AnalysisError
@@ -142,9 +142,6 @@ def format_size(n: int) -> str:
 
 
 # --------------------------------------------------------------------------- topology
-
-
-DiskSpec = Union[Sequence[int], Sequence[Sequence[int]], tuple[int, int]]
 
 
 @dataclass(frozen=True)

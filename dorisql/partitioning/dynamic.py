@@ -798,7 +798,7 @@ def _intersects(lo: Optional[dt.datetime], hi: Optional[dt.datetime],
 
 
 def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition],
-         now: dt.datetime, partition_column_type: str, *,
+         now: dt.datetime, partition_column_type: str,
          max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
          creating_table: bool = False, now_zone: Optional[str] = None) -> Plan:
     """One dynamic-partition scheduler pass for a table (DynamicPartitionScheduler).
