@@ -1,0 +1,690 @@
+"""The catalog: Doris-level metadata in SQLite at ``<warehouse>/_catalog/catalog.db``.
+
+What lives here: databases, each table's `TableMeta` (its Doris definition and live partition
+list, as codec JSON next to indexed ``db``, ``name``, ``id`` and ``version`` columns), one id
+sequence (table and partition ids, as Doris's FE shows them: 10001, 10002, ...), persisted
+frontend config (ADMIN SET FRONTEND CONFIG) and colocation groups. The Delta log, not this file,
+is the truth for data.
+
+Concurrency (after PyIceberg's SqlCatalog): every write is one SQLite transaction taken with
+``BEGIN IMMEDIATE``; a table update is one conditional ``UPDATE ... WHERE id = ? AND version = ?``
+and raises `CommitConflictError` when another session changed the table since it was loaded (the
+caller reloads and retries). The database runs in WAL mode with a busy timeout, so several
+threads and several dorisql processes on one machine can share a warehouse: readers never block,
+writers queue. Each thread gets its own connection (recreated after fork). WAL needs a local
+filesystem (not NFS/SMB); several machines should use a server catalog instead.
+
+Crash safety: each catalog operation is atomic and durable (``synchronous=FULL``) on its own.
+Ordering across the catalog and the Delta log is the engine's job; the catalog only promises that
+a crash never leaves half an operation here.
+
+Decoded `TableMeta`s are cached per `Catalog` by (table id, version): ids are never reused and
+every change bumps the version, so a cached entry can never be stale, and `list_table_metas`
+only decodes tables that changed since the last call.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterator, Mapping, Optional, Sequence, Union
+
+from dorisql.ast import DataType, Properties, props
+from dorisql.catalog import codec
+from dorisql.catalog.model import TableMeta
+from dorisql.errors import (
+    AlreadyExistsError,
+    AnalysisError,
+    CatalogError,
+    CommitConflictError,
+    UnknownDatabaseError,
+    UnknownTableError,
+)
+from dorisql.warehouse import CATALOG_FILE, catalog_dir, validate_name
+
+__all__ = ["Catalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
+
+#: Version of the SQLite schema below (PRAGMA user_version).
+SCHEMA_VERSION = 1
+#: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
+FIRST_ID = 10000
+#: Colocation groups named with this prefix are shared by all databases (Doris).
+GLOBAL_GROUP_PREFIX = "__global__"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sequences (
+    name   TEXT PRIMARY KEY,
+    value  INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS databases (
+    name        TEXT PRIMARY KEY,
+    id          INTEGER NOT NULL UNIQUE,
+    properties  TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id              INTEGER PRIMARY KEY,
+    db              TEXT NOT NULL,
+    name            TEXT NOT NULL,
+    version         INTEGER NOT NULL,
+    colocate_db     TEXT,
+    colocate_group  TEXT,
+    meta            TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    UNIQUE (db, name)
+);
+CREATE INDEX IF NOT EXISTS tables_by_group ON tables (colocate_db, colocate_group);
+CREATE TABLE IF NOT EXISTS frontend_config (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS colocation_groups (
+    db                  TEXT NOT NULL,
+    name                TEXT NOT NULL,
+    id                  INTEGER NOT NULL UNIQUE,
+    buckets             INTEGER NOT NULL,
+    distribution_types  TEXT NOT NULL,
+    replication_num     INTEGER NOT NULL,
+    is_stable           INTEGER NOT NULL,
+    PRIMARY KEY (db, name)
+);
+"""
+
+
+@dataclass(frozen=True)
+class DatabaseMeta:
+    id: int
+    name: str
+    properties: Properties = ()
+    created_at: dt.datetime = field(default_factory=dt.datetime.now)
+
+
+@dataclass(frozen=True)
+class ColocationGroup:
+    """A colocation group (SHOW PROC '/colocation_group').
+
+    `name` is the group name as written in ``"colocate_with"``; `db` is its database, or "" for a
+    global group (name starting with ``__global__``). Tables join a group with the same bucket
+    count and the same distribution column types (Doris checks type and length).
+    """
+
+    name: str
+    db: str
+    buckets: int
+    distribution_types: tuple[DataType, ...] = ()
+    replication_num: int = 1
+    is_stable: bool = True
+    id: int = 0
+
+    @property
+    def full_name(self) -> str:
+        """Doris's ``dbId_name`` form is internal; dorisql shows ``db.name`` (or the global name)."""
+        return self.name if not self.db else f"{self.db}.{self.name}"
+
+
+codec.register(DatabaseMeta)
+codec.register(ColocationGroup)
+
+
+def group_key(db: str, group_name: str) -> tuple[str, str]:
+    """The (db, name) a colocate_with value names: global groups belong to no database."""
+    return ("" if group_name.startswith(GLOBAL_GROUP_PREFIX) else db), group_name
+
+
+def _colocate_key(meta: TableMeta) -> tuple[Optional[str], Optional[str]]:
+    name = props(meta.definition.properties).get("colocate_with")
+    if not name:
+        return None, None
+    return group_key(meta.db, name)
+
+
+def _now_text() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+def _properties(value: Union[Properties, Mapping[str, str], None]) -> Properties:
+    if value is None:
+        return ()
+    if isinstance(value, Mapping):
+        return tuple((str(k), str(v)) for k, v in value.items())
+    return tuple((str(k), str(v)) for k, v in value)
+
+
+class Catalog:
+    """Doris-level metadata of one warehouse.
+
+    >>> cat = Catalog("/data/warehouse")
+    >>> cat.create_database("db")
+    >>> meta = cat.create_table(TableMeta(id=0, db="db", name="t", definition=create_table_stmt))
+    >>> meta = cat.commit_table(dataclasses.replace(meta, partitions=...))   # version + 1
+    """
+
+    def __init__(self, warehouse_root: Union[str, "os.PathLike[str]"], *, timeout: float = 60.0):
+        self.root = Path(warehouse_root)
+        self.path = catalog_dir(self.root) / CATALOG_FILE
+        self.timeout = timeout
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        #: table id -> (version, decoded TableMeta)
+        self._meta_cache: dict[int, tuple[int, TableMeta]] = {}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._init_schema()
+
+    # ------------------------------------------------------------------ connections
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            conn.close()
+            raise CatalogError(f"cannot switch the catalog '{self.path}' to WAL mode (got {mode!r}); "
+                               "is the warehouse on a network filesystem?")
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        local = self._local
+        conn = getattr(local, "conn", None)
+        if conn is None or local.pid != os.getpid():
+            conn = self._connect()
+            local.conn, local.pid = conn, os.getpid()
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def close(self) -> None:
+        """Close every connection this Catalog opened (it reopens on next use)."""
+        with self._lock:
+            conns, self._connections = self._connections, []
+        for conn in conns:
+            try:
+                conn.close()
+            except sqlite3.Error:  # pragma: no cover
+                pass
+        self._local = threading.local()
+
+    def __enter__(self) -> "Catalog":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to
+        `timeout` behind other writers), so a read-modify-write inside cannot be interleaved."""
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: several SELECTs see one snapshot."""
+        conn = self._conn()
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
+    def _init_schema(self) -> None:
+        with self._write() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise CatalogError(f"the catalog '{self.path}' has schema version {version}, newer than this "
+                                   f"dorisql understands ({SCHEMA_VERSION}); upgrade dorisql")
+            if version < SCHEMA_VERSION:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("INSERT OR IGNORE INTO sequences (name, value) VALUES ('id', ?)", (FIRST_ID,))
+                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # ------------------------------------------------------------------ ids
+
+    def next_id(self) -> int:
+        """A new id, larger than every id handed out before (by any process on this warehouse)."""
+        return self.next_ids(1)[0]
+
+    def next_ids(self, count: int) -> range:
+        """`count` new consecutive ids in one transaction."""
+        if count < 0:
+            raise ValueError("count must be >= 0")
+        with self._write() as conn:
+            return self._take_ids(conn, count)
+
+    @staticmethod
+    def _take_ids(conn: sqlite3.Connection, count: int) -> range:
+        if count == 0:
+            return range(0)
+        (last,) = conn.execute("UPDATE sequences SET value = value + ? WHERE name = 'id' RETURNING value",
+                               (count,)).fetchone()
+        return range(last - count + 1, last + 1)
+
+    def _assign_partition_ids(self, conn: sqlite3.Connection, meta: TableMeta) -> TableMeta:
+        missing = [i for i, p in enumerate(meta.partitions) if p.id <= 0]
+        if not missing:
+            return meta
+        ids = iter(self._take_ids(conn, len(missing)))
+        parts = list(meta.partitions)
+        for i in missing:
+            parts[i] = replace(parts[i], id=next(ids))
+        return replace(meta, partitions=tuple(parts))
+
+    # ------------------------------------------------------------------ databases
+
+    def create_database(self, name: str, if_not_exists: bool = False,
+                        properties: Union[Properties, Mapping[str, str], None] = None) -> DatabaseMeta:
+        """CREATE DATABASE. ``Can't create database 'db'; database exists`` (1007) unless `if_not_exists`."""
+        validate_name("database", name)
+        with self._write() as conn:
+            row = conn.execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?",
+                               (name,)).fetchone()
+            if row is not None:
+                if if_not_exists:
+                    return self._database_from_row(row)
+                err = AlreadyExistsError(f"Can't create database '{name}'; database exists")
+                err.code, err.sqlstate = 1007, "HY000"
+                raise err
+            meta = DatabaseMeta(id=self._take_ids(conn, 1)[0], name=name, properties=_properties(properties))
+            conn.execute("INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
+                         (name, meta.id, codec.encode(meta.properties), codec.encode(meta.created_at)))
+            return meta
+
+    @staticmethod
+    def _database_from_row(row) -> DatabaseMeta:
+        return DatabaseMeta(id=row[0], name=row[1], properties=codec.decode(row[2]),
+                            created_at=codec.decode(row[3]))
+
+    def get_database(self, name: str) -> DatabaseMeta:
+        """The database, or ``Unknown database 'db'`` (1049)."""
+        row = self._conn().execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?",
+                                   (name,)).fetchone()
+        if row is None:
+            raise UnknownDatabaseError(f"Unknown database '{name}'")
+        return self._database_from_row(row)
+
+    def database_exists(self, name: str) -> bool:
+        return self._conn().execute("SELECT 1 FROM databases WHERE name = ?", (name,)).fetchone() is not None
+
+    def list_databases(self) -> list[str]:
+        return [r[0] for r in self._conn().execute("SELECT name FROM databases ORDER BY name")]
+
+    def drop_database(self, name: str, if_exists: bool = False, force: bool = False) -> list[TableMeta]:
+        """DROP DATABASE: removes the database and all its tables and colocation groups, as Doris does.
+
+        Returns the dropped tables' metadata so the engine can delete their data. Doris moves a
+        dropped database to its recycle bin unless FORCE; dorisql has no recycle bin, so `force`
+        changes nothing here (accepted for the statement's sake). A missing database is
+        ``Can't drop database 'db'; database doesn't exist`` (1008) unless `if_exists`.
+        """
+        with self._write() as conn:
+            if conn.execute("SELECT 1 FROM databases WHERE name = ?", (name,)).fetchone() is None:
+                if if_exists:
+                    return []
+                err = UnknownDatabaseError(f"Can't drop database '{name}'; database doesn't exist")
+                err.code, err.sqlstate = 1008, "HY000"
+                raise err
+            rows = conn.execute("SELECT id, version, meta FROM tables WHERE db = ? ORDER BY name",
+                                (name,)).fetchall()
+            dropped = [self._meta_from_row(*row) for row in rows]
+            conn.execute("DELETE FROM tables WHERE db = ?", (name,))
+            conn.execute("DELETE FROM colocation_groups WHERE db = ?", (name,))
+            for meta in dropped:
+                self._gc_group(conn, *_colocate_key(meta))  # global groups the db's tables were in
+            conn.execute("DELETE FROM databases WHERE name = ?", (name,))
+        for meta in dropped:
+            self._meta_cache.pop(meta.id, None)
+        return dropped
+
+    # ------------------------------------------------------------------ tables
+
+    def _meta_from_row(self, table_id: int, version: int, text: Optional[str]) -> TableMeta:
+        cached = self._meta_cache.get(table_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        if text is None:
+            raise KeyError(table_id)
+        return self._remember(table_id, version, codec.decode(text))
+
+    def _remember(self, table_id: int, version: int, meta: object) -> TableMeta:
+        if not isinstance(meta, TableMeta):
+            raise CatalogError(f"catalog row of table id {table_id} does not hold a TableMeta")
+        if meta.version != version or meta.id != table_id:  # the row's columns are the truth
+            meta = replace(meta, id=table_id, version=version)
+        self._meta_cache[table_id] = (version, meta)
+        return meta
+
+    def _require_database(self, conn: sqlite3.Connection, db: str) -> None:
+        if conn.execute("SELECT 1 FROM databases WHERE name = ?", (db,)).fetchone() is None:
+            raise UnknownDatabaseError(f"Unknown database '{db}'")
+
+    def create_table(self, meta: TableMeta, if_not_exists: bool = False, *,
+                     colocation_group: Optional[ColocationGroup] = None) -> TableMeta:
+        """Add a table. Returns it with a new id from the catalog sequence, ``version == 1`` and an
+        id for every partition whose id is <= 0.
+
+        ``Unknown database 'db'`` (1049); ``Table 't' already exists`` (1050) unless
+        `if_not_exists`, which returns the existing table unchanged. With `colocation_group`, the
+        group is created in the same transaction if it does not exist yet, and otherwise checked
+        to have the same bucket count and distribution column types (Doris's rules).
+        """
+        validate_name("database", meta.db)
+        validate_name("table", meta.name)
+        for p in meta.partitions:
+            validate_name("partition", p.name)
+        with self._write() as conn:
+            self._require_database(conn, meta.db)
+            row = conn.execute("SELECT id, version, meta FROM tables WHERE db = ? AND name = ?",
+                               (meta.db, meta.name)).fetchone()
+            if row is not None:
+                if if_not_exists:
+                    return self._meta_from_row(*row)
+                raise AlreadyExistsError(f"Table '{meta.name}' already exists")
+            if colocation_group is not None:
+                self._join_group(conn, meta, colocation_group)
+            new = replace(meta, id=self._take_ids(conn, 1)[0], version=1)
+            new = self._assign_partition_ids(conn, new)
+            cdb, cgroup = _colocate_key(new)
+            conn.execute(
+                "INSERT INTO tables (id, db, name, version, colocate_db, colocate_group, meta, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (new.id, new.db, new.name, new.version, cdb, cgroup, codec.encode(new), _now_text()))
+        self._meta_cache[new.id] = (new.version, new)
+        return new
+
+    def load_table(self, db: str, name: str) -> TableMeta:
+        """The table's current metadata; ``Unknown database 'db'`` (1049) or ``Unknown table 't'`` (1146)."""
+        with self._read() as conn:
+            row = conn.execute("SELECT id, version FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone()
+            if row is None:
+                self._require_database(conn, db)
+                raise UnknownTableError(f"Unknown table '{name}'")
+            table_id, version = row
+            cached = self._meta_cache.get(table_id)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            (text,) = conn.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return self._meta_from_row(table_id, version, text)
+
+    def table_exists(self, db: str, name: str) -> bool:
+        return self._conn().execute("SELECT 1 FROM tables WHERE db = ? AND name = ?",
+                                    (db, name)).fetchone() is not None
+
+    def list_tables(self, db: str) -> list[str]:
+        """Table names of `db`, sorted; ``Unknown database 'db'`` (1049)."""
+        with self._read() as conn:
+            self._require_database(conn, db)
+            return [r[0] for r in conn.execute("SELECT name FROM tables WHERE db = ? ORDER BY name", (db,))]
+
+    def list_table_metas(self, db: Optional[str] = None) -> list[TableMeta]:
+        """Every table's metadata (of one database, or all), ordered by (db, name), from one snapshot.
+
+        Only tables changed since this Catalog last saw them are fetched and decoded.
+        """
+        with self._read() as conn:
+            if db is None:
+                heads = conn.execute("SELECT id, version FROM tables ORDER BY db, name").fetchall()
+            else:
+                self._require_database(conn, db)
+                heads = conn.execute("SELECT id, version FROM tables WHERE db = ? ORDER BY name",
+                                     (db,)).fetchall()
+            found: dict[int, TableMeta] = {}
+            stale: list[int] = []
+            for tid, version in heads:
+                cached = self._meta_cache.get(tid)
+                if cached is not None and cached[0] == version:
+                    found[tid] = cached[1]
+                else:
+                    stale.append(tid)
+            texts: dict[int, str] = {}
+            for start in range(0, len(stale), 500):
+                chunk = stale[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                texts.update(conn.execute(f"SELECT id, meta FROM tables WHERE id IN ({marks})", chunk))
+        if texts:
+            versions = dict(heads)
+            order = list(texts)
+            for tid, meta in zip(order, codec.decode_all(texts[t] for t in order)):
+                found[tid] = self._remember(tid, versions[tid], meta)
+        return [found[tid] for tid, _ in heads]
+
+    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None) -> TableMeta:
+        """Replace the table's metadata if nobody changed it since `expected_version`.
+
+        `expected_version` defaults to ``meta.version`` (the version it was loaded at). The update
+        is one ``UPDATE tables ... WHERE id = ? AND version = ?``; if it matches no row, nothing is
+        written and `CommitConflictError` says what happened (changed, dropped, re-created).
+        Returns the metadata as stored: ``version = expected + 1`` and ids for new partitions
+        (id <= 0). The table is found by ``meta.id``, so `meta` may carry a new name or database
+        (that is a rename; `rename_table` is the friendlier call).
+        """
+        expected = meta.version if expected_version is None else expected_version
+        validate_name("database", meta.db)
+        validate_name("table", meta.name)
+        for p in meta.partitions:
+            validate_name("partition", p.name)
+        with self._write() as conn:
+            new = self._assign_partition_ids(conn, replace(meta, version=expected + 1))
+            cdb, cgroup = _colocate_key(new)
+            old_group = conn.execute("SELECT colocate_db, colocate_group, db, name FROM tables WHERE id = ?",
+                                     (meta.id,)).fetchone()
+            if old_group is not None and (old_group[2], old_group[3]) != (new.db, new.name):
+                self._check_rename_target(conn, new.db, new.name)
+            cur = conn.execute(
+                "UPDATE tables SET db = ?, name = ?, version = version + 1, colocate_db = ?, colocate_group = ?, "
+                "meta = ?, updated_at = ? WHERE id = ? AND version = ?",
+                (new.db, new.name, cdb, cgroup, codec.encode(new), _now_text(), meta.id, expected))
+            if cur.rowcount != 1:
+                raise self._conflict(conn, meta, expected)
+            if old_group is not None and (old_group[0], old_group[1]) != (cdb, cgroup):
+                self._gc_group(conn, old_group[0], old_group[1])
+        self._meta_cache[new.id] = (new.version, new)
+        return new
+
+    def _conflict(self, conn: sqlite3.Connection, meta: TableMeta, expected: int) -> CommitConflictError:
+        row = conn.execute("SELECT version, db, name FROM tables WHERE id = ?", (meta.id,)).fetchone()
+        label = f"{meta.db}.{meta.name}"
+        if row is not None:
+            return CommitConflictError(
+                f"Table '{label}' was changed by another session (catalog version is {row[0]}, this change "
+                f"was based on version {expected}); nothing was committed, retry the statement")
+        other = conn.execute("SELECT id FROM tables WHERE db = ? AND name = ?", (meta.db, meta.name)).fetchone()
+        if other is not None:
+            return CommitConflictError(
+                f"Table '{label}' was dropped and re-created by another session (id {meta.id} is now "
+                f"{other[0]}); nothing was committed, retry the statement")
+        return CommitConflictError(
+            f"Table '{label}' was dropped by another session; nothing was committed")
+
+    def _check_rename_target(self, conn: sqlite3.Connection, db: str, name: str) -> None:
+        self._require_database(conn, db)
+        if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone():
+            raise AlreadyExistsError(f"Table name[{name}] is already used")
+
+    def rename_table(self, db: str, name: str, new_name: str,
+                     expected_version: Optional[int] = None) -> TableMeta:
+        """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder).
+
+        Doris's errors: ``Same table name`` and ``Table name[new] is already used``.
+        """
+        validate_name("table", new_name)
+        if new_name == name:
+            raise AnalysisError("Same table name")
+        meta = self.load_table(db, name)
+        definition = replace(meta.definition, table=replace(meta.definition.table, name=new_name))
+        return self.commit_table(replace(meta, name=new_name, definition=definition),
+                                 meta.version if expected_version is None else expected_version)
+
+    def drop_table(self, db: str, name: str, if_exists: bool = False,
+                   expected_version: Optional[int] = None) -> Optional[TableMeta]:
+        """Remove the table's metadata (the engine removes its data) and return it.
+
+        ``Unknown table 't'`` (1051, as Doris's DROP TABLE) unless `if_exists` (then None). With
+        `expected_version`, refuses with CommitConflictError if the table changed since. A
+        colocation group left without tables is removed, as in Doris.
+        """
+        with self._write() as conn:
+            row = conn.execute("SELECT id, version, meta FROM tables WHERE db = ? AND name = ?",
+                               (db, name)).fetchone()
+            if row is None:
+                self._require_database(conn, db)
+                if if_exists:
+                    return None
+                err = UnknownTableError(f"Unknown table '{name}'")
+                err.code = 1051
+                raise err
+            meta = self._meta_from_row(*row)
+            if expected_version is not None and row[1] != expected_version:
+                raise self._conflict(conn, replace(meta, version=expected_version), expected_version)
+            conn.execute("DELETE FROM tables WHERE id = ?", (row[0],))
+            self._gc_group(conn, *_colocate_key(meta))
+        self._meta_cache.pop(meta.id, None)
+        return meta
+
+    # ------------------------------------------------------------------ frontend config
+
+    def get_config(self, key: str, default: Optional[str] = None) -> Optional[str]:
+        row = self._conn().execute("SELECT value FROM frontend_config WHERE key = ?", (key,)).fetchone()
+        return default if row is None else row[0]
+
+    def set_config(self, key: str, value: object) -> None:
+        self.set_configs({key: value})
+
+    def set_configs(self, values: Union[Mapping[str, object], Sequence[tuple[str, object]]]) -> None:
+        """Persist several settings in one transaction (ADMIN SET FRONTEND CONFIG ("k" = "v", ...))."""
+        items = list(values.items()) if isinstance(values, Mapping) else list(values)
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT INTO frontend_config (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [(str(k), _config_text(v)) for k, v in items])
+
+    def unset_config(self, key: str) -> None:
+        with self._write() as conn:
+            conn.execute("DELETE FROM frontend_config WHERE key = ?", (key,))
+
+    def all_config(self) -> dict[str, str]:
+        return dict(self._conn().execute("SELECT key, value FROM frontend_config ORDER BY key"))
+
+    # ------------------------------------------------------------------ colocation groups
+
+    @staticmethod
+    def _group_from_row(row) -> ColocationGroup:
+        return ColocationGroup(db=row[0], name=row[1], id=row[2], buckets=row[3],
+                               distribution_types=codec.decode(row[4]), replication_num=row[5],
+                               is_stable=bool(row[6]))
+
+    _GROUP_COLUMNS = "db, name, id, buckets, distribution_types, replication_num, is_stable"
+
+    def _insert_group(self, conn: sqlite3.Connection, group: ColocationGroup) -> ColocationGroup:
+        if group.name.startswith(GLOBAL_GROUP_PREFIX) and group.db:
+            group = replace(group, db="")
+        try:
+            validate_name("table", group.name[len(GLOBAL_GROUP_PREFIX):]
+                          if group.name.startswith(GLOBAL_GROUP_PREFIX) else group.name)
+        except AnalysisError:
+            raise AnalysisError(f"Incorrect colocate group name '{group.name}'") from None
+        if group.db:
+            self._require_database(conn, group.db)
+        if conn.execute("SELECT 1 FROM colocation_groups WHERE db = ? AND name = ?",
+                        (group.db, group.name)).fetchone():
+            raise AlreadyExistsError(f"Colocate group '{group.full_name}' already exists")
+        group = replace(group, id=self._take_ids(conn, 1)[0])
+        conn.execute(f"INSERT INTO colocation_groups ({self._GROUP_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (group.db, group.name, group.id, group.buckets, codec.encode(group.distribution_types),
+                      group.replication_num, int(group.is_stable)))
+        return group
+
+    def create_colocation_group(self, group: ColocationGroup) -> ColocationGroup:
+        """Add a group (its id comes from the sequence)."""
+        with self._write() as conn:
+            return self._insert_group(conn, group)
+
+    def get_colocation_group(self, db: str, name: str) -> Optional[ColocationGroup]:
+        """The group that ``"colocate_with" = name`` names from database `db`, or None."""
+        gdb, gname = group_key(db, name)
+        row = self._conn().execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?",
+                                   (gdb, gname)).fetchone()
+        return None if row is None else self._group_from_row(row)
+
+    def list_colocation_groups(self) -> list[ColocationGroup]:
+        return [self._group_from_row(r) for r in self._conn().execute(
+            f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups ORDER BY db, name")]
+
+    def update_colocation_group(self, group: ColocationGroup) -> ColocationGroup:
+        """Change a group's buckets / types / replication / stability (found by db and name)."""
+        with self._write() as conn:
+            cur = conn.execute(
+                "UPDATE colocation_groups SET buckets = ?, distribution_types = ?, replication_num = ?, "
+                "is_stable = ? WHERE db = ? AND name = ?",
+                (group.buckets, codec.encode(group.distribution_types), group.replication_num,
+                 int(group.is_stable), group.db, group.name))
+            if cur.rowcount != 1:
+                raise CatalogError(f"Colocate group '{group.full_name}' does not exist")
+            row = conn.execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?",
+                               (group.db, group.name)).fetchone()
+            return self._group_from_row(row)
+
+    def drop_colocation_group(self, db: str, name: str, if_exists: bool = False) -> bool:
+        gdb, gname = group_key(db, name)
+        with self._write() as conn:
+            cur = conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
+            if cur.rowcount == 0 and not if_exists:
+                raise CatalogError(f"Colocate group '{name}' does not exist")
+            return cur.rowcount > 0
+
+    def colocation_group_tables(self, db: str, name: str) -> list[TableMeta]:
+        """Tables whose ``colocate_with`` names this group, ordered by (db, name)."""
+        gdb, gname = group_key(db, name)
+        with self._read() as conn:
+            rows = conn.execute("SELECT id, version, meta FROM tables WHERE colocate_db = ? AND colocate_group = ? "
+                                "ORDER BY db, name", (gdb, gname)).fetchall()
+        return [self._meta_from_row(*r) for r in rows]
+
+    def _join_group(self, conn: sqlite3.Connection, meta: TableMeta, group: ColocationGroup) -> None:
+        gdb, gname = group_key(meta.db, group.name)
+        row = conn.execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?",
+                           (gdb, gname)).fetchone()
+        if row is None:
+            self._insert_group(conn, replace(group, db=gdb, name=gname))
+            return
+        existing = self._group_from_row(row)
+        if existing.buckets != group.buckets:
+            raise AnalysisError(f"Colocate tables must have same bucket num: {existing.buckets}")
+        if len(existing.distribution_types) != len(group.distribution_types):
+            raise AnalysisError(
+                f"Colocate tables distribution columns size must be same : {len(existing.distribution_types)}")
+        for i, (a, b) in enumerate(zip(existing.distribution_types, group.distribution_types)):
+            if a != b:
+                raise AnalysisError(
+                    f"Colocate tables distribution columns must have the same data type: {b.name} should be {a.name}")
+        if existing.replication_num != group.replication_num:
+            raise AnalysisError(f"Colocate tables must have same replication allocation: {existing.replication_num}"
+                                f" should be {group.replication_num}")
+
+    def _gc_group(self, conn: sqlite3.Connection, gdb: Optional[str], gname: Optional[str]) -> None:
+        if gname is None:
+            return
+        if conn.execute("SELECT 1 FROM tables WHERE colocate_db = ? AND colocate_group = ? LIMIT 1",
+                        (gdb, gname)).fetchone() is None:
+            conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
+
+
+def _config_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
