@@ -1,0 +1,668 @@
+"""One dorisql table on disk: Spark writes the Parquet files, ``deltalake`` commits the Delta log.
+
+Layout of ``<warehouse>/<db>/<table>``::
+
+    _delta_log/                      the Delta transaction log (the truth for data)
+    __partition=<p>/__bucket=<b>/    one folder per tablet, holding Parquet files
+    _staging/<txn>/                  Spark's output of a statement before it is committed
+    _dorisql.lock, _dorisql_locks/   advisory locks (see dorisql.storage.locks)
+
+Usage (the engine)::
+
+    store = DeltaStore.create(path, arrow_schema_from_spark(spark_schema), properties={"dorisql.ddl": ddl})
+    result = store.write(df_with_partition_and_bucket, statement=sql, expected_partitions=check)
+    snap = store.snapshot(partitions=["p1"], buckets=[3])
+    df = store.read(spark, snap.files, spark_schema)
+    store.drop_partitions(["p1"])
+
+Guarantees:
+
+- A statement is one Delta commit. Anything that fails before the commit removes what it wrote
+  and re-raises: the table version and its visible rows are unchanged. A crash leaves at most
+  orphan files (in ``_staging`` or tablet folders) that :meth:`DeltaStore.vacuum` removes.
+- Every commit holds the table's commit lock while it checks and commits. Rewrites (compaction,
+  partition drop, truncate) verify under that lock that each file they remove is still in the
+  table and that no commit since their read version removed it (``deltalake`` itself does not:
+  see DESIGN.md), so two rewrites of the same files can never both land.
+- Nothing here collects data to the driver: statistics come from Parquet footers only.
+
+Never import this module in code that Spark ships to its Python workers (UDFs): ``deltalake``'s
+Rust runtime panics in a forked process. Parallel work here uses threads; use the ``spawn``
+start method for any multiprocessing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from urllib.parse import quote, unquote
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
+from dorisql.errors import CommitConflictError, ExecutionError
+from dorisql.storage import fs
+from dorisql.storage.locks import table_lock, tablet_lock
+from dorisql.storage.stats import read_footer_stats
+
+__all__ = [
+    "DeltaStore", "Snapshot", "FileEntry", "WriteResult", "CommitResult", "PartitionStats",
+    "arrow_schema_from_spark", "read_files", "STAGING_DIR", "DDL_PROPERTY", "tablet_lock",
+]
+
+STAGING_DIR = "_staging"
+#: Table property holding the Doris CREATE TABLE text (the table stays self-describing).
+DDL_PROPERTY = "dorisql.ddl"
+_LOG_DIR = "_delta_log"
+_TXN_KEY = "dorisql.txn"
+_FOOTER_THREADS = 16
+_HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+
+#: Callback run under the commit lock just before a write commits, with the partition names the
+#: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
+PartitionGuard = Callable[[frozenset], Optional[bool]]
+
+
+# --------------------------------------------------------------------------- value objects
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One data file of a snapshot (an ``add`` action)."""
+
+    #: Relative path exactly as in the Delta log (URI-encoded).
+    path: str
+    #: Absolute location to hand to Spark.
+    uri: str
+    partition: str
+    bucket: int
+    size: int
+    num_records: Optional[int]
+    #: File modification time, ms since the epoch.
+    modification_time: int = 0
+
+
+@dataclass(frozen=True)
+class PartitionStats:
+    """Per-partition totals of a snapshot (SHOW PARTITIONS DataSize/RowCount, SHOW DATA, auto bucket)."""
+
+    partition: str
+    data_size: int
+    row_count: int
+    file_count: int
+    #: Buckets that hold at least one file.
+    bucket_count: int
+    #: Latest modification time of its files (ms).
+    last_modified: int
+    #: Last commit that added or removed files of the partition, and its time (ms); filled only
+    #: by ``partition_stats(with_versions=True)`` (it reads the log).
+    last_version: Optional[int] = None
+    last_commit_time: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The table's files at one version."""
+
+    table_path: str
+    version: int
+    files: tuple[FileEntry, ...]
+
+    def filter(self, partitions: Optional[Iterable[str]] = None, buckets: Optional[Iterable[int]] = None) -> "Snapshot":
+        """Keep the files of these partitions (names, exact) and/or buckets."""
+        ps = None if partitions is None else set(partitions)
+        bs = None if buckets is None else {int(b) for b in buckets}
+        files = tuple(f for f in self.files
+                      if (ps is None or f.partition in ps) and (bs is None or f.bucket in bs))
+        return Snapshot(self.table_path, self.version, files)
+
+    @property
+    def uris(self) -> list[str]:
+        return [f.uri for f in self.files]
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(f.size for f in self.files)
+
+    @property
+    def total_rows(self) -> int:
+        return sum(f.num_records or 0 for f in self.files)
+
+    def partitions(self) -> set[str]:
+        return {f.partition for f in self.files}
+
+    def partition_stats(self) -> dict[str, PartitionStats]:
+        """Size, rows and files per partition (partitions without files are absent)."""
+        acc: dict[str, list] = {}
+        for f in self.files:
+            a = acc.setdefault(f.partition, [0, 0, 0, set(), 0])
+            a[0] += f.size
+            a[1] += f.num_records or 0
+            a[2] += 1
+            a[3].add(f.bucket)
+            a[4] = max(a[4], f.modification_time)
+        return {p: PartitionStats(p, a[0], a[1], a[2], len(a[3]), a[4]) for p, a in sorted(acc.items())}
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write or rewrite committed."""
+
+    #: The Delta version this statement created, or the unchanged version when nothing was
+    #: committed (an empty write).
+    version: int
+    read_version: int
+    committed: bool
+    files: tuple[FileEntry, ...]
+    rows: int
+    bytes: int
+    #: Rows per (partition, bucket) written.
+    tablet_rows: Mapping[tuple[str, int], int]
+    removed: tuple[FileEntry, ...] = ()
+
+    @property
+    def partitions(self) -> frozenset:
+        return frozenset(p for p, _ in self.tablet_rows)
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What a metadata-only commit (drop partitions, truncate) did."""
+
+    version: int
+    read_version: int
+    committed: bool
+    removed: tuple[FileEntry, ...]
+
+    @property
+    def rows(self) -> int:
+        return sum(f.num_records or 0 for f in self.removed)
+
+    @property
+    def bytes(self) -> int:
+        return sum(f.size for f in self.removed)
+
+
+@dataclass
+class _Staged:
+    """Files a statement wrote and moved into tablet folders, not committed yet."""
+
+    txn: str
+    staging_dir: str
+    moved: list[str] = field(default_factory=list)
+    adds: list[Any] = field(default_factory=list)
+    entries: list[FileEntry] = field(default_factory=list)
+
+    def discard(self) -> None:
+        fs.remove_files(self.moved)
+        fs.remove_tree(self.staging_dir)
+
+
+# --------------------------------------------------------------------------- the store
+
+class DeltaStore:
+    """The Delta table in one folder ``<warehouse>/<db>/<table>``.
+
+    Cheap to construct (opens nothing); every method reads the latest log state it needs.
+    """
+
+    partition_by: tuple[str, ...] = (PARTITION_COLUMN, BUCKET_COLUMN)
+
+    def __init__(self, path: str | os.PathLike, *, lock_timeout: float = 120.0):
+        self.path = fs.local_path(path)
+        self.lock_timeout = lock_timeout
+
+    def __repr__(self) -> str:
+        return f"DeltaStore({self.path!r})"
+
+    # ----------------------------------------------------------------- create / inspect
+
+    @classmethod
+    def create(cls, path: str | os.PathLike, arrow_schema: pa.Schema, *,
+               partition_by: Sequence[str] = (PARTITION_COLUMN, BUCKET_COLUMN),
+               properties: Optional[Mapping[str, str]] = None,
+               name: Optional[str] = None, description: Optional[str] = None) -> "DeltaStore":
+        """Create an empty Delta table (version 0; custom properties make version 1).
+
+        ``arrow_schema`` must include the partition columns (``arrow_schema_from_spark`` adds
+        them). ``properties`` may hold any keys (e.g. ``dorisql.ddl``): delta-rs refuses custom
+        keys at create time, so they are set by a second commit.
+        """
+        from deltalake import DeltaTable
+
+        store = cls(path)
+        missing = [c for c in partition_by if c not in arrow_schema.names]
+        if missing:
+            raise ValueError(f"partition columns missing from the schema: {missing}")
+        os.makedirs(store.path, exist_ok=True)
+        dt = DeltaTable.create(store.path, arrow_schema, mode="error", partition_by=list(partition_by),
+                               name=name, description=description)
+        if properties:
+            dt.alter.set_table_properties(dict(properties), raise_if_not_exists=False)
+        return store
+
+    def exists(self) -> bool:
+        from deltalake import DeltaTable
+
+        return DeltaTable.is_deltatable(self.path)
+
+    def _table(self, version: Optional[int] = None):
+        from deltalake import DeltaTable
+
+        return DeltaTable(self.path, version=version)
+
+    def version(self) -> int:
+        return self._table().version()
+
+    def properties(self) -> dict[str, str]:
+        return dict(self._table().metadata().configuration)
+
+    def set_properties(self, properties: Mapping[str, str]) -> int:
+        """Set table properties (e.g. a new ``dorisql.ddl`` after ALTER); returns the new version."""
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            dt.alter.set_table_properties(dict(properties), raise_if_not_exists=False)
+            return self._table().version()
+
+    def arrow_schema(self) -> pa.Schema:
+        return pa.schema(self._table().schema())
+
+    # ----------------------------------------------------------------- snapshot
+
+    def snapshot(self, version: Optional[int] = None, *, partitions: Optional[Iterable[str]] = None,
+                 buckets: Optional[Iterable[int]] = None) -> Snapshot:
+        """The files of the table (latest version, or ``version``), optionally only some
+        partitions and/or buckets."""
+        return self._snapshot_of(self._table(version), partitions, buckets)
+
+    def _snapshot_of(self, dt, partitions=None, buckets=None) -> Snapshot:
+        actions = pa.table(dt.get_add_actions(flatten=True))
+        pcol, bcol = f"partition.{PARTITION_COLUMN}", f"partition.{BUCKET_COLUMN}"
+        if partitions is not None:
+            actions = actions.filter(pc.is_in(actions[pcol], pa.array(list(partitions), pa.string())))
+        if buckets is not None:
+            actions = actions.filter(pc.is_in(pc.cast(actions[bcol], pa.int64()),
+                                              pa.array([int(b) for b in buckets], pa.int64())))
+        cols = {name: actions[name].to_pylist() for name in
+                ("path", "size_bytes", "modification_time", "num_records", pcol, bcol)}
+        files = tuple(
+            FileEntry(path=p, uri=self._uri(p), partition=part, bucket=int(b), size=size,
+                      num_records=n, modification_time=mt)
+            for p, size, mt, n, part, b in zip(cols["path"], cols["size_bytes"], cols["modification_time"],
+                                               cols["num_records"], cols[pcol], cols[bcol]))
+        return Snapshot(self.path, dt.version(), files)
+
+    def _uri(self, rel_path: str) -> str:
+        return fs.spark_uri(os.path.join(self.path, unquote(rel_path)))
+
+    def partition_stats(self, version: Optional[int] = None, *, with_versions: bool = False) -> dict[str, PartitionStats]:
+        """Per partition: data size, rows, files, buckets with data, last modification.
+
+        With ``with_versions=True`` also the last commit version and time that changed each
+        partition, found by reading the commit files still in the log.
+        """
+        snap = self.snapshot(version)
+        stats = snap.partition_stats()
+        if not with_versions:
+            return stats
+        last: dict[str, tuple[int, int]] = {}
+        for v in range(0, snap.version + 1):
+            actions = self._read_commit(v)
+            if actions is None:
+                continue
+            ts = next((a["commitInfo"].get("timestamp") for a in actions if "commitInfo" in a), None)
+            for a in actions:
+                body = a.get("add") or a.get("remove")
+                if body and body.get("partitionValues"):
+                    p = body["partitionValues"].get(PARTITION_COLUMN)
+                    if p is not None:
+                        last[p] = (v, ts)
+        from dataclasses import replace
+
+        return {p: replace(s, last_version=last.get(p, (None, None))[0], last_commit_time=last.get(p, (None, None))[1])
+                for p, s in stats.items()}
+
+    # ----------------------------------------------------------------- read
+
+    def read(self, spark, files: Optional[Iterable[FileEntry | str]] = None, spark_schema=None, *,
+             with_partition_columns: bool = False):
+        """A DataFrame over ``files`` (default: every file of the latest snapshot).
+
+        ``spark_schema`` is the table's data schema (without ``__partition``/``__bucket``); with
+        ``with_partition_columns=True`` those two columns are added from the folder names.
+        """
+        if files is None:
+            files = self.snapshot().files
+        return read_files(spark, files, spark_schema, base_path=self.path if with_partition_columns else None)
+
+    # ----------------------------------------------------------------- write
+
+    def write(self, df, *, operation: str = "dorisql INSERT", statement: Optional[str] = None,
+              metadata: Optional[Mapping[str, Any]] = None,
+              expected_partitions: Optional[PartitionGuard] = None) -> WriteResult:
+        """Append a DataFrame that already has ``__partition`` (string) and ``__bucket`` (int).
+
+        Spark writes Parquet into ``_staging/<txn>/``; the files move into their tablet folders;
+        stats come from their footers; then one Delta commit adds them all. Under the commit lock
+        and just before committing, ``expected_partitions(frozenset_of_partition_names)`` runs: it
+        raises (or returns False) to refuse, e.g. when a target partition was dropped meanwhile.
+        On any failure the written files are deleted and the error re-raised; nothing is visible.
+        A DataFrame with no rows commits nothing (``committed=False``).
+        """
+        staged = self._stage(df)
+        try:
+            return self._commit(staged, removes=(), read_version=None, data_change=True,
+                                operation=operation, statement=statement, metadata=metadata,
+                                guard=expected_partitions)
+        except BaseException:
+            staged.discard()
+            raise
+
+    def rewrite(self, read_version: int, removed: Iterable[FileEntry | str], df=None, *,
+                data_change: bool = False, operation: str = "dorisql COMPACTION",
+                statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:
+        """Replace files read at ``read_version`` by the rows of ``df`` (compaction): one commit of
+        ``remove`` + ``add`` actions (``dataChange`` = ``data_change``).
+
+        ``df`` has ``__partition``/``__bucket`` like :meth:`write`; None only removes. Refused with
+        CommitConflictError, committing nothing and deleting the new files, when any removed file
+        is no longer in the table or a commit after ``read_version`` removed one of them.
+        """
+        removed = list(removed)
+        if not removed:
+            raise ValueError("rewrite needs at least one file to remove")
+        staged = self._stage(df) if df is not None else None
+        try:
+            return self._commit(staged, removes=removed, read_version=read_version, data_change=data_change,
+                                operation=operation, statement=statement, metadata=metadata, guard=None)
+        except BaseException:
+            if staged is not None:
+                staged.discard()
+            raise
+
+    def drop_partitions(self, names: Iterable[str], *, expected_read_version: Optional[int] = None,
+                        operation: str = "dorisql DROP PARTITION", statement: Optional[str] = None,
+                        metadata: Optional[Mapping[str, Any]] = None) -> CommitResult:
+        """One commit of ``remove`` actions (dataChange=true) for every file of these partitions.
+
+        Metadata only: files stay on disk until :meth:`vacuum`. The file list is taken from the
+        latest snapshot *under the commit lock*, so rows that a concurrent load committed into the
+        partition before this point are removed too (the engine drops the partition from the
+        catalog first; the load's ``expected_partitions`` guard refuses after that).
+        ``expected_read_version`` is the version the caller planned from; it is recorded in the
+        commit and must not be newer than the table. Partitions without files commit nothing.
+        """
+        names = list(names)
+        return self._remove_where(lambda f: f.partition in names, operation, statement, metadata, expected_read_version,
+                                  extra={"partitions": names})
+
+    def truncate(self, partitions: Optional[Iterable[str]] = None, *, expected_read_version: Optional[int] = None,
+                 statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> CommitResult:
+        """Remove every file of the table, or of the listed partitions (TRUNCATE TABLE)."""
+        names = None if partitions is None else list(partitions)
+        keep_all = names is None
+        return self._remove_where(lambda f: keep_all or f.partition in names, "dorisql TRUNCATE", statement,
+                                  metadata, expected_read_version, extra={"partitions": names})
+
+    def _remove_where(self, pred, operation, statement, metadata, expected_read_version, extra) -> CommitResult:
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            snap = self._snapshot_of(dt)
+            if expected_read_version is not None and expected_read_version > snap.version:
+                raise CommitConflictError(
+                    f"table {self.path} is at version {snap.version}, older than the expected {expected_read_version}")
+            victims = [f for f in snap.files if pred(f)]
+            if not victims:
+                return CommitResult(snap.version, snap.version, False, ())
+            md = {**(metadata or {}), **{k: v for k, v in extra.items() if v is not None}}
+            if expected_read_version is not None:
+                md["dorisql.expectedReadVersion"] = expected_read_version
+            version = self._commit_actions(dt, [], victims, data_change=True, read_version=snap.version,
+                                           operation=operation, statement=statement, metadata=md)
+        return CommitResult(version, snap.version, True, tuple(victims))
+
+    # ----------------------------------------------------------------- housekeeping
+
+    def vacuum(self, retention_hours: float = 168, *, staging_older_than_hours: float = 24, dry_run: bool = False) -> list[str]:
+        """Delete files no longer referenced (older than the retention) and stale staging folders."""
+        deleted = list(self._table().vacuum(retention_hours=int(retention_hours), dry_run=dry_run,
+                                            enforce_retention_duration=False))
+        staging = os.path.join(self.path, STAGING_DIR)
+        if os.path.isdir(staging):
+            cutoff = time.time() - staging_older_than_hours * 3600
+            for name in os.listdir(staging):
+                p = os.path.join(staging, name)
+                if os.path.getmtime(p) < cutoff:
+                    deleted.append(p)
+                    if not dry_run:
+                        fs.remove_tree(p)
+        return deleted
+
+    def drop_table(self) -> None:
+        """Delete the table folder and everything in it (the engine decides when)."""
+        fs.remove_tree(self.path)
+
+    # ----------------------------------------------------------------- internals: staging
+
+    def _stage(self, df) -> _Staged:
+        """Spark writes into _staging/<txn>/; the files move into their tablet folders."""
+        for col in (PARTITION_COLUMN, BUCKET_COLUMN):
+            if col not in df.columns:
+                raise ValueError(f"the DataFrame to write needs a {col} column")
+        txn = uuid.uuid4().hex
+        staged = _Staged(txn, os.path.join(self.path, STAGING_DIR, txn))
+        try:
+            (df.write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
+               .mode("errorifexists")
+               .parquet(fs.spark_uri(staged.staging_dir)))
+            rels = [r for r in fs.list_files(staged.staging_dir) if r.endswith(".parquet")]
+            plan = []
+            for rel in rels:
+                part_dir, bucket_dir, name = rel.split("/")
+                partition = _unescape(_value_of(part_dir, PARTITION_COLUMN))
+                bucket_text = _unescape(_value_of(bucket_dir, BUCKET_COLUMN))
+                if partition == _HIVE_NULL or bucket_text == _HIVE_NULL:
+                    raise ExecutionError(f"rows with a NULL {PARTITION_COLUMN} or {BUCKET_COLUMN} reached the writer")
+                plan.append((rel, partition, int(bucket_text)))
+            if plan:
+                staged.moved = [None] * len(plan)
+                with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(plan))) as pool:
+                    results = list(pool.map(lambda item: self._place(staged, item[0], item[1]), enumerate(plan)))
+                from deltalake.transaction import AddAction
+
+                for entry, stats in results:
+                    staged.entries.append(entry)
+                    staged.adds.append(AddAction(
+                        path=entry.path, size=entry.size,
+                        partition_values={PARTITION_COLUMN: entry.partition, BUCKET_COLUMN: str(entry.bucket)},
+                        modification_time=entry.modification_time, data_change=True, stats=stats))
+            fs.remove_tree(staged.staging_dir)
+            return staged
+        except BaseException:
+            staged.moved = [m for m in staged.moved if m]
+            staged.discard()
+            raise
+
+    def _place(self, staged: _Staged, i: int, item):
+        rel, partition, bucket = item
+        src = os.path.join(staged.staging_dir, rel)
+        footer = read_footer_stats(src)
+        dst_rel = rel  # same tablet folder names and Spark's unique file name
+        dst = os.path.join(self.path, dst_rel)
+        fs.move_file(src, dst)
+        staged.moved[i] = dst
+        mtime = int(os.path.getmtime(dst) * 1000)
+        entry = FileEntry(path=quote(dst_rel, safe="/=_-.~"), uri=fs.spark_uri(dst), partition=partition,
+                          bucket=bucket, size=footer.size, num_records=footer.num_records, modification_time=mtime)
+        return entry, footer.stats_json
+
+    # ----------------------------------------------------------------- internals: commit
+
+    def _commit(self, staged: Optional[_Staged], removes, read_version, data_change, operation, statement,
+                metadata, guard) -> WriteResult:
+        adds = staged.adds if staged else []
+        entries = tuple(staged.entries) if staged else ()
+        tablet_rows: dict[tuple[str, int], int] = {}
+        for e in entries:
+            key = (e.partition, e.bucket)
+            tablet_rows[key] = tablet_rows.get(key, 0) + (e.num_records or 0)
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            current = dt.version()
+            removed_entries: list[FileEntry] = []
+            if removes:
+                removed_entries = self._check_removals(dt, read_version, removes)
+            if not adds and not removed_entries:
+                return WriteResult(current, current, False, (), 0, 0, {})
+            if guard is not None:
+                if guard(frozenset(p for p, _ in tablet_rows)) is False:
+                    raise CommitConflictError("the target partitions changed; nothing was committed")
+            for a in adds:
+                a.data_change = data_change if removes else True
+            version = self._commit_actions(dt, adds, removed_entries, data_change=data_change,
+                                           read_version=current if read_version is None else read_version,
+                                           operation=operation, statement=statement, metadata=metadata)
+        rows = sum(e.num_records or 0 for e in entries)
+        return WriteResult(version, current if read_version is None else read_version, True, entries, rows,
+                           sum(e.size for e in entries), tablet_rows, tuple(removed_entries))
+
+    def _check_removals(self, dt, read_version: int, removes) -> list[FileEntry]:
+        """Under the lock: every file to remove is in the latest snapshot and no commit after
+        ``read_version`` removed it. Returns the snapshot entries of the files."""
+        wanted = [unquote(r.path if isinstance(r, FileEntry) else str(r)) for r in removes]
+        current = dt.version()
+        if read_version > current:
+            raise CommitConflictError(f"read version {read_version} is newer than the table ({current})")
+        removed_since: set[str] = set()
+        for v in range(read_version + 1, current + 1):
+            actions = self._read_commit(v)
+            if actions is None:
+                raise CommitConflictError(f"commit {v} is no longer in the log; re-read the table and retry")
+            for a in actions:
+                if "remove" in a:
+                    removed_since.add(unquote(a["remove"]["path"]))
+        clash = [w for w in wanted if w in removed_since]
+        if clash:
+            raise CommitConflictError(
+                f"{len(clash)} of the files to rewrite were removed by a commit after version {read_version} "
+                f"(e.g. {clash[0]}); nothing was committed")
+        live = {unquote(f.path): f for f in self._snapshot_of(dt).files}
+        missing = [w for w in wanted if w not in live]
+        if missing:
+            raise CommitConflictError(f"{len(missing)} of the files to rewrite are not in the table "
+                                      f"(e.g. {missing[0]}); nothing was committed")
+        return [live[w] for w in wanted]
+
+    def _commit_actions(self, dt, adds, removed_entries: Sequence[FileEntry], *, data_change: bool, read_version: int,
+                        operation: str, statement: Optional[str], metadata) -> int:
+        from deltalake.transaction import CommitProperties, RemoveAction
+
+        now = int(time.time() * 1000)
+        removes = [RemoveAction(path=f.path, data_change=data_change, deletion_timestamp=now, size=f.size,
+                                partition_values={PARTITION_COLUMN: f.partition, BUCKET_COLUMN: str(f.bucket)})
+                   for f in removed_entries]
+        txn = uuid.uuid4().hex
+        info: dict[str, Any] = {"dorisql.operation": operation, _TXN_KEY: txn, "readVersion": int(read_version)}
+        if statement is not None:
+            info["dorisql.statement"] = statement
+        for k, v in (metadata or {}).items():
+            info[k if k.startswith("dorisql.") or k in ("userMetadata",) else f"dorisql.{k}"] = v
+        before = dt.version()
+        dt.create_write_transaction(list(adds) + removes, mode="append", schema=dt.schema(),
+                                    partition_by=list(self.partition_by),
+                                    commit_properties=CommitProperties(custom_metadata=info))
+        return self._find_commit(before + 1, txn)
+
+    def _find_commit(self, start: int, txn: str) -> int:
+        v = start
+        while True:
+            actions = self._read_commit(v)
+            if actions is None:
+                raise ExecutionError(f"committed, but commit {txn} was not found in the log of {self.path}")
+            for a in actions:
+                if "commitInfo" in a and a["commitInfo"].get(_TXN_KEY) == txn:
+                    return v
+            v += 1
+
+    def _read_commit(self, version: int) -> Optional[list[dict]]:
+        path = os.path.join(self.path, _LOG_DIR, f"{version:020d}.json")
+        try:
+            with open(path, "rb") as f:
+                return [json.loads(line) for line in f if line.strip()]
+        except FileNotFoundError:
+            return None
+
+
+# --------------------------------------------------------------------------- helpers
+
+def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_path: Optional[str] = None):
+    """``spark.read.schema(schema).parquet(*paths)``; no files gives an empty DataFrame.
+
+    With ``base_path`` (the table folder) the result also has ``__partition`` and ``__bucket``.
+    """
+    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+    uris = [f.uri if isinstance(f, FileEntry) else str(f) for f in files]
+    schema = spark_schema
+    if base_path is not None:
+        schema = StructType(list(spark_schema.fields) + [StructField(PARTITION_COLUMN, StringType(), True),
+                                                         StructField(BUCKET_COLUMN, IntegerType(), True)])
+    if not uris:
+        return spark.createDataFrame(spark.sparkContext.emptyRDD(), schema)
+    reader = spark.read.schema(schema)
+    if base_path is not None:
+        reader = reader.option("basePath", fs.spark_uri(base_path))
+    return reader.parquet(*uris)
+
+
+def arrow_schema_from_spark(spark_schema, *, with_partition_columns: bool = True) -> pa.Schema:
+    """The Arrow (= Delta) schema of a Spark schema, plus ``__partition`` string and ``__bucket`` int."""
+    fields = [pa.field(f.name, _arrow_type(f.dataType), nullable=f.nullable) for f in spark_schema.fields]
+    if with_partition_columns:
+        names = {f.name for f in fields}
+        if PARTITION_COLUMN not in names:
+            fields.append(pa.field(PARTITION_COLUMN, pa.string()))
+        if BUCKET_COLUMN not in names:
+            fields.append(pa.field(BUCKET_COLUMN, pa.int32()))
+    return pa.schema(fields)
+
+
+def _arrow_type(t) -> pa.DataType:
+    from pyspark.sql import types as T
+
+    simple = {
+        T.ByteType: pa.int8(), T.ShortType: pa.int16(), T.IntegerType: pa.int32(), T.LongType: pa.int64(),
+        T.FloatType: pa.float32(), T.DoubleType: pa.float64(), T.BooleanType: pa.bool_(),
+        T.DateType: pa.date32(), T.TimestampNTZType: pa.timestamp("us"),
+        T.TimestampType: pa.timestamp("us", tz="UTC"), T.BinaryType: pa.binary(),
+        T.StringType: pa.string(), T.VarcharType: pa.string(), T.CharType: pa.string(),
+    }
+    for cls, at in simple.items():
+        if isinstance(t, cls):
+            return at
+    if isinstance(t, T.DecimalType):
+        return pa.decimal128(t.precision, t.scale)
+    if isinstance(t, T.ArrayType):
+        return pa.list_(_arrow_type(t.elementType))
+    if isinstance(t, T.MapType):
+        return pa.map_(_arrow_type(t.keyType), _arrow_type(t.valueType))
+    if isinstance(t, T.StructType):
+        return pa.struct([pa.field(f.name, _arrow_type(f.dataType), nullable=f.nullable) for f in t.fields])
+    raise NotImplementedError(f"no Delta type for Spark type {t.simpleString()}")
+
+
+def _value_of(dir_name: str, column: str) -> str:
+    prefix = column + "="
+    if not dir_name.startswith(prefix):
+        raise ExecutionError(f"unexpected folder {dir_name!r} in Spark's output (expected {prefix}...)")
+    return dir_name[len(prefix):]
+
+
+def _unescape(text: str) -> str:
+    """Undo Spark/Hive partition-path escaping (%XX)."""
+    return unquote(text) if "%" in text else text

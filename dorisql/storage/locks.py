@@ -1,0 +1,67 @@
+"""Advisory file locks (``flock``) in a table folder.
+
+Every dorisql commit to a table (append, rewrite, partition drop, truncate) holds the table's
+commit lock while it checks and commits, so those checks and the commit are atomic with respect to
+every other dorisql process on machines sharing the folder through a filesystem with working
+``flock`` (local disks; NFS v4). A compaction may also hold a tablet lock for its whole run so two
+compactions of one tablet do not race (the commit-time conflict check stays as the safety net).
+
+``flock`` locks belong to an open file, so two threads of one process exclude each other too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import time
+from typing import Iterator
+
+from dorisql.errors import CommitConflictError
+
+__all__ = ["table_lock", "tablet_lock", "LOCK_FILE", "LOCK_DIR"]
+
+#: The table's commit lock (a file starting with '_' is ignored by Delta readers and vacuum).
+LOCK_FILE = "_dorisql.lock"
+LOCK_DIR = "_dorisql_locks"
+
+
+@contextlib.contextmanager
+def _flock(path: str, timeout: float | None, what: str) -> Iterator[None]:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise CommitConflictError(f"{what} is locked by another writer; try again") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def table_lock(table_path: str, timeout: float | None = 120.0):
+    """Hold the commit lock of the table at ``table_path`` (a local folder)."""
+    return _flock(os.path.join(table_path, LOCK_FILE), timeout, f"table {table_path}")
+
+
+def tablet_lock(table_path: str, partition: str, bucket: int | None = None, timeout: float | None = 0.0):
+    """Hold the lock of one tablet (or of a whole partition when ``bucket`` is None).
+
+    With the default ``timeout=0`` it fails at once with CommitConflictError when another process
+    holds it, which is what a compaction scheduler wants (skip the tablet, pick another).
+    """
+    safe = re.sub(r"[^A-Za-z0-9_.-]", lambda m: f"%{ord(m.group()):02X}", partition)
+    name = f"{safe}.lock" if bucket is None else f"{safe}.{int(bucket)}.lock"
+    return _flock(os.path.join(table_path, LOCK_DIR, name), timeout, f"tablet {partition}/{bucket}")
