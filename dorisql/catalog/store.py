@@ -14,9 +14,21 @@ threads and several dorisql processes on one machine can share a warehouse: read
 writers queue. Each thread gets its own connection (recreated after fork). WAL needs a local
 filesystem (not NFS/SMB); several machines should use a server catalog instead.
 
-Crash safety: each catalog operation is atomic and durable (``synchronous=FULL``) on its own.
-Ordering across the catalog and the Delta log is the engine's job; the catalog only promises that
-a crash never leaves half an operation here.
+Crash safety: each catalog operation is atomic and durable (``synchronous=FULL``) on its own: a
+crash never leaves half an operation here. An operation that touches both the catalog and the
+Delta log cannot be one transaction; the engine orders the two so that the state between them is
+harmless and a retry finishes the job. The order this store is built for:
+
+- the catalog says which partitions exist. Adding a partition commits the catalog first (a crash
+  leaves an empty partition); dropping one commits the catalog first and then removes its files
+  from Delta (a crash leaves files of a partition the catalog no longer has: orphans, which
+  cleanup removes and no reader sees, since reads go through the catalog's partition list);
+- data changes (loads, compaction) commit Delta first, then the catalog's statistics
+  (visible_version) with `commit_table`; a crash in between leaves stale statistics only;
+- a writer that read `TableMeta` version v before writing files re-checks that its target
+  partitions still exist (`load_table`) right before its Delta commit, and after it, commits
+  the catalog with expected version v; on `CommitConflictError` it reloads and, if a target
+  partition was dropped meanwhile, removes what it just added.
 
 Decoded `TableMeta`s are cached per `Catalog` by (table id, version): ids are never reused and
 every change bumps the version, so a cached entry can never be stale, and `list_table_metas`

@@ -460,3 +460,20 @@ def test_list_table_metas_200_tables_x_365_partitions(warehouse):
           f"after one commit {one * 1000:.1f}ms (setup {build:.2f}s)")
     assert cold < 3.0  # generous for slow CI; measured ~0.5 s
     assert warm < 0.2
+
+
+def test_list_table_metas_orders_by_db_then_name(cat):
+    cat.create_database("a_db")
+    for db, name in [("db1", "z"), ("a_db", "y"), ("db1", "b"), ("a_db", "c")]:
+        cat.create_table(samples.table_meta(db, name))
+    assert [(m.db, m.name) for m in cat.list_table_metas()] == [("a_db", "c"), ("a_db", "y"), ("db1", "b"),
+                                                                ("db1", "z")]
+    assert [m.name for m in Catalog(cat.root).list_table_metas("db1")] == ["b", "z"]
+
+
+def test_package_exports_catalog_lazily():
+    import dorisql.catalog as pkg
+
+    assert pkg.Catalog is Catalog
+    with pytest.raises(AttributeError):
+        pkg.nope  # noqa: B018
