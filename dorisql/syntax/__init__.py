@@ -1,0 +1,13 @@
+"""The language front end: Doris SQL text -> typed statements (dorisql.ast).
+
+Public API:
+- parse(sql) -> list[Statement]: a whole script, with positions, checked by dorisql.analysis.
+- parse_one(sql) -> Statement: exactly one statement.
+- split_statements(sql, delimiter=";") -> [(text, line, column)]
+- is_complete(text, delimiter=";") -> bool: does a shell buffer end with a complete statement?
+"""
+
+from .parser import get_parser, parse, parse_one, parse_statement
+from .split import is_complete, split_statements
+
+__all__ = ["get_parser", "is_complete", "parse", "parse_one", "parse_statement", "split_statements"]

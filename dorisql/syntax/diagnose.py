@@ -1,0 +1,400 @@
+"""Turning parse failures into errors a Doris user can act on.
+
+Everything Lark raises is translated here, in one place (`translate`), into SqlSyntaxError or
+NotSupportedError with a 1-based line and column and a caret context. Before a failure is
+reported as a syntax error it is checked against the Doris features dorisql recognises but does
+not implement (`unsupported_feature`), so `AUTO PARTITION BY ...` says "not supported: AUTO
+PARTITION" rather than "unexpected 'AUTO'".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
+
+from .words import OBJECT_WORDS
+
+# --------------------------------------------------------------------------- positions
+
+
+def line_col(text: str, pos: int) -> tuple[int, int]:
+    """1-based line and column of offset `pos` in `text`."""
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def offset_of(text: str, line: int, column: int) -> int:
+    """Offset in `text` of a 1-based line and column."""
+    pos = 0
+    for _ in range(line - 1):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return len(text)
+        pos = nl + 1
+    return min(pos + column - 1, len(text))
+
+
+_CONTEXT_WIDTH = 100
+
+
+def _width(s: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "FW" else 1 for ch in s)
+
+
+def caret_context(text: str, pos: int) -> str:
+    """The source line holding offset `pos`, and a caret under it. Long lines are cut around the
+    caret; tabs are kept in the caret line so it lines up."""
+    pos = max(0, min(pos, len(text)))
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    if end < 0:
+        end = len(text)
+    line = text[start:end].rstrip("\r")
+    col = pos - start
+    prefix = ""
+    if col > _CONTEXT_WIDTH:
+        cut = col - _CONTEXT_WIDTH // 2
+        line = line[cut:]
+        col -= cut
+        prefix = "..."
+    suffix = ""
+    if len(line) > col + _CONTEXT_WIDTH:
+        line = line[:col + _CONTEXT_WIDTH]
+        suffix = "..."
+    before = line[:col]
+    pad = "".join(ch if ch == "\t" else " " * _width(ch) for ch in before)
+    return f"{prefix}{line}{suffix}\n{' ' * len(prefix)}{pad}^"
+
+
+def located(error: DorisqlError, text: str, pos: int) -> DorisqlError:
+    """Give `error` the line, column and caret context of offset `pos` in `text`."""
+    line, col = line_col(text, pos)
+    error.line, error.column = line, col
+    error.pos = pos
+    if isinstance(error, SqlSyntaxError):
+        detail = getattr(error, "detail", None) or error.message
+        error.detail = detail
+        error.message = f"Syntax error at line {line}, column {col}: {detail}"
+        error.args = (error.message,)
+    error.context = caret_context(text, pos)
+    return error
+
+
+def syntax_error(text: str, pos: int, detail: str) -> SqlSyntaxError:
+    err = SqlSyntaxError(detail)
+    err.detail = detail
+    return located(err, text, pos)
+
+
+def relocate(error: DorisqlError, script: str, start_line: int, start_col: int) -> DorisqlError:
+    """Move an error raised for one statement (positions relative to the statement text) to its
+    place in the whole script, and record where the statement starts."""
+    error.statement_line = start_line
+    pos = getattr(error, "pos", None)
+    if pos is None or error.line is None:
+        return error
+    base = offset_of(script, start_line, start_col)
+    return located(error, script, base + pos)
+
+
+# --------------------------------------------------------------------------- masking
+
+_MASKABLE = re.compile(
+    r"'(?:[^'\\]|\\[\s\S])*(?:'|$)|\"(?:[^\"\\]|\\[\s\S])*(?:\"|$)|`[^`]*(?:`|$)"
+    r"|(?:--|#)[^\n]*|/\*[\s\S]*?(?:\*/|$)"
+)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def mask(text: str) -> str:
+    """`text` with the insides of strings, quoted names and comments blanked out (same length,
+    newlines kept), so keyword searches see only the SQL structure."""
+    return _MASKABLE.sub(lambda m: m.group()[0] + _NOT_NEWLINE.sub(" ", m.group()[1:]), text)
+
+
+# --------------------------------------------------------------------------- unsupported features
+
+_I = re.IGNORECASE
+#: (pattern on the masked statement, feature). The first match (leftmost) names the feature.
+_FEATURES_ANY = [
+    (re.compile(r"\bAUTO\s+PARTITION\b", _I), "AUTO PARTITION"),
+    (re.compile(r"\bGENERATED\s+ALWAYS\b", _I), "generated columns"),
+    (re.compile(r"\bAS\s*\(?\s*(?:SELECT|WITH)\b", _I), "CREATE TABLE ... AS SELECT"),
+    (re.compile(r"\bAS\s*\((?!\s*(?:SELECT|WITH)\b)", _I), "generated columns"),
+    (re.compile(r"\bCLUSTER\s+BY\b", _I), "CLUSTER BY"),
+    (re.compile(r"\bBROKER\s+PROPERTIES\b", _I), "BROKER PROPERTIES"),
+    (re.compile(r"\bAGG_STATE\s*<", _I), "AGG_STATE columns"),
+    (re.compile(r"\bTEMPORARY\s+PARTITIONS?\b", _I), "temporary partitions"),
+    (re.compile(r"\bPARTITION\s*\(\s*\*\s*\)", _I), "PARTITION (*)"),
+]
+_FEATURES_CREATE = [
+    (re.compile(r"^\s*CREATE\s+(?:EXTERNAL|TEMPORARY)\s+TABLE\b", _I), None),
+    (re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s+(LIKE)\b", _I), "CREATE TABLE ... LIKE"),
+]
+_ALTER_ACTION = re.compile(
+    r"\b(?:(?:ADD|DROP|MODIFY|RENAME)\s+COLUMN|ADD\s*\(|(?:ADD|DROP|RENAME)\s+ROLLUP|MODIFY\s+PARTITION"
+    r"|MODIFY\s+(?:DISTRIBUTION|COMMENT|ENGINE)|ENABLE\s+FEATURE|ORDER\s+BY|REPLACE\s+(?:WITH|PARTITION)"
+    r"|(?:ADD|DROP|BUILD)\s+INDEX|DROP\s+(?:FOREIGN|PRIMARY)|ADD\s+CONSTRAINT|DROP\s+CONSTRAINT)\b", _I)
+_SPACES = re.compile(r"\s+")
+
+
+def unsupported_feature(masked: str, error_pos: int | None = None) -> tuple[str, int] | None:
+    """The first Doris feature in a statement that dorisql does not implement, with its offset;
+    None if there is none. `masked` is the statement with strings and comments blanked."""
+    found: list[tuple[int, str]] = []
+    for rx, feature in _FEATURES_ANY:
+        m = rx.search(masked)
+        if m:
+            found.append((m.start(), feature))
+    head = masked.lstrip()[:6].upper()
+    if head.startswith("CREATE"):
+        for rx, feature in _FEATURES_CREATE:
+            m = rx.search(masked)
+            if m:
+                if feature is None:
+                    found.append((m.start(), _SPACES.sub(" ", m.group().strip().upper())))
+                else:
+                    found.append((m.start(1), feature))
+    elif head.startswith("ALTER"):
+        m = _ALTER_ACTION.search(masked)
+        if m:
+            words = _SPACES.sub(" ", m.group().upper()).replace(" (", "(")
+            if words == "ADD(":
+                words = "ADD COLUMN"
+            found.append((m.start(), f"ALTER TABLE ... {words}"))
+    if found:
+        pos, feature = min(found)
+        return feature, pos
+    if error_pos is not None:
+        return _unsupported_object(masked, error_pos)
+    return None
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\S")
+
+
+def _unsupported_object(masked: str, error_pos: int) -> tuple[str, int] | None:
+    """CREATE VIEW, SHOW VARIABLES, ALTER SYSTEM, ADMIN CHECK ...: a failure at the second or third
+    word of a statement, on a word naming a Doris object or command dorisql does not have."""
+    words = [(m.group().upper(), m.start()) for m in _WORD.finditer(masked, 0, min(len(masked), error_pos + 200))][:6]
+    if len(words) < 2:
+        return None
+    first = words[0][0]
+    for i in (1, 2):
+        if i >= len(words) or words[i][1] != error_pos:
+            continue
+        word = words[i][0]
+        if first == "ADMIN" or (first in ("CREATE", "DROP", "ALTER", "SHOW", "DESC", "DESCRIBE", "EXPLAIN")
+                                and word in OBJECT_WORDS):
+            parts = [w for w, _ in words[: i + 1]]
+            for w, _ in words[i + 1:]:
+                if w in OBJECT_WORDS or w in ("TABLES", "VIEW", "TABLE", "DATABASES"):
+                    parts.append(w)
+                else:
+                    break
+            return " ".join(parts), words[0][1]
+        if first == "SET" and i == 2 and words[1][0] in (
+                "NAMES", "PASSWORD", "PROPERTY", "ROLE", "LDAP_ADMIN_PASSWORD", "CHARSET", "CHARACTER",
+                "TRANSACTION", "DEFAULT"):
+            return f"SET {words[1][0]}", words[0][1]
+    return None
+
+
+# --------------------------------------------------------------------------- friendly messages
+
+_TYPOGRAPHIC = {
+    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u3001": ",", "\u3002": ".",
+    "\u00b4": "'", "\u2032": "'", "\u2033": '"', "\u2013": "-", "\u2014": "-", "\u00d7": "*",
+}
+
+
+def describe_character(ch: str) -> str:
+    """Why `ch` cannot appear here, for full-width, typographic, hidden and binary characters."""
+    code = f"U+{ord(ch):04X}"
+    name = unicodedata.name(ch, "")
+    ascii_form = unicodedata.normalize("NFKC", ch)
+    if ch == "\u3000":
+        return f"full-width space ({code}) — use an ordinary space"
+    if unicodedata.east_asian_width(ch) in "FW" and ascii_form != ch and ascii_form.isascii():
+        return f"full-width character '{ch}' ({code}) — use ASCII '{ascii_form}'"
+    if ch in _TYPOGRAPHIC:
+        return f"typographic character '{ch}' ({code}{', ' + name if name else ''}) — use ASCII '{_TYPOGRAPHIC[ch]}'"
+    category = unicodedata.category(ch)
+    if ch == "\ufeff":
+        return f"hidden character {code} (byte order mark) — delete it"
+    if category == "Zs" or ch == "\u0085":
+        label = name.lower() if name else "space"
+        return f"hidden character {code} ({label}) — use an ordinary space"
+    if category == "Cf":
+        return f"hidden character {code} ({name.lower() or 'format character'}) — delete it"
+    if ch == "\ufffd":
+        return f"invalid character {code} (bytes that are not UTF-8) — this does not look like SQL text"
+    if category in ("Cc", "Cs", "Co", "Cn"):
+        return f"binary data: control character {code} — this does not look like SQL text"
+    if ord(ch) > 127:
+        return (f"unexpected character '{ch}' ({code}) — names with such characters must be "
+                f"written in backquotes")
+    return f"unexpected character '{ch}'"
+
+
+_PAREN_RE = re.compile(r"[()]")
+
+
+def _unclosed_paren(masked: str, end: int) -> int | None:
+    """Offset of the first '(' left open before `end`, or None."""
+    stack: list[int] = []
+    for m in _PAREN_RE.finditer(masked, 0, end):
+        if m.group() == "(":
+            stack.append(m.start())
+        elif stack:
+            stack.pop()
+    return stack[0] if stack else None
+
+
+def _unmatched_close(masked: str, pos: int) -> bool:
+    depth = 0
+    for m in _PAREN_RE.finditer(masked, 0, pos):
+        depth += 1 if m.group() == "(" else -1
+        if depth < 0:
+            return True
+    return depth <= 0
+
+
+_TERMINAL_WORDS = {
+    "NAME": "a name", "QUOTED_NAME": "a name", "STRING": "a quoted string", "NUMBER": "a number",
+    "MINUS": "'-'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
+    "RBRACE": "'}'", "COMMA": "','", "DOT": "'.'", "COLON": "':'", "EQUAL": "'='", "LESSTHAN": "'<'",
+    "MORETHAN": "'>'", "SYSTEM_VARIABLE": "@@variable", "USER_VARIABLE": "@variable",
+    "OPERATOR": "an operator", "$END": "end of statement",
+}
+
+_PREV_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|`[^`]*`|[(),.=]")
+
+
+def _name_kind(masked: str, pos: int) -> str:
+    """What kind of name the parser wants at `pos`, judged from the words before it."""
+    prev = [m.group().upper() for m in _PREV_WORDS.finditer(masked, max(0, pos - 300), pos)][-4:]
+    last = prev[-1] if prev else ""
+    if last == "EXISTS" and len(prev) >= 2:
+        last = prev[-4] if len(prev) >= 4 else ""
+    if last in ("TABLE", "INTO", "TRUNCATE", "DESC", "DESCRIBE") or prev[-2:] == ["SHOW", "DATA"]:
+        return "a table name"
+    if last in ("DATABASE", "SCHEMA", "USE"):
+        return "a database name"
+    if last == "PARTITION":
+        return "a partition name"
+    if last == "INDEX":
+        return "an index name"
+    head = masked.lstrip()[:12].upper()
+    if last in ("(", ",", "KEY", "HASH", "RANGE", "LIST", "BY") and head.startswith("CREATE"):
+        depth = masked.count("(", 0, pos) - masked.count(")", 0, pos)
+        if depth >= 1:
+            return "a column name"
+    if last in ("FROM", "IN") and head.startswith("SHOW"):
+        return "a table or database name"
+    return "a name"
+
+
+def describe_expected(expected, masked: str, pos: int, terminal_pattern) -> str:
+    """Human words for a set of expected terminals."""
+    words: list[str] = []
+    seen = set()
+    for t in sorted(expected, key=lambda n: (n not in ("NAME", "QUOTED_NAME"), n)):
+        if t in ("NAME", "QUOTED_NAME"):
+            w = _name_kind(masked, pos)
+        elif t in _TERMINAL_WORDS:
+            w = _TERMINAL_WORDS[t]
+        else:
+            pattern = terminal_pattern(t)
+            if pattern is None:
+                continue
+            w = pattern.upper() if pattern.replace("_", "").isalnum() else f"'{pattern}'"
+        if w not in seen:
+            seen.add(w)
+            words.append(w)
+    if not words:
+        return ""
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    if len(words) == 1:
+        return words[0]
+    return "one of " + ", ".join(words)
+
+
+def _show_token(value: str) -> str:
+    value = value.replace("\n", " ")
+    if len(value) > 40:
+        value = value[:37] + "..."
+    return f"'{value}'"
+
+
+def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
+    """The one place where a Lark exception becomes a dorisql error."""
+    if isinstance(exc, VisitError):
+        exc = exc.orig_exc
+    if isinstance(exc, DorisqlError):
+        return exc
+    masked = mask(text)
+    pos = _error_pos(exc, text)
+    feature = unsupported_feature(masked, pos)
+    if feature is not None:
+        name, fpos = feature
+        return located(NotSupportedError(name), text, fpos)
+    if isinstance(exc, UnexpectedCharacters):
+        return syntax_error(text, pos, _bad_character(text, pos))
+    if isinstance(exc, (UnexpectedToken, UnexpectedEOF)):
+        token = getattr(exc, "token", None)
+        expected = getattr(exc, "expected", None) or set()
+        if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
+            open_at = _unclosed_paren(masked, len(text))
+            if open_at is not None:
+                line, col = line_col(text, open_at)
+                return syntax_error(text, len(text), f"unexpected end of input — '(' at line {line}, "
+                                                     f"column {col} is never closed")
+            want = describe_expected(expected, masked, len(text), terminal_pattern)
+            return syntax_error(text, len(text), "unexpected end of input — the statement is incomplete"
+                                + (f" (expected {want})" if want else ""))
+        if token.value == ")" and _unmatched_close(masked, pos):
+            return syntax_error(text, pos, "unbalanced parentheses: ')' has no matching '('")
+        want = describe_expected(expected, masked, pos, terminal_pattern)
+        shown = _show_token(token.value)
+        if token.type not in ("NAME", "QUOTED_NAME", "STRING", "NUMBER") and token.value.replace("_", "").isalpha() \
+                and ("NAME" in expected):
+            return syntax_error(text, pos, f"'{token.value}' is a reserved word; write it as `{token.value}`")
+        return syntax_error(text, pos, f"unexpected {shown}" + (f" — expected {want}" if want else ""))
+    return syntax_error(text, pos, str(exc).splitlines()[0] if str(exc) else "invalid statement")
+
+
+def _error_pos(exc: Exception, text: str) -> int:
+    if isinstance(exc, UnexpectedCharacters):
+        return exc.pos_in_stream
+    token = getattr(exc, "token", None)
+    if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
+        return len(text)
+    pos = getattr(token, "start_pos", None)
+    return pos if pos is not None else len(text)
+
+
+def _bad_character(text: str, pos: int) -> str:
+    ch = text[pos] if pos < len(text) else ""
+    if ch in ("'", '"'):
+        line, col = line_col(text, pos)
+        return f"unterminated string — the quote {ch} at line {line}, column {col} is never closed"
+    if ch == "`":
+        line, col = line_col(text, pos)
+        return f"unterminated quoted name — the backquote at line {line}, column {col} is never closed"
+    if text.startswith("/*", pos):
+        return "unterminated comment — '/*' is never closed with '*/'"
+    if not ch:
+        return "unexpected end of input"
+    return describe_character(ch)
+
+
+__all__ = [
+    "caret_context", "describe_character", "line_col", "located", "mask", "offset_of", "relocate",
+    "syntax_error", "translate", "unsupported_feature", "UnexpectedInput",
+]

@@ -1,0 +1,271 @@
+"""The front end: script -> statements.
+
+The Lark LALR parser is built once, on first use, and shared (`get_parser`). Statements are
+dispatched on their first word: queries (SELECT / WITH), EXPLAIN and the query half of
+INSERT ... SELECT are kept as text and read with sqlglot; everything else goes through the
+grammar in grammar/doris.lark. Every failure leaves here as a DorisqlError (SqlSyntaxError or
+NotSupportedError) with line, column and caret context; callers never see a Lark exception.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+import importlib.resources
+import re
+import threading
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedInput, VisitError
+
+from dorisql import ast
+from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
+
+from .diagnose import caret_context, located, mask, offset_of, relocate, syntax_error, translate
+from .queries import query_tables
+from .split import LEADING_NOISE, WHITESPACE, split_statements
+from .transform import SOURCE, PositionedError, ToAst
+from .words import STATEMENT_WORDS, UNSUPPORTED_STATEMENTS
+
+GRAMMAR_FILE = "doris.lark"
+
+_parser: Lark | None = None
+_parser_lock = threading.Lock()
+
+
+def grammar_text() -> str:
+    """The grammar: inside the installed package (dorisql/grammar/), else the repo's grammar/."""
+    try:
+        resource = importlib.resources.files("dorisql") / "grammar" / GRAMMAR_FILE
+        if resource.is_file():
+            return resource.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError, ModuleNotFoundError):
+        pass
+    path = Path(__file__).resolve().parent.parent.parent / "grammar" / GRAMMAR_FILE
+    return path.read_text(encoding="utf-8")
+
+
+def get_parser() -> Lark:
+    """The shared LALR parser (built on first use; thread-safe)."""
+    global _parser
+    if _parser is None:
+        with _parser_lock:
+            if _parser is None:
+                _parser = Lark(
+                    grammar_text(),
+                    parser="lalr",
+                    lexer="contextual",
+                    start=["statement", "insert_head"],
+                    transformer=ToAst(),
+                    maybe_placeholders=True,
+                    propagate_positions=False,
+                )
+    return _parser
+
+
+def _terminal_pattern(name: str) -> str | None:
+    try:
+        return get_parser().get_terminal(name).pattern.value
+    except KeyError:
+        return None
+
+
+def _run_lark(text: str, start: str = "statement"):
+    parser = get_parser()
+    token = SOURCE.set(text)
+    try:
+        return parser.parse(text, start=start)
+    except VisitError as e:
+        inner = e.orig_exc
+        if isinstance(inner, PositionedError):
+            raise located(inner.error, text, inner.pos) from None
+        raise translate(e, text, _terminal_pattern) from None
+    except PositionedError as e:
+        raise located(e.error, text, e.pos) from None
+    except UnexpectedInput as e:
+        raise translate(e, text, _terminal_pattern) from None
+    finally:
+        SOURCE.reset(token)
+
+
+# --------------------------------------------------------------------------- dispatch
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_EXPLAIN_LEVELS = frozenset(
+    "GRAPH PLAN TREE DUMP PARSED ANALYZED REWRITTEN LOGICAL OPTIMIZED PHYSICAL SHAPE MEMO DISTRIBUTED ALL PROCESS".split()
+)
+
+
+def _next_word(text: str, pos: int) -> tuple[str, int, int]:
+    """The next word (upper case) or character after `pos`, skipping whitespace and comments:
+    (word, start, end); ("", len, len) at the end."""
+    start = LEADING_NOISE.match(text, pos).end()
+    if start >= len(text):
+        return "", len(text), len(text)
+    m = _WORD.match(text, start)
+    if m:
+        return m.group().upper(), start, m.end()
+    return text[start], start, start + 1
+
+
+def parse_statement(text: str) -> ast.Statement:
+    """Parse one statement (no trailing delimiter), without semantic checks.
+
+    Errors carry line/column relative to `text` (and `err.pos`, the offset in `text`).
+    """
+    word, start, end = _next_word(text, 0)
+    if not word:
+        raise syntax_error(text, len(text), "empty statement")
+    if word in ("SELECT", "WITH", "("):
+        return _query(text, start)
+    if word == "INSERT":
+        return _insert(text, end)
+    if word == "EXPLAIN":
+        return _explain(text, end, word)
+    if word in ("DESC", "DESCRIBE"):
+        nxt, _, _ = _next_word(text, end)
+        if nxt in ("SELECT", "WITH", "(") or nxt in _EXPLAIN_LEVELS or nxt == "VERBOSE":
+            return _explain(text, end, word)
+        return _run_lark(text)
+    if word in STATEMENT_WORDS or not word[0].isalpha() and word[0] != "_":
+        return _run_lark(text)
+    if word in UNSUPPORTED_STATEMENTS:
+        raise located(NotSupportedError(word), text, start)
+    shown = text[start:end]
+    close = difflib.get_close_matches(word, sorted(STATEMENT_WORDS), n=1, cutoff=0.7)
+    hint = f" — did you mean {close[0]}?" if close else ""
+    raise syntax_error(text, start, f"unknown statement '{shown}'{hint}")
+
+
+def _query(text: str, start: int) -> ast.Query:
+    sql = text[start:].rstrip(WHITESPACE)
+    try:
+        tables = query_tables(sql, mask(sql))
+    except SqlSyntaxError as e:
+        raise located(e, text, start + e.pos) from None
+    return ast.Query(sql=sql, tables=tables)
+
+
+def _explain(text: str, pos: int, keyword: str) -> ast.Explain:
+    verbose = False
+    word, start, end = _next_word(text, pos)
+    if word == "VERBOSE":
+        verbose = True
+        word, start, end = _next_word(text, end)
+    elif word in _EXPLAIN_LEVELS:
+        raise located(NotSupportedError(f"{keyword} {word}"), text, start)
+    if word in ("SELECT", "WITH", "("):
+        return ast.Explain(_query(text, start), verbose=verbose)
+    if word in ("INSERT", "UPDATE", "DELETE"):
+        raise located(NotSupportedError(f"{keyword} {word}"), text, start)
+    if not word:
+        raise syntax_error(text, len(text), f"unexpected end of input — expected a query after {keyword}")
+    raise syntax_error(text, start, f"unexpected '{text[start:end]}' — expected a query (SELECT or WITH) "
+                                    f"after {keyword}")
+
+
+_INSERT_SCAN = re.compile(r"[()]|\b(?:SELECT|WITH|VALUES)\b", re.IGNORECASE)
+_LABEL_AFTER = re.compile(r"WITH\s+LABEL\b", re.IGNORECASE)
+_QUERY_AFTER_PAREN = re.compile(r"\(\s*(?:SELECT|WITH)\b", re.IGNORECASE)
+
+
+def _insert(text: str, pos: int) -> ast.Insert:
+    masked = mask(text)
+    depth = 0
+    for m in _INSERT_SCAN.finditer(masked, pos):
+        tok = m.group()
+        if tok == "(":
+            if depth == 0 and _QUERY_AFTER_PAREN.match(masked, m.start()):
+                return _insert_query(text, m.start())
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+        elif depth == 0:
+            upper = tok.upper()
+            if upper == "VALUES":
+                break
+            if upper == "WITH" and _LABEL_AFTER.match(masked, m.start()):
+                continue
+            return _insert_query(text, m.start())
+    return _run_lark(text)
+
+
+def _insert_query(text: str, qstart: int) -> ast.Insert:
+    head = _run_lark(text[:qstart], start="insert_head")
+    return dataclasses.replace(head, query=_query(text, qstart))
+
+
+# --------------------------------------------------------------------------- public API
+
+_analysis = None
+_analysis_loaded = False
+
+
+def _analysis_check():
+    """dorisql.analysis.check, if that module exists (it is optional for the front end)."""
+    global _analysis, _analysis_loaded
+    if not _analysis_loaded:
+        try:
+            module = importlib.import_module("dorisql.analysis")
+            _analysis = getattr(module, "check", None)
+        except ImportError as e:
+            if e.name not in ("dorisql.analysis", "dorisql"):
+                raise
+            _analysis = None
+        _analysis_loaded = True
+    return _analysis
+
+
+def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, check: bool) -> ast.Statement:
+    object.__setattr__(stmt, "pos", ast.Pos(line, col))
+    object.__setattr__(stmt, "text", text)
+    if check:
+        checker = _analysis_check()
+        if checker is not None:
+            try:
+                checker(stmt)
+            except DorisqlError as e:
+                e.statement_line = line
+                if e.line is None:
+                    e.line, e.column = line, col
+                    if e.context is None:
+                        e.context = caret_context(script, offset_of(script, line, col))
+                raise
+    return stmt
+
+
+def parse(sql: str, *, delimiter: str = ";", check: bool = True) -> list[ast.Statement]:
+    """Parse a script into statements, each with `pos` (where it starts) and `text` (its source).
+
+    Runs dorisql.analysis.check on each statement when that module exists and `check` is true.
+    The first failing statement raises; the error's `statement_line` is where that statement
+    starts and its line/column are positions in the whole script.
+    """
+    out = []
+    for text, line, col in split_statements(sql, delimiter):
+        try:
+            stmt = parse_statement(text)
+        except DorisqlError as e:
+            raise relocate(e, sql, line, col) from None
+        out.append(_finish(stmt, text, sql, line, col, check))
+    return out
+
+
+def parse_one(sql: str, *, check: bool = True) -> ast.Statement:
+    """Parse text holding exactly one statement (a trailing ';' is allowed)."""
+    parts = split_statements(sql)
+    if len(parts) != 1:
+        if not parts:
+            raise syntax_error(sql, len(sql), "empty statement")
+        text, line, col = parts[1]
+        err = SqlSyntaxError(f"expected one statement, found {len(parts)}")
+        err.statement_line = line
+        raise located(err, sql, offset_of(sql, line, col))
+    text, line, col = parts[0]
+    try:
+        stmt = parse_statement(text)
+    except DorisqlError as e:
+        raise relocate(e, sql, line, col) from None
+    return _finish(stmt, text, sql, line, col, check)

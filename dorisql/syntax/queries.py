@@ -1,0 +1,92 @@
+"""SELECT / WITH queries: kept as text, read with sqlglot only to learn which tables they use."""
+
+from __future__ import annotations
+
+import re
+
+from dorisql import ast
+from dorisql.errors import SqlSyntaxError
+
+from .diagnose import offset_of
+
+# Doris's partition and tablet selection after a table name: `t PARTITION (p1, p2)`,
+# `t PARTITIONS (p1)`, `t PARTITION p1`, `t TEMPORARY PARTITION (...)`, `t TABLET (10001)`.
+# sqlglot does not know them; the engine applies them itself.
+_TABLE_SUFFIX = re.compile(
+    r"\b(?:TEMPORARY\s+)?PARTITIONS?\s*\([^()]*\)"
+    r"|\b(?:TEMPORARY\s+)?PARTITION\s+(?!BY\b)(?:`[^`]*`|[A-Za-z_0-9$]+)"
+    r"|\bTABLET\s*\([^()]*\)",
+    re.IGNORECASE,
+)
+
+
+def strip_table_suffixes(sql: str, masked: str) -> str:
+    """`sql` with Doris-only table suffixes blanked out (same length). `masked` is `sql` with
+    strings and comments blanked, so that suffix-looking text inside them is left alone."""
+    spans = [m.span() for m in _TABLE_SUFFIX.finditer(masked)]
+    if not spans:
+        return sql
+    out = []
+    last = 0
+    for a, b in spans:
+        out.append(sql[last:a])
+        out.append(" " * (b - a))
+        last = b
+    out.append(sql[last:])
+    return "".join(out)
+
+
+def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
+    """The tables a query reads, in order of appearance, without CTE names.
+
+    Raises SqlSyntaxError (pos relative to `sql`) if sqlglot cannot read the query.
+    """
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import ParseError, TokenError
+
+    text = strip_table_suffixes(sql, masked)
+    try:
+        tree = sqlglot.parse_one(text, read="doris")
+    except ParseError as e:
+        detail = "cannot read this query"
+        pos = len(sql)
+        if e.errors:
+            first = e.errors[0]
+            desc = first.get("description") or ""
+            if desc:
+                detail = f"cannot read this query: {desc}"
+            line, col = first.get("line"), first.get("col")
+            if line and col:
+                pos = offset_of(sql, line, max(1, col))
+                # sqlglot points at the end of the offending token; step back to its start
+                start = pos
+                while start > 0 and (sql[start - 1].isalnum() or sql[start - 1] in "_$`"):
+                    start -= 1
+                pos = start if start < pos else max(0, pos - 1)
+        err = SqlSyntaxError(detail)
+        err.detail = detail
+        err.pos = pos
+        raise err from None
+    except TokenError as e:
+        err = SqlSyntaxError(f"cannot read this query: {e}")
+        err.detail = f"cannot read this query: {e}"
+        err.pos = len(sql)
+        raise err from None
+    if tree is None:
+        return ()
+    ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+    seen = set()
+    out = []
+    for t in tree.find_all(exp.Table, bfs=False):
+        name = t.name
+        if not name or isinstance(t.this, exp.Func):
+            continue
+        db = t.db or None
+        if db is None and name.lower() in ctes:
+            continue
+        key = ast.TableName(name, db)
+        if key not in seen:
+            seen.add(key)
+            out.append(key)
+    return tuple(out)

@@ -1,0 +1,126 @@
+"""Split a script into statements, and tell whether a shell buffer holds a complete statement.
+
+The scanner knows just enough lexical structure to find the statement delimiter: '...', "..."
+and `...` quoting (backslash escapes in the first two), and --, # and /* */ comments. A
+delimiter inside any of these does not end a statement.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+#: Whitespace in the SQL sense. Deliberately ASCII only: a no-break space or a zero-width space
+#: is not whitespace to Doris, and the parser reports it as a hidden character.
+WHITESPACE = " \t\r\n\f\v"
+
+#: Whitespace and comments at the start of a statement.
+LEADING_NOISE = re.compile(r"(?:[ \t\r\n\f\v]+|(?:--|#)[^\n]*|/\*[\s\S]*?\*/)*")
+
+# The end of a quoted run, from just after its opening quote. No match: unterminated.
+_CLOSE = {
+    "'": re.compile(r"(?:[^'\\]|\\[\s\S])*'"),
+    '"': re.compile(r'(?:[^"\\]|\\[\s\S])*"'),
+    "`": re.compile(r"[^`]*`"),
+}
+
+
+@lru_cache(maxsize=16)
+def _opener(delimiter: str) -> re.Pattern:
+    """The next thing that matters to the scanner: a quote, a comment start or the delimiter."""
+    return re.compile(r"['\"`#]|--|/\*|" + re.escape(delimiter))
+
+
+def _scan(text: str, delimiter: str):
+    """Yield (kind, start, end) for every delimiter found, then ("end", state, len(text)).
+
+    state is None when the text ends outside any string or comment, else the kind of the
+    unterminated construct ("'", '"', "`", "/*").
+    """
+    if not delimiter:
+        raise ValueError("the statement delimiter cannot be empty")
+    opener = _opener(delimiter)
+    pos = 0
+    n = len(text)
+    while True:
+        m = opener.search(text, pos)
+        if m is None:
+            yield ("end", None, n)
+            return
+        tok = m.group()
+        start = m.start()
+        # The delimiter itself may start with a quote or comment character: delimiter first.
+        if text.startswith(delimiter, start):
+            yield ("delim", start, start + len(delimiter))
+            pos = start + len(delimiter)
+        elif tok in _CLOSE:
+            close = _CLOSE[tok].match(text, start + 1)
+            if close is None:
+                yield ("end", tok, n)
+                return
+            pos = close.end()
+        elif tok == "/*":
+            end = text.find("*/", start + 2)
+            if end < 0:
+                yield ("end", "/*", n)
+                return
+            pos = end + 2
+        else:  # -- or #: to the end of the line
+            end = text.find("\n", start)
+            if end < 0:
+                yield ("end", None, n)
+                return
+            pos = end + 1
+
+
+def _line_col(text: str, pos: int, cache: list) -> tuple[int, int]:
+    """1-based (line, column) of `pos`, counting lines incrementally from the previous call."""
+    last_pos, line, line_start = cache
+    if pos < last_pos:  # never happens for increasing positions; recount from the start
+        last_pos, line, line_start = 0, 1, 0
+    nl = text.count("\n", last_pos, pos)
+    if nl:
+        line += nl
+        line_start = text.rfind("\n", last_pos, pos) + 1
+    cache[:] = [pos, line, line_start]
+    return line, pos - line_start + 1
+
+
+def split_statements(sql: str, delimiter: str = ";") -> list[tuple[str, int, int]]:
+    """Split a script into (statement text, start line, start column), 1-based.
+
+    A statement's text runs from its first token (leading whitespace and comments skipped) to
+    just before the delimiter, trailing whitespace removed. Empty statements are dropped. An
+    unterminated string or comment runs to the end of the script and stays in the last
+    statement, where the parser reports it.
+    """
+    out: list[tuple[str, int, int]] = []
+    cache = [0, 1, 0]
+    seg_start = 0
+    for kind, a, b in _scan(sql, delimiter):
+        seg_end = a if kind == "delim" else b
+        start = LEADING_NOISE.match(sql, seg_start, seg_end).end()
+        if start < seg_end:
+            # (an unterminated /* is not skipped as noise, so it stays for the parser to report)
+            body = sql[start:seg_end].rstrip(WHITESPACE)
+            line, col = _line_col(sql, start, cache)
+            out.append((body, line, col))
+        seg_start = b
+    return out
+
+
+def is_complete(text: str, delimiter: str = ";") -> bool:
+    """Whether `text` ends with a complete statement: a delimiter outside any string or
+    comment, followed only by whitespace and comments. False inside an unterminated string,
+    quoted name or comment, and for text that holds no statement at all."""
+    last_delim_end = None
+    state = None
+    for kind, a, b in _scan(text, delimiter):
+        if kind == "delim":
+            last_delim_end = b
+        else:
+            state = a
+    if state is not None or last_delim_end is None:
+        return False
+    rest = LEADING_NOISE.match(text, last_delim_end).end()
+    return rest == len(text)

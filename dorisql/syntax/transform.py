@@ -1,0 +1,601 @@
+"""Lark parse tree -> typed statements (dorisql.ast).
+
+The transformer runs inline in the LALR parser (no tree is built). It raises SqlSyntaxError /
+NotSupportedError with the offending token's position (relative to the statement text); the
+parser module turns that into script-relative positions and a caret context.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import difflib
+import re
+
+from lark import Token, Transformer
+
+from dorisql import ast
+from dorisql.errors import NotSupportedError, SqlSyntaxError
+
+from .words import RESERVED
+
+#: The statement text being parsed (expressions keep their source text).
+SOURCE: contextvars.ContextVar[str] = contextvars.ContextVar("dorisql_sql_source", default="")
+
+
+class PositionedError(Exception):
+    """Carries an error and its offset in the statement text out of the transformer."""
+
+    def __init__(self, error, pos: int):
+        super().__init__(str(error))
+        self.error = error
+        self.pos = pos
+
+
+def syntax_error_at(token: Token, detail: str) -> PositionedError:
+    return PositionedError(SqlSyntaxError(detail), token.start_pos)
+
+
+def not_supported_at(token: Token, feature: str) -> PositionedError:
+    return PositionedError(NotSupportedError(feature), token.start_pos)
+
+
+# --------------------------------------------------------------------------- literals
+
+_ESCAPES = {"0": "\0", "b": "\b", "n": "\n", "r": "\r", "t": "\t", "Z": "\x1a", "%": "\\%", "_": "\\_"}
+_ESCAPE_RE = re.compile(r"\\([\s\S])|('')|(\"\")")
+
+
+def _escape_sub(m: re.Match) -> str:
+    if m.group(1) is not None:
+        c = m.group(1)
+        return _ESCAPES.get(c, c)
+    return m.group()[0]
+
+
+def unquote(text: str) -> str:
+    """The value of a '...' or "..." literal: MySQL backslash escapes, doubled quotes."""
+    body = text[1:-1]
+    if "\\" in body or "''" in body or '""' in body:
+        q = text[0]
+        if q == "'":
+            body = _ESCAPE_RE.sub(lambda m: m.group() if m.group(3) else _escape_sub(m), body)
+        else:
+            body = _ESCAPE_RE.sub(lambda m: m.group() if m.group(2) else _escape_sub(m), body)
+    return body
+
+
+def identifier(token: Token) -> str:
+    """A name as written: backquotes removed (`` is a backquote), bare reserved words refused."""
+    if token.type == "QUOTED_NAME":
+        return token.value[1:-1].replace("``", "`")
+    value = token.value
+    if value.upper() in RESERVED:
+        raise syntax_error_at(token, f"'{value}' is a reserved word; write it as `{value}`")
+    return value
+
+
+def _text(token) -> str:
+    """Text of a property key or value."""
+    if isinstance(token, Token):
+        if token.type == "STRING":
+            return unquote(token.value)
+        if token.type == "QUOTED_NAME":
+            return token.value[1:-1].replace("``", "`")
+        return token.value
+    return token  # signed_number already gave text
+
+
+# --------------------------------------------------------------------------- types
+
+#: Type names as written -> canonical name.
+TYPE_NAMES = {
+    "TINYINT": "TINYINT", "SMALLINT": "SMALLINT", "INT": "INT", "INTEGER": "INT", "BIGINT": "BIGINT",
+    "LARGEINT": "LARGEINT", "BOOLEAN": "BOOLEAN", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE",
+    "DECIMAL": "DECIMAL", "DECIMALV2": "DECIMALV2", "DECIMALV3": "DECIMALV3",
+    "DATE": "DATE", "DATETIME": "DATETIME", "DATEV1": "DATEV1", "DATETIMEV1": "DATETIMEV1",
+    "DATEV2": "DATEV2", "DATETIMEV2": "DATETIMEV2", "TIME": "TIME",
+    "CHAR": "CHAR", "CHARACTER": "CHAR", "VARCHAR": "VARCHAR", "STRING": "STRING", "TEXT": "STRING",
+    "JSON": "JSON", "JSONB": "JSON", "VARIANT": "VARIANT",
+    "HLL": "HLL", "BITMAP": "BITMAP", "QUANTILE_STATE": "QUANTILE_STATE",
+    "IPV4": "IPV4", "IPV6": "IPV6",
+}
+
+#: Time units of FROM (...) TO (...) INTERVAL n <unit>.
+BATCH_UNITS = {"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND"}
+
+
+def _int(token: Token) -> int:
+    try:
+        return int(token.value)
+    except ValueError:
+        raise syntax_error_at(token, f"expected a whole number, found {token.value}") from None
+
+
+class _Expr:
+    """A delimited value expression: its tokens (first and last) and direct child tokens."""
+
+    __slots__ = ("first", "last", "items")
+
+    def __init__(self, first: Token, last: Token, items: list):
+        self.first = first
+        self.last = last
+        self.items = items
+
+    def source(self) -> str:
+        return SOURCE.get()[self.first.start_pos:self.last.end_pos]
+
+
+class _Opt(tuple):
+    """A column option: (kind, value)."""
+
+
+def _opt(kind, value=True) -> _Opt:
+    return _Opt((kind, value))
+
+
+class ToAst(Transformer):
+    """One method per grammar rule; each receives the rule's kept children as a list."""
+
+    # ------------------------------------------------------------------ top level
+
+    def statement(self, c):
+        return c[0]
+
+    def insert_head(self, c):
+        return self._insert(c, rows=None)
+
+    # ------------------------------------------------------------------ names
+
+    def name(self, c):
+        return identifier(c[0])
+
+    def name_list(self, c):
+        return tuple(c)
+
+    def table_name(self, c):
+        if c[1] is None:
+            return ast.TableName(c[0])
+        return ast.TableName(c[1], db=c[0])
+
+    def signed_number(self, c):
+        return ("-" + c[1].value) if c[0] is not None else c[1].value
+
+    # ------------------------------------------------------------------ flags
+
+    def if_not_exists(self, c):
+        return True
+
+    if_exists = force = temporary = all = random = auto = maxvalue = into = if_not_exists
+
+    def overwrite(self, c):
+        return "OVERWRITE"
+
+    # ------------------------------------------------------------------ properties
+
+    def property(self, c):
+        return (_text(c[0]), _text(c[1]))
+
+    def property_list(self, c):
+        return tuple(c)
+
+    def properties(self, c):
+        return c[0] or ()
+
+    # ------------------------------------------------------------------ databases
+
+    def create_database(self, c):
+        return ast.CreateDatabase(c[1], if_not_exists=bool(c[0]), properties=c[2] or ())
+
+    def drop_database(self, c):
+        return ast.DropDatabase(c[1], if_exists=bool(c[0]), force=bool(c[2]))
+
+    def use_db(self, c):
+        return ast.Use(c[0])
+
+    # ------------------------------------------------------------------ CREATE TABLE
+
+    def create_table(self, c):
+        ine, table, elements, engine, keys, comment, partition, dist, rollups, props = c
+        columns = tuple(e for e in elements if isinstance(e, ast.ColumnDef))
+        indexes = tuple(e for e in elements if isinstance(e, ast.IndexDef))
+        return ast.CreateTable(
+            table, columns, indexes=indexes, if_not_exists=bool(ine), engine=engine, keys=keys,
+            comment=comment, partition=partition, distribution=dist, rollups=rollups or (),
+            properties=props or (),
+        )
+
+    def table_elements(self, c):
+        return c
+
+    def engine(self, c):
+        tok = c[0]
+        name = tok.value.upper()
+        if name != "OLAP":
+            raise not_supported_at(tok, f"ENGINE={name} (only OLAP tables are managed by dorisql)")
+        return name
+
+    def keys_desc(self, c):
+        return ast.KeysDesc(c[0], c[1])
+
+    def key_type(self, c):
+        return c[0].value.upper()
+
+    def table_comment(self, c):
+        return unquote(c[0].value)
+
+    # columns
+
+    def column_def(self, c):
+        name, dtype, *opts = c
+        kw = {}
+        for kind, value in opts:
+            if kind == "key":
+                continue  # KEY marks a key column in Doris's old syntax; the key desc decides
+            if kind == "auto_increment":
+                kw["auto_increment"] = True
+                kw["auto_increment_start"] = value
+            else:
+                kw[kind] = value
+        return ast.ColumnDef(name, dtype, **kw)
+
+    def col_key(self, c):
+        return _opt("key")
+
+    def col_agg(self, c):
+        return _opt("agg_type", c[0])
+
+    def agg_type(self, c):
+        return c[0].value.upper()
+
+    def col_not_null(self, c):
+        return _opt("nullable", False)
+
+    def col_null(self, c):
+        return _opt("nullable", True)
+
+    def col_auto_increment(self, c):
+        return _opt("auto_increment", int(c[0]) if c[0] is not None else None)
+
+    def col_default(self, c):
+        return _opt("default", c[0])
+
+    def col_on_update(self, c):
+        precision = c[0]
+        return _opt("on_update", f"CURRENT_TIMESTAMP({_int(precision)})" if precision else "CURRENT_TIMESTAMP")
+
+    def col_comment(self, c):
+        return _opt("comment", unquote(c[0].value))
+
+    def dv_string(self, c):
+        return ast.Literal(unquote(c[0].value), "string")
+
+    def dv_number(self, c):
+        return ast.Literal(c[0], "number")
+
+    def dv_null(self, c):
+        return ast.Literal(None, "null")
+
+    def dv_current_timestamp(self, c):
+        if c[0] is None:
+            return ast.Literal("CURRENT_TIMESTAMP", "function")
+        return ast.Literal(f"CURRENT_TIMESTAMP({_int(c[0])})", "function")
+
+    def default_value(self, c):
+        return c[0]
+
+    def dv_keyword(self, c):
+        return ast.Literal(c[0].value.upper(), "function")
+
+    # types
+
+    def simple_type(self, c):
+        tok, params = c
+        upper = tok.value.upper()
+        name = TYPE_NAMES.get(upper)
+        if name is None:
+            if upper == "AGG_STATE":
+                raise not_supported_at(tok, "AGG_STATE columns")
+            close = difflib.get_close_matches(upper, TYPE_NAMES, n=1)
+            hint = f" — did you mean {close[0]}?" if close else ""
+            raise syntax_error_at(tok, f"unknown column type '{tok.value}'{hint}")
+        return ast.DataType(name, params or ())
+
+    def type_params(self, c):
+        return tuple(_int(t) for t in c)
+
+    def array_type(self, c):
+        return ast.DataType("ARRAY", args=(c[0],))
+
+    def map_type(self, c):
+        return ast.DataType("MAP", args=(c[0], c[1]))
+
+    def struct_type(self, c):
+        return ast.DataType("STRUCT", fields=tuple(c))
+
+    def struct_field(self, c):
+        return ast.StructField(c[0], c[1], unquote(c[2].value) if c[2] is not None else None)
+
+    # indexes
+
+    def index_def(self, c):
+        _ine, name, cols, using, props, comment = c
+        return ast.IndexDef(name, cols, using=using, properties=props or (),
+                            comment=unquote(comment.value) if comment is not None else None)
+
+    def index_type(self, c):
+        return c[0].value.upper()
+
+    # partitions
+
+    def partition_by(self, c):
+        kind, cols, items = c
+        return ast.PartitionBy(kind, cols, tuple(items or ()))
+
+    def partition_kind(self, c):
+        return c[0].value.upper()
+
+    def partition_items(self, c):
+        return c
+
+    def less_than_partition(self, c):
+        ine, name, upper, props = c
+        if upper is True:  # MAXVALUE without parentheses
+            upper = (ast.MAXVALUE,)
+        return ast.RangePartition(name, upper, None, if_not_exists=bool(ine), properties=props or ())
+
+    def fixed_range_partition(self, c):
+        ine, name, lower, upper, props = c
+        return ast.RangePartition(name, upper, lower, if_not_exists=bool(ine), properties=props or ())
+
+    def list_partition(self, c):
+        ine, name, values, props = c
+        return ast.ListPartition(name, values or (), if_not_exists=bool(ine), properties=props or ())
+
+    def batch_partition(self, c):
+        start, end, interval, unit = c
+        if unit is not None:
+            u = unit.value.upper()
+            if u not in BATCH_UNITS:
+                raise syntax_error_at(unit, f"unknown time unit '{unit.value}' — expected one of "
+                                            "YEAR, MONTH, WEEK, DAY, HOUR")
+            unit = u
+        return ast.BatchRangePartition(start, end, _int(interval), unit)
+
+    def partition_props(self, c):
+        return c[0]
+
+    def list_values(self, c):
+        return tuple(v if isinstance(v, tuple) else (v,) for v in c)
+
+    def value_list(self, c):
+        return tuple(c)
+
+    def pv_string(self, c):
+        return unquote(c[0].value)
+
+    def pv_number(self, c):
+        return c[0]
+
+    def pv_maxvalue(self, c):
+        return ast.MAXVALUE
+
+    def pv_null(self, c):
+        return None
+
+    def distributed_by(self, c):
+        kind_cols, buckets = c
+        kind, cols = kind_cols if isinstance(kind_cols, tuple) else ("RANDOM", ())
+        if buckets == "AUTO":
+            return ast.DistributedBy(kind, cols, None, auto=True)
+        return ast.DistributedBy(kind, cols, buckets)
+
+    def hash_columns(self, c):
+        return ("HASH", c[0])
+
+    def buckets(self, c):
+        v = c[0]
+        if v is True:
+            return "AUTO"
+        n = _int(v)
+        if n <= 0:
+            raise syntax_error_at(v, f"BUCKETS must be a positive number, found {v.value}")
+        return n
+
+    def rollups(self, c):
+        return tuple(c)
+
+    def rollup_def(self, c):
+        name, cols, dup, props = c
+        return ast.RollupDef(name, cols, duplicate_keys=dup or (), properties=props or ())
+
+    # ------------------------------------------------------------------ other table DDL
+
+    def drop_table(self, c):
+        return ast.DropTable(c[1], if_exists=bool(c[0]), force=bool(c[2]))
+
+    def truncate_table(self, c):
+        return ast.TruncateTable(c[0], partitions=c[1] or ())
+
+    def partition_spec(self, c):
+        v = c[0]
+        return v if isinstance(v, tuple) else (v,)
+
+    def alter_table(self, c):
+        return ast.AlterTable(c[0], tuple(c[1:]))
+
+    def add_partition(self, c):
+        return ast.AddPartition(c[0], c[1])
+
+    def drop_partition(self, c):
+        return ast.DropPartition(c[1], if_exists=bool(c[0]), force=bool(c[2]))
+
+    def set_properties(self, c):
+        return ast.SetProperties(c[0])
+
+    def rename_table(self, c):
+        return ast.RenameTable(c[0])
+
+    def rename_partition(self, c):
+        return ast.RenamePartition(c[0], c[1])
+
+    # ------------------------------------------------------------------ SHOW and friends
+
+    def show_databases(self, c):
+        return ast.ShowDatabases(like=c[0])
+
+    def show_tables(self, c):
+        return ast.ShowTables(db=c[0], like=c[1])
+
+    def like(self, c):
+        return unquote(c[0].value)
+
+    def from_db(self, c):
+        return c[0]
+
+    def show_create_table(self, c):
+        return ast.ShowCreateTable(c[0])
+
+    def show_partitions(self, c):
+        temporary, table, where, order, limit = c
+        lim, off = limit if limit else (None, None)
+        return ast.ShowPartitions(table, where=where, order_by=order or (), limit=lim, offset=off,
+                                  temporary=bool(temporary))
+
+    def show_dynamic(self, c):
+        return ast.ShowDynamicPartitionTables(db=c[0])
+
+    def show_proc(self, c):
+        return ast.ShowProc(unquote(c[0].value))
+
+    def show_data(self, c):
+        return ast.ShowData(c[0])
+
+    def describe(self, c):
+        return ast.Describe(c[0], all=bool(c[1]))
+
+    def admin_set_config(self, c):
+        return ast.AdminSetFrontendConfig(c[0])
+
+    def where(self, c):
+        return c[0]
+
+    def or_pred(self, c):
+        return c[0] if len(c) == 1 else ast.BoolOp("OR", tuple(c))
+
+    def and_pred(self, c):
+        return c[0] if len(c) == 1 else ast.BoolOp("AND", tuple(c))
+
+    def comparison(self, c):
+        return ast.Comparison(c[0], c[1], c[2])
+
+    def compare_op(self, c):
+        return c[0].value.upper()
+
+    def lit_string(self, c):
+        return ast.Literal(unquote(c[0].value), "string")
+
+    def lit_number(self, c):
+        return ast.Literal(c[0], "number")
+
+    def lit_null(self, c):
+        return ast.Literal(None, "null")
+
+    def lit_true(self, c):
+        return ast.Literal("TRUE", "bool")
+
+    def lit_false(self, c):
+        return ast.Literal("FALSE", "bool")
+
+    def order_by(self, c):
+        return tuple(c)
+
+    def order_item(self, c):
+        return ast.OrderItem(c[0], descending=c[1] == "DESC")
+
+    def order_dir(self, c):
+        return c[0].value.upper()
+
+    def limit_offset(self, c):
+        return (_int(c[0]), _int(c[1]) if c[1] is not None else None)
+
+    def limit_comma(self, c):
+        return (_int(c[1]), _int(c[0]))
+
+    # SET
+
+    def set_var(self, c):
+        scope, target, value = c
+        if isinstance(target, Token):  # @@[scope.]name
+            body = target.value[2:]
+            head, dot, rest = body.partition(".")
+            if dot and head.upper() in ("GLOBAL", "SESSION", "LOCAL"):
+                if scope is not None:
+                    raise syntax_error_at(target, f"the scope is given twice: {scope} and {target.value}")
+                scope = head.upper()
+                body = rest
+            name = body
+        else:
+            name = target
+        if scope == "LOCAL":
+            scope = "SESSION"
+        return ast.SetVariable(name, _literal(value, signed_numbers=True), scope=scope)
+
+    def set_scope(self, c):
+        return c[0].value.upper()
+
+    def help(self, c):
+        words = [unquote(t.value) if t.type == "STRING" else t.value for t in c]
+        return ast.Help(" ".join(words))
+
+    # ------------------------------------------------------------------ INSERT
+
+    def insert_values(self, c):
+        return self._insert(c[:5], rows=tuple(c[5:]))
+
+    def _insert(self, c, rows):
+        mode, table, partitions, label, columns = c
+        return ast.Insert(table, partitions=partitions or (), columns=columns or (), rows=rows,
+                          label=label, overwrite=mode == "OVERWRITE")
+
+    def label(self, c):
+        return c[0]
+
+    def column_list(self, c):
+        return c[0]
+
+    def row(self, c):
+        if len(c) == 1 and c[0] is None:
+            return ()
+        return tuple(_literal(e) for e in c)
+
+    def expr(self, c):
+        items = [x for x in c if x is not None]
+        first = items[0]
+        while isinstance(first, _Expr):
+            first = first.first
+        last = items[-1]
+        while isinstance(last, _Expr):
+            last = last.last
+        return _Expr(first, last, items)
+
+
+def _literal(e: _Expr, signed_numbers: bool = False) -> ast.Literal:
+    """A single literal token becomes a typed Literal; anything else keeps its source text."""
+    items = e.items
+    if len(items) == 1 and isinstance(items[0], Token):
+        tok = items[0]
+        if tok.type == "STRING":
+            return ast.Literal(unquote(tok.value), "string")
+        if tok.type == "NUMBER":
+            return ast.Literal(tok.value, "number")
+        if tok.type == "NAME":
+            upper = tok.value.upper()
+            if upper == "NULL":
+                return ast.Literal(None, "null")
+            if upper in ("TRUE", "FALSE"):
+                return ast.Literal(upper, "bool")
+    if (signed_numbers and len(items) == 2 and isinstance(items[0], Token) and items[0].value == "-"
+            and isinstance(items[1], Token) and items[1].type == "NUMBER"
+            and items[0].end_pos == items[1].start_pos):
+        return ast.Literal("-" + items[1].value, "number")
+    return ast.Literal(e.source(), "expr")
