@@ -234,13 +234,18 @@ class Catalog:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to
         `timeout` behind other writers), so a read-modify-write inside cannot be interleaved."""
         conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise CatalogError(f"the catalog '{self.path}' is busy ({exc}); another dorisql process holds "
+                               f"its write lock for more than {self.timeout:g}s") from exc
         try:
             yield conn
+            conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
-        conn.execute("COMMIT")
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

@@ -477,3 +477,17 @@ def test_package_exports_catalog_lazily():
     assert pkg.Catalog is Catalog
     with pytest.raises(AttributeError):
         pkg.nope  # noqa: B018
+
+
+def test_busy_catalog_is_a_clean_error(warehouse):
+    c = Catalog(warehouse, timeout=0.2)
+    blocker = sqlite3.connect(c.path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(CatalogError, match="busy"):
+            c.create_database("d")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    c.create_database("d")  # the connection is usable again
+    assert c.list_databases() == ["d"]
