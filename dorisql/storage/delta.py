@@ -449,17 +449,49 @@ class DeltaStore:
 
     # ----------------------------------------------------------------- internals: staging
 
+    def new_staging_dir(self) -> str:
+        """A fresh, not yet existing folder ``_staging/<txn>/`` for :meth:`commit_staged`."""
+        return os.path.join(self.path, STAGING_DIR, uuid.uuid4().hex)
+
+    def commit_staged(self, staging_dir: str, *, operation: str = "dorisql INSERT", statement: Optional[str] = None,
+                      metadata: Optional[Mapping[str, Any]] = None,
+                      expected_partitions: Optional[PartitionGuard] = None) -> WriteResult:
+        """Commit Parquet files that some writer already put in ``staging_dir`` (from
+        :meth:`new_staging_dir`) in the Hive layout ``__partition=<p>/__bucket=<b>/*.parquet``.
+
+        :meth:`write` is Spark writing into a staging folder and then this. Same guarantees:
+        on failure the files are deleted and nothing is committed.
+        """
+        staged = _Staged(os.path.basename(staging_dir.rstrip("/")), fs.local_path(staging_dir))
+        try:
+            self._collect(staged)
+            return self._commit(staged, removes=(), read_version=None, data_change=True,
+                                operation=operation, statement=statement, metadata=metadata,
+                                guard=expected_partitions)
+        except BaseException:
+            staged.discard()
+            raise
+
     def _stage(self, df) -> _Staged:
         """Spark writes into _staging/<txn>/; the files move into their tablet folders."""
         for col in (PARTITION_COLUMN, BUCKET_COLUMN):
             if col not in df.columns:
                 raise ValueError(f"the DataFrame to write needs a {col} column")
-        txn = uuid.uuid4().hex
-        staged = _Staged(txn, os.path.join(self.path, STAGING_DIR, txn))
+        staging_dir = self.new_staging_dir()
+        staged = _Staged(os.path.basename(staging_dir), staging_dir)
         try:
             (df.write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
                .mode("errorifexists")
                .parquet(fs.spark_uri(staged.staging_dir)))
+            self._collect(staged)
+            return staged
+        except BaseException:
+            staged.discard()
+            raise
+
+    def _collect(self, staged: _Staged) -> None:
+        """Move the staged files into their tablet folders and read their footers (in parallel)."""
+        try:
             rels = [r for r in fs.list_files(staged.staging_dir) if r.endswith(".parquet")]
             plan = []
             for rel in rels:
@@ -482,11 +514,8 @@ class DeltaStore:
                         partition_values={PARTITION_COLUMN: entry.partition, BUCKET_COLUMN: str(entry.bucket)},
                         modification_time=entry.modification_time, data_change=True, stats=stats))
             fs.remove_tree(staged.staging_dir)
-            return staged
-        except BaseException:
+        finally:
             staged.moved = [m for m in staged.moved if m]
-            staged.discard()
-            raise
 
     def _place(self, staged: _Staged, i: int, item):
         rel, partition, bucket = item
