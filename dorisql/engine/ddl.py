@@ -53,7 +53,7 @@ def drop_database(engine, stmt: ast.DropDatabase) -> Result:
 def create_table(engine, stmt: ast.CreateTable) -> Result:
     from dorisql.analysis import normalize_create_table
     from dorisql.generator import to_sql
-    from dorisql.storage import delta
+    from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
 
     db = engine.resolve_db(stmt.table.db)
     if not engine.catalog.database_exists(db):
@@ -82,7 +82,7 @@ def create_table(engine, stmt: ast.CreateTable) -> Result:
         location = meta_dir(engine.warehouse, meta)
         if location.exists():  # left over from a crash between catalog drop and folder removal
             shutil.rmtree(location)
-        delta.create_table(str(location), arrow_schema(stored), properties={"dorisql.ddl": to_sql(stmt)})
+        DeltaStore.create(location, arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
     except BaseException:
         engine.catalog.drop_table(db, meta.name, if_exists=True)
         raise
@@ -105,15 +105,13 @@ def drop_table(engine, stmt: ast.DropTable) -> Result:
 
 
 def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
-    from dorisql.storage import delta
+    from dorisql.storage.delta import DeltaStore
 
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
-    location = meta_dir(engine.warehouse, meta)
-    with table_lock(location):
-        delta.drop_partitions(str(location), names, operation="dorisql TRUNCATE")
-        parts.bump_versions(engine, meta, names)
+    DeltaStore(meta_dir(engine.warehouse, meta)).truncate(names, statement=stmt.text)
+    parts.bump_versions(engine, meta, names)
     return Result.ok()
 
 
@@ -188,7 +186,7 @@ def _rename_table(engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta
 
 
 def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
-    from dorisql.storage import delta
+    from dorisql.storage.delta import DeltaStore
 
     old = _partition(meta, action.old_name)
     if meta.partition(action.new_name) is not None:
@@ -197,7 +195,7 @@ def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> T
     # log (remove + add with the new partition value); the catalog follows under the same lock.
     location = meta_dir(engine.warehouse, meta)
     with table_lock(location):
-        delta.rename_partition(str(location), old.name, action.new_name)
+        DeltaStore(location).rename_partition(old.name, action.new_name)
         renamed = dataclasses.replace(old, name=action.new_name)
         updated = dataclasses.replace(meta, partitions=tuple(renamed if p is old else p for p in meta.partitions))
         return engine.catalog.commit_table(updated, expected_version=meta.version)

@@ -19,10 +19,14 @@ from dorisql.result import Result
 
 from . import tvf
 from .sql_literals import string_sql
-from .locks import table_lock
 from .tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence
 
 _BAD = "__dorisql_bad"
+
+
+class _StrictModeViolation(Exception):
+    """Raised inside the commit guard; turned into a LoadError (with sample rows) outside the lock."""
+
 _SAMPLE_ROWS = 3
 
 
@@ -32,16 +36,16 @@ _SAMPLE_ROWS = 3
 def scan_table(engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
     partitions (names) and buckets ({partition: {bucket, ...}})."""
-    from dorisql.storage import delta
+    from dorisql.storage.delta import DeltaStore, read_files
 
     from .tables import spark_ddl_schema
 
-    snapshot = delta.snapshot(str(meta_dir(engine.warehouse, meta)))
     live = {p.name for p in meta.partitions}
     wanted = live if partitions is None else live & set(partitions)
-    files = [f for f in snapshot.files if f.partition in wanted
-             and (buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition])]
-    return delta.read(engine.spark, files, spark_ddl_schema(meta.definition))
+    snapshot = DeltaStore(meta_dir(engine.warehouse, meta)).snapshot(partitions=wanted)
+    files = [f for f in snapshot.files
+             if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]]
+    return read_files(engine.spark, files, spark_ddl_schema(meta.definition))
 
 
 def _resolver(engine):
@@ -109,24 +113,33 @@ def insert(engine, stmt: ast.Insert) -> Result:
                               F.sum(F.col(_BAD).cast("long")).alias("bad"))
     good = observed.filter(~F.col(_BAD)).drop(_BAD)
 
-    from dorisql.storage import delta
+    from dorisql.storage.delta import DeltaStore
 
-    location = meta_dir(engine.warehouse, meta)
-    staged = delta.stage(str(location), good)
+    counts: dict[str, int] = {}
+
+    def strict_violation() -> bool:
+        metrics = observation.get  # filled once Spark has written the files
+        counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
+        return bool(counts["bad"]) and engine.strict_mode()
+
+    def guard(touched: frozenset) -> None:
+        # Under the storage commit lock, just before the Delta commit.
+        if strict_violation():
+            raise _StrictModeViolation()
+        _check_partitions_still_exist(meta, engine.catalog.load_table(db, meta.name), set(touched))
+
+    store = DeltaStore(meta_dir(engine.warehouse, meta))
     try:
-        metrics = observation.get
-        total, bad = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
-        if bad and engine.strict_mode():
-            raise LoadError(_filtered_message(routed, bad, total))
-        with table_lock(location):
-            current = engine.catalog.load_table(db, meta.name)
-            touched = staged.partitions()
-            _check_partitions_still_exist(meta, current, touched)
-            version = delta.commit(staged, operation="dorisql INSERT", statement=stmt.text or "")
-            _bump_loaded_partitions(engine, current, touched)
-    except BaseException:
-        delta.abort(staged)
-        raise
+        written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
+        if not written.committed and strict_violation():  # nothing written, so the guard did not run
+            raise _StrictModeViolation()
+    except _StrictModeViolation:
+        raise LoadError(_filtered_message(routed, counts["bad"], counts["total"])) from None
+    if written.committed:
+        _bump_loaded_partitions(engine, meta, written.partitions)
+    else:
+        strict_violation()
+    total, bad = counts["total"], counts["bad"]
     message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
     return Result.ok(total - bad, message=message)
 
@@ -177,31 +190,26 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
     for c in definition.columns:
         stype = spark_type(c.type)
         index = by_name.get(c.name.lower())
-        if index is None:
-            raw = F.expr(default_sql(c, engine.now()))
-        else:
-            raw = F.col(f"__src{index}")
+        raw = F.expr(default_sql(c, engine.now())) if index is None else F.col(f"__src{index}")
         typed = raw.try_cast(stype)
-        bad_checks.append(raw.isNotNull() & typed.isNull())
-        not_null = c.nullable is False
-        if not_null:
+        bad_checks.append(raw.isNotNull() & typed.isNull())  # the value does not fit the type
+        if c.nullable is False:
             bad_checks.append(typed.isNull())
         length = _max_length(c.type)
         if length is not None:
             bad_checks.append(F.length(typed) > length)
         columns.append(typed.alias(c.name))
-    frame = source.select(*columns)
+    value_bad = F.lit(False)
+    for check in bad_checks:
+        value_bad = value_bad | F.coalesce(check, F.lit(False))
+    frame = source.select(*columns, value_bad.alias(_BAD))
 
-    partition_sql = routing_sql(meta)
-    frame = frame.withColumn(PARTITION_COLUMN, F.expr(partition_sql))
+    frame = frame.withColumn(PARTITION_COLUMN, F.expr(routing_sql(meta)))
     partition_ok = F.col(PARTITION_COLUMN).isNotNull()
     if only_partitions:
         names = [_existing_partition(meta, name) for name in only_partitions]
         partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(names)
-    bad = ~partition_ok
-    for check in bad_checks:
-        bad = bad | F.coalesce(check, F.lit(False))
-    frame = frame.withColumn(_BAD, bad)
+    frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
 
     distribution = definition.distribution
     if distribution is not None and distribution.kind == "HASH":

@@ -114,7 +114,28 @@ class _Unknown(Exception):
 
 
 def _type_name(t: DataType) -> str:
-    return t.name.upper()
+    try:
+        from dorisql import types as _types
+        return _types.canonical(t).name
+    except Exception:  # pragma: no cover - unknown type names: keep them as written
+        return t.name.upper()
+
+
+def _typed_bound(raw: str, doris_type: DataType) -> Any:
+    """A catalog bound / list value typed as the catalog wrote it (dorisql.types), else locally."""
+    try:
+        from dorisql import types as _types
+        return _types.parse_value(raw, doris_type)
+    except Exception:
+        return _to_typed(raw, doris_type)
+
+
+def _is_type_min(raw: str, doris_type: DataType) -> bool:
+    try:
+        from dorisql import types as _types
+        return bool(_types.is_min_text(raw, doris_type))
+    except Exception:
+        return False
 
 
 def _parse_datetime(text: str) -> dt.datetime:
@@ -181,8 +202,10 @@ def _lower_key(text: Optional[str], doris_type: DataType) -> tuple:
     if raw.upper() == MAXVALUE_TEXT:
         return _POS_INF
     name = _type_name(doris_type)
+    if _is_type_min(raw, doris_type):
+        return _NEG_INF
     try:
-        v = _to_typed(raw, doris_type)
+        v = _typed_bound(raw, doris_type)
     except _Unknown:
         return _NEG_INF  # e.g. DATE '0000-01-01' (the type's minimum): keep everything below
     if name in _INT_TYPES and v <= _INT_TYPES[name]:
@@ -197,7 +220,7 @@ def _upper_key(text: Optional[str], doris_type: DataType) -> tuple:
     if raw.upper() == MAXVALUE_TEXT:
         return _POS_INF
     try:
-        return (1, _to_typed(raw, doris_type))
+        return (1, _typed_bound(raw, doris_type))
     except _Unknown:
         return _POS_INF
 
@@ -210,7 +233,7 @@ def _point_key(text: Optional[str], doris_type: DataType) -> Optional[tuple]:
     if raw.upper() == "NULL" and _TYPED_TEXT.match(text) is None and _QUOTED.match(text) is None:
         return _NULL
     try:
-        return (1, _to_typed(raw, doris_type))
+        return (1, _typed_bound(raw, doris_type))
     except _Unknown:
         return None
 
@@ -729,10 +752,8 @@ def _sort_any(v: Any):
 def spark_type_name(t: DataType) -> str:
     """The Spark type a Doris column is stored as (the type its bucket hash is computed on)."""
     try:
-        from dorisql import types as _types  # the "keys" helper's mapping, when present
-        fn = getattr(_types, "spark_type_name", None) or getattr(_types, "spark_type_sql", None)
-        if fn is not None:
-            return str(fn(t)).lower()
+        from dorisql import types as _types  # the storage mapping (DATETIME -> timestamp_ntz, ...)
+        return _types.spark_type(t).lower()
     except Exception:
         pass
     name = _type_name(t)

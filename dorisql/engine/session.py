@@ -26,10 +26,10 @@ class Engine:
     def __init__(self, config=None, clock: Clock | None = None, spark=None):
         from dorisql.catalog.store import Catalog
         from dorisql.config import Config
-        from dorisql.warehouse import resolve_warehouse
+        from dorisql.warehouse import resolve_root
 
         self.config = config or Config()
-        self.warehouse = Path(resolve_warehouse(self.config.warehouse)).resolve()
+        self.warehouse = resolve_root(self.config.warehouse)
         self.warehouse.mkdir(parents=True, exist_ok=True)
         self.catalog = Catalog(self.warehouse)
         self._clock = clock

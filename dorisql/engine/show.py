@@ -109,9 +109,7 @@ def describe(engine, stmt: ast.Describe) -> Result:
 
 def partition_rows(engine, meta: TableMeta) -> list[tuple[Any, ...]]:
     from dorisql.partitioning.keys import partition_range_string
-    from dorisql.storage import delta
-
-    stats = delta.partition_stats(str(meta_dir(engine.warehouse, meta)))
+    stats = table_stats(engine, meta)
     definition = meta.definition
     partition_key = ", ".join(definition.partition.columns) if definition.partition else ""
     distribution = definition.distribution
@@ -119,8 +117,8 @@ def partition_rows(engine, meta: TableMeta) -> list[tuple[Any, ...]]:
     rows = []
     for p in meta.partitions:
         stat = stats.get(p.name)
-        size = stat.size_bytes if stat else 0
-        count = stat.num_records if stat else 0
+        size = stat.data_size if stat else 0
+        count = stat.row_count if stat else 0
         range_text = partition_range_string(meta, p) if definition.partition else ""
         rows.append((
             p.id, p.name, p.visible_version, time_text(p.visible_version_time or p.created_at), "NORMAL",
@@ -179,14 +177,21 @@ def show_partitions(engine, stmt: ast.ShowPartitions) -> Result:
     return Result.table(SHOW_PARTITIONS_COLUMNS, [tuple(r.values()) for r in rows])
 
 
-def show_data(engine, stmt: ast.ShowData) -> Result:
-    from dorisql.storage import delta
+def table_stats(engine, meta: TableMeta):
+    """Per-partition size and rows of the live partitions, from the Delta log."""
+    from dorisql.storage.delta import DeltaStore
 
+    live = {p.name for p in meta.partitions}
+    stats = DeltaStore(meta_dir(engine.warehouse, meta)).partition_stats()
+    return {name: s for name, s in stats.items() if name in live}
+
+
+def show_data(engine, stmt: ast.ShowData) -> Result:
     if stmt.table is not None:
         meta = load_meta(engine, stmt.table)
-        stats = delta.partition_stats(str(meta_dir(engine.warehouse, meta)))
-        size = sum(s.size_bytes for s in stats.values())
-        rows_count = sum(s.num_records for s in stats.values())
+        stats = table_stats(engine, meta)
+        size = sum(s.data_size for s in stats.values())
+        rows_count = sum(s.row_count for s in stats.values())
         replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
         return Result.table(["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"], [
             (meta.name, meta.name, size_text(size), replicas, rows_count, "0.000 "),
@@ -196,8 +201,7 @@ def show_data(engine, stmt: ast.ShowData) -> Result:
     rows, total, total_replicas = [], 0, 0
     for name in sorted(engine.catalog.list_tables(db)):
         meta = engine.catalog.load_table(db, name)
-        stats = delta.partition_stats(str(meta_dir(engine.warehouse, meta)))
-        size = sum(s.size_bytes for s in stats.values())
+        size = sum(s.data_size for s in table_stats(engine, meta).values())
         replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
         total, total_replicas = total + size, total_replicas + replicas
         rows.append((name, size_text(size), replicas, "0.000 "))

@@ -870,3 +870,28 @@ def partition_range_string(meta: Any, p: Any) -> str:
         return ""
     _, ptypes = partition_columns(meta.definition)
     return from_meta([p], ptypes)[0].show_text()
+
+
+def sorted_partition_names(meta: Any) -> list[str]:
+    """The table's partition names in key order (RANGE by range, LIST by first value)."""
+    if meta.definition.partition is None:
+        return [p.name for p in meta.partitions]
+    return [d.name for d in _sorted_defs(table_partitions(meta))]
+
+
+def single_column_bounds(meta: Any, p: Any) -> tuple[Any, Any]:
+    """[lower, upper) of a single-column RANGE partition as plain values; None for MIN / MAXVALUE."""
+    _, ptypes = partition_columns(meta.definition)
+    d = from_meta([p], ptypes)[0]
+    if not isinstance(d, RangeDef):
+        raise AnalysisError(f"Partition [{p.name}] is not a RANGE partition")
+    lower, upper = d.range.lower.values[0], d.range.upper.values[0]
+    return (None if lower is MIN else lower), (None if upper is MAX else upper)
+
+
+def bound_texts(meta: Any, value: Any) -> tuple[str, ...]:
+    """The catalog text of a single-column bound value (for partitions the scheduler creates)."""
+    from dorisql.types import format_value
+
+    _, ptypes = partition_columns(meta.definition)
+    return (format_value(value, ptypes[0]),)

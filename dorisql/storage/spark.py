@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import sys
+from pathlib import Path
 from typing import Mapping
 
 DEFAULT_CONF = {
@@ -14,6 +16,8 @@ DEFAULT_CONF = {
     "spark.hadoop.mapreduce.fileoutputcommitter.marksuccessfuljobs": "false",
     "spark.sql.parquet.outputTimestampType": "TIMESTAMP_MICROS",
     "spark.sql.legacy.parquet.nanosAsLong": "false",
+    # dorisql shows its own progress; Spark's console bar would garble the shell.
+    "spark.ui.showConsoleProgress": "false",
 }
 
 
@@ -34,9 +38,14 @@ def create_session(master: str = "local[*]", app_name: str = "dorisql", conf: Ma
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
-    builder = SparkSession.builder.master(master).appName(app_name)
+    log_config = Path(__file__).with_name("log4j2.properties")
+    java_options = f"-Dlog4j2.configurationFile={log_config.as_uri()}"
+    builder = (SparkSession.builder.master(master).appName(app_name)
+               .config("spark.driver.extraJavaOptions", java_options))
     for key, value in {**DEFAULT_CONF, **(conf or {})}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
+    # PySpark logs every failed DataFrame operation as JSON; dorisql reports errors itself.
+    logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
     return session

@@ -1,0 +1,348 @@
+"""A table's partition list over time: initial partitions, ADD/DROP, bucket counts, dynamic passes.
+
+The arithmetic is pure and lives elsewhere (range keys: dorisql.partitioning.keys; dynamic
+schedule: dorisql.partitioning.dynamic; bucket counts: dorisql.bucketing.auto). This module
+applies their decisions to the catalog and the Delta log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import shutil
+from typing import Iterable
+
+from dorisql import ast
+from dorisql.bucketing import auto
+from dorisql.catalog.model import BucketDecision, DynamicState, PartitionMeta, TableMeta
+from dorisql.errors import AnalysisError, CommitConflictError
+from dorisql.partitioning import dynamic
+
+from .locks import table_lock
+from .tables import meta_dir
+
+#: How often a catalog commit is retried when another session changed the table meanwhile.
+COMMIT_RETRIES = 20
+
+
+# ---------------------------------------------------------------------- topology and buckets
+
+
+def topology(engine) -> auto.Topology:
+    """BE nodes and disks for BUCKETS AUTO: ADMIN SET FRONTEND CONFIG / config file, else the
+    Spark executors (without starting Spark: a local master is one node) and the warehouse
+    volume's available capacity."""
+    nodes_text = engine.frontend("cluster_backends")
+    disks_text = engine.frontend("cluster_disks_per_backend")
+    capacity_text = engine.frontend("cluster_disk_capacity")
+    nodes = int(nodes_text) if nodes_text else _spark_nodes(engine)
+    disks = int(disks_text) if disks_text else 1
+    capacity = auto.parse_data_size(capacity_text, prop="cluster_disk_capacity") if capacity_text \
+        else shutil.disk_usage(engine.warehouse).free
+    return auto.Topology.uniform(max(nodes, 1), max(disks, 1), capacity)
+
+
+def _spark_nodes(engine) -> int:
+    master = engine.config.master or "local[*]"
+    if master.startswith("local") or not engine.spark_started:
+        return 1
+    try:
+        status = engine.spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
+        return max(status.size() - 1, 1)  # the driver is listed too
+    except Exception:  # Spark Connect and others: one node is the safe guess
+        return 1
+
+
+def _auto_limits(engine) -> tuple[int, int]:
+    return int(engine.frontend("autobucket_min_buckets")), int(engine.frontend("autobucket_max_buckets"))
+
+
+def initial_decision(engine, definition: ast.CreateTable, explicit: int | None = None) -> BucketDecision:
+    """Bucket count of a partition created with the table (or without any history)."""
+    distribution = definition.distribution
+    if explicit is not None:
+        return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
+    if distribution is not None and not distribution.auto and distribution.buckets:
+        return BucketDecision(rule="fixed", buckets=distribution.buckets, reason=f"BUCKETS {distribution.buckets}")
+    low, high = _auto_limits(engine)
+    estimate = auto.estimate_from_properties(ast.props(definition.properties))
+    return auto.initial_buckets(estimate, topology(engine), low, high)
+
+
+def next_decision(engine, meta: TableMeta, explicit: int | None = None,
+                  dynamic_buckets: int | None = None, exclude: str | None = None) -> BucketDecision:
+    """Bucket count of a partition added later: explicit BUCKETS, dynamic_partition.buckets,
+    the table's fixed count, or BUCKETS AUTO from the sizes of earlier partitions."""
+    distribution = meta.definition.distribution
+    if explicit is not None:
+        return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
+    if dynamic_buckets is not None:
+        return BucketDecision(rule="dynamic_partition.buckets", buckets=dynamic_buckets,
+                              reason=f"dynamic_partition.buckets = {dynamic_buckets}")
+    if distribution is not None and not distribution.auto and distribution.buckets:
+        return BucketDecision(rule="fixed", buckets=distribution.buckets, reason=f"BUCKETS {distribution.buckets}")
+    history = partition_size_history(engine, meta, exclude=exclude)
+    low, high = _auto_limits(engine)
+    estimate = auto.estimate_from_properties(ast.props(meta.definition.properties))
+    return auto.subsequent_buckets(history, topology(engine), low, high, fallback_estimate_bytes=estimate)
+
+
+def partition_size_history(engine, meta: TableMeta, exclude: str | None = None) -> list[int]:
+    """Stored sizes of the partitions that hold data, in range order (oldest first)."""
+    from dorisql.partitioning.keys import sorted_partition_names
+
+    from .show import table_stats
+
+    stats = table_stats(engine, meta)
+    return [stats[name].data_size for name in sorted_partition_names(meta)
+            if name != exclude and name in stats and stats[name].data_size > 0]
+
+
+# ---------------------------------------------------------------------- creating partitions
+
+
+def initial_partitions(engine, definition: ast.CreateTable) -> list[PartitionMeta]:
+    """The partitions CREATE TABLE makes: the listed ones, or the single hidden partition
+    named after the table, plus whatever the dynamic partition rules create right away."""
+    from dorisql.partitioning.keys import build_partitions
+
+    now = engine.now()
+    decision = initial_decision(engine, definition)
+    replication = _replication_num(definition)
+    if definition.partition is None:
+        ids = engine.catalog.next_ids(1)
+        return [PartitionMeta(id=ids[0], name=definition.table.name, buckets=decision.buckets, created_at=now,
+                              replication_num=replication, bucket_decision=decision)]
+    declared = build_partitions(definition)
+    ids = engine.catalog.next_ids(max(len(declared), 1))
+    partitions = [PartitionMeta(id=pid, name=d.name, buckets=decision.buckets, created_at=now,
+                                replication_num=replication, bucket_decision=decision, **d.meta_fields())
+                  for pid, d in zip(ids, declared)]
+    props = dynamic_properties(engine, definition)
+    if props is not None and props.enable:
+        shell = TableMeta(id=0, db=definition.table.db or "", name=definition.table.name, definition=definition,
+                          partitions=tuple(partitions))
+        plan = dynamic.plan(props, existing_for_planner(shell), now, _partition_type(definition),
+                            max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
+                            creating_table=True)
+        shell = _apply_plan_partitions(engine, shell, plan, props, now)
+        partitions = list(shell.partitions)
+    return partitions
+
+
+def _replication_num(definition: ast.CreateTable) -> int:
+    value = ast.props(definition.properties).get("replication_num", "1")
+    return int(value) if value.isdigit() else 1
+
+
+def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
+    from dorisql.partitioning import keys
+
+    item = action.partition
+    for attempt in range(COMMIT_RETRIES):
+        if meta.partition(item.name) is not None:
+            if item.if_not_exists:
+                return meta
+            raise AnalysisError(f"Duplicate partition name {item.name}")
+        declared = keys.add_partition(meta, item)
+        explicit = action.distribution.buckets if action.distribution is not None else None
+        if explicit is not None and explicit <= 0:
+            raise AnalysisError("Number of hash distribution should be greater than zero.")
+        decision = next_decision(engine, meta, explicit=explicit)
+        new = PartitionMeta(id=engine.catalog.next_id(), name=item.name, buckets=decision.buckets,
+                            created_at=engine.now(), replication_num=_replication_num(meta.definition),
+                            bucket_decision=decision, **declared.meta_fields())
+        try:
+            return engine.catalog.commit_table(dataclasses.replace(meta, partitions=meta.partitions + (new,)),
+                                               expected_version=meta.version)
+        except CommitConflictError:
+            meta = engine.catalog.load_table(meta.db, meta.name)
+    raise CommitConflictError(f"Table '{meta.name}' kept changing; ADD PARTITION gave up")
+
+
+# ---------------------------------------------------------------------- dropping partitions
+
+
+def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) -> TableMeta:
+    """Drop partitions: catalog first, then one Delta commit of `remove`s for their files.
+
+    The removes are planned from the snapshot taken under the storage commit lock, after the
+    catalog no longer lists the partitions: a load that committed into them before that is
+    removed with them, and a load committing after it is refused by its partition guard."""
+    from dorisql.storage.delta import DeltaStore
+
+    wanted = {n.lower() for n in names}
+    location = meta_dir(engine.warehouse, meta)
+    with table_lock(location):
+        for _attempt in range(COMMIT_RETRIES):
+            current = engine.catalog.load_table(meta.db, meta.name)
+            dropping = [p.name for p in current.partitions if p.name.lower() in wanted]
+            kept = tuple(p for p in current.partitions if p.name.lower() not in wanted)
+            try:
+                updated = engine.catalog.commit_table(dataclasses.replace(current, partitions=kept),
+                                                      expected_version=current.version)
+                break
+            except CommitConflictError:
+                continue
+        else:
+            raise CommitConflictError(f"Table '{meta.name}' kept changing; DROP PARTITION gave up")
+        if dropping:
+            DeltaStore(location).drop_partitions(dropping, operation=reason)
+    return updated
+
+
+def bump_versions(engine, meta: TableMeta, names: Iterable[str]) -> TableMeta:
+    """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time)."""
+    touched = {n.lower() for n in names}
+    now = engine.now()
+    current = meta
+    for _attempt in range(COMMIT_RETRIES):
+        partitions = tuple(
+            dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
+            if p.name.lower() in touched else p for p in current.partitions)
+        try:
+            return engine.catalog.commit_table(dataclasses.replace(current, partitions=partitions),
+                                               expected_version=current.version)
+        except CommitConflictError:
+            current = engine.catalog.load_table(meta.db, meta.name)
+    raise CommitConflictError(f"Table '{meta.name}' kept changing; could not record the load")
+
+
+# ---------------------------------------------------------------------- dynamic partitions
+
+
+def _partition_type(definition: ast.CreateTable) -> str:
+    from .tables import column
+
+    if definition.partition is None or not definition.partition.columns:
+        return "DATE"
+    return column(definition, definition.partition.columns[0]).type.name
+
+
+def dynamic_properties(engine, definition: ast.CreateTable, properties: dict[str, str] | None = None):
+    """The table's parsed dynamic_partition.* properties, or None if it has none."""
+    props = ast.props(definition.properties) if properties is None else properties
+    if not dynamic.has_dynamic_properties(props):
+        return None
+    column = definition.partition.columns[0] if definition.partition and definition.partition.columns else "k1"
+    return dynamic.parse_properties(props, _partition_type(definition), partition_column=column,
+                                    max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")))
+
+
+def existing_for_planner(meta: TableMeta) -> list[dynamic.ExistingPartition]:
+    from dorisql.partitioning.keys import single_column_bounds
+
+    result = []
+    for p in meta.partitions:
+        if p.lower is None and p.upper is None:
+            continue
+        lower, upper = single_column_bounds(meta, p)
+        result.append(dynamic.ExistingPartition(p.name, lower, upper))
+    return result
+
+
+def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetime) -> TableMeta:
+    """The table with the plan's new partitions added (catalog objects only; nothing committed)."""
+    from dorisql.partitioning.keys import bound_texts
+
+    partitions = [p for p in meta.partitions if p.name not in set(plan.to_drop)]
+    if plan.to_create:
+        ids = engine.catalog.next_ids(len(plan.to_create))
+        working = dataclasses.replace(meta, partitions=tuple(partitions))
+        for pid, planned in zip(ids, plan.to_create):
+            if working.partitions or meta.definition.distribution is None or not meta.definition.distribution.auto:
+                decision = next_decision(engine, working, dynamic_buckets=props.buckets,
+                                         exclude=plan.now_partition_name)
+            else:
+                decision = initial_decision(engine, meta.definition)
+            new = PartitionMeta(id=pid, name=planned.name, buckets=decision.buckets,
+                                lower=bound_texts(meta, planned.lower), upper=bound_texts(meta, planned.upper),
+                                created_at=now, replication_num=props.replication_num or _replication_num(meta.definition),
+                                bucket_decision=decision)
+            partitions.append(new)
+            working = dataclasses.replace(working, partitions=tuple(partitions))
+    return dataclasses.replace(meta, partitions=tuple(partitions))
+
+
+def with_dynamic_state_created(engine, meta: TableMeta) -> TableMeta:
+    """A new dynamic table has been scheduled once, at creation (Doris runs the rules immediately)."""
+    if dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
+        now = engine.now()
+        return dataclasses.replace(meta, dynamic_state=DynamicState(last_update_time=None,
+                                                                    last_scheduler_time=now, state="NORMAL"))
+    return meta
+
+
+def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
+    """One scheduler pass over one table: drop, then create, as the plan says.
+
+    Returns (table, created names, dropped names). A pass with nothing to do and no change of
+    state writes nothing at all (no Delta commit, no catalog update)."""
+    props = dynamic_properties(engine, meta.definition)
+    if props is None or not props.enable:
+        return meta, [], []
+    now = engine.now()
+    limit = int(engine.frontend("max_dynamic_partition_num"))
+    column_type = _partition_type(meta.definition)
+    plan = dynamic.plan(props, existing_for_planner(meta), now, column_type, max_dynamic_partition_num=limit)
+    dropped = list(plan.to_drop)
+    if dropped:
+        meta = drop_partitions(engine, meta, dropped, reason="dorisql dynamic partition scheduler")
+    state = meta.dynamic_state
+    unchanged_state = (state.state == plan.state
+                       and (plan.last_create_partition_msg or state.last_create_partition_msg) == state.last_create_partition_msg
+                       and (plan.last_drop_partition_msg or state.last_drop_partition_msg) == state.last_drop_partition_msg)
+    if not plan.to_create and not dropped and unchanged_state:
+        return meta, [], []
+    for _attempt in range(COMMIT_RETRIES):
+        current = engine.catalog.load_table(meta.db, meta.name)
+        fresh = dynamic.plan(props, existing_for_planner(current), now, column_type, max_dynamic_partition_num=limit)
+        fresh.to_drop = []
+        updated = _apply_plan_partitions(engine, current, fresh, props, now)
+        new_state = dataclasses.replace(
+            current.dynamic_state, last_scheduler_time=now, state=plan.state,
+            last_create_partition_msg=fresh.last_create_partition_msg or current.dynamic_state.last_create_partition_msg,
+            last_drop_partition_msg=plan.last_drop_partition_msg or current.dynamic_state.last_drop_partition_msg)
+        try:
+            meta = engine.catalog.commit_table(dataclasses.replace(updated, dynamic_state=new_state),
+                                               expected_version=current.version)
+            return meta, [p.name for p in fresh.to_create], dropped
+        except CommitConflictError:
+            continue
+    raise CommitConflictError(f"Table '{meta.name}' kept changing; the dynamic partition pass gave up")
+
+
+def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMeta:
+    """ALTER TABLE ... SET (...): validate, store, and apply dynamic partition rules at once."""
+    current = ast.props(meta.definition.properties)
+    merged = {**current, **changes}
+    if "estimate_partition_size" in changes:
+        auto.parse_data_size(changes["estimate_partition_size"])
+    for key in ("replication_num", "replication_allocation"):
+        if key in changes and key == "replication_num" and not changes[key].isdigit():
+            raise AnalysisError(f"Invalid replication_num: {changes[key]}")
+    is_dynamic_change = dynamic.has_dynamic_properties(changes)
+    if is_dynamic_change:
+        if meta.definition.partition is None or meta.definition.partition.kind != "RANGE":
+            raise AnalysisError("Only support dynamic partition properties on range partition table")
+        dynamic_properties(engine, meta.definition, merged)  # validates the merged rule set
+    new_definition = dataclasses.replace(meta.definition, properties=tuple(merged.items()))
+    state = meta.dynamic_state
+    if is_dynamic_change:
+        state = dataclasses.replace(state, last_update_time=engine.now())
+    updated = engine.catalog.commit_table(dataclasses.replace(meta, definition=new_definition, dynamic_state=state),
+                                          expected_version=meta.version)
+    if is_dynamic_change:
+        updated, _created, _dropped = run_dynamic_pass(engine, updated)
+    return updated
+
+
+def check_manual_change_allowed(engine, meta: TableMeta, what: str) -> None:
+    """Doris refuses manual ADD PARTITION while the dynamic rules own the table."""
+    if what != "ADD PARTITION":
+        return
+    props = dynamic_properties(engine, meta.definition)
+    if props is not None and props.enable:
+        raise AnalysisError(
+            f"Cannot add partition to dynamic partition table '{meta.name}' while dynamic_partition.enable "
+            "is true; run ALTER TABLE ... SET (\"dynamic_partition.enable\" = \"false\") first")

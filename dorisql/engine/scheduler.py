@@ -1,0 +1,154 @@
+"""Doris's dynamic partition scheduler: a pass over every dynamic table, in the shell's
+background or from `dorisql scheduler` (cron: --once; service: without)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from dorisql import ast
+from dorisql.errors import DorisqlError
+from dorisql.partitioning import dynamic
+from dorisql.result import Result
+
+from . import partitions as parts
+
+#: Catalog key of the time of the last complete scheduler pass (shown as LastSchedulerTime).
+LAST_PASS_KEY = "dorisql.dynamic_scheduler.last_pass"
+_TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+@dataclass
+class PassReport:
+    tables: int = 0
+    created: dict[str, list[str]] = field(default_factory=dict)
+    dropped: dict[str, list[str]] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        made = sum(len(v) for v in self.created.values())
+        gone = sum(len(v) for v in self.dropped.values())
+        text = f"dynamic partitions: {self.tables} tables checked, {made} partitions created, {gone} dropped"
+        if self.errors:
+            text += f", {len(self.errors)} errors (" + "; ".join(f"{k}: {v}" for k, v in self.errors.items()) + ")"
+        return text
+
+
+def run_pass(engine) -> PassReport:
+    """One pass over every table with dynamic partition rules (if dynamic_partition_enable)."""
+    report = PassReport()
+    if engine.frontend("dynamic_partition_enable") != "true":
+        return report
+    for meta in engine.catalog.list_table_metas():
+        if not dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
+            continue
+        report.tables += 1
+        name = f"{meta.db}.{meta.name}"
+        try:
+            _meta, created, dropped = parts.run_dynamic_pass(engine, meta)
+        except DorisqlError as exc:
+            report.errors[name] = str(exc)
+            continue
+        if created:
+            report.created[name] = created
+        if dropped:
+            report.dropped[name] = dropped
+    engine.catalog.set_config(LAST_PASS_KEY, engine.now().strftime(_TIME_FORMAT))
+    return report
+
+
+def dynamic_rows(engine, db: str) -> Result:
+    """SHOW DYNAMIC PARTITION TABLES [FROM db]."""
+    last_pass_text = engine.catalog.get_config(LAST_PASS_KEY, None)
+    last_pass = dt.datetime.strptime(last_pass_text, _TIME_FORMAT) if last_pass_text else None
+    rows = []
+    for name in engine.catalog.list_tables(db):
+        meta = engine.catalog.load_table(db, name)
+        props = parts.dynamic_properties(engine, meta.definition)
+        if props is None:
+            continue
+        state = meta.dynamic_state
+        if last_pass is not None and props.enable and (state.last_scheduler_time is None
+                                                       or state.last_scheduler_time < last_pass):
+            state = type(state)(**{**state.__dict__, "last_scheduler_time": last_pass})
+        buckets = meta.definition.distribution.buckets if meta.definition.distribution else None
+        rows.append(tuple(dynamic.format_show_row(meta.name, props, state, buckets=buckets)))
+    return Result.table(dynamic.show_columns(), rows)
+
+
+class BackgroundScheduler:
+    """Runs a pass every dynamic_partition_check_interval_seconds on a daemon thread."""
+
+    def __init__(self, engine_factory: Callable[[], object], report: Callable[[str], None] | None = None):
+        self._engine_factory = engine_factory
+        self._report = report
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="dynamic-partition-scheduler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _loop(self) -> None:
+        engine = self._engine_factory()
+        while not self._stop.is_set():
+            try:
+                report = run_pass(engine)
+                if self._report and (report.created or report.dropped or report.errors):
+                    self._report(report.summary())
+            except Exception as exc:  # never let the background thread die or disturb the prompt
+                if self._report:
+                    self._report(f"dynamic partition scheduler failed: {exc}")
+            interval = int(engine.frontend("dynamic_partition_check_interval_seconds"))
+            self._stop.wait(max(interval, 1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`dorisql scheduler [--once] [--now 'YYYY-MM-DD HH:MM:SS'] [--warehouse DIR]`."""
+    from dorisql.clock import FixedClock, parse_now
+    from dorisql.config import load_config
+
+    from .session import Engine
+
+    parser = argparse.ArgumentParser(prog="dorisql scheduler",
+                                     description="Run Doris's dynamic partition scheduler over a warehouse.")
+    parser.add_argument("--once", action="store_true", help="run one pass and exit (for cron)")
+    parser.add_argument("--now", help="pretend the current time is this ('YYYY-MM-DD HH:MM:SS')")
+    parser.add_argument("--warehouse", help="warehouse folder (default: config, $DORISQL_WAREHOUSE, ./warehouse)")
+    parser.add_argument("--master", help="Spark master URL")
+    args = parser.parse_args(argv)
+    config = load_config()
+    if args.warehouse:
+        config.warehouse = args.warehouse
+    if args.master:
+        config.master = args.master
+    try:
+        clock = FixedClock(parse_now(args.now)) if args.now else None
+    except ValueError as exc:
+        parser.error(str(exc))
+    engine = Engine(config, clock=clock)
+    try:
+        while True:
+            report = run_pass(engine)
+            print(report.summary(), flush=True)
+            for table, names in report.created.items():
+                print(f"  {table}: created {', '.join(names)}")
+            for table, names in report.dropped.items():
+                print(f"  {table}: dropped {', '.join(names)}")
+            if args.once:
+                return 1 if report.errors else 0
+            threading.Event().wait(int(engine.frontend("dynamic_partition_check_interval_seconds")))
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        engine.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
