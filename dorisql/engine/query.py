@@ -247,6 +247,10 @@ def _qualifiers(table: exp.Table) -> list[str]:
 # --------------------------------------------------------------------------- running
 
 
+#: Views the engine registers for table functions in FROM (dorisql.engine.tvf).
+TABLE_FUNCTION_VIEW_PREFIX = "__tvf_"
+
+
 def _table_refs(tree: exp.Expression) -> list[exp.Table]:
     refs = []
     for t in tree.find_all(exp.Table):
@@ -256,6 +260,8 @@ def _table_refs(tree: exp.Expression) -> list[exp.Table]:
             continue
         if _is_cte_reference(t):
             continue
+        if t.name.startswith(TABLE_FUNCTION_VIEW_PREFIX) and not t.db:
+            continue  # a table function (local(), s3()...) the engine registered as a view
         refs.append(t)
     refs.sort(key=lambda t: (t.this.meta.get("start", 0) if t.this.meta else 0))
     return refs
@@ -325,7 +331,8 @@ def plan_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable,
                 col.set("db", None)
                 col.set("catalog", None)
         try:
-            plan.spark_sql = tree.sql(dialect="spark", unsupported_level=ErrorLevel.RAISE)
+            plan.spark_sql = tree.sql(dialect="spark", unsupported_level=ErrorLevel.RAISE,
+                                      normalize_functions=False)
         except UnsupportedError as e:
             raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
     except BaseException:
@@ -361,11 +368,19 @@ def drop_views(spark, views) -> None:
 
 
 def _translate_spark_error(e: Exception, views: dict[str, str]) -> DorisqlError:
-    message = str(getattr(e, "getMessage", lambda: None)() or e)
+    """Spark's analysis error as a Doris-flavoured AnalysisError (view names put back)."""
+    message = str(e)
     first = message.strip().splitlines()[0] if message.strip() else type(e).__name__
     for view, name in views.items():
         first = first.replace(f"`{view}`", f"`{name}`").replace(view, name)
-    first = re.sub(r"\s*SQLSTATE: \w+", "", first)
+    first = re.sub(r"\s*SQLSTATE: \w+\.?", "", first)
+    first = re.sub(r";?\s*line \d+ pos \d+$", "", first).strip()
+    m = re.match(r"\[UNRESOLVED_COLUMN[.\w]*\] A column[^`]*`([^`]+(?:`\.`[^`]+)*)`", first)
+    if m:
+        return AnalysisError(f"Unknown column '{m.group(1).split('`.`')[-1]}' in 'table list'")
+    m = re.match(r"\[UNRESOLVED_ROUTINE\] Cannot resolve routine `([^`]+)`", first)
+    if m:
+        return AnalysisError(f"Can not found function '{m.group(1)}'")
     return AnalysisError(first)
 
 
