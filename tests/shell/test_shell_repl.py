@@ -1,0 +1,189 @@
+"""The real shell in a pseudo-terminal, used as a person would (pexpect, pinned 40x120
+terminal, PROMPT_TOOLKIT_NO_CPR=1, isolated HOME and XDG folders, a temporary warehouse)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from shellkit import ANSI_ESCAPE, needs_engine
+
+pytestmark = needs_engine
+
+CREATE_TABLE_LINES = [
+    "CREATE TABLE sales_orders (",
+    "  order_id BIGINT,",
+    "  order_date DATE,",
+    "  amount DECIMAL(10, 2)",
+    ")",
+    "DUPLICATE KEY(order_id)",
+    "PARTITION BY RANGE(order_date) (",
+    "  PARTITION p202001 VALUES LESS THAN ('2020-02-01')",
+    ")",
+    "DISTRIBUTED BY HASH(order_id) BUCKETS 2",
+    'PROPERTIES ("replication_num" = "1");',
+]
+
+#: An SGR sequence that sets a foreground or background colour.
+COLOR_SGR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
+
+
+def _make_table(dorisql):
+    out = dorisql("-e", "CREATE DATABASE d1; USE d1; " + " ".join(CREATE_TABLE_LINES))
+    assert out.returncode == 0, out.stderr
+
+
+def test_multi_line_create_table_then_show(repl):
+    shell = repl()
+    shell.run("CREATE DATABASE d1;", "Query OK, 0 rows affected")
+    shell.run("USE d1;", "Database changed", db="d1")
+    for line in CREATE_TABLE_LINES[:-1]:
+        shell.line(line)
+        shell.expect(r"->")  # the continuation prompt: the statement is not finished yet
+    shell.line(CREATE_TABLE_LINES[-1])
+    shell.expect(r"Query OK, 0 rows affected \(\d+\.\d\d sec\)")
+    shell.prompt("d1")
+    out = shell.run("SHOW TABLES;", r"1 row in set", db="d1")
+    assert "| Tables_in_d1 |" in out and "| sales_orders |" in out
+    assert shell.quit() == 0
+
+
+def test_a_semicolon_inside_a_string_does_not_end_the_statement(repl):
+    shell = repl()
+    shell.line("SHOW DATABASES LIKE 'x;")
+    shell.expect(r"->")
+    shell.line("y';")
+    shell.expect(r"Empty set")
+    shell.prompt()
+
+
+def test_tab_completes_a_keyword(repl):
+    shell = repl()
+    shell.send("SHO\t")
+    time.sleep(0.3)
+    shell.line(" DATABASES;")
+    out = shell.expect(r"rows? in set")
+    assert "ERROR" not in ANSI_ESCAPE.sub("", out)
+    shell.prompt()
+
+
+def test_tab_completes_a_table_name(repl, dorisql):
+    _make_table(dorisql)
+    shell = repl("-D", "d1")
+    time.sleep(0.5)  # names load in the background
+    shell.send("DESC sales_o\t")
+    time.sleep(0.3)
+    shell.line(";")
+    out = shell.expect(r"rows? in set")
+    assert "order_date" in ANSI_ESCAPE.sub("", out)
+
+
+def test_history_is_recalled_after_a_restart(repl, shell_env):
+    shell = repl()
+    shell.run("CREATE DATABASE hist_db;", "Query OK")
+    shell.run("SHOW DATABASES LIKE 'hist_db';", r"1 row in set")
+    assert shell.quit() == 0
+    history = f"{shell_env['XDG_STATE_HOME']}/dorisql/history"
+    assert "SHOW DATABASES LIKE 'hist_db';" in open(history).read()
+    again = repl()
+    again.send("\x1b[A")  # up arrow: the last statement of the previous session
+    time.sleep(0.3)
+    again.send("\r")
+    out = again.expect(r"1 row in set")
+    assert "| hist_db  |" in ANSI_ESCAPE.sub("", out)
+    again.prompt()
+
+
+def test_ctrl_c_at_the_prompt_clears_the_line(repl):
+    shell = repl()
+    shell.send("SHOW DATAB")
+    time.sleep(0.2)
+    shell.send("\x03")
+    shell.prompt()
+    out = shell.run("SHOW DATABASES;", r"rows? in set")
+    assert "ERROR" not in out
+
+
+def test_ctrl_d_and_exit_leave_with_status_0(repl):
+    shell = repl()
+    assert shell.quit() == 0
+    for word in ("exit", "quit", "\\q"):
+        shell = repl()
+        shell.line(word)
+        shell.expect("Bye")
+        shell.expect(shell.pexpect.EOF)
+        shell.child.close()
+        assert shell.child.exitstatus == 0
+
+
+def test_a_syntax_error_shows_the_caret(repl):
+    shell = repl()
+    shell.line("SHOW DATABASSES;")
+    shell.expect(r"ERROR 1064 \(42000\): ")
+    out = shell.prompt()
+    lines = [line.rstrip() for line in ANSI_ESCAPE.sub("", out).splitlines()]
+    assert any(line.endswith("^") for line in lines), lines
+    shell.run("SHOW DATABASES;", r"rows? in set")  # the shell carries on
+
+
+def test_vertical_output_with_backslash_g(repl):
+    shell = repl()
+    shell.run("CREATE DATABASE v1;", "Query OK")
+    out = shell.run("SHOW DATABASES LIKE 'v1'\\G", r"1 row in set")
+    assert "*************************** 1. row ***************************" in out
+    assert "Database: v1" in out
+
+
+def test_help_and_delimiter(repl):
+    shell = repl()
+    shell.run("help", "source <file>")
+    shell.line("DELIMITER //")
+    shell.prompt()
+    shell.line("SHOW DATABASES;")
+    shell.expect("->")  # ';' no longer ends a statement
+    shell.line("//")
+    shell.expect(r"rows? in set")
+    shell.prompt()
+
+
+def test_source_a_file(repl, tmp_path):
+    (tmp_path / "s.sql").write_text("CREATE DATABASE sourced;\nSHOW DATABASES LIKE 'sourced';\n")
+    shell = repl()
+    out = shell.run(f"source {tmp_path / 's.sql'}", r"1 row in set")
+    assert "| sourced  |" in out
+
+
+def _typed_output(shell, text: str) -> str:
+    shell.send(text)
+    time.sleep(0.8)
+    shell.send("\x03")  # clear the line
+    shell.prompt()
+    return "".join(shell.transcript[-1:])
+
+
+def test_colour_is_used_and_no_color_turns_it_off(repl):
+    colored = repl()
+    colored_out = _typed_output(colored, "SELECT 1 FROM t WHERE x = 'a'")
+    assert COLOR_SGR.search(colored_out), repr(colored_out)
+
+    plain = repl(env={"NO_COLOR": "1"})
+    plain_out = _typed_output(plain, "SELECT 1 FROM t WHERE x = 'a'")
+    plain.line("SHOW DATABASSES;")
+    plain.expect("ERROR 1064")
+    plain_out += plain.prompt()
+    assert not COLOR_SGR.search(plain_out), repr(plain_out)
+
+
+@pytest.mark.spark
+def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(repl):
+    shell = repl()
+    # Long enough to still run when Ctrl-C comes; Spark starts in the background meanwhile.
+    shell.line("SELECT max(sha2(cast(id AS STRING), 256)) FROM range(0, 50000000000, 1, 4);")
+    shell.expect(r"\[Stage \d+: \d+/\d+ tasks", timeout=120)  # progress line: the job is running
+    shell.send("\x03")
+    shell.expect(r"ERROR 1317 \(70100\): Query execution was interrupted", timeout=60)
+    shell.prompt()
+    shell.run("SHOW DATABASES;", r"rows? in set")
+    assert shell.quit() == 0
