@@ -9,6 +9,7 @@ PARTITION" rather than "unexpected 'AUTO'".
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
@@ -122,9 +123,6 @@ _I = re.IGNORECASE
 #: (pattern on the masked statement, feature). The first match (leftmost) names the feature.
 _FEATURES_ANY = [
     (re.compile(r"\bAUTO\s+PARTITION\b", _I), "AUTO PARTITION"),
-    (re.compile(r"\bGENERATED\s+ALWAYS\b", _I), "generated columns"),
-    (re.compile(r"\bAS\s*\(?\s*(?:SELECT|WITH)\b", _I), "CREATE TABLE ... AS SELECT"),
-    (re.compile(r"\bAS\s*\((?!\s*(?:SELECT|WITH)\b)", _I), "generated columns"),
     (re.compile(r"\bCLUSTER\s+BY\b", _I), "CLUSTER BY"),
     (re.compile(r"\bBROKER\s+PROPERTIES\b", _I), "BROKER PROPERTIES"),
     (re.compile(r"\bAGG_STATE\s*<", _I), "AGG_STATE columns"),
@@ -132,7 +130,9 @@ _FEATURES_ANY = [
     (re.compile(r"\bPARTITION\s*\(\s*\*\s*\)", _I), "PARTITION (*)"),
 ]
 _FEATURES_CREATE = [
-    (re.compile(r"^\s*CREATE\s+(?:EXTERNAL|TEMPORARY)\s+TABLE\b", _I), None),
+    (re.compile(r"\bGENERATED\s+ALWAYS\b", _I), "generated columns"),
+    (re.compile(r"\bAS\s*\(?\s*(?:SELECT|WITH)\b", _I), "CREATE TABLE ... AS SELECT"),
+    (re.compile(r"\bAS\s*\((?!\s*(?:SELECT|WITH)\b)", _I), "generated columns"),
     (re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s+(LIKE)\b", _I), "CREATE TABLE ... LIKE"),
 ]
 _ALTER_ACTION = re.compile(
@@ -145,6 +145,10 @@ _SPACES = re.compile(r"\s+")
 def unsupported_feature(masked: str, error_pos: int | None = None) -> tuple[str, int] | None:
     """The first Doris feature in a statement that dorisql does not implement, with its offset;
     None if there is none. `masked` is the statement with strings and comments blanked."""
+    if error_pos is not None:
+        obj = _unsupported_object(masked, error_pos)
+        if obj is not None:
+            return obj
     found: list[tuple[int, str]] = []
     for rx, feature in _FEATURES_ANY:
         m = rx.search(masked)
@@ -155,10 +159,7 @@ def unsupported_feature(masked: str, error_pos: int | None = None) -> tuple[str,
         for rx, feature in _FEATURES_CREATE:
             m = rx.search(masked)
             if m:
-                if feature is None:
-                    found.append((m.start(), _SPACES.sub(" ", m.group().strip().upper())))
-                else:
-                    found.append((m.start(1), feature))
+                found.append((m.start(m.lastindex or 0), feature))
     elif head.startswith("ALTER"):
         m = _ALTER_ACTION.search(masked)
         if m:
@@ -169,8 +170,6 @@ def unsupported_feature(masked: str, error_pos: int | None = None) -> tuple[str,
     if found:
         pos, feature = min(found)
         return feature, pos
-    if error_pos is not None:
-        return _unsupported_object(masked, error_pos)
     return None
 
 
@@ -180,7 +179,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\S")
 def _unsupported_object(masked: str, error_pos: int) -> tuple[str, int] | None:
     """CREATE VIEW, SHOW VARIABLES, ALTER SYSTEM, ADMIN CHECK ...: a failure at the second or third
     word of a statement, on a word naming a Doris object or command dorisql does not have."""
-    words = [(m.group().upper(), m.start()) for m in _WORD.finditer(masked, 0, min(len(masked), error_pos + 200))][:6]
+    words = [(m.group().upper(), m.start())
+             for m in itertools.islice(_WORD.finditer(masked, 0, min(len(masked), error_pos + 200)), 6)]
     if len(words) < 2:
         return None
     first = words[0][0]
@@ -275,12 +275,30 @@ _TERMINAL_WORDS = {
 _PREV_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|`[^`]*`|[(),.=]")
 
 
+_CREATE_TABLE_HEAD = re.compile(
+    r"\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:`[^`]*`|[\w$]+)(?:\s*\.\s*(?:`[^`]*`|[\w$]+))?\s*$", _I)
+
+
 def _name_kind(masked: str, pos: int) -> str:
     """What kind of name the parser wants at `pos`, judged from the words before it."""
+    open_at = _innermost_open_paren(masked, pos)
+    if open_at is not None:
+        before = [m.group().upper() for m in _PREV_WORDS.finditer(masked, max(0, open_at - 100), open_at)]
+        word = before[-1] if before else ""
+        if word in ("PROPERTIES", "SET", "CONFIG"):
+            return "a property name"
+        if word in ("KEY", "HASH", "RANGE", "LIST"):
+            return "a column name"
+        if _CREATE_TABLE_HEAD.match(masked, 0, open_at):
+            return "a column name"
+        if len(before) >= 2 and before[-2] == "INDEX":
+            return "a column name"
+        if word == "ROLLUP":
+            return "a rollup name"
     prev = [m.group().upper() for m in _PREV_WORDS.finditer(masked, max(0, pos - 300), pos)][-4:]
     last = prev[-1] if prev else ""
     if last == "EXISTS" and len(prev) >= 2:
-        last = prev[-4] if len(prev) >= 4 else ""
+        last = prev[-4] if len(prev) >= 4 else (prev[-3] if len(prev) >= 3 else "")
     if last in ("TABLE", "INTO", "TRUNCATE", "DESC", "DESCRIBE") or prev[-2:] == ["SHOW", "DATA"]:
         return "a table name"
     if last in ("DATABASE", "SCHEMA", "USE"):
@@ -289,14 +307,19 @@ def _name_kind(masked: str, pos: int) -> str:
         return "a partition name"
     if last == "INDEX":
         return "an index name"
-    head = masked.lstrip()[:12].upper()
-    if last in ("(", ",", "KEY", "HASH", "RANGE", "LIST", "BY") and head.startswith("CREATE"):
-        depth = masked.count("(", 0, pos) - masked.count(")", 0, pos)
-        if depth >= 1:
-            return "a column name"
-    if last in ("FROM", "IN") and head.startswith("SHOW"):
+    if last in ("FROM", "IN") and masked.lstrip()[:4].upper() == "SHOW":
         return "a table or database name"
     return "a name"
+
+
+def _innermost_open_paren(masked: str, end: int) -> int | None:
+    stack: list[int] = []
+    for m in _PAREN_RE.finditer(masked, 0, end):
+        if m.group() == "(":
+            stack.append(m.start())
+        elif stack:
+            stack.pop()
+    return stack[-1] if stack else None
 
 
 def describe_expected(expected, masked: str, pos: int, terminal_pattern) -> str:
@@ -351,17 +374,25 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
         expected = getattr(exc, "expected", None) or set()
         if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
             open_at = _unclosed_paren(masked, len(text))
+            want = describe_expected(expected, masked, len(text), terminal_pattern)
             if open_at is not None:
                 line, col = line_col(text, open_at)
                 return syntax_error(text, len(text), f"unexpected end of input — '(' at line {line}, "
-                                                     f"column {col} is never closed")
-            want = describe_expected(expected, masked, len(text), terminal_pattern)
+                                                     f"column {col} is never closed"
+                                                     + (f" (expected {want})" if want else ""))
             return syntax_error(text, len(text), "unexpected end of input — the statement is incomplete"
                                 + (f" (expected {want})" if want else ""))
+        if text.startswith(("/*", "'", '"', "`"), pos):
+            return syntax_error(text, pos, _bad_character(text, pos))
         if token.value == ")" and _unmatched_close(masked, pos):
             return syntax_error(text, pos, "unbalanced parentheses: ')' has no matching '('")
         want = describe_expected(expected, masked, pos, terminal_pattern)
         shown = _show_token(token.value)
+        open_at = _unclosed_paren(masked, pos)
+        if "RPAR" in expected and open_at is not None and token.type not in ("NAME", "QUOTED_NAME"):
+            line, col = line_col(text, _innermost_open_paren(masked, pos))
+            return syntax_error(text, pos, f"unexpected {shown} — '(' at line {line}, column {col} is not "
+                                           f"closed (missing ')'?)")
         if token.type not in ("NAME", "QUOTED_NAME", "STRING", "NUMBER") and token.value.replace("_", "").isalpha() \
                 and ("NAME" in expected):
             return syntax_error(text, pos, f"'{token.value}' is a reserved word; write it as `{token.value}`")

@@ -23,6 +23,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from dorisql import ast
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
+from .lexer import DorisLexer, Driver
 from .diagnose import caret_context, located, mask, offset_of, relocate, syntax_error, translate
 from .queries import query_tables
 from .split import LEADING_NOISE, WHITESPACE, split_statements
@@ -32,6 +33,7 @@ from .words import STATEMENT_WORDS, UNSUPPORTED_STATEMENTS
 GRAMMAR_FILE = "doris.lark"
 
 _parser: Lark | None = None
+_driver: Driver | None = None
 _parser_lock = threading.Lock()
 
 
@@ -48,21 +50,33 @@ def grammar_text() -> str:
 
 
 def get_parser() -> Lark:
-    """The shared LALR parser (built on first use; thread-safe)."""
-    global _parser
+    """The shared Lark LALR parser (built on first use; thread-safe)."""
     if _parser is None:
-        with _parser_lock:
-            if _parser is None:
-                _parser = Lark(
-                    grammar_text(),
-                    parser="lalr",
-                    lexer="contextual",
-                    start=["statement", "insert_head"],
-                    transformer=ToAst(),
-                    maybe_placeholders=True,
-                    propagate_positions=False,
-                )
+        _build()
     return _parser
+
+
+def _get_driver() -> Driver:
+    if _driver is None:
+        _build()
+    return _driver
+
+
+def _build() -> None:
+    global _parser, _driver
+    with _parser_lock:
+        if _parser is None:
+            parser = Lark(
+                grammar_text(),
+                parser="lalr",
+                lexer=DorisLexer,
+                start=["statement", "insert_head"],
+                transformer=ToAst(),
+                maybe_placeholders=True,
+                propagate_positions=False,
+            )
+            _driver = Driver(parser)
+            _parser = parser
 
 
 def _terminal_pattern(name: str) -> str | None:
@@ -73,10 +87,10 @@ def _terminal_pattern(name: str) -> str | None:
 
 
 def _run_lark(text: str, start: str = "statement"):
-    parser = get_parser()
+    driver = _get_driver()
     token = SOURCE.set(text)
     try:
-        return parser.parse(text, start=start)
+        return driver.parse(text, start)
     except VisitError as e:
         inner = e.orig_exc
         if isinstance(inner, PositionedError):

@@ -36,6 +36,18 @@ def strip_table_suffixes(sql: str, masked: str) -> str:
     return "".join(out)
 
 
+_SQLGLOT_TOKEN = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), line: \d+.*?>")
+
+
+def _clean_sqlglot(desc: str) -> str:
+    """sqlglot's message without its token reprs."""
+    def repl(m: re.Match) -> str:
+        return "end of input" if m.group(1) == "SENTINEL" else f"'{m.group(2)}'"
+    if desc.startswith("Required keyword"):
+        return "the query is incomplete"
+    return _SQLGLOT_TOKEN.sub(repl, desc)
+
+
 def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
     """The tables a query reads, in order of appearance, without CTE names.
 
@@ -53,7 +65,7 @@ def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
         pos = len(sql)
         if e.errors:
             first = e.errors[0]
-            desc = first.get("description") or ""
+            desc = _clean_sqlglot(first.get("description") or "")
             if desc:
                 detail = f"cannot read this query: {desc}"
             line, col = first.get("line"), first.get("col")
