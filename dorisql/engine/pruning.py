@@ -242,15 +242,6 @@ def _is_min_text(text: str, doris_type: DataType) -> bool:
     return _lower_key(text, doris_type) == _NEG_INF
 
 
-def _keys_module():
-    """dorisql.partitioning.keys when it provides typed bounds (preferred), else None."""
-    try:
-        from dorisql.partitioning import keys  # noqa: F401
-    except Exception:  # pragma: no cover - depends on a parallel module
-        return None
-    return keys
-
-
 # --------------------------------------------------------------------------- predicates
 
 

@@ -159,6 +159,10 @@ def test_cte_subquery_and_union(lake, events, users):
 def test_doris_functions_and_no_from(lake, events):
     df, _ = run(lake, "SELECT 1 AS one, ifnull(NULL, 2) AS two, concat('a', 'b') AS ab")
     assert rows(df) == [(1, 2, "ab")]
+    df, _ = run(lake, """SELECT if(k > 1, 'x', 'y'), date_add(d, INTERVAL 1 DAY), cast(k AS varchar(10)),
+                                group_concat(city, '|')
+                         FROM events WHERE k = 2 GROUP BY k, d LIMIT 0, 5""")
+    assert rows(df) == [("x", D(2020, 5, 30), "2", "Beijing")]
     df, _ = run(lake, """SELECT date_format(d, '%Y-%m') AS m, count(*) AS c FROM events
                          GROUP BY date_format(d, '%Y-%m') ORDER BY m""")
     assert rows(df) == [("2020-05", 40)]
@@ -171,8 +175,10 @@ def test_errors(lake, events):
         run(lake, "SELECT * FROM events", db=None)
     with pytest.raises(SqlSyntaxError):
         run(lake, "SELECT * FROM WHERE")
-    with pytest.raises(AnalysisError, match="nosuchcol"):
+    with pytest.raises(AnalysisError, match="Unknown column 'nosuchcol' in 'table list'"):
         run(lake, "SELECT nosuchcol FROM events")
+    with pytest.raises(AnalysisError, match="Can not found function 'no_such_fn'"):
+        run(lake, "SELECT no_such_fn(k) FROM events e")
     # no temp view leaks
     assert not [t for t in lake.spark.catalog.listTables() if t.name.startswith("__dorisql")]
 
