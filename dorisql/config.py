@@ -10,7 +10,7 @@ Settings come from three places; each later one wins:
 The file is TOML. Every key is optional::
 
     # The warehouse root: one folder per database, one Delta table per table.
-    warehouse = "/data/lakehouse"          # default: $XDG_DATA_HOME/dorisql/warehouse
+    warehouse = "/data/lakehouse"          # default: ./warehouse
     # Spark master: local[*] (default), local[4], spark://host:7077, yarn, k8s://..., sc://...
     master = "local[*]"
     # The database to USE when the shell starts.
@@ -83,7 +83,8 @@ def default_config_path(env: Mapping[str, str] = os.environ) -> Path:
 
 
 def default_warehouse(env: Mapping[str, str] = os.environ) -> str:
-    return str(data_dir(env) / "warehouse")
+    """`./warehouse` in the current directory, as the issue and Doris-style quickstarts expect."""
+    return "warehouse"
 
 
 @dataclass
