@@ -390,6 +390,13 @@ class ShowData(Statement):
 
 
 @dataclass(frozen=True)
+class ShowBuckets(Statement):
+    """SHOW BUCKETS FROM [db.]t -- a dorisql extension: each partition's bucket decision."""
+
+    table: TableName
+
+
+@dataclass(frozen=True)
 class Describe(Statement):
     table: TableName
     all: bool = False

@@ -346,6 +346,11 @@ def _(s: ast.ShowData) -> str:
 
 
 @to_sql.register
+def _(s: ast.ShowBuckets) -> str:
+    return "SHOW BUCKETS FROM " + table_sql(s.table)
+
+
+@to_sql.register
 def _(s: ast.Describe) -> str:
     return "DESC " + table_sql(s.table) + (" ALL" if s.all else "")
 

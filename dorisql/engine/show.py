@@ -12,6 +12,7 @@ from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseError
 from dorisql.result import Result
 
+from .buckets import show_buckets
 from .tables import meta_dir
 
 SHOW_PARTITIONS_COLUMNS = (
@@ -237,6 +238,7 @@ HANDLERS = {
     ast.Describe: describe,
     ast.ShowPartitions: show_partitions,
     ast.ShowData: show_data,
+    ast.ShowBuckets: show_buckets,
     ast.ShowDynamicPartitionTables: show_dynamic_partition_tables,
     ast.ShowProc: show_proc,
     ast.Help: help_topic,

@@ -470,6 +470,9 @@ class ToAst(Transformer):
     def show_data(self, c):
         return ast.ShowData(c[0])
 
+    def show_buckets(self, c):
+        return ast.ShowBuckets(c[0])
+
     def describe(self, c):
         return ast.Describe(c[0], all=bool(c[1]))
 
