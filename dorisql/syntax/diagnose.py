@@ -71,13 +71,25 @@ def caret_context(text: str, pos: int) -> str:
     return f"{prefix}{line}{suffix}\n{' ' * len(prefix)}{pad}^"
 
 
-def located(error: DorisqlError, text: str, pos: int) -> DorisqlError:
-    """Give `error` the line, column and caret context of offset `pos` in `text`."""
+def ref(i: int) -> str:
+    """Placeholder, in an error detail, for "line L, column C" of the error's i-th reference
+    offset (filled in by `located`, so it follows the error from statement to script)."""
+    return f"\x00{i}\x00"
+
+
+def located(error: DorisqlError, text: str, pos: int, base: int = 0) -> DorisqlError:
+    """Give `error` the line, column and caret context of offset `pos` in `text`. `base` is
+    where the statement the error was raised for starts in `text` (for reference offsets)."""
     line, col = line_col(text, pos)
     error.line, error.column = line, col
-    error.pos = pos
+    error.pos = pos - base
     if isinstance(error, SqlSyntaxError):
-        detail = getattr(error, "detail", None) or error.message
+        template = getattr(error, "detail_template", None) or getattr(error, "detail", None) or error.message
+        error.detail_template = template
+        detail = template
+        for i, offset in enumerate(getattr(error, "refs", ())):
+            rl, rc = line_col(text, base + offset)
+            detail = detail.replace(ref(i), f"line {rl}, column {rc}")
         error.detail = detail
         error.message = f"Syntax error at line {line}, column {col}: {detail}"
         error.args = (error.message,)
@@ -85,9 +97,12 @@ def located(error: DorisqlError, text: str, pos: int) -> DorisqlError:
     return error
 
 
-def syntax_error(text: str, pos: int, detail: str) -> SqlSyntaxError:
+def syntax_error(text: str, pos: int, detail: str, refs: tuple[int, ...] = ()) -> SqlSyntaxError:
+    """A SqlSyntaxError at offset `pos` of `text`; `refs` are offsets that `ref(i)` in `detail`
+    stands for."""
     err = SqlSyntaxError(detail)
-    err.detail = detail
+    err.detail_template = detail
+    err.refs = tuple(refs)
     return located(err, text, pos)
 
 
@@ -99,7 +114,7 @@ def relocate(error: DorisqlError, script: str, start_line: int, start_col: int) 
     if pos is None or error.line is None:
         return error
     base = offset_of(script, start_line, start_col)
-    return located(error, script, base + pos)
+    return located(error, script, base + pos, base)
 
 
 # --------------------------------------------------------------------------- masking
@@ -368,7 +383,8 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
         name, fpos = feature
         return located(NotSupportedError(name), text, fpos)
     if isinstance(exc, UnexpectedCharacters):
-        return syntax_error(text, pos, _bad_character(text, pos))
+        detail, refs = _bad_character(text, pos)
+        return syntax_error(text, pos, detail, refs)
     if isinstance(exc, (UnexpectedToken, UnexpectedEOF)):
         token = getattr(exc, "token", None)
         expected = getattr(exc, "expected", None) or set()
@@ -376,23 +392,21 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
             open_at = _unclosed_paren(masked, len(text))
             want = describe_expected(expected, masked, len(text), terminal_pattern)
             if open_at is not None:
-                line, col = line_col(text, open_at)
-                return syntax_error(text, len(text), f"unexpected end of input — '(' at line {line}, "
-                                                     f"column {col} is never closed"
-                                                     + (f" (expected {want})" if want else ""))
+                return syntax_error(text, len(text), f"unexpected end of input — '(' at {ref(0)} is never closed"
+                                    + (f" (expected {want})" if want else ""), refs=(open_at,))
             return syntax_error(text, len(text), "unexpected end of input — the statement is incomplete"
                                 + (f" (expected {want})" if want else ""))
         if text.startswith(("/*", "'", '"', "`"), pos):
-            return syntax_error(text, pos, _bad_character(text, pos))
+            detail, refs = _bad_character(text, pos)
+            return syntax_error(text, pos, detail, refs)
         if token.value == ")" and _unmatched_close(masked, pos):
             return syntax_error(text, pos, "unbalanced parentheses: ')' has no matching '('")
         want = describe_expected(expected, masked, pos, terminal_pattern)
         shown = _show_token(token.value)
         open_at = _unclosed_paren(masked, pos)
         if "RPAR" in expected and open_at is not None and token.type not in ("NAME", "QUOTED_NAME"):
-            line, col = line_col(text, _innermost_open_paren(masked, pos))
-            return syntax_error(text, pos, f"unexpected {shown} — '(' at line {line}, column {col} is not "
-                                           f"closed (missing ')'?)")
+            return syntax_error(text, pos, f"unexpected {shown} — '(' at {ref(0)} is not closed (missing ')'?)",
+                                refs=(_innermost_open_paren(masked, pos),))
         if token.type not in ("NAME", "QUOTED_NAME", "STRING", "NUMBER") and token.value.replace("_", "").isalpha() \
                 and ("NAME" in expected):
             return syntax_error(text, pos, f"'{token.value}' is a reserved word; write it as `{token.value}`")
@@ -410,19 +424,17 @@ def _error_pos(exc: Exception, text: str) -> int:
     return pos if pos is not None else len(text)
 
 
-def _bad_character(text: str, pos: int) -> str:
+def _bad_character(text: str, pos: int) -> tuple[str, tuple[int, ...]]:
     ch = text[pos] if pos < len(text) else ""
     if ch in ("'", '"'):
-        line, col = line_col(text, pos)
-        return f"unterminated string — the quote {ch} at line {line}, column {col} is never closed"
+        return f"unterminated string — the quote {ch} at {ref(0)} is never closed", (pos,)
     if ch == "`":
-        line, col = line_col(text, pos)
-        return f"unterminated quoted name — the backquote at line {line}, column {col} is never closed"
+        return f"unterminated quoted name — the backquote at {ref(0)} is never closed", (pos,)
     if text.startswith("/*", pos):
-        return "unterminated comment — '/*' is never closed with '*/'"
+        return "unterminated comment — '/*' is never closed with '*/'", ()
     if not ch:
-        return "unexpected end of input"
-    return describe_character(ch)
+        return "unexpected end of input", ()
+    return describe_character(ch), ()
 
 
 __all__ = [

@@ -90,7 +90,10 @@ def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
     ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
     seen = set()
     out = []
-    for t in tree.find_all(exp.Table, bfs=False):
+    tables = list(tree.find_all(exp.Table, bfs=False))
+    # in order of appearance in the text (sqlglot visits the main query before its CTEs)
+    tables.sort(key=lambda t: (getattr(t.this, "meta", None) or {}).get("start", 0))
+    for t in tables:
         name = t.name
         if not name or isinstance(t.this, exp.Func):
             continue
