@@ -15,7 +15,7 @@ from typing import Iterable
 from dorisql import ast
 from dorisql.bucketing import auto
 from dorisql.catalog.model import BucketDecision, DynamicState, PartitionMeta, TableMeta
-from dorisql.errors import AnalysisError, CommitConflictError
+from dorisql.errors import AnalysisError, CommitConflictError, DorisqlError
 from dorisql.partitioning import dynamic
 
 from .locks import table_lock
@@ -119,6 +119,8 @@ def initial_partitions(engine, definition: ast.CreateTable) -> list[PartitionMet
                                 replication_num=replication, bucket_decision=decision, **d.meta_fields())
                   for pid, d in zip(ids, declared)]
     props = dynamic_properties(engine, definition)
+    if props is not None:
+        check_global_switch(engine, ast.props(definition.properties))
     if props is not None and props.enable:
         shell = TableMeta(id=0, db=definition.table.db or "", name=definition.table.name, definition=definition,
                           partitions=tuple(partitions))
@@ -139,7 +141,10 @@ def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMet
     from dorisql.partitioning import keys
 
     item = action.partition
-    for attempt in range(COMMIT_RETRIES):
+    if has_pending_drops(engine, meta):  # a crashed drop of a partition with this name, perhaps
+        finish_pending_drops(engine, meta)
+        meta = engine.catalog.load_table(meta.db, meta.name)
+    for _attempt in range(COMMIT_RETRIES):
         if meta.partition(item.name) is not None:
             if item.if_not_exists:
                 return meta
@@ -168,16 +173,28 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
 
     The removes are planned from the snapshot taken under the storage commit lock, after the
     catalog no longer lists the partitions: a load that committed into them before that is
-    removed with them, and a load committing after it is refused by its partition guard."""
+    removed with them, and a load committing after it is refused by its partition guard.
+
+    Crash safety: before the catalog commit, the names are written to an intent file in the
+    table folder (``_dorisql_pending_drop.json``); it is deleted once the Delta removes are
+    committed. A crash in between leaves files of partitions the catalog no longer lists
+    (invisible to queries, which read only live partitions); the next drop, ADD PARTITION or
+    scheduler pass on the table finishes the removal (``finish_pending_drops``) before anything
+    can re-create a partition of the same name."""
     from dorisql.storage.delta import DeltaStore
 
     wanted = {n.lower() for n in names}
     location = meta_dir(engine.warehouse, meta)
     with table_lock(location):
+        if (location / PENDING_DROP_FILE).exists():
+            _finish_pending_drops_locked(engine, meta, location)
         for _attempt in range(COMMIT_RETRIES):
             current = engine.catalog.load_table(meta.db, meta.name)
             dropping = [p.name for p in current.partitions if p.name.lower() in wanted]
+            if not dropping:
+                return current
             kept = tuple(p for p in current.partitions if p.name.lower() not in wanted)
+            _write_pending_drops(location, dropping)
             try:
                 updated = engine.catalog.commit_table(dataclasses.replace(current, partitions=kept),
                                                       expected_version=current.version)
@@ -185,10 +202,85 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
             except CommitConflictError:
                 continue
         else:
+            _clear_pending_drops(location)
             raise CommitConflictError(f"Table '{meta.name}' kept changing; DROP PARTITION gave up")
-        if dropping:
+        if (location / "_delta_log").is_dir():
             DeltaStore(location).drop_partitions(dropping, operation=reason)
+        _clear_pending_drops(location)
     return updated
+
+
+#: Intent file of a partition drop in progress (a name starting with '_' is ignored by Delta readers).
+PENDING_DROP_FILE = "_dorisql_pending_drop.json"
+
+
+def _write_pending_drops(location, names: list[str]) -> None:
+    import json
+    import os
+
+    path = location / PENDING_DROP_FILE
+    previous = _read_pending_drops(location)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(sorted(set(previous) | set(names)), f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _read_pending_drops(location) -> list[str]:
+    import json
+
+    try:
+        with open(location / PENDING_DROP_FILE, encoding="utf-8") as f:
+            return list(json.load(f))
+    except FileNotFoundError:
+        return []
+    except ValueError:  # a torn write cannot happen (atomic replace); be lenient anyway
+        return []
+
+
+def _clear_pending_drops(location) -> None:
+    try:
+        (location / PENDING_DROP_FILE).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def has_pending_drops(engine, meta: TableMeta) -> bool:
+    """True when a partition drop of this table was interrupted (one stat, no log read)."""
+    return (meta_dir(engine.warehouse, meta) / PENDING_DROP_FILE).exists()
+
+
+def _finish_pending_drops_locked(engine, meta: TableMeta, location) -> list[str]:
+    """Under the table lock: commit the Delta removes of an interrupted drop, then forget it.
+
+    Only names the catalog no longer lists are removed (a crash before the catalog commit
+    leaves the intent file too, and those partitions are still live)."""
+    from dorisql.storage.delta import DeltaStore
+
+    names = _read_pending_drops(location)
+    if not names:
+        _clear_pending_drops(location)
+        return []
+    current = engine.catalog.load_table(meta.db, meta.name)
+    live = {p.name.lower() for p in current.partitions}
+    stale = [n for n in names if n.lower() not in live]
+    if stale and (location / "_delta_log").is_dir():
+        DeltaStore(location).drop_partitions(stale, operation="dorisql DROP PARTITION (recovery)")
+    _clear_pending_drops(location)
+    return stale
+
+
+def finish_pending_drops(engine, meta: TableMeta) -> list[str]:
+    """Finish a partition drop that crashed between its catalog commit and its Delta commit.
+
+    Cheap when there is nothing to do (one stat). Returns the partition names cleaned up."""
+    location = meta_dir(engine.warehouse, meta)
+    if not (location / PENDING_DROP_FILE).exists():
+        return []
+    with table_lock(location):
+        return _finish_pending_drops_locked(engine, meta, location)
 
 
 def bump_versions(engine, meta: TableMeta, names: Iterable[str]) -> TableMeta:
@@ -273,36 +365,58 @@ def with_dynamic_state_created(engine, meta: TableMeta) -> TableMeta:
     return meta
 
 
+def _plan_for(engine, meta: TableMeta, props, now: dt.datetime, creating_table: bool = False):
+    return dynamic.plan(props, existing_for_planner(meta), now, _partition_type(meta.definition),
+                        max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
+                        creating_table=creating_table)
+
+
 def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
-    """One scheduler pass over one table: drop, then create, as the plan says.
+    """One scheduler pass over one table: drop, then create, as the plan says
+    (DynamicPartitionScheduler.executeDynamicPartition for one table).
 
     Returns (table, created names, dropped names). A pass with nothing to do and no change of
-    state writes nothing at all (no Delta commit, no catalog update)."""
+    state writes nothing at all: no Delta commit, no catalog update, no Delta log read (the plan
+    needs only the catalog). Creating partitions is a catalog commit only (an empty partition
+    has no files); dropping commits the catalog, then one Delta commit of `remove`s.
+
+    State, as Doris keeps it per table: State ERROR with LastCreatePartitionMsg when a partition
+    could not be created (a range conflict, too many partitions), LastDropPartitionMsg when a
+    drop failed; both are cleared (NORMAL, N/A) by a pass where that step went fine.
+    """
     props = dynamic_properties(engine, meta.definition)
     if props is None or not props.enable:
         return meta, [], []
+    if has_pending_drops(engine, meta):
+        finish_pending_drops(engine, meta)
+        meta = engine.catalog.load_table(meta.db, meta.name)
     now = engine.now()
-    limit = int(engine.frontend("max_dynamic_partition_num"))
-    column_type = _partition_type(meta.definition)
-    plan = dynamic.plan(props, existing_for_planner(meta), now, column_type, max_dynamic_partition_num=limit)
-    dropped = list(plan.to_drop)
-    if dropped:
-        meta = drop_partitions(engine, meta, dropped, reason="dorisql dynamic partition scheduler")
+    plan = _plan_for(engine, meta, props, now)
+    dropped: list[str] = []
+    drop_error = None
+    if plan.to_drop:
+        try:
+            meta = drop_partitions(engine, meta, plan.to_drop, reason="dorisql dynamic partition scheduler")
+            dropped = list(plan.to_drop)
+        except DorisqlError as exc:
+            drop_error = f"Failed to drop partitions {', '.join(plan.to_drop)}: {exc}"
+            meta = engine.catalog.load_table(meta.db, meta.name)
+    drop_msg = drop_error or plan.last_drop_partition_msg
     state = meta.dynamic_state
-    unchanged_state = (state.state == plan.state
-                       and (plan.last_create_partition_msg or state.last_create_partition_msg) == state.last_create_partition_msg
-                       and (plan.last_drop_partition_msg or state.last_drop_partition_msg) == state.last_drop_partition_msg)
-    if not plan.to_create and not dropped and unchanged_state:
+    if not plan.to_create and not dropped and _same_state(state, plan.last_create_partition_msg, drop_msg):
         return meta, [], []
     for _attempt in range(COMMIT_RETRIES):
         current = engine.catalog.load_table(meta.db, meta.name)
-        fresh = dynamic.plan(props, existing_for_planner(current), now, column_type, max_dynamic_partition_num=limit)
-        fresh.to_drop = []
+        fresh = _plan_for(engine, current, props, now)
+        fresh.to_drop = []  # drops happened above; a concurrent change is for the next pass
+        create_msg = fresh.last_create_partition_msg
         updated = _apply_plan_partitions(engine, current, fresh, props, now)
         new_state = dataclasses.replace(
-            current.dynamic_state, last_scheduler_time=now, state=plan.state,
-            last_create_partition_msg=fresh.last_create_partition_msg or current.dynamic_state.last_create_partition_msg,
-            last_drop_partition_msg=plan.last_drop_partition_msg or current.dynamic_state.last_drop_partition_msg)
+            current.dynamic_state, last_scheduler_time=now,
+            state="ERROR" if (create_msg or drop_msg) else "NORMAL",
+            last_create_partition_msg=create_msg, last_drop_partition_msg=drop_msg)
+        if not fresh.to_create and new_state == current.dynamic_state:
+            return current, [], dropped
         try:
             meta = engine.catalog.commit_table(dataclasses.replace(updated, dynamic_state=new_state),
                                                expected_version=current.version)
@@ -312,37 +426,110 @@ def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], lis
     raise CommitConflictError(f"Table '{meta.name}' kept changing; the dynamic partition pass gave up")
 
 
+def _same_state(state: DynamicState, create_msg: str | None, drop_msg: str | None) -> bool:
+    expected = "ERROR" if (create_msg or drop_msg) else "NORMAL"
+    return (state.state == expected and state.last_create_partition_msg == create_msg
+            and state.last_drop_partition_msg == drop_msg)
+
+
+#: Doris (TableProperty.buildDynamicProperty) when the FE switch is off.
+GLOBAL_DISABLED_MESSAGE = ("Could not create table with dynamic partition when fe config dynamic_partition_enable "
+                           "is false. Please ADMIN SET FRONTEND CONFIG (\"dynamic_partition_enable\" = \"true\") "
+                           "firstly.")
+
+
+def check_global_switch(engine, properties: dict[str, str]) -> None:
+    """Doris refuses ``"dynamic_partition.enable" = "true"`` (CREATE or ALTER) while the FE
+    config dynamic_partition_enable is false."""
+    value = properties.get(dynamic.ENABLE)
+    if value is not None and value.strip().lower() == "true" \
+            and engine.frontend("dynamic_partition_enable") != "true":
+        raise AnalysisError(GLOBAL_DISABLED_MESSAGE)
+
+
 def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMeta:
-    """ALTER TABLE ... SET (...): validate, store, and apply dynamic partition rules at once."""
+    """ALTER TABLE ... SET (...): validate, store, and apply dynamic partition rules at once.
+
+    Doris (ModifyTablePropertiesClause + DynamicPartitionUtil): the merged rule set must be
+    valid; the table must be RANGE-partitioned on one DATE/DATETIME column; enabling needs the
+    FE switch on. With the rules on, the scheduler runs for the table right away (Doris:
+    executeDynamicPartitionFirstTime after the change); a range conflict is then recorded in
+    SHOW DYNAMIC PARTITION TABLES (State ERROR), not raised. LastUpdateTime is the ALTER time.
+    """
     current = ast.props(meta.definition.properties)
     merged = {**current, **changes}
     if "estimate_partition_size" in changes:
         auto.parse_data_size(changes["estimate_partition_size"])
-    for key in ("replication_num", "replication_allocation"):
-        if key in changes and key == "replication_num" and not changes[key].isdigit():
-            raise AnalysisError(f"Invalid replication_num: {changes[key]}")
+    if "replication_num" in changes and not changes["replication_num"].isdigit():
+        raise AnalysisError(f"Invalid replication_num: {changes['replication_num']}")
     is_dynamic_change = dynamic.has_dynamic_properties(changes)
     if is_dynamic_change:
-        if meta.definition.partition is None or meta.definition.partition.kind != "RANGE":
-            raise AnalysisError("Only support dynamic partition properties on range partition table")
+        _check_dynamic_table_shape(meta.definition)
+        check_global_switch(engine, changes)
         dynamic_properties(engine, meta.definition, merged)  # validates the merged rule set
     new_definition = dataclasses.replace(meta.definition, properties=tuple(merged.items()))
     state = meta.dynamic_state
     if is_dynamic_change:
         state = dataclasses.replace(state, last_update_time=engine.now())
-    updated = engine.catalog.commit_table(dataclasses.replace(meta, definition=new_definition, dynamic_state=state),
-                                          expected_version=meta.version)
+    for _attempt in range(COMMIT_RETRIES):
+        try:
+            updated = engine.catalog.commit_table(
+                dataclasses.replace(meta, definition=new_definition, dynamic_state=state),
+                expected_version=meta.version)
+            break
+        except CommitConflictError:
+            meta = engine.catalog.load_table(meta.db, meta.name)  # e.g. the scheduler added a partition
+            new_definition = dataclasses.replace(
+                meta.definition, properties=tuple({**ast.props(meta.definition.properties), **changes}.items()))
+            state = dataclasses.replace(meta.dynamic_state, last_update_time=state.last_update_time)
+    else:
+        raise CommitConflictError(f"Table '{meta.name}' kept changing; ALTER TABLE SET gave up")
+    _stamp_ddl(engine, updated)
     if is_dynamic_change:
         updated, _created, _dropped = run_dynamic_pass(engine, updated)
     return updated
 
 
-def check_manual_change_allowed(engine, meta: TableMeta, what: str) -> None:
-    """Doris refuses manual ADD PARTITION while the dynamic rules own the table."""
-    if what != "ADD PARTITION":
+def _stamp_ddl(engine, meta: TableMeta) -> None:
+    """Keep the Delta table's ``dorisql.ddl`` property in step with the Doris definition."""
+    try:
+        from dorisql.generator import to_sql
+        from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+    except ImportError:  # pragma: no cover - generator not available
         return
-    props = dynamic_properties(engine, meta.definition)
-    if props is not None and props.enable:
+    location = meta_dir(engine.warehouse, meta)
+    if (location / "_delta_log").is_dir():
+        DeltaStore(location).set_properties({DDL_PROPERTY: to_sql(meta.definition)})
+
+
+def _check_dynamic_table_shape(definition: ast.CreateTable) -> None:
+    part = definition.partition
+    if part is None or part.kind.upper() != "RANGE":
+        raise AnalysisError("Only support dynamic partition properties on range partition table")
+    if len(part.columns) != 1:
+        raise AnalysisError("Dynamic partition only support single-column range partition")
+    try:
+        dynamic.normalize_column_type(_partition_type(definition))
+    except AnalysisError:
         raise AnalysisError(
-            f"Cannot add partition to dynamic partition table '{meta.name}' while dynamic_partition.enable "
-            "is true; run ALTER TABLE ... SET (\"dynamic_partition.enable\" = \"false\") first")
+            f"Dynamic partition only supports DATE and DATETIME partition columns: column "
+            f"{part.columns[0]} is {_partition_type(definition)}") from None
+
+
+#: Doris DynamicPartitionUtil.checkAlterAllowed (Alter.processAlterOlapTable for DROP PARTITION,
+#: InternalCatalog.addPartition for ADD PARTITION; temporary partitions are exempt).
+MANUAL_CHANGE_MESSAGE = ("Cannot add/drop partition on a Dynamic Partition Table, Use command "
+                         "`ALTER TABLE tbl_name SET (\"dynamic_partition.enable\" = \"false\")` firstly.")
+
+
+def check_manual_change_allowed(engine, meta: TableMeta, what: str) -> None:
+    """Doris refuses manual ADD PARTITION and DROP PARTITION while the table's dynamic rules are
+    enabled (``dynamic_partition.enable`` of the table; the FE switch does not matter)."""
+    if what not in ("ADD PARTITION", "DROP PARTITION"):
+        return
+    props = ast.props(meta.definition.properties)
+    if not dynamic.has_dynamic_properties(props):
+        return
+    enable = props.get(dynamic.ENABLE, "true").strip().lower()
+    if enable == "true":
+        raise AnalysisError(MANUAL_CHANGE_MESSAGE)

@@ -50,8 +50,8 @@ def run_pass(engine) -> PassReport:
         name = f"{meta.db}.{meta.name}"
         try:
             _meta, created, dropped = parts.run_dynamic_pass(engine, meta)
-        except DorisqlError as exc:
-            report.errors[name] = str(exc)
+        except Exception as exc:  # one broken table must not stop the pass for the others
+            report.errors[name] = str(exc) if isinstance(exc, DorisqlError) else f"{type(exc).__name__}: {exc}"
             continue
         if created:
             report.created[name] = created
@@ -81,36 +81,92 @@ def dynamic_rows(engine, db: str) -> Result:
 
 
 class BackgroundScheduler:
-    """Runs a pass every dynamic_partition_check_interval_seconds on a daemon thread."""
+    """Runs a pass every dynamic_partition_check_interval_seconds on a daemon thread (Doris's
+    DynamicPartitionScheduler FE daemon). The interval is read again after every pass, so
+    ``ADMIN SET FRONTEND CONFIG ("dynamic_partition_check_interval_seconds" = "...")`` takes effect
+    from the next wait. ``engine_factory`` is called on the thread (a catalog connection belongs to
+    its thread); the engine it returns never needs Spark for a pass.
+    """
 
-    def __init__(self, engine_factory: Callable[[], object], report: Callable[[str], None] | None = None):
+    def __init__(self, engine_factory: Callable[[], object], report: Callable[[str], None] | None = None,
+                 interval: float | None = None):
         self._engine_factory = engine_factory
         self._report = report
+        self._interval = interval
         self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._done = threading.Condition()
+        self.passes = 0
+        self.last_report: PassReport | None = None
+        self.last_error: BaseException | None = None
         self._thread = threading.Thread(target=self._loop, name="dynamic-partition-scheduler", daemon=True)
 
-    def start(self) -> None:
+    def start(self) -> "BackgroundScheduler":
         self._thread.start()
+        return self
 
-    def stop(self) -> None:
+    def stop(self, timeout: float | None = 10.0) -> None:
+        """Ask the thread to finish (after the pass in progress, if any) and wait for it."""
         self._stop.set()
+        self._wake.set()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def trigger(self) -> None:
+        """Run the next pass now instead of at the end of the interval."""
+        self._wake.set()
+
+    def wait_for_passes(self, count: int, timeout: float = 30.0) -> bool:
+        """Block until at least ``count`` passes have completed (tests, shell)."""
+        with self._done:
+            return self._done.wait_for(lambda: self.passes >= count, timeout)
+
+    def _interval_seconds(self, engine) -> float:
+        if self._interval is not None:
+            return self._interval
+        try:
+            return max(float(engine.frontend("dynamic_partition_check_interval_seconds")), 1.0)
+        except Exception:  # an unreadable setting must not stop the scheduler
+            return float(dynamic.DYNAMIC_PARTITION_CHECK_INTERVAL_SECONDS)
 
     def _loop(self) -> None:
-        engine = self._engine_factory()
-        while not self._stop.is_set():
-            try:
-                report = run_pass(engine)
-                if self._report and (report.created or report.dropped or report.errors):
-                    self._report(report.summary())
-            except Exception as exc:  # never let the background thread die or disturb the prompt
-                if self._report:
-                    self._report(f"dynamic partition scheduler failed: {exc}")
-            interval = int(engine.frontend("dynamic_partition_check_interval_seconds"))
-            self._stop.wait(max(interval, 1))
+        engine = None
+        try:
+            engine = self._engine_factory()
+            while not self._stop.is_set():
+                try:
+                    report = run_pass(engine)
+                    self.last_report = report
+                    if self._report and (report.created or report.dropped or report.errors):
+                        self._report(report.summary())
+                except Exception as exc:  # never let the background thread die or disturb the prompt
+                    self.last_error = exc
+                    if self._report:
+                        self._report(f"dynamic partition scheduler failed: {exc}")
+                with self._done:
+                    self.passes += 1
+                    self._done.notify_all()
+                self._wake.wait(self._interval_seconds(engine))
+                self._wake.clear()
+        except Exception as exc:
+            self.last_error = exc
+            if self._report:
+                self._report(f"dynamic partition scheduler could not start: {exc}")
+        finally:
+            close = getattr(engine, "close", None)
+            if close is not None:
+                close()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`dorisql scheduler [--once] [--now 'YYYY-MM-DD HH:MM:SS'] [--warehouse DIR]`."""
+def main(argv: list[str] | None = None, config=None) -> int:
+    """`dorisql scheduler [--once] [--now 'YYYY-MM-DD HH:MM:SS'] [--warehouse DIR]`.
+
+    ``config``: the shell's already loaded configuration (``dorisql --warehouse DIR scheduler``);
+    ``--warehouse`` given here wins over it."""
     from dorisql.clock import FixedClock, parse_now
     from dorisql.config import load_config
 
@@ -123,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warehouse", help="warehouse folder (default: config, $DORISQL_WAREHOUSE, ./warehouse)")
     parser.add_argument("--master", help="Spark master URL")
     args = parser.parse_args(argv)
-    config = load_config()
+    if config is None:
+        config = load_config()
     if args.warehouse:
         config.warehouse = args.warehouse
     if args.master:
@@ -141,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {table}: created {', '.join(names)}")
             for table, names in report.dropped.items():
                 print(f"  {table}: dropped {', '.join(names)}")
+            for table, message in report.errors.items():
+                print(f"  {table}: error: {message}", file=sys.stderr)
             if args.once:
                 return 1 if report.errors else 0
             threading.Event().wait(int(engine.frontend("dynamic_partition_check_interval_seconds")))

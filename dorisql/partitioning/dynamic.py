@@ -574,13 +574,18 @@ def alter_properties(current: DynamicPartitionProperties, changes: Mapping[str, 
 
 
 def validate_properties(stmt, *, default_time_zone: Optional[str] = None,
-                        max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+                        max_dynamic_partition_num: Optional[int] = None,
                         ) -> Optional[DynamicPartitionProperties]:
     """Check a CREATE TABLE (dorisql.ast.CreateTable) whose properties hold dynamic_partition.*.
 
     Returns None when there are no such properties; otherwise checks the table shape (RANGE on
     one DATE/DATETIME column declared in the statement) and returns the parsed properties.
+    ``max_dynamic_partition_num`` None skips the partition-count limit: it is a frontend setting
+    (ADMIN SET FRONTEND CONFIG) that only the engine knows, and the engine checks it when it
+    creates the table.
     """
+    if max_dynamic_partition_num is None:
+        max_dynamic_partition_num = MAX_END_OFFSET
     props = dict(stmt.properties)
     if not has_dynamic_properties(props):
         return None
