@@ -83,6 +83,8 @@ def located(error: DorisqlError, text: str, pos: int, base: int = 0) -> DorisqlE
     line, col = line_col(text, pos)
     error.line, error.column = line, col
     error.pos = pos - base
+    if base == 0:
+        error.source_text = text
     if isinstance(error, SqlSyntaxError):
         template = getattr(error, "detail_template", None) or getattr(error, "detail", None) or error.message
         error.detail_template = template
@@ -104,6 +106,32 @@ def syntax_error(text: str, pos: int, detail: str, refs: tuple[int, ...] = ()) -
     err.detail_template = detail
     err.refs = tuple(refs)
     return located(err, text, pos)
+
+
+def shift(error: DorisqlError, start_line: int, start_col: int) -> DorisqlError:
+    """Move an error raised by parse_one on a statement cut out of a script to the script's
+    coordinates, when the script text itself is not at hand: the statement started at
+    `start_line`, `start_col`. Line, column, statement_line and the message are updated; the
+    caret context stays the statement's own line. Do it once per error."""
+    def moved(line: int, col: int) -> tuple[int, int]:
+        return line + start_line - 1, (col + start_col - 1) if line == 1 else col
+
+    error.statement_line = start_line
+    if error.line is None:
+        return error
+    line, col = moved(error.line, error.column or 1)
+    error.line, error.column = line, col
+    if isinstance(error, SqlSyntaxError) and getattr(error, "detail_template", None):
+        detail = error.detail_template
+        source = getattr(error, "source_text", None)
+        for i, offset in enumerate(getattr(error, "refs", ())):
+            if source is not None:
+                rl, rc = moved(*line_col(source, offset))
+                detail = detail.replace(ref(i), f"line {rl}, column {rc}")
+        error.detail = detail
+        error.message = f"Syntax error at line {line}, column {col}: {detail}"
+        error.args = (error.message,)
+    return error
 
 
 def relocate(error: DorisqlError, script: str, start_line: int, start_col: int) -> DorisqlError:

@@ -245,3 +245,14 @@ def test_parse_one_needs_exactly_one_statement():
         parse_one("SHOW DATABASES; SHOW TABLES")
     with pytest.raises(SqlSyntaxError, match="empty statement"):
         parse_one("  -- nothing\n")
+
+
+def test_shift_error_moves_a_statement_error_into_its_script():
+    from dorisql.syntax import shift_error
+
+    with pytest.raises(SqlSyntaxError) as info:
+        parse_one("CREATE TABLE t (k1 INT COMMENT 'abc\n)", check=False)
+    err = shift_error(info.value, 5, 3)
+    assert (err.statement_line, err.line, err.column) == (5, 5, 34)
+    assert str(err) == ("Syntax error at line 5, column 34: unterminated string — the quote ' at line 5, "
+                        "column 34 is never closed")
