@@ -76,12 +76,19 @@ def next_decision(engine, meta: TableMeta, explicit: int | None = None,
     distribution = meta.definition.distribution
     if explicit is not None:
         return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
-    if dynamic_buckets is not None:
-        return BucketDecision(rule="dynamic_partition.buckets", buckets=dynamic_buckets,
-                              reason=f"dynamic_partition.buckets = {dynamic_buckets}")
+    auto_table = distribution is not None and distribution.auto
+    dynamic_rule = None if dynamic_buckets is None else BucketDecision(
+        rule="dynamic_partition.buckets", buckets=dynamic_buckets,
+        reason=f"dynamic_partition.buckets = {dynamic_buckets}")
+    if dynamic_rule is not None and not auto_table:
+        return dynamic_rule
     if distribution is not None and not distribution.auto and distribution.buckets:
         return BucketDecision(rule="fixed", buckets=distribution.buckets, reason=f"BUCKETS {distribution.buckets}")
     history = partition_size_history(engine, meta, exclude=exclude)
+    if not history and dynamic_rule is not None:
+        # Doris (DynamicPartitionScheduler.getBucketsNum): an AUTO table ignores
+        # dynamic_partition.buckets once earlier partitions hold data, and uses it until then.
+        return dynamic_rule
     low, high = _auto_limits(engine)
     estimate = auto.estimate_from_properties(ast.props(meta.definition.properties))
     return auto.subsequent_buckets(history, topology(engine), low, high, fallback_estimate_bytes=estimate)
@@ -93,6 +100,8 @@ def partition_size_history(engine, meta: TableMeta, exclude: str | None = None) 
 
     from .show import table_stats
 
+    if not (meta_dir(engine.warehouse, meta) / "_delta_log").is_dir():
+        return []  # CREATE TABLE: the Delta table does not exist yet, so nothing holds data
     stats = table_stats(engine, meta)
     return [stats[name].data_size for name in sorted_partition_names(meta)
             if name != exclude and name in stats and stats[name].data_size > 0]
@@ -124,9 +133,7 @@ def initial_partitions(engine, definition: ast.CreateTable) -> list[PartitionMet
     if props is not None and props.enable:
         shell = TableMeta(id=0, db=definition.table.db or "", name=definition.table.name, definition=definition,
                           partitions=tuple(partitions))
-        plan = dynamic.plan(props, existing_for_planner(shell), now, _partition_type(definition),
-                            max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
-                            creating_table=True)
+        plan = _plan_for(engine, shell, props, now, creating_table=True)
         shell = _apply_plan_partitions(engine, shell, plan, props, now)
         partitions = list(shell.partitions)
     return partitions
@@ -365,10 +372,18 @@ def with_dynamic_state_created(engine, meta: TableMeta) -> TableMeta:
     return meta
 
 
+def now_zone(engine) -> str | None:
+    """The zone a naive "now" is in: the session's ``time_zone`` when set, else None (the
+    table's own dynamic_partition.time_zone, so ``SET dorisql_now = '2020-05-29 10:00:00'`` is
+    10:00 on the table's clock whatever the machine's zone)."""
+    zone = (getattr(engine, "session_vars", {}) or {}).get("time_zone") or ""
+    return zone.strip() or None
+
+
 def _plan_for(engine, meta: TableMeta, props, now: dt.datetime, creating_table: bool = False):
     return dynamic.plan(props, existing_for_planner(meta), now, _partition_type(meta.definition),
                         max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
-                        creating_table=creating_table)
+                        creating_table=creating_table, now_zone=now_zone(engine))
 
 
 def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:

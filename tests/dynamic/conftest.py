@@ -45,7 +45,7 @@ class Harness:
         return scheduler.run_pass(self.engine)
 
     def partitions(self, table: str) -> dict[str, tuple[str, str]]:
-        """{name: (lower, upper)} from SHOW PARTITIONS, in the order shown."""
+        """{name: (lower, upper)} from SHOW PARTITIONS (compare as dicts: order-free)."""
         result = self.one(f"SHOW PARTITIONS FROM {table}")
         cols = list(result.columns)
         name_i, range_i = cols.index("PartitionName"), cols.index("Range")
@@ -56,7 +56,9 @@ class Harness:
         return out
 
     def names(self, table: str) -> list[str]:
-        return list(self.partitions(table))
+        """Partition names in range order (SHOW PARTITIONS itself lists them by id)."""
+        parts = self.partitions(table)
+        return sorted(parts, key=lambda n: parts[n][0])
 
     def dynamic_rows(self, db: str | None = None) -> dict[str, dict[str, str]]:
         result = self.one("SHOW DYNAMIC PARTITION TABLES" + (f" FROM {db}" if db else ""))

@@ -88,7 +88,7 @@ def test_example2_tip_week_names_at_new_year(h, now, start_day, name, lower):
     h.at(now)
     h.sql(dynamic_table("tbl1", time_unit="WEEK", end=1, start_day_of_week=start_day))
     parts = h.partitions("tbl1")
-    assert list(parts)[0] == name and parts[name][0] == lower
+    assert h.names("tbl1")[0] == name and parts[name][0] == lower
 
 
 # ---------------------------------------------------------------------- example 3 (MONTH)
@@ -200,7 +200,7 @@ def test_granularity_change_day_to_month_conflict(h):
     assert "p202005" not in parts
     assert parts["p202006"] == ("2020-06-01", "2020-07-01")
     assert parts["p202007"] == ("2020-07-01", "2020-08-01")
-    assert list(parts)[:3] == ["p20200519", "p20200520", "p20200521"]
+    assert h.names("tbl1")[:3] == ["p20200519", "p20200520", "p20200521"]
     row = h.dynamic_rows()["tbl1"]
     assert row["TimeUnit"] == "MONTH" and row["State"] == "ERROR"
     assert "p202005" in row["LastCreatePartitionMsg"] and "intersected" in row["LastCreatePartitionMsg"]
