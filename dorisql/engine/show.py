@@ -76,7 +76,7 @@ def current_definition(meta: TableMeta) -> ast.CreateTable:
     if definition.partition is not None:
         items = partition_items(meta)
         definition = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=items))
-    return dataclasses.replace(definition, table=ast.TableName(meta.name), if_not_exists=False)
+    return dataclasses.replace(definition, table=ast.TableName(meta.name), if_not_exists=False, engine="OLAP")
 
 
 def show_create_table(engine, stmt: ast.ShowCreateTable) -> Result:
