@@ -22,6 +22,8 @@ from .sql_literals import string_sql
 from .tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence
 
 _BAD = "__dorisql_bad"
+_WHY = "__dorisql_why"
+_RAW = "__dorisql_raw"
 
 
 class _StrictModeViolation(Exception):
@@ -98,7 +100,7 @@ def insert(engine, stmt: ast.Insert) -> Result:
     spark = engine.spark
 
     if stmt.rows is not None:
-        source = _values_frame(spark, stmt.rows, target)
+        source = _values_frame(spark, stmt.rows, target, engine.now())
     else:
         source, _ = _run_query(engine, stmt.query)
         if len(source.columns) != len(target):
@@ -134,7 +136,8 @@ def insert(engine, stmt: ast.Insert) -> Result:
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:
-        raise LoadError(_filtered_message(routed, counts["bad"], counts["total"])) from None
+        raise LoadError(_filtered_message(engine, meta, source, target, stmt.partitions,
+                                          counts["bad"], counts["total"])) from None
     if written.committed:
         _bump_loaded_partitions(engine, meta, written.partitions)
     else:
@@ -160,22 +163,28 @@ def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.Colum
     return result
 
 
-def _values_frame(spark, rows, target):
-    """INSERT ... VALUES as a Spark DataFrame of raw (uncast) values, one column per target."""
-    from .sql_literals import literal_sql
+def _values_frame(spark, rows, target, now=None):
+    """INSERT ... VALUES as a Spark DataFrame of raw (uncast) values, one column per target
+    (`DEFAULT` is the column's default value)."""
+    from .sql_literals import default_sql, is_default, literal_sql
 
     width = len(target)
     for i, row in enumerate(rows, start=1):
         if len(row) != width:
             raise AnalysisError(f"Column count doesn't match value count at row {i}: "
                                 f"expected {width} values, got {len(row)}")
-    body = ", ".join("(" + ", ".join(literal_sql(v) for v in row) + ")" for row in rows)
+    body = ", ".join("(" + ", ".join(default_sql(c, now) if is_default(v) else literal_sql(v)
+                                     for c, v in zip(target, row)) + ")" for row in rows)
     names = ", ".join(f"__src{i}" for i in range(width))
     return spark.sql(f"SELECT * FROM VALUES {body} AS v({names})")
 
 
-def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], only_partitions: tuple[str, ...]):
-    """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows."""
+def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], only_partitions: tuple[str, ...],
+                  diagnose: bool = False):
+    """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows.
+
+    With ``diagnose`` (only on the failure path: strict mode refused the load) the frame also
+    carries the raw source values and, per bad row, why it was refused (_WHY)."""
     from pyspark.sql import functions as F
 
     from dorisql.bucketing.hashing import bucket_expr_sql
@@ -186,30 +195,47 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
 
     definition = meta.definition
     by_name = {c.name.lower(): i for i, c in enumerate(target)}
-    columns, bad_checks = [], []
+    columns, checks = [], []
     for c in definition.columns:
         stype = spark_type(c.type)
         index = by_name.get(c.name.lower())
         raw = F.expr(default_sql(c, engine.now())) if index is None else F.col(f"__src{index}")
         typed = raw.try_cast(stype)
-        bad_checks.append(raw.isNotNull() & typed.isNull())  # the value does not fit the type
+        # The value does not fit the type (not a number/date, or out of range).
+        checks.append((raw.isNotNull() & typed.isNull(), lambda c=c, raw=raw: _misfit_reason(c, raw)))
         if c.nullable is False:
-            bad_checks.append(typed.isNull())
+            checks.append((typed.isNull(), lambda c=c: F.lit(f"column `{c.name}` is NOT NULL but the value is NULL")))
         length = _max_length(c.type)
         if length is not None:
-            bad_checks.append(F.length(typed) > length)
+            checks.append((F.length(typed) > length, lambda c=c, raw=raw, n=length: F.format_string(
+                f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({n} characters)", raw.cast("string"))))
         columns.append(typed.alias(c.name))
     value_bad = F.lit(False)
-    for check in bad_checks:
+    for check, _reason in checks:
         value_bad = value_bad | F.coalesce(check, F.lit(False))
-    frame = source.select(*columns, value_bad.alias(_BAD))
+    extra = []
+    if diagnose:
+        extra = [F.col(f"__src{i}").cast("string").alias(f"{_RAW}{i}") for i in range(len(target))]
+        extra.append(F.concat_ws("; ", *[F.when(F.coalesce(check, F.lit(False)), reason())
+                                         for check, reason in checks]).alias(_WHY))
+    frame = source.select(*columns, value_bad.alias(_BAD), *extra)
 
     frame = frame.withColumn(PARTITION_COLUMN, F.expr(routing_sql(meta)))
     partition_ok = F.col(PARTITION_COLUMN).isNotNull()
+    names: list[str] = []
     if only_partitions:
         names = [_existing_partition(meta, name) for name in only_partitions]
         partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(names)
     frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
+    if diagnose:
+        keys = ", ".join(definition.partition.columns) if definition.partition else ""
+        no_partition = F.when(F.col(PARTITION_COLUMN).isNull(),
+                              F.lit(f"no partition holds its partition key ({keys})"))
+        if names:
+            no_partition = no_partition.when(~F.col(PARTITION_COLUMN).isin(names), F.format_string(
+                f"its partition %s is not one of PARTITION ({', '.join(names)})", F.col(PARTITION_COLUMN)))
+        frame = frame.withColumn(_WHY, F.concat_ws("; ", F.col(_WHY), no_partition))
+        return frame
 
     distribution = definition.distribution
     if distribution is not None and distribution.kind == "HASH":
@@ -228,6 +254,30 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
     return frame
 
 
+def _type_text(data_type: ast.DataType) -> str:
+    from dorisql.generator import type_sql
+
+    return type_sql(data_type)
+
+
+def _misfit_reason(c: ast.ColumnDef, raw):
+    """Why a value does not fit its column, naming the column, the value and the type's range."""
+    from pyspark.sql import functions as F
+
+    from dorisql.types import INT_RANGES, LARGEINT_STORAGE_MAX, canonical
+
+    name = canonical(c.type).name
+    if name == "LARGEINT":
+        rule = (f"not an integer within dorisql's LARGEINT range [-(10^38-1), 10^38-1] = "
+                f"[-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}] (LARGEINT is stored as DECIMAL(38,0))")
+    elif name in INT_RANGES:
+        low, high = INT_RANGES[name]
+        rule = f"not a {name} in [{low}, {high}]"
+    else:
+        rule = f"not a valid {_type_text(c.type)}"
+    return F.format_string(f"column `{c.name}`: '%s' is {rule}", raw.cast("string"))
+
+
 def _max_length(data_type: ast.DataType) -> int | None:
     if data_type.name in ("VARCHAR", "CHAR") and data_type.params:
         return data_type.params[0]
@@ -241,16 +291,20 @@ def _existing_partition(meta: TableMeta, name: str) -> str:
     return found.name
 
 
-def _filtered_message(routed, bad: int, total: int) -> str:
-    """Doris's strict-mode refusal, with the count and a few of the offending rows."""
+def _filtered_message(engine, meta: TableMeta, source, target, only_partitions, bad: int, total: int) -> str:
+    """Doris's strict-mode refusal, with the count and a few of the offending rows (as given,
+    with the reason each was refused)."""
     from pyspark.sql import functions as F
 
-    sample = routed.filter(F.col(_BAD)).select(*[c for c in routed.columns if not c.startswith("__")])
-    rows = sample.limit(_SAMPLE_ROWS).collect()
-    shown = "; ".join("(" + ", ".join("NULL" if v is None else str(v) for v in row) + ")" for row in rows)
+    diagnosed = _routed_frame(engine, meta, source, target, only_partitions, diagnose=True)
+    raw = [f"{_RAW}{i}" for i in range(len(target))]
+    sample = diagnosed.filter(F.col(_BAD)).select(*raw, _WHY).limit(_SAMPLE_ROWS).collect()
+    names = ", ".join(c.name for c in target)
+    shown = "; ".join("(" + ", ".join("NULL" if v is None else str(v) for v in row[:-1]) + ")"
+                      + (f": {row[-1]}" if row[-1] else "") for row in sample)
     return (f"Insert has filtered data in strict mode: {bad} of {total} rows fit no partition or have "
-            f"values that do not fit their column (e.g. {shown}). Nothing was loaded; "
-            f"SET enable_insert_strict = false to load the other rows.")
+            f"values that do not fit their column. First {len(sample)} refused rows ({names}): {shown}. "
+            f"Nothing was loaded; SET enable_insert_strict = false to load the other rows.")
 
 
 def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched: set[str]) -> None:

@@ -8,8 +8,13 @@ its column is caught by strict mode instead of failing the whole Spark job or be
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from dorisql import ast
+
+#: A signed number written as an expression (`-5`, `+ 1.5e3`): kept as text, like an unsigned one,
+#: so values beyond Spark's literal range (a 38-digit LARGEINT) reach the column's cast intact.
+_SIGNED_NUMBER = re.compile(r"^\s*([+-])\s*(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)\s*$")
 
 
 def string_sql(text: str) -> str:
@@ -19,9 +24,18 @@ def string_sql(text: str) -> str:
 def literal_sql(literal: ast.Literal) -> str:
     if literal.kind == "null" or literal.value is None:
         return "CAST(NULL AS STRING)"
+    if literal.kind == "expr":
+        signed = _SIGNED_NUMBER.match(literal.value)
+        if signed:
+            return string_sql(("-" if signed.group(1) == "-" else "") + signed.group(2))
     if literal.kind == "expr" or literal.kind == "function":
         return f"CAST(({_spark_expression(literal.value)}) AS STRING)"
     return string_sql(literal.value)
+
+
+def is_default(literal: ast.Literal) -> bool:
+    """`DEFAULT` in an INSERT ... VALUES row: the column's default value."""
+    return literal.kind == "expr" and (literal.value or "").strip().upper() == "DEFAULT"
 
 
 def default_sql(column: ast.ColumnDef, now: dt.datetime | None = None) -> str:
