@@ -40,7 +40,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -61,7 +61,7 @@ STAGING_DIR = "_staging"
 DDL_PROPERTY = "dorisql.ddl"
 _LOG_DIR = "_delta_log"
 _TXN_KEY = "dorisql.txn"
-_FOOTER_THREADS = 16
+_FOOTER_THREADS = 8
 _HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
 
 #: Callback run under the commit lock just before a write commits, with the partition names the
@@ -75,7 +75,7 @@ PartitionGuard = Callable[[frozenset], Optional[bool]]
 class FileEntry:
     """One data file of a snapshot (an ``add`` action)."""
 
-    #: Relative path exactly as in the Delta log (URI-encoded).
+    #: Path relative to the table folder, as on disk (the log holds it URI-encoded).
     path: str
     #: Absolute location to hand to Spark.
     uri: str
@@ -291,14 +291,14 @@ class DeltaStore:
         cols = {name: actions[name].to_pylist() for name in
                 ("path", "size_bytes", "modification_time", "num_records", pcol, bcol)}
         files = tuple(
-            FileEntry(path=p, uri=self._uri(p), partition=part, bucket=int(b), size=size,
+            FileEntry(path=unquote(p), uri=self._uri(unquote(p)), partition=part, bucket=int(b), size=size,
                       num_records=n, modification_time=mt)
             for p, size, mt, n, part, b in zip(cols["path"], cols["size_bytes"], cols["modification_time"],
                                                cols["num_records"], cols[pcol], cols[bcol]))
         return Snapshot(self.path, dt.version(), files)
 
     def _uri(self, rel_path: str) -> str:
-        return fs.spark_uri(os.path.join(self.path, unquote(rel_path)))
+        return fs.spark_uri(os.path.join(self.path, rel_path))
 
     def partition_stats(self, version: Optional[int] = None, *, with_versions: bool = False) -> dict[str, PartitionStats]:
         """Per partition: data size, rows, files, buckets with data, last modification.
@@ -369,7 +369,9 @@ class DeltaStore:
         """Replace files read at ``read_version`` by the rows of ``df`` (compaction): one commit of
         ``remove`` + ``add`` actions (``dataChange`` = ``data_change``).
 
-        ``df`` has ``__partition``/``__bucket`` like :meth:`write`; None only removes. Refused with
+        ``removed`` are snapshot entries or paths relative to the table folder as on disk
+        (``FileEntry.path``). ``df`` has ``__partition``/``__bucket`` like :meth:`write`; None
+        only removes. Refused with
         CommitConflictError, committing nothing and deleting the new files, when any removed file
         is no longer in the table or a commit after ``read_version`` removed one of them.
         """
@@ -526,7 +528,7 @@ class DeltaStore:
         fs.move_file(src, dst)
         staged.moved[i] = dst
         mtime = int(os.path.getmtime(dst) * 1000)
-        entry = FileEntry(path=quote(dst_rel, safe="/=_-.~"), uri=fs.spark_uri(dst), partition=partition,
+        entry = FileEntry(path=dst_rel, uri=fs.spark_uri(dst), partition=partition,
                           bucket=bucket, size=footer.size, num_records=footer.num_records, modification_time=mtime)
         return entry, footer.stats_json
 
@@ -563,7 +565,7 @@ class DeltaStore:
     def _check_removals(self, dt, read_version: int, removes) -> list[FileEntry]:
         """Under the lock: every file to remove is in the latest snapshot and no commit after
         ``read_version`` removed it. Returns the snapshot entries of the files."""
-        wanted = [unquote(r.path if isinstance(r, FileEntry) else str(r)) for r in removes]
+        wanted = [r.path if isinstance(r, FileEntry) else str(r) for r in removes]
         current = dt.version()
         if read_version > current:
             raise CommitConflictError(f"read version {read_version} is newer than the table ({current})")
@@ -580,7 +582,7 @@ class DeltaStore:
             raise CommitConflictError(
                 f"{len(clash)} of the files to rewrite were removed by a commit after version {read_version} "
                 f"(e.g. {clash[0]}); nothing was committed")
-        live = {unquote(f.path): f for f in self._snapshot_of(dt).files}
+        live = {f.path: f for f in self._snapshot_of(dt).files}
         missing = [w for w in wanted if w not in live]
         if missing:
             raise CommitConflictError(f"{len(missing)} of the files to rewrite are not in the table "

@@ -277,3 +277,15 @@ def test_deltalake_hazard_double_rewrite_is_real(spark, table, sample_df):
     raw_rewrite(dt_a, "copy-a")
     raw_rewrite(dt_b, "copy-b")  # deltalake does not detect the delete/delete conflict
     assert DeltaTable(table.path).to_pyarrow_table().num_rows == 60 + target.num_records
+
+
+def test_partition_names_that_spark_escapes(spark, table, sample_df):
+    """Spark escapes some characters in folder names; the log holds URI-encoded paths."""
+    names = ("p 1", "p:2%", "p=3/é")
+    result = table.write(sample_df(30, partitions=names))
+    assert {f.partition for f in result.files} == set(names)
+    assert all(os.path.isfile(f.uri) for f in result.files)
+    assert {r[-2] for r in _outside_rows(table.path)} == set(names)
+    assert table.read(spark, table.snapshot(partitions=["p:2%"]).files, table.spark_schema).count() == 10
+    dropped = table.drop_partitions(["p=3/é"])
+    assert dropped.committed and {r[-2] for r in _outside_rows(table.path)} == {"p 1", "p:2%"}
