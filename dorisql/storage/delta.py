@@ -428,6 +428,57 @@ class DeltaStore:
                                            operation=operation, statement=statement, metadata=md)
         return CommitResult(version, snap.version, True, tuple(victims))
 
+    def rename_partition(self, old: str, new: str, *, statement: Optional[str] = None,
+                         metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:
+        """Give partition ``old``'s files the partition value ``new`` (ALTER TABLE RENAME PARTITION).
+
+        One commit, under the commit lock: ``remove`` of every file of ``old`` and ``add`` of the
+        same data under ``__partition=<new>/`` (hard links, or copies where links are impossible,
+        so older versions stay readable; stats re-read from the footers). Refused with
+        CommitConflictError when ``new`` already has files. No files: nothing is committed.
+        """
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            snap = self._snapshot_of(dt)
+            if any(f.partition == new for f in snap.files):
+                raise CommitConflictError(f"partition {new!r} already has data in {self.path}")
+            victims = [f for f in snap.files if f.partition == old]
+            if not victims:
+                return WriteResult(snap.version, snap.version, False, (), 0, 0, {})
+            created: list[str] = []
+
+            def relink(f: FileEntry):
+                rel = f"{PARTITION_COLUMN}={_escape_path_name(new)}/{BUCKET_COLUMN}={f.bucket}/{f.path.rsplit('/', 1)[-1]}"
+                dst = os.path.join(self.path, rel)
+                fs.link_or_copy(f.uri, dst)
+                created.append(dst)
+                footer = read_footer_stats(dst)
+                entry = FileEntry(path=rel, uri=fs.spark_uri(dst), partition=new, bucket=f.bucket, size=footer.size,
+                                  num_records=footer.num_records, modification_time=int(os.path.getmtime(dst) * 1000))
+                return entry, footer.stats_json
+
+            try:
+                with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(victims))) as pool:
+                    placed = list(pool.map(relink, victims))
+                from deltalake.transaction import AddAction
+
+                adds = [AddAction(path=e.path, size=e.size,
+                                  partition_values={PARTITION_COLUMN: new, BUCKET_COLUMN: str(e.bucket)},
+                                  modification_time=e.modification_time, data_change=True, stats=st)
+                        for e, st in placed]
+                version = self._commit_actions(dt, adds, victims, data_change=True, read_version=snap.version,
+                                               operation="dorisql RENAME PARTITION", statement=statement,
+                                               metadata={**(metadata or {}), "from": old, "to": new})
+            except BaseException:
+                fs.remove_files(created)
+                raise
+        entries = tuple(e for e, _ in placed)
+        tablet_rows: dict[tuple[str, int], int] = {}
+        for e in entries:
+            tablet_rows[(new, e.bucket)] = tablet_rows.get((new, e.bucket), 0) + (e.num_records or 0)
+        return WriteResult(version, snap.version, True, entries, sum(tablet_rows.values()),
+                           sum(e.size for e in entries), tablet_rows, tuple(victims))
+
     # ----------------------------------------------------------------- housekeeping
 
     def vacuum(self, retention_hours: float = 168, *, staging_older_than_hours: float = 24, dry_run: bool = False) -> list[str]:
@@ -692,6 +743,14 @@ def _value_of(dir_name: str, column: str) -> str:
     if not dir_name.startswith(prefix):
         raise ExecutionError(f"unexpected folder {dir_name!r} in Spark's output (expected {prefix}...)")
     return dir_name[len(prefix):]
+
+
+_SPARK_ESCAPED = set(chr(c) for c in range(1, 0x20)) | set('"#%\'*/:=?\\\x7f{[]^')
+
+
+def _escape_path_name(text: str) -> str:
+    """Spark/Hive escaping of a partition value in a folder name (ExternalCatalogUtils.escapePathName)."""
+    return "".join(f"%{ord(c):02X}" if c in _SPARK_ESCAPED else c for c in text)
 
 
 def _unescape(text: str) -> str:

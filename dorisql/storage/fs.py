@@ -13,7 +13,7 @@ import shutil
 from typing import Iterator
 from urllib.parse import unquote, urlparse
 
-__all__ = ["local_path", "spark_uri", "list_files", "move_file", "remove_files", "remove_tree", "open_input"]
+__all__ = ["local_path", "spark_uri", "list_files", "move_file", "link_or_copy", "remove_files", "remove_tree", "open_input"]
 
 
 def local_path(path: str | os.PathLike) -> str:
@@ -47,6 +47,19 @@ def move_file(src: str, dst: str) -> None:
     if os.path.exists(dst):
         raise FileExistsError(dst)
     os.rename(src, dst)
+
+
+def link_or_copy(src: str, dst: str) -> None:
+    """Make ``dst`` hold the same bytes as ``src`` (a hard link where possible); never overwrites."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    try:
+        os.link(src, dst)
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.exists(dst):
+            raise FileExistsError(dst) from None
+        shutil.copy2(src, dst)
 
 
 def remove_files(paths) -> None:

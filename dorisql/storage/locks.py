@@ -6,7 +6,8 @@ every other dorisql process on machines sharing the folder through a filesystem 
 ``flock`` (local disks; NFS v4). A compaction may also hold a tablet lock for its whole run so two
 compactions of one tablet do not race (the commit-time conflict check stays as the safety net).
 
-``flock`` locks belong to an open file, so two threads of one process exclude each other too.
+The locks are re-entrant within one thread (a caller may hold the table lock around a DeltaStore
+method that takes it again) and exclusive between threads and processes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import contextlib
 import fcntl
 import os
 import re
+import threading
 import time
 from typing import Iterator
 
@@ -27,28 +29,54 @@ LOCK_FILE = "_dorisql.lock"
 LOCK_DIR = "_dorisql_locks"
 
 
+class _Held:
+    __slots__ = ("rlock", "depth", "fd")
+
+    def __init__(self):
+        self.rlock = threading.RLock()
+        self.depth = 0
+        self.fd = -1
+
+
+_held: dict[str, _Held] = {}
+_held_guard = threading.Lock()
+
+
 @contextlib.contextmanager
 def _flock(path: str, timeout: float | None, what: str) -> Iterator[None]:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    """Exclusive flock on ``path``; re-entrant within a thread, exclusive between threads."""
+    with _held_guard:
+        held = _held.setdefault(path, _Held())
+    deadline = None if timeout is None else time.monotonic() + timeout
+    if not held.rlock.acquire(timeout=-1 if timeout is None else max(timeout, 0.0)):
+        raise CommitConflictError(f"{what} is locked by another writer; try again")
     try:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        delay = 0.005
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise CommitConflictError(f"{what} is locked by another writer; try again") from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.1)
+        if held.depth == 0:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            delay = 0.005
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if deadline is not None and time.monotonic() >= deadline:
+                        os.close(fd)
+                        raise CommitConflictError(f"{what} is locked by another writer; try again") from None
+                    time.sleep(delay)
+                    delay = min(delay * 2, 0.1)
+            held.fd = fd
+        held.depth += 1
         try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            held.depth -= 1
+            if held.depth == 0:
+                fcntl.flock(held.fd, fcntl.LOCK_UN)
+                os.close(held.fd)
+                held.fd = -1
     finally:
-        os.close(fd)
+        held.rlock.release()
 
 
 def table_lock(table_path: str, timeout: float | None = 120.0):

@@ -289,3 +289,48 @@ def test_partition_names_that_spark_escapes(spark, table, sample_df):
     assert table.read(spark, table.snapshot(partitions=["p:2%"]).files, table.spark_schema).count() == 10
     dropped = table.drop_partitions(["p=3/é"])
     assert dropped.committed and {r[-2] for r in _outside_rows(table.path)} == {"p 1", "p:2%"}
+
+
+def test_rename_partition_moves_rows_in_one_commit(spark, table, sample_df):
+    table.write(sample_df(60))
+    before = table.snapshot()
+    p1_rows = sorted(r[:-2] for r in _outside_rows(table.path) if r[-2] == "p1")
+    result = table.rename_partition("p1", "p:new", statement="ALTER TABLE t RENAME PARTITION p1 p_new")
+    assert result.committed and result.version == before.version + 1
+    assert len(result.removed) == len([f for f in before.files if f.partition == "p1"])
+    actions = _commit(table.path, result.version)
+    assert {tuple(sorted(a)) for a in actions} == {("commitInfo",), ("add",), ("remove",)}
+
+    after = _outside_rows(table.path)
+    assert {r[-2] for r in after} == {"p:new", "p2", "p3"}
+    assert sorted(r[:-2] for r in after if r[-2] == "p:new") == p1_rows
+    # Spark's folder-name discovery agrees with the log's partition values
+    back = table.read(spark, table.snapshot(partitions=["p:new"]).files, table.spark_schema, with_partition_columns=True)
+    assert {r["__partition"] for r in back.select("__partition").distinct().collect()} == {"p:new"}
+    # the old version is still readable (files linked, not moved)
+    assert DeltaTable(table.path, version=before.version).to_pyarrow_table().num_rows == 60
+    with pytest.raises(CommitConflictError):
+        table.rename_partition("p2", "p:new")
+    assert not table.rename_partition("nope", "p7").committed
+
+
+def test_table_lock_is_reentrant_in_a_thread_and_exclusive_between_threads(table, sample_df):
+    import threading
+
+    from dorisql.storage.locks import table_lock
+
+    outcome = []
+    with table_lock(table.path):
+        table.drop_partitions(["p1"])  # takes the lock again: no deadlock
+
+        def other():
+            try:
+                with table_lock(table.path, timeout=0.2):
+                    outcome.append("acquired")
+            except CommitConflictError:
+                outcome.append("refused")
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert outcome == ["refused"]
