@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dorisql",
         description="Apache Doris SQL on Spark + Delta Lake: an interactive shell and a script runner.",
         epilog="Config file: $XDG_CONFIG_HOME/dorisql/config.toml (see `python -m pydoc dorisql.config`). "
-               "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CONFIG, NO_COLOR.",
+               "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CONFIG, NO_COLOR. "
+               "History and Spark's own log (spark.log) are in $XDG_STATE_HOME/dorisql/.",
     )
     parser.add_argument("-V", "--version", action="version", version=f"dorisql {__version__}")
     source = parser.add_mutually_exclusive_group()
@@ -130,6 +131,10 @@ def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool
     from dorisql.shell.execute import use_statement
     from dorisql.shell.formatting import format_error
 
+    from dorisql.config import state_dir
+    from dorisql.shell.jvmlog import divert_jvm_stderr
+
+    divert_jvm_stderr(state_dir() / "spark.log")
     try:
         engine = open_engine(config)
     except DorisqlError as err:

@@ -34,6 +34,7 @@ from .completer import DorisCompleter, Names
 from .batch import script_folder
 from .execute import error_line, execute_command, use_statement
 from .formatting import format_error, format_result
+from .jvmlog import divert_jvm_stderr
 from .lexer import DorisLexer
 from .progress import ProgressLine, wait_with_progress
 from .script import Command, buffer_complete, client_command, iter_script, split_buffer
@@ -89,6 +90,7 @@ class Shell:
             pass
         start = getattr(self.engine, "start_spark_in_background", None)
         if start:
+            divert_jvm_stderr(state_dir(self.env) / "spark.log")
             start()
         on_progress = getattr(self.engine, "on_progress", None)
         if callable(on_progress):

@@ -13,7 +13,7 @@ def _env(tmp_path, **extra):
 
 def test_defaults_without_a_file(tmp_path):
     config = load_config(env=_env(tmp_path))
-    assert config.warehouse == str(tmp_path / "home" / ".local/share/dorisql/warehouse")
+    assert config.warehouse == "warehouse"  # ./warehouse, as the quickstart expects
     assert config.master == "local[*]"
     assert (config.spark_conf, config.frontend, config.session, config.database) == ({}, {}, {}, None)
 
