@@ -439,7 +439,7 @@ def scan_lines(scans: Sequence[ScanInfo]) -> list[str]:
 def spark_plan_lines(df, verbose: bool = False) -> list[str]:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        df.explain(mode="extended" if verbose else "formatted")
+        df.explain(mode="formatted" if verbose else "simple")
     return buf.getvalue().rstrip("\n").splitlines()
 
 
