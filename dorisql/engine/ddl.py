@@ -19,7 +19,7 @@ from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, Unkn
 from dorisql.result import Result
 
 from . import partitions as parts
-from .locks import table_lock
+from dorisql.storage.locks import table_lock
 from .tables import arrow_schema, meta_dir
 
 
@@ -98,7 +98,7 @@ def drop_table(engine, stmt: ast.DropTable) -> Result:
     meta = _load(engine, db, stmt.table.name, if_exists=stmt.if_exists)
     if meta is None:
         return Result.ok()
-    with table_lock(meta_dir(engine.warehouse, meta)):
+    with table_lock(str(meta_dir(engine.warehouse, meta))):
         engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists)
     _drop_table_data(engine, meta)
     return Result.ok()
@@ -171,7 +171,7 @@ def _rename_table(engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta
     if engine.catalog.table_exists(meta.db, action.new_name):
         raise AlreadyExistsError(f"Table '{action.new_name}' already exists")
     old_dir = meta_dir(engine.warehouse, meta)
-    with table_lock(old_dir):
+    with table_lock(str(old_dir)):
         renamed = dataclasses.replace(meta, name=action.new_name,
                                       definition=dataclasses.replace(meta.definition,
                                                                      table=ast.TableName(action.new_name, meta.db)))
@@ -194,7 +194,7 @@ def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> T
     # The partition name is the Delta partition value, so the files move with one rewrite of the
     # log (remove + add with the new partition value); the catalog follows under the same lock.
     location = meta_dir(engine.warehouse, meta)
-    with table_lock(location):
+    with table_lock(str(location)):
         DeltaStore(location).rename_partition(old.name, action.new_name)
         renamed = dataclasses.replace(old, name=action.new_name)
         updated = dataclasses.replace(meta, partitions=tuple(renamed if p is old else p for p in meta.partitions))
