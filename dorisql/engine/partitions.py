@@ -18,7 +18,7 @@ from dorisql.catalog.model import BucketDecision, DynamicState, PartitionMeta, T
 from dorisql.errors import AnalysisError, CommitConflictError, DorisqlError
 from dorisql.partitioning import dynamic
 
-from .locks import table_lock
+from dorisql.storage.locks import table_lock
 from .tables import meta_dir
 
 #: How often a catalog commit is retried when another session changed the table meanwhile.
@@ -192,7 +192,7 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
 
     wanted = {n.lower() for n in names}
     location = meta_dir(engine.warehouse, meta)
-    with table_lock(location):
+    with table_lock(str(location)):
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(engine, meta, location)
         for _attempt in range(COMMIT_RETRIES):
@@ -286,7 +286,7 @@ def finish_pending_drops(engine, meta: TableMeta) -> list[str]:
     location = meta_dir(engine.warehouse, meta)
     if not (location / PENDING_DROP_FILE).exists():
         return []
-    with table_lock(location):
+    with table_lock(str(location)):
         return _finish_pending_drops_locked(engine, meta, location)
 
 
@@ -328,15 +328,30 @@ def dynamic_properties(engine, definition: ast.CreateTable, properties: dict[str
                                     max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")))
 
 
+#: (lower texts, upper texts, partition column type) -> (lower, upper) values, shared by all
+#: tables: an idle scheduler pass re-plans every table, and parsing bound texts dominated it.
+_BOUNDS_CACHE: dict = {}
+_BOUNDS_CACHE_LIMIT = 500_000
+
+
 def existing_for_planner(meta: TableMeta) -> list[dynamic.ExistingPartition]:
-    from dorisql.partitioning.keys import single_column_bounds
+    from dorisql.partitioning.keys import partition_columns, single_column_bounds
 
     result = []
+    ptype = None
     for p in meta.partitions:
         if p.lower is None and p.upper is None:
             continue
-        lower, upper = single_column_bounds(meta, p)
-        result.append(dynamic.ExistingPartition(p.name, lower, upper))
+        if ptype is None:
+            ptype = partition_columns(meta.definition)[1][0]
+        key = (p.lower, p.upper, ptype)
+        bounds = _BOUNDS_CACHE.get(key)
+        if bounds is None:
+            bounds = single_column_bounds(meta, p)
+            if len(_BOUNDS_CACHE) >= _BOUNDS_CACHE_LIMIT:
+                _BOUNDS_CACHE.clear()
+            _BOUNDS_CACHE[key] = bounds
+        result.append(dynamic.ExistingPartition(p.name, bounds[0], bounds[1]))
     return result
 
 
@@ -406,6 +421,9 @@ def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], lis
         finish_pending_drops(engine, meta)
         meta = engine.catalog.load_table(meta.db, meta.name)
     now = engine.now()
+    memo_key, memo_value = _idle_memo_key(engine, meta, props, now)
+    if memo_key is not None and _IDLE_MEMO.get(memo_key) == memo_value:
+        return meta, [], []  # same table version, same period: the plan is the same empty one
     plan = _plan_for(engine, meta, props, now)
     dropped: list[str] = []
     drop_error = None
@@ -419,6 +437,10 @@ def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], lis
     drop_msg = drop_error or plan.last_drop_partition_msg
     state = meta.dynamic_state
     if not plan.to_create and not dropped and _same_state(state, plan.last_create_partition_msg, drop_msg):
+        if memo_key is not None and not plan.to_drop:
+            if len(_IDLE_MEMO) >= 100_000:
+                _IDLE_MEMO.clear()
+            _IDLE_MEMO[memo_key] = memo_value
         return meta, [], []
     for _attempt in range(COMMIT_RETRIES):
         current = engine.catalog.load_table(meta.db, meta.name)
@@ -439,6 +461,28 @@ def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], lis
         except CommitConflictError:
             continue
     raise CommitConflictError(f"Table '{meta.name}' kept changing; the dynamic partition pass gave up")
+
+
+#: Tables whose last pass had nothing to do: (warehouse, db, table, id, catalog version) ->
+#: (period of "now", FE limit, session zone). A plan depends on "now" only through the local date
+#: (the UTC hour for HOUR tables), and on the table only through its catalog row, whose version
+#: changes with every partition or property change (from any process). So while both stay the
+#: same, a long-running scheduler (the shell's background thread) skips re-planning.
+_IDLE_MEMO: dict = {}
+
+
+def _idle_memo_key(engine, meta: TableMeta, props, now: dt.datetime):
+    try:
+        zone_name = now_zone(engine)
+        now_local = dynamic.localize_now(now, props.zone, zone_name)
+    except Exception:  # let the full planner report it
+        return None, None
+    if props.time_unit == "HOUR":
+        period = now_local.astimezone(dt.timezone.utc).replace(minute=0, second=0, microsecond=0)
+    else:
+        period = now_local.date()
+    key = (str(engine.warehouse), meta.db, meta.name, meta.id, meta.version)
+    return key, (period, engine.frontend("max_dynamic_partition_num"), zone_name)
 
 
 def _same_state(state: DynamicState, create_msg: str | None, drop_msg: str | None) -> bool:

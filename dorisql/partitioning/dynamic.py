@@ -843,8 +843,63 @@ def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition
     return result
 
 
+class _RangeIndex:
+    """Existing ranges sorted by lower bound, to find the ranges a new one intersects without
+    scanning them all (a table with hundreds of partitions is re-planned on every pass).
+
+    Gives the same answer as scanning ``entries`` in order for the first intersecting range:
+    among all intersecting ranges, the one that comes first in ``entries`` (then in insertion
+    order for ranges added later)."""
+
+    def __init__(self, entries):
+        self._order = {}
+        self._widest = None
+        self._items = []  # (lower key, sequence, entry); lower None sorts first
+        self._unbounded_hi = []
+        for entry in entries:
+            self.add(entry)
+
+    def add(self, entry) -> None:
+        import bisect
+
+        seq = len(self._order)
+        self._order[id(entry)] = seq
+        lo = entry[1]
+        bisect.insort(self._items, (dt.datetime.min if lo is None else lo, seq, entry))
+        self._widest = None
+
+    def first_intersecting(self, lo_k, hi_k):
+        import bisect
+
+        # ranges starting before hi_k; of those, the ones ending after lo_k intersect. Existing
+        # ranges may overlap one another (manual partitions), so scan back while any might reach.
+        end = bisect.bisect_left(self._items, (hi_k, -1, None))
+        hits = []
+        if self._widest is None:
+            self._widest = self._max_width()
+        for i in range(end - 1, -1, -1):
+            p_lo, seq, entry = self._items[i]
+            p_hi = entry[2]
+            if p_hi is None or p_hi > lo_k:
+                hits.append((seq, entry))
+            if self._widest is not True and p_lo + self._widest <= lo_k:
+                break
+        if not hits:
+            return None
+        return min(hits, key=lambda h: h[0])[1]
+
+    def _max_width(self):
+        widest = dt.timedelta(0)
+        for p_lo, _seq, entry in self._items:
+            if entry[1] is None or entry[2] is None:
+                return True  # an unbounded range: always scan (rare)
+            widest = max(widest, entry[2] - entry[1])
+        return widest
+
+
 def _plan_creations(props, existing_keys, now_local, kind, creating_table, result: Plan):
     taken_names = {p.name.lower() for p, _, _ in existing_keys}
+    index = _RangeIndex(existing_keys)
     for offset in range(props.real_start(), props.end + 1):
         lower = border(props, now_local, offset)
         upper = border(props, now_local, offset + 1)
@@ -856,16 +911,11 @@ def _plan_creations(props, existing_keys, now_local, kind, creating_table, resul
             result.messages.append(
                 f"skip {name}: empty range {_range_text(lo_b, hi_b)} (time zone transition)")
             continue
-        clash = None
-        for part, p_lo, p_hi in existing_keys:
-            if _intersects(p_lo, p_hi, lo_k, hi_k):
-                clash = (part, p_lo, p_hi)
-                break
+        clash = index.first_intersecting(lo_k, hi_k)
         if clash is not None:
             part, p_lo, p_hi = clash
             if p_lo == lo_k and p_hi == hi_k:
-                result.messages.append(f"partition {part.name} already covers "
-                                       f"{_range_text(lo_b, hi_b)}")
+                result.messages.append(f"partition {part.name} already covers offset {offset}")
             else:
                 message = (f"Range {_range_text(part.lower, part.upper)} of partition {part.name} "
                            f"is intersected with range: {_range_text(lo_b, hi_b)} of new "
@@ -881,7 +931,9 @@ def _plan_creations(props, existing_keys, now_local, kind, creating_table, resul
             result.create_errors.append(message)
             continue
         taken_names.add(name.lower())
-        existing_keys.append((ExistingPartition(name, lo_b, hi_b), lo_k, hi_k))
+        entry = (ExistingPartition(name, lo_b, hi_b), lo_k, hi_k)
+        existing_keys.append(entry)
+        index.add(entry)
         result.to_create.append(PlannedPartition(name, lo_b, hi_b, offset))
 
 
