@@ -176,13 +176,39 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
 
 def check(stmt: ast.Statement, *, allow_partition_column_nullable: bool = True) -> None:
     """Catalog-free semantic checks of one statement (no-op for statements without any)."""
+    if isinstance(stmt, ast.CreateTableLike):
+        check_supported(stmt)
     if isinstance(stmt, ast.CreateTable):
         check_create_table(stmt, allow_partition_column_nullable=allow_partition_column_nullable)
     elif isinstance(stmt, ast.AlterTable):
         check_alter_table(stmt)
 
 
+def check_supported(stmt: ast.Statement) -> None:
+    """Refuse the Doris constructs that the grammar accepts but dorisql does not implement
+    (NotSupportedError naming the feature; the parser adds where it is in the statement)."""
+    if isinstance(stmt, ast.CreateTableLike):
+        raise NotSupportedError("CREATE TABLE ... LIKE")
+    if isinstance(stmt, ast.CreateTable):
+        if stmt.as_query is not None:
+            raise NotSupportedError("CREATE TABLE ... AS SELECT")
+        if any(c.generated is not None for c in stmt.columns):
+            raise NotSupportedError("generated columns")
+        part = stmt.partition
+        if part is not None:
+            if part.auto_partition:
+                raise NotSupportedError("AUTO PARTITION")
+            if part.expressions:
+                # Doris (PartitionTableInfo): only AUTO PARTITION takes expressions
+                raise AnalysisError("Non-auto partition table not support partition expr!")
+    elif isinstance(stmt, ast.AlterTable):
+        for action in stmt.actions:
+            if isinstance(action, ast.UnsupportedAlter):
+                raise NotSupportedError(action.feature)
+
+
 def check_alter_table(stmt: ast.AlterTable) -> None:
+    check_supported(stmt)
     for action in stmt.actions:
         if isinstance(action, ast.AddPartition):
             p = action.partition
@@ -210,6 +236,7 @@ def _check_buckets(dist: ast.DistributedBy) -> None:
 
 
 def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable: bool = True) -> None:
+    check_supported(stmt)
     if stmt.engine is not None and stmt.engine.lower() != "olap":
         raise NotSupportedError(f"ENGINE={stmt.engine} (dorisql only manages OLAP tables)")
     if not stmt.columns:

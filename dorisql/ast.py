@@ -122,6 +122,9 @@ class ColumnDef:
     #: ON UPDATE CURRENT_TIMESTAMP[(n)] as canonical text.
     on_update: Optional[str] = None
     comment: Optional[str] = None
+    #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as canonical text
+    #: (not supported: dorisql.analysis refuses it).
+    generated: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -189,11 +192,18 @@ PartitionItem = Union[RangePartition, ListPartition, BatchRangePartition]
 
 @dataclass(frozen=True)
 class PartitionBy:
-    """PARTITION BY RANGE|LIST (cols) (items). `items` is empty for `()` (dynamic partitions)."""
+    """PARTITION BY RANGE|LIST (cols) (items). `items` is empty for `()` (dynamic partitions).
+
+    `auto_partition` is AUTO PARTITION BY ... (not supported: dorisql.analysis refuses it).
+    `expressions` is set when an entry of the partition-by list is not a plain column
+    (`date_trunc(k, 'month')`): every entry as canonical text, and `columns` is then empty.
+    """
 
     kind: str  # "RANGE" | "LIST"
     columns: tuple[str, ...]
     items: tuple[PartitionItem, ...] = ()
+    auto_partition: bool = False
+    expressions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -260,6 +270,17 @@ class CreateTable(Statement):
     distribution: Optional[DistributedBy] = None
     rollups: tuple[RollupDef, ...] = ()
     properties: Properties = ()
+    #: CREATE TABLE ... AS <query> (not supported: dorisql.analysis refuses it); `columns` is empty.
+    as_query: Optional["Query"] = None
+
+
+@dataclass(frozen=True)
+class CreateTableLike(Statement):
+    """CREATE TABLE [IF NOT EXISTS] t LIKE source (not supported: dorisql.analysis refuses it)."""
+
+    table: TableName
+    source: TableName
+    if_not_exists: bool = False
 
 
 @dataclass(frozen=True)
@@ -312,7 +333,19 @@ class RenamePartition:
     new_name: str
 
 
-AlterAction = Union[AddPartition, DropPartition, SetProperties, RenameTable, RenamePartition]
+@dataclass(frozen=True)
+class UnsupportedAlter:
+    """An ALTER TABLE clause that dorisql parses but does not implement (ADD/DROP/MODIFY/RENAME COLUMN,
+    ADD/DROP ROLLUP, MODIFY PARTITION, ENABLE FEATURE, MODIFY DISTRIBUTION/COMMENT/ENGINE):
+    dorisql.analysis refuses it. `feature` is the name the error gives ("ALTER TABLE ... ADD
+    COLUMN"); `text` is the clause as canonical source text (keywords upper case, whitespace
+    normalised, comments dropped), which the generator writes back verbatim."""
+
+    feature: str
+    text: str
+
+
+AlterAction = Union[AddPartition, DropPartition, SetProperties, RenameTable, RenamePartition, UnsupportedAlter]
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,8 @@ def distribution_sql(d: ast.DistributedBy) -> str:
 
 def column_sql(c: ast.ColumnDef) -> str:
     parts = [quote_name(c.name), type_sql(c.type)]
+    if c.generated is not None:
+        parts.append(f"GENERATED ALWAYS AS ({c.generated})")
     if c.agg_type:
         parts.append(c.agg_type)
     if c.nullable is not None:
@@ -225,16 +227,23 @@ def _(s: ast.Use) -> str:
 @to_sql.register
 def _(s: ast.CreateTable) -> str:
     elements = [column_sql(c) for c in s.columns] + [index_sql(i) for i in s.indexes]
-    lines = ["CREATE TABLE " + ("IF NOT EXISTS " if s.if_not_exists else "") + table_sql(s.table) + " ("]
-    lines.append(",\n".join("  " + e for e in elements))
-    lines.append(")" + (f" ENGINE={s.engine}" if s.engine else ""))
+    head = "CREATE TABLE " + ("IF NOT EXISTS " if s.if_not_exists else "") + table_sql(s.table)
+    if s.as_query is not None and not elements:  # CREATE TABLE t ... AS <query>
+        lines = [head]
+        if s.engine:
+            lines.append(f"ENGINE={s.engine}")
+    else:
+        lines = [head + " ("]
+        lines.append(",\n".join("  " + e for e in elements))
+        lines.append(")" + (f" ENGINE={s.engine}" if s.engine else ""))
     if s.keys:
         lines.append(f"{s.keys.type} KEY({_names(s.keys.columns)})")
     if s.comment is not None:
         lines.append("COMMENT " + quote_string(s.comment))
     if s.partition:
         p = s.partition
-        lines.append(f"PARTITION BY {p.kind}({_names(p.columns)})")
+        by = ", ".join(p.expressions) if p.expressions else _names(p.columns)
+        lines.append(("AUTO " if p.auto_partition else "") + f"PARTITION BY {p.kind}({by})")
         if p.items:
             lines.append("(" + ",\n".join(partition_item_sql(i) for i in p.items) + ")")
         else:
@@ -253,7 +262,15 @@ def _(s: ast.CreateTable) -> str:
         lines.append("ROLLUP (" + ",\n".join(rollups) + ")")
     if s.properties:
         lines.append("PROPERTIES " + properties_sql(s.properties, pretty=True))
+    if s.as_query is not None:
+        lines.append("AS " + s.as_query.sql)
     return "\n".join(lines)
+
+
+@to_sql.register
+def _(s: ast.CreateTableLike) -> str:
+    return ("CREATE TABLE " + ("IF NOT EXISTS " if s.if_not_exists else "") + table_sql(s.table)
+            + " LIKE " + table_sql(s.source))
 
 
 @to_sql.register
@@ -285,6 +302,8 @@ def _action_sql(a) -> str:
         return "RENAME " + quote_name(a.new_name)
     if isinstance(a, ast.RenamePartition):
         return f"RENAME PARTITION {_partition_name(a.old_name)} {_partition_name(a.new_name)}"
+    if isinstance(a, ast.UnsupportedAlter):
+        return a.text
     raise TypeError(f"to_sql does not know ALTER action {type(a).__name__}")
 
 

@@ -3,8 +3,10 @@
 Everything Lark raises is translated here, in one place (`translate`), into SqlSyntaxError or
 NotSupportedError with a 1-based line and column and a caret context. Before a failure is
 reported as a syntax error it is checked against the Doris features dorisql recognises but does
-not implement (`unsupported_feature`), so `AUTO PARTITION BY ...` says "not supported: AUTO
-PARTITION" rather than "unexpected 'AUTO'".
+not implement (`unsupported_feature`), so `... CLUSTER BY (k)` says "not supported: CLUSTER BY"
+rather than "unexpected 'CLUSTER'". Features the grammar does accept (AUTO PARTITION, generated
+columns, ALTER TABLE ... ADD COLUMN ...) are refused later by dorisql.analysis;
+`feature_offset` finds where they are in the statement for that error's line and column.
 """
 
 from __future__ import annotations
@@ -206,13 +208,31 @@ def unsupported_feature(masked: str, error_pos: int | None = None) -> tuple[str,
     elif head.startswith("ALTER"):
         m = _ALTER_ACTION.search(masked)
         if m:
-            words = _SPACES.sub(" ", m.group().upper()).replace(" (", "(")
-            if words == "ADD(":
-                words = "ADD COLUMN"
-            found.append((m.start(), f"ALTER TABLE ... {words}"))
+            found.append((m.start(), _alter_feature(m)))
     if found:
         pos, feature = min(found)
         return feature, pos
+    return None
+
+
+def _alter_feature(m: re.Match) -> str:
+    words = _SPACES.sub(" ", m.group().upper()).replace(" (", "(")
+    return "ALTER TABLE ... " + ("ADD COLUMN" if words == "ADD(" else words)
+
+
+def feature_offset(masked: str, feature: str) -> int | None:
+    """Offset of the (first) place where a statement uses `feature`, a name that
+    `unsupported_feature` gives; None if it cannot be found. For errors of the semantic step on
+    constructs the grammar accepts but dorisql does not implement (AUTO PARTITION, ...)."""
+    for rx, name in itertools.chain(_FEATURES_ANY, _FEATURES_CREATE):
+        if name == feature:
+            m = rx.search(masked)
+            if m:
+                return m.start(m.lastindex or 0)
+    if feature.startswith("ALTER TABLE ... "):
+        for m in _ALTER_ACTION.finditer(masked):
+            if _alter_feature(m) == feature:
+                return m.start()
     return None
 
 
@@ -467,5 +487,5 @@ def _bad_character(text: str, pos: int) -> tuple[str, tuple[int, ...]]:
 
 __all__ = [
     "caret_context", "describe_character", "line_col", "located", "mask", "offset_of", "relocate",
-    "syntax_error", "translate", "unsupported_feature", "UnexpectedInput",
+    "syntax_error", "translate", "unsupported_feature", "feature_offset", "UnexpectedInput",
 ]

@@ -24,7 +24,8 @@ from dorisql import ast
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
 from .lexer import DorisLexer, Driver
-from .diagnose import caret_context, located, mask, offset_of, relocate, syntax_error, translate
+from .diagnose import (caret_context, feature_offset, located, mask, offset_of, relocate, syntax_error,
+                       translate, unsupported_feature)
 from .queries import query_tables
 from .split import LEADING_NOISE, WHITESPACE, split_statements
 from .transform import SOURCE, PositionedError, ToAst
@@ -70,7 +71,7 @@ def _build() -> None:
                 grammar_text(),
                 parser="lalr",
                 lexer=DorisLexer,
-                start=["statement", "insert_head"],
+                start=["statement", "insert_head", "create_table_as_head"],
                 transformer=ToAst(),
                 maybe_placeholders=True,
                 propagate_positions=False,
@@ -136,6 +137,17 @@ def parse_statement(text: str) -> ast.Statement:
         return _query(text, start)
     if word == "INSERT":
         return _insert(text, end)
+    if word == "CREATE" and _AS_WORD.search(text, end):
+        split = _ctas_split(text, end)
+        if split is not None:
+            try:
+                head = _run_lark(text[:split[0]], start="create_table_as_head")
+            except SqlSyntaxError as e:  # e.g. CREATE TABLE t (k1, k2) AS SELECT: still not supported
+                feature = unsupported_feature(mask(text), e.pos)
+                if feature is None:
+                    raise
+                raise located(NotSupportedError(feature[0]), text, feature[1]) from None
+            return dataclasses.replace(head, as_query=_query(text, split[1]))
     if word == "EXPLAIN":
         return _explain(text, end, word)
     if word in ("DESC", "DESCRIBE"):
@@ -206,6 +218,30 @@ def _insert(text: str, pos: int) -> ast.Insert:
     return _run_lark(text)
 
 
+_AS_WORD = re.compile(r"\bAS\b", re.IGNORECASE)
+_CTAS_SCAN = re.compile(r"[()]|\bAS\b", re.IGNORECASE)
+_TABLE_AFTER = re.compile(r"\s*TABLE\b", re.IGNORECASE)
+
+
+def _ctas_split(text: str, pos: int) -> tuple[int, int] | None:
+    """CREATE TABLE ... AS <query>: where AS and the query start, or None when the statement is
+    no such thing. `pos` is the end of the word CREATE."""
+    masked = mask(text)
+    if not _TABLE_AFTER.match(masked, pos):
+        return None
+    depth = 0
+    for m in _CTAS_SCAN.finditer(masked, pos):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth -= 1
+        elif depth == 0:
+            word, start, _ = _next_word(text, m.end())
+            return (m.start(), start) if word in ("SELECT", "WITH", "(") else None
+    return None
+
+
 def _insert_query(text: str, qstart: int) -> ast.Insert:
     head = _run_lark(text[:qstart], start="insert_head")
     return dataclasses.replace(head, query=_query(text, qstart))
@@ -243,6 +279,12 @@ def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, ch
             except DorisqlError as e:
                 e.statement_line = line
                 if e.line is None:
+                    # a feature dorisql parses but does not implement: point at it when it can be found
+                    at = feature_offset(mask(text), e.feature) if isinstance(e, NotSupportedError) else None
+                    if at is not None:
+                        base = offset_of(script, line, col)
+                        located(e, script, base + at, base)
+                        raise
                     e.line, e.column = line, col
                     if e.context is None:
                         e.context = caret_context(script, offset_of(script, line, col))

@@ -16,6 +16,7 @@ from lark import Token, Transformer
 from dorisql import ast
 from dorisql.errors import NotSupportedError, SqlSyntaxError
 
+from .lexer import _MASTER
 from .words import RESERVED
 
 #: The statement text being parsed (expressions keep their source text).
@@ -125,6 +126,68 @@ class _Expr:
         return SOURCE.get()[self.first.start_pos:self.last.end_pos]
 
 
+_NO_SPACE_AFTER = frozenset("([{.:")
+_NO_SPACE_BEFORE = frozenset(")]},.:")
+
+
+def canonical_text(text: str) -> str:
+    """SQL text with its tokens re-joined in one canonical way: comments dropped, one space
+    between tokens except inside brackets, before ',' and around '.' and ':', and none between a
+    name and its '(' (`date_trunc(k, 'day')`). Strings and quoted names are kept as written.
+    Idempotent, so text kept in the AST survives generate -> parse unchanged."""
+    out: list[str] = []
+    prev = prev_kind = None
+    pos, end = 0, len(text)
+    while pos < end:
+        m = _MASTER.match(text, pos)
+        if m is None:  # cannot happen for text that was lexed already; keep the rest as is
+            out.append((" " if out else "") + text[pos:].strip())
+            break
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "ws":
+            continue
+        value = m.group()
+        if prev is not None:
+            glue = (prev in _NO_SPACE_AFTER and not (prev == "." and kind == "NUMBER")) \
+                or (value in _NO_SPACE_BEFORE and not (value == "." and prev_kind == "NUMBER")) \
+                or (value == "(" and prev_kind in ("NAME", "QUOTED_NAME"))
+            if not glue:
+                out.append(" ")
+        out.append(value)
+        prev, prev_kind = value, kind
+    return "".join(out)
+
+
+def _span_text(first: Token, last: Token) -> str:
+    return canonical_text(SOURCE.get()[first.start_pos:last.end_pos])
+
+
+def _first_token(x) -> Token:
+    while isinstance(x, _Expr):
+        x = x.first
+    return x
+
+
+def _last_token(x) -> Token:
+    while isinstance(x, _Expr):
+        x = x.last
+    return x
+
+
+#: ALTER TABLE clauses kept as text (grammar rule unsupported_alter): leading words -> feature.
+_UNSUPPORTED_ALTER = {
+    ("ADD", "COLUMN"): "ALTER TABLE ... ADD COLUMN", ("ADD",): "ALTER TABLE ... ADD COLUMN",
+    ("DROP", "COLUMN"): "ALTER TABLE ... DROP COLUMN", ("MODIFY", "COLUMN"): "ALTER TABLE ... MODIFY COLUMN",
+    ("RENAME", "COLUMN"): "ALTER TABLE ... RENAME COLUMN",
+    ("ADD", "ROLLUP"): "ALTER TABLE ... ADD ROLLUP", ("DROP", "ROLLUP"): "ALTER TABLE ... DROP ROLLUP",
+    ("MODIFY", "PARTITION"): "ALTER TABLE ... MODIFY PARTITION",
+    ("ENABLE", "FEATURE"): "ALTER TABLE ... ENABLE FEATURE",
+    ("MODIFY", "DISTRIBUTION"): "ALTER TABLE ... MODIFY DISTRIBUTION",
+    ("MODIFY", "COMMENT"): "ALTER TABLE ... MODIFY COMMENT", ("MODIFY", "ENGINE"): "ALTER TABLE ... MODIFY ENGINE",
+}
+
+
 class _Opt(tuple):
     """A column option: (kind, value)."""
 
@@ -204,6 +267,15 @@ class ToAst(Transformer):
             properties=props or (),
         )
 
+    def create_table_as_head(self, c):
+        """CREATE TABLE ... before AS <query>; the parser adds the query (`as_query`)."""
+        ine, table, engine, keys, comment, partition, dist, props = c
+        return ast.CreateTable(table, (), if_not_exists=bool(ine), engine=engine, keys=keys, comment=comment,
+                               partition=partition, distribution=dist, properties=props or ())
+
+    def create_table_like(self, c):
+        return ast.CreateTableLike(c[1], c[2], if_not_exists=bool(c[0]))
+
     def table_elements(self, c):
         return c
 
@@ -265,6 +337,10 @@ class ToAst(Transformer):
 
     def col_comment(self, c):
         return _opt("comment", unquote(c[0].value))
+
+    def col_generated(self, c):
+        e = c[-1]
+        return _opt("generated", _span_text(_first_token(e), _last_token(e)))
 
     def dv_string(self, c):
         return ast.Literal(unquote(c[0].value), "string")
@@ -328,8 +404,18 @@ class ToAst(Transformer):
     # partitions
 
     def partition_by(self, c):
-        kind, cols, items = c
-        return ast.PartitionBy(kind, cols, tuple(items or ()))
+        auto, kind, exprs, items = c
+        cols, texts = [], []
+        for e in exprs:
+            if len(e.items) == 1 and isinstance(e.items[0], Token) and e.items[0].type in ("NAME", "QUOTED_NAME"):
+                cols.append(identifier(e.items[0]))
+            texts.append(_span_text(_first_token(e), _last_token(e)))
+        if len(cols) == len(exprs):
+            return ast.PartitionBy(kind, tuple(cols), tuple(items or ()), auto_partition=bool(auto))
+        return ast.PartitionBy(kind, (), tuple(items or ()), auto_partition=bool(auto), expressions=tuple(texts))
+
+    def partition_exprs(self, c):
+        return c
 
     def partition_kind(self, c):
         return c[0].value.upper()
@@ -437,6 +523,17 @@ class ToAst(Transformer):
 
     def rename_partition(self, c):
         return ast.RenamePartition(c[0], c[1])
+
+    def unsupported_alter(self, c):
+        words = []
+        for x in c:
+            if not (isinstance(x, Token) and x.type not in ("LPAR", "NAME")):
+                break
+            words.append(x.value.upper())
+        rest = [x for x in c[len(words):] if x is not None]
+        feature = _UNSUPPORTED_ALTER[tuple(words)]
+        return ast.UnsupportedAlter(feature, " ".join(words) + " "
+                                    + _span_text(_first_token(rest[0]), _last_token(rest[-1])))
 
     # ------------------------------------------------------------------ SHOW and friends
 

@@ -11,9 +11,9 @@ from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 from dorisql.syntax import parse, parse_one
 
 
-def fail(sql: str) -> DorisqlError:
+def fail(sql: str, check: bool = False) -> DorisqlError:
     with pytest.raises(DorisqlError) as info:
-        parse(sql, check=False)
+        parse(sql, check=check)
     err = info.value
     assert isinstance(err, (SqlSyntaxError, NotSupportedError)), type(err)
     assert err.line is not None and err.column is not None
@@ -186,14 +186,79 @@ def test_unknown_type():
     ("CREATE TABLE t (a INT, b AGG_STATE<max_by(int, int)> GENERIC)", "AGG_STATE columns"),
 ])
 def test_not_supported(sql, feature):
-    err = fail(sql)
+    err = fail(sql, check=True)
     assert isinstance(err, NotSupportedError), str(err)
     assert err.feature == feature
     assert str(err) == f"not supported: {feature}"
 
 
+#: Out-of-scope constructs the grammar accepts (their text is kept): the semantic step refuses them.
+REFUSED_BY_ANALYSIS = [
+    ("CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () "
+     "DISTRIBUTED BY HASH(k)", "AUTO PARTITION", "AUTO PARTITION"),
+    ("CREATE TABLE t (k INT NOT NULL) AUTO PARTITION BY LIST (k) ()", "AUTO PARTITION", "AUTO PARTITION"),
+    ("CREATE TABLE t (a INT, b INT AS (a + 1))", "generated columns", "AS (a"),
+    ("CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))", "generated columns", "GENERATED"),
+    ("CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s", "CREATE TABLE ... AS SELECT",
+     "AS SELECT"),
+    ("CREATE TABLE t AS (SELECT 1 a)", "CREATE TABLE ... AS SELECT", "AS (SELECT"),
+    ("CREATE TABLE IF NOT EXISTS t LIKE db.s", "CREATE TABLE ... LIKE", "LIKE"),
+    ("ALTER TABLE t ADD COLUMN c INT KEY DEFAULT '0' AFTER k", "ALTER TABLE ... ADD COLUMN", "ADD COLUMN"),
+    ("ALTER TABLE t ADD (c INT, d ARRAY<INT>) TO r", "ALTER TABLE ... ADD COLUMN", "ADD ("),
+    ("ALTER TABLE t DROP COLUMN c", "ALTER TABLE ... DROP COLUMN", "DROP COLUMN"),
+    ("ALTER TABLE t MODIFY COLUMN c BIGINT", "ALTER TABLE ... MODIFY COLUMN", "MODIFY COLUMN"),
+    ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP", "ADD ROLLUP"),
+    ("ALTER TABLE t DROP ROLLUP r", "ALTER TABLE ... DROP ROLLUP", "DROP ROLLUP"),
+    ("ALTER TABLE t MODIFY PARTITION (*) SET ('replication_num' = '1')", "ALTER TABLE ... MODIFY PARTITION",
+     "MODIFY PARTITION"),
+    ("ALTER TABLE t ENABLE FEATURE 'BATCH_DELETE'", "ALTER TABLE ... ENABLE FEATURE", "ENABLE FEATURE"),
+    ("ALTER TABLE t MODIFY DISTRIBUTION DISTRIBUTED BY HASH(k) BUCKETS 5", "ALTER TABLE ... MODIFY DISTRIBUTION",
+     "MODIFY DISTRIBUTION"),
+    ("ALTER TABLE t MODIFY COMMENT 'c'", "ALTER TABLE ... MODIFY COMMENT", "MODIFY COMMENT"),
+    ("ALTER TABLE t MODIFY ENGINE TO odbc", "ALTER TABLE ... MODIFY ENGINE", "MODIFY ENGINE"),
+    ("ALTER TABLE t SET ('a' = 'b'), DROP COLUMN c", "ALTER TABLE ... DROP COLUMN", "DROP COLUMN"),
+    ("ALTER TABLE t RENAME COLUMN a b", "ALTER TABLE ... RENAME COLUMN", "RENAME COLUMN"),
+]
+
+
+@pytest.mark.parametrize("sql, feature", [
+    ("CREATE TABLE t (k1, k2) AS SELECT 1, 2", "CREATE TABLE ... AS SELECT"),
+    ("CREATE TABLE t (k INT) DISTRIBUTED BY HASH(k) AS SELECT 1", "CREATE TABLE ... AS SELECT"),
+    ("CREATE TABLE t LIKE s WITH ROLLUP", "CREATE TABLE ... LIKE"),
+    ("ALTER TABLE t ADD COLUMN", "ALTER TABLE ... ADD COLUMN"),
+])
+def test_not_supported_forms_the_grammar_does_not_take(sql, feature):
+    err = fail(sql)
+    assert isinstance(err, NotSupportedError), str(err)
+    assert err.feature == feature
+
+
+@pytest.mark.parametrize("sql, feature, at", REFUSED_BY_ANALYSIS)
+def test_not_supported_after_parsing(sql, feature, at):
+    """Parsed (the syntax step accepts it and the generator writes it back) but refused by
+    parse()'s semantic step, pointing at the construct."""
+    from dorisql.generator import to_sql
+
+    [stmt] = parse(sql, check=False)
+    assert parse_one(to_sql(stmt), check=False) == stmt
+    err = fail(sql, check=True)
+    assert isinstance(err, NotSupportedError), str(err)
+    assert err.feature == feature and str(err) == f"not supported: {feature}"
+    assert sql[err.column - 1:].startswith(at), (err.column, sql)
+
+
+def test_partition_expression_without_auto_is_refused():
+    from dorisql.errors import AnalysisError
+
+    sql = "CREATE TABLE t (k DATE NOT NULL) PARTITION BY RANGE (date_trunc(k, 'day')) () DISTRIBUTED BY HASH(k)"
+    parse(sql, check=False)
+    with pytest.raises(AnalysisError, match="Non-auto partition table not support partition expr"):
+        parse(sql)
+
+
 def test_not_supported_position():
-    err = fail("SHOW DATABASES;\nALTER TABLE t\n  ADD PARTITION p1 VALUES LESS THAN ('1'),\n  ADD COLUMN c INT")
+    err = fail("SHOW DATABASES;\nALTER TABLE t\n  ADD PARTITION p1 VALUES LESS THAN ('1'),\n  ADD COLUMN c INT",
+               check=True)
     assert err.feature == "ALTER TABLE ... ADD COLUMN"
     assert (err.statement_line, err.line, err.column) == (2, 4, 3)
 
