@@ -96,15 +96,30 @@ class ProgressLine:
             self._shown = len(text)
 
 
-def wait_with_progress(future, line: ProgressLine, on_interrupt: Callable[[], None]) -> object:
-    """Wait for `future`; Ctrl-C calls `on_interrupt` (cancel) and keeps waiting for the outcome."""
+def wait_with_progress(future, line: ProgressLine, on_interrupt: Callable[[], None],
+                       on_stuck: Callable[[], None] | None = None, stuck_after: float = 3.0) -> object:
+    """Wait for `future`; Ctrl-C calls `on_interrupt` (cancel) and keeps waiting for the outcome.
+
+    If the statement is still running `stuck_after` seconds after a Ctrl-C (or at a second
+    Ctrl-C), `on_stuck` is called once: the harder way to stop it.
+    """
+    interrupted_at: float | None = None
+    escalated = False
     with line:
         while True:
             try:
                 return future.result(timeout=0.1)
             except FutureTimeout:
+                if (interrupted_at is not None and not escalated and on_stuck is not None
+                        and time.monotonic() - interrupted_at > stuck_after):
+                    escalated = True
+                    on_stuck()
                 continue
             except KeyboardInterrupt:
                 line.clear()
-                on_interrupt()
-                time.sleep(0)  # then keep waiting: the statement ends with CancelledError
+                if interrupted_at is None:
+                    interrupted_at = time.monotonic()
+                    on_interrupt()
+                elif not escalated and on_stuck is not None:
+                    escalated = True
+                    on_stuck()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -153,7 +154,7 @@ class Shell:
         self.progress = ProgressLine(engine, self.out)
         future = self.worker.submit(execute_command, engine, command)
         try:
-            result = wait_with_progress(future, self.progress, self._cancel)
+            result = wait_with_progress(future, self.progress, self._cancel, self._cancel_all)
         except DorisqlError as err:
             where = f" at line {error_line(err, command)} in file {filename}" if filename else ""
             self.show_error(err, where)
@@ -172,6 +173,14 @@ class Shell:
         cancel = getattr(self.engine, "cancel", None)
         if cancel:
             cancel()
+
+    def _cancel_all(self) -> None:
+        """The statement ignored the cancel (e.g. its Spark jobs have no job group): stop every job."""
+        if getattr(self.engine, "spark_started", False):
+            try:
+                self.engine.spark.sparkContext.cancelAllJobs()
+            except Exception:  # Spark already stopping: nothing left to cancel
+                pass
 
     def run_source(self, path: str) -> bool:
         try:
@@ -287,4 +296,7 @@ class Shell:
 
 
 def run_repl(config, fmt: str | None = None) -> int:
+    # An interactive shell answers Ctrl-C even when started with SIGINT ignored (from a
+    # background job or a test harness): it cancels the statement, never kills the shell.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     return Shell(config, fmt).run()
