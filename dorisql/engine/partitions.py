@@ -178,9 +178,10 @@ def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMet
 def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) -> TableMeta:
     """Drop partitions: catalog first, then one Delta commit of `remove`s for their files.
 
-    The removes are planned from the snapshot taken under the storage commit lock, after the
-    catalog no longer lists the partitions: a load that committed into them before that is
-    removed with them, and a load committing after it is refused by its partition guard.
+    Both happen under the table's commit lock (dorisql.storage.locks, re-entrant, the lock a
+    load holds while its guard re-checks its partitions and it commits): a load that committed
+    into the partitions before is removed with them, and a load committing after is refused by
+    its partition guard. Rows never remain in a dropped partition.
 
     Crash safety: before the catalog commit, the names are written to an intent file in the
     table folder (``_dorisql_pending_drop.json``); it is deleted once the Delta removes are
