@@ -42,6 +42,8 @@ class Engine:
         self._progress: Callable[[str], None] | None = None
         self._job_group = f"dorisql-{id(self)}"
         self._cancelled = threading.Event()
+        self._executing = False
+        self._in_job_group = False
         self.on_spark_wait: Callable[[], None] | None = None
         #: Folder that relative file paths in a script (local() table functions) are taken from.
         self.base_dir: Path | None = None
@@ -99,6 +101,7 @@ class Engine:
     def spark(self):
         """The SparkSession, starting it (or waiting for the background start) if needed."""
         if self._spark is not None:
+            self._join_job_group()
             return self._spark
         self.start_spark_in_background()
         thread = self._spark_thread
@@ -109,7 +112,15 @@ class Engine:
         if self._spark is None:
             err = self._spark_error
             raise ExecutionError(f"Spark failed to start: {err}") from err
+        self._join_job_group()
         return self._spark
+
+    def _join_job_group(self) -> None:
+        """Put the running statement's Spark jobs in this session's job group (once per
+        statement), so cancel() stops exactly them, even when Spark started mid-statement."""
+        if self._executing and not self._in_job_group:
+            self._spark.sparkContext.setJobGroup(self._job_group, "dorisql statement", True)
+            self._in_job_group = True
 
     def cancel(self) -> None:
         """Cancel the running statement's Spark jobs (Ctrl-C in the shell)."""
@@ -159,10 +170,9 @@ class Engine:
         if handler is None:
             raise NotSupportedError(type(statement).__name__)
         self._cancelled.clear()
+        self._executing, self._in_job_group = True, False
         started = time.perf_counter()
         try:
-            if self._spark is not None:
-                self._spark.sparkContext.setJobGroup(self._job_group, "dorisql statement", True)
             result = handler(self, statement)
         except DorisqlError:
             raise
@@ -173,6 +183,8 @@ class Engine:
             if self._cancelled.is_set():
                 raise CancelledError() from exc
             raise ExecutionError(_describe(exc)) from exc
+        finally:
+            self._executing = False
         result.elapsed = time.perf_counter() - started
         return result
 

@@ -75,6 +75,7 @@ class Shell:
         self.engine = None
         self.completer = DorisCompleter(current_db=lambda: getattr(self.engine, "current_db", None))
         self.progress: ProgressLine | None = None
+        self.scheduler = None
 
     # ------------------------------------------------------------------ engine
 
@@ -96,6 +97,27 @@ class Shell:
         on_progress = getattr(self.engine, "on_progress", None)
         if callable(on_progress):
             on_progress(self._progress_note)
+        self.start_scheduler()
+
+    def start_scheduler(self) -> None:
+        """Doris's dynamic partition scheduler, every dynamic_partition_check_interval_seconds,
+        on its own thread and engine (it needs no Spark). It follows the session's clock, so a
+        session that SETs dorisql_now is never aged by the real date behind its back."""
+        from dorisql.engine import Engine
+        from dorisql.engine.scheduler import BackgroundScheduler
+
+        session_engine = self.engine
+
+        class SessionClock:
+            def now(self):
+                return session_engine.now()
+
+        def report(message: str) -> None:
+            # sys.stdout is prompt_toolkit's proxy while the prompt shows: the line appears above it.
+            print(f"[scheduler] {message}", file=sys.stdout, flush=True)
+
+        self.scheduler = BackgroundScheduler(lambda: Engine(self.config, clock=SessionClock()), report=report)
+        self.scheduler.start()
 
     def _spark_wait(self) -> None:
         if self.progress is not None:
@@ -116,6 +138,8 @@ class Shell:
         self.worker.submit(refresh)
 
     def close(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.stop()
         close = getattr(self.engine, "close", None)
         if close:
             try:

@@ -190,3 +190,22 @@ def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(repl):
     shell.prompt()
     shell.run("SHOW DATABASES;", DONE)
     assert shell.quit() == 0
+
+
+def test_the_dynamic_partition_scheduler_runs_while_the_shell_is_open(repl, dorisql):
+    """A table created in 2020 (pinned clock) is aged by the shell's background scheduler,
+    which runs on the real clock: its 2020 partitions go, today's come; the prompt survives."""
+    created = dorisql("-e", "CREATE DATABASE dyn; USE dyn; SET dorisql_now = '2020-05-29 10:00:00'; "
+                      "CREATE TABLE t (k1 DATE, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) () "
+                      "DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("
+                      "'dynamic_partition.time_unit' = 'DAY', 'dynamic_partition.start' = '-7', "
+                      "'dynamic_partition.end' = '3', 'dynamic_partition.prefix' = 'p')")
+    assert created.returncode == 0, created.stderr
+    shell = repl()
+    shell.expect(r"\[scheduler\] dynamic partitions: 1 tables checked, 4 partitions created, 4 dropped",
+                 timeout=60)
+    import datetime as dt
+
+    today = dt.date.today().strftime("p%Y%m%d")
+    out = shell.run("SHOW PARTITIONS FROM dyn.t;", DONE)
+    assert today in out and "p20200529" not in out
