@@ -137,6 +137,11 @@ def _partition(meta: TableMeta, name: str):
 def alter_table(engine, stmt: ast.AlterTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
+    for action in stmt.actions:  # refuse before changing anything
+        if type(action) not in _ALTER:
+            from dorisql.errors import NotSupportedError
+
+            raise NotSupportedError(getattr(action, "feature", None) or f"ALTER TABLE {type(action).__name__}")
     for action in stmt.actions:
         meta = _ALTER[type(action)](engine, meta, action)
     return Result.ok()

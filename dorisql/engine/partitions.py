@@ -365,11 +365,10 @@ def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetim
         ids = engine.catalog.next_ids(len(plan.to_create))
         working = dataclasses.replace(meta, partitions=tuple(partitions))
         for pid, planned in zip(ids, plan.to_create):
-            if working.partitions or meta.definition.distribution is None or not meta.definition.distribution.auto:
-                decision = next_decision(engine, working, dynamic_buckets=props.buckets,
-                                         exclude=plan.now_partition_name)
-            else:
-                decision = initial_decision(engine, meta.definition)
+            # Doris sizes every dynamic partition the same way, the first ones included:
+            # dynamic_partition.buckets, else the table's BUCKETS n, else BUCKETS AUTO.
+            decision = next_decision(engine, working, dynamic_buckets=props.buckets,
+                                     exclude=plan.now_partition_name)
             new = PartitionMeta(id=pid, name=planned.name, buckets=decision.buckets,
                                 lower=bound_texts(meta, planned.lower), upper=bound_texts(meta, planned.upper),
                                 created_at=now, replication_num=props.replication_num or _replication_num(meta.definition),

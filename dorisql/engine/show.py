@@ -115,8 +115,11 @@ def partition_rows(engine, meta: TableMeta) -> list[tuple[Any, ...]]:
     partition_key = ", ".join(definition.partition.columns) if definition.partition else ""
     distribution = definition.distribution
     dist_key = ", ".join(distribution.columns) if distribution and distribution.kind == "HASH" else "RANDOM"
+    from dorisql.partitioning.keys import sorted_partition_names
+
+    by_name = {p.name: p for p in meta.partitions}
     rows = []
-    for p in meta.partitions:
+    for p in (by_name[name] for name in sorted_partition_names(meta)):
         stat = stats.get(p.name)
         size = stat.data_size if stat else 0
         count = stat.row_count if stat else 0

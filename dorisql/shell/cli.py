@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
                                        "for cron or as a daemon.")
     sched.add_argument("--once", action="store_true", help="run one round and exit")
     sched.add_argument("--now", metavar="'YYYY-MM-DD HH:MM:SS'", help="pretend the current time is this")
+    # Also accepted after the subcommand (`dorisql scheduler --once --warehouse DIR`).
+    sched.add_argument("--warehouse", dest="scheduler_warehouse", metavar="PATH", help="warehouse folder")
+    sched.add_argument("--master", dest="scheduler_master", metavar="URL", help="Spark master")
     return parser
 
 
@@ -160,6 +163,10 @@ def run_scheduler(args, config) -> int:
     """``dorisql scheduler``: hand over to the engine's scheduler."""
     from dorisql.engine import scheduler
 
+    if args.scheduler_warehouse:
+        config.warehouse = args.scheduler_warehouse
+    if args.scheduler_master:
+        config.master = args.scheduler_master
     sched_argv = (["--once"] if args.once else []) + (["--now", args.now] if args.now else [])
     main = scheduler.main
     try:
