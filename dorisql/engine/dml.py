@@ -187,7 +187,6 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
     carries the raw source values and, per bad row, why it was refused (_WHY)."""
     from pyspark.sql import functions as F
 
-    from dorisql.bucketing.hashing import bucket_expr_sql
     from dorisql.partitioning.keys import routing_sql
     from dorisql.types import spark_type
 
@@ -237,21 +236,51 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
         frame = frame.withColumn(_WHY, F.concat_ws("; ", F.col(_WHY), no_partition))
         return frame
 
-    distribution = definition.distribution
-    if distribution is not None and distribution.kind == "HASH":
-        cases = " ".join(
-            f"WHEN {string_sql(p.name)} THEN "
-            + bucket_expr_sql([f"`{c}`" for c in distribution.columns], str(p.buckets))
-            for p in meta.partitions)
-    else:
-        # RANDOM: Doris writes each load batch into a randomly chosen tablet of the partition.
-        cases = " ".join(f"WHEN {string_sql(p.name)} THEN {random.randrange(p.buckets)}" for p in meta.partitions)
-    frame = frame.withColumn(BUCKET_COLUMN, F.expr(f"CAST(CASE `{PARTITION_COLUMN}` {cases} END AS INT)"))
+    frame = frame.withColumn(BUCKET_COLUMN, F.expr(_bucket_sql(meta)))
 
     if needs_sequence(definition):
         frame = (frame.withColumn(LOAD_SEQ_COLUMN, F.lit(engine.catalog.next_id()).cast("long"))
                  .withColumn(ROW_SEQ_COLUMN, F.monotonically_increasing_id()))
     return frame
+
+
+def _bucket_sql(meta: TableMeta) -> str:
+    """Each row's bucket. HASH: ``pmod(hash(cols), n)`` with its partition's bucket count n;
+    RANDOM: one randomly chosen tablet per partition for the whole load (Doris: each load batch
+    goes to a random tablet).
+
+    Partitions usually share one bucket count: then the expression has no per-partition CASE
+    (comparing every row's partition name against each partition is the costliest part of
+    routing a wide table). Otherwise only partitions whose count differs from the most common
+    one are named, in IN lists (hash lookups)."""
+    from collections import Counter
+
+    from dorisql.bucketing.hashing import bucket_expr_sql
+
+    partitions = list(meta.partitions)
+    if not partitions:
+        return "CAST(NULL AS INT)"
+    distribution = meta.definition.distribution
+    if distribution is not None and distribution.kind == "HASH":
+        def per(count_sql: str) -> str:
+            return bucket_expr_sql([f"`{c}`" for c in distribution.columns], count_sql)
+
+        common = Counter(p.buckets for p in partitions).most_common(1)[0][0]
+        others: dict[int, list[str]] = {}
+        for p in partitions:
+            if p.buckets != common:
+                others.setdefault(p.buckets, []).append(p.name)
+        if not others:
+            return f"CAST({per(str(common))} AS INT)"
+        cases = " ".join(f"WHEN `{PARTITION_COLUMN}` IN ({', '.join(string_sql(n) for n in names)}) THEN {count}"
+                         for count, names in sorted(others.items()))
+        return f"CAST({per(f'CASE {cases} ELSE {common} END')} AS INT)"
+    # RANDOM
+    counts = {p.buckets for p in partitions}
+    if len(counts) == 1:
+        return f"CAST({random.randrange(counts.pop())} AS INT)"
+    cases = " ".join(f"WHEN {string_sql(p.name)} THEN {random.randrange(p.buckets)}" for p in partitions)
+    return f"CAST(CASE `{PARTITION_COLUMN}` {cases} END AS INT)"
 
 
 def _type_text(data_type: ast.DataType) -> str:

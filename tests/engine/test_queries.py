@@ -121,3 +121,23 @@ def test_key_models_across_loads(engine):
     assert rows(engine, "SELECT v, s FROM uniq WHERE k = 4") == [(2, "second")]
     assert rows(engine, "SELECT count(*) FROM uniq") == [(4,)]
     assert rows(engine, "SELECT sum(total) FROM agg") == [(Decimal(16),)] or rows(engine, "SELECT sum(total) FROM agg") == [(16,)]
+
+
+def test_partitions_with_their_own_bucket_counts(engine):
+    run(engine, """CREATE TABLE mixed (k INT NOT NULL, day DATE NOT NULL) DUPLICATE KEY(k)
+        PARTITION BY RANGE(day) (PARTITION p1 VALUES LESS THAN ("2024-02-01"), PARTITION p2 VALUES LESS THAN ("2024-03-01"))
+        DISTRIBUTED BY HASH(k) BUCKETS 8""")
+    run(engine, 'ALTER TABLE mixed ADD PARTITION p3 VALUES LESS THAN ("2024-04-01") DISTRIBUTED BY HASH(k) BUCKETS 3')
+    run(engine, 'ALTER TABLE mixed ADD PARTITION p4 VALUES LESS THAN ("2024-05-01") DISTRIBUTED BY HASH(k) BUCKETS 1')
+    assert [r[8] for r in rows(engine, "SHOW PARTITIONS FROM mixed")] == [8, 8, 3, 1]
+    run(engine, "INSERT INTO mixed VALUES " + ", ".join(f"({i}, '2024-0{1 + i % 4}-02')" for i in range(200)))
+    stored = delta_rows(engine, "mixed", columns=["k", "__partition", "__bucket"])
+    limit = {"p1": 8, "p2": 8, "p3": 3, "p4": 1}
+    assert all(0 <= r["__bucket"] < limit[r["__partition"]] for r in stored)
+    assert {r["__bucket"] for r in stored if r["__partition"] == "p3"} == {0, 1, 2}
+    # Pruning computes the same bucket as the load did, whatever the partition's count.
+    for r in stored[:40]:
+        s = _scans(engine, f"SELECT * FROM mixed WHERE k = {r['k']}")[0]
+        assert s.buckets[r["__partition"]] == frozenset({r["__bucket"]})
+    for r in [next(x for x in stored if x["__partition"] == p) for p in limit]:
+        assert rows(engine, f"SELECT k FROM mixed WHERE k = {r['k']}") == [(r["k"],)]
