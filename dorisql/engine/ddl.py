@@ -37,10 +37,13 @@ def drop_database(engine, stmt: ast.DropDatabase) -> Result:
         if stmt.if_exists:
             return Result.ok()
         raise UnknownDatabaseError(f"Can't drop database '{stmt.name}'; database doesn't exist")
-    # Doris drops the tables with their database.
-    for name in engine.catalog.list_tables(stmt.name):
-        _drop_table_data(engine, engine.catalog.load_table(stmt.name, name))
+    # Doris drops the tables with their database. Catalog first, then the folders: a crash in
+    # between leaves only unreachable folders (CREATE TABLE clears a leftover folder), never
+    # catalog tables without their Delta tables.
+    metas = [engine.catalog.load_table(stmt.name, name) for name in engine.catalog.list_tables(stmt.name)]
     engine.catalog.drop_database(stmt.name, if_exists=True, force=True)
+    for meta in metas:
+        _drop_table_data(engine, meta)
     shutil.rmtree(engine.warehouse / stmt.name, ignore_errors=True)
     if engine.current_db == stmt.name:
         engine.current_db = None
