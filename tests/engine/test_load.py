@@ -88,6 +88,7 @@ def test_strict_mode_refuses_the_whole_insert(engine, sales):
 
 @pytest.mark.parametrize("values, column", [
     ("(3000, '2024-01-05', 'x', 'abc', 'n')", "amount"),          # 'abc' into BIGINT
+    ("('abc', '2024-01-05', 'x', 1, 'n')", "id"),                 # 'abc' into INT
     ("(3001, '2024-02-30', 'x', 1, 'n')", "day"),                 # no such date
     ("(3002, '2024-01-05', 'x', 1, 'much too long')", "note"),    # longer than VARCHAR(10)
     ("(NULL, '2024-01-05', 'x', 1, 'n')", "id"),                  # NULL into NOT NULL
