@@ -121,11 +121,13 @@ def initial_partitions(engine, definition: ast.CreateTable) -> list[PartitionMet
     if definition.partition is None:
         ids = engine.catalog.next_ids(1)
         return [PartitionMeta(id=ids[0], name=definition.table.name, buckets=decision.buckets, created_at=now,
-                              replication_num=replication, bucket_decision=decision)]
+                              replication_num=replication, storage_medium=_storage_medium(definition),
+                              bucket_decision=decision)]
     declared = build_partitions(definition)
     ids = engine.catalog.next_ids(max(len(declared), 1))
     partitions = [PartitionMeta(id=pid, name=d.name, buckets=decision.buckets, created_at=now,
-                                replication_num=replication, bucket_decision=decision, **d.meta_fields())
+                                replication_num=replication, storage_medium=_storage_medium(definition),
+                                bucket_decision=decision, **d.meta_fields())
                   for pid, d in zip(ids, declared)]
     props = dynamic_properties(engine, definition)
     if props is not None:
@@ -142,6 +144,12 @@ def initial_partitions(engine, definition: ast.CreateTable) -> list[PartitionMet
 def _replication_num(definition: ast.CreateTable) -> int:
     value = ast.props(definition.properties).get("replication_num", "1")
     return int(value) if value.isdigit() else 1
+
+
+def _storage_medium(definition: ast.CreateTable) -> str:
+    """The table's storage_medium property (Doris: HDD unless set), shown by SHOW PARTITIONS."""
+    value = ast.props(definition.properties).get("storage_medium", "HDD").strip().upper()
+    return value if value in ("HDD", "SSD") else "HDD"
 
 
 def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
@@ -163,6 +171,7 @@ def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMet
         decision = next_decision(engine, meta, explicit=explicit)
         new = PartitionMeta(id=engine.catalog.next_id(), name=item.name, buckets=decision.buckets,
                             created_at=engine.now(), replication_num=_replication_num(meta.definition),
+                            storage_medium=_storage_medium(meta.definition),
                             bucket_decision=decision, **declared.meta_fields())
         try:
             return engine.catalog.commit_table(dataclasses.replace(meta, partitions=meta.partitions + (new,)),
@@ -372,6 +381,7 @@ def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetim
             new = PartitionMeta(id=pid, name=planned.name, buckets=decision.buckets,
                                 lower=bound_texts(meta, planned.lower), upper=bound_texts(meta, planned.upper),
                                 created_at=now, replication_num=props.replication_num or _replication_num(meta.definition),
+                                storage_medium=_storage_medium(meta.definition),
                                 bucket_decision=decision)
             partitions.append(new)
             working = dataclasses.replace(working, partitions=tuple(partitions))

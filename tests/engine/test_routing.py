@@ -115,6 +115,10 @@ def test_example_range_tbl_routing_and_the_add_drop_sequence(engine):
     assert "3 rows filtered" in result.message
     assert _partition_of(engine, "example_range_tbl", "user_id") == {
         "1": "p201701", "2": "p201701", "3": "p201702", "4": "p201703", "5": "p2018"}
+    # The table's "storage_medium" = "SSD" is each partition's StorageMedium.
+    shown = run(engine, "SHOW PARTITIONS FROM example_range_tbl")
+    medium = shown.columns.index("StorageMedium")
+    assert {r[medium] for r in shown.rows} == {"SSD"}
 
     # "If we add Partition p201705 VALUES LESS THAN ("2017-06-01")" ...
     run(engine, 'ALTER TABLE example_range_tbl ADD PARTITION p201705 VALUES LESS THAN ("2017-06-01")')
