@@ -69,11 +69,12 @@ Variables: enable_insert_strict (true), dorisql_now ('YYYY-MM-DD HH:MM:SS' pins 
 
 
 def lookup(topic: str) -> Result:
+    """The topic's syntax summary, or (like MySQL's HELP) the list of topics that contain the words."""
     key = " ".join(topic.upper().split())
     if key in TOPICS:
         return Result.table(["name", "description"], [(key, TOPICS[key])])
     matches = sorted(name for name in TOPICS if key and key in name)
+    message = None
     if not matches:
-        matches = sorted(TOPICS)
-    return Result(columns=["name", "is_it_category"], rows=[(name, "N") for name in matches],
-                  message=f"Nothing found for '{topic}'; topics:" if key not in TOPICS and len(matches) == len(TOPICS) else None)
+        matches, message = sorted(TOPICS), f"Nothing found for '{topic}'; the topics are listed."
+    return Result(columns=["name", "is_it_category"], rows=[(name, "N") for name in matches], message=message)

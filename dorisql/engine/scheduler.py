@@ -4,6 +4,7 @@ background or from `dorisql scheduler` (cron: --once; service: without)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import sys
 import threading
@@ -74,7 +75,7 @@ def dynamic_rows(engine, db: str) -> Result:
         state = meta.dynamic_state
         if last_pass is not None and props.enable and (state.last_scheduler_time is None
                                                        or state.last_scheduler_time < last_pass):
-            state = type(state)(**{**state.__dict__, "last_scheduler_time": last_pass})
+            state = dataclasses.replace(state, last_scheduler_time=last_pass)
         buckets = meta.definition.distribution.buckets if meta.definition.distribution else None
         rows.append(tuple(dynamic.format_show_row(meta.name, props, state, buckets=buckets)))
     return Result.table(dynamic.show_columns(), rows)

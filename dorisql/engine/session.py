@@ -239,9 +239,8 @@ def _set_variable(engine: Engine, stmt: ast.SetVariable) -> Result:
                 raise AnalysisError(f"Invalid value for dorisql_now: {exc}") from None
         else:
             value = ""
-    elif name not in SESSION_DEFAULTS:
-        # Doris accepts many variables dorisql has no use for; keep them so SET never breaks scripts.
-        pass
+    # Other names are kept as they are: Doris has many variables dorisql has no use for, and a
+    # script that sets one must not fail.
     engine.session_vars[name] = value
     return Result.ok()
 
