@@ -16,9 +16,9 @@ from dorisql import ast
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
 from dorisql.result import Result
+from dorisql.types import spark_string
 
 from . import tvf
-from .sql_literals import string_sql
 from .tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence
 
 _BAD = "__dorisql_bad"
@@ -272,14 +272,14 @@ def _bucket_sql(meta: TableMeta) -> str:
                 others.setdefault(p.buckets, []).append(p.name)
         if not others:
             return f"CAST({per(str(common))} AS INT)"
-        cases = " ".join(f"WHEN `{PARTITION_COLUMN}` IN ({', '.join(string_sql(n) for n in names)}) THEN {count}"
+        cases = " ".join(f"WHEN `{PARTITION_COLUMN}` IN ({', '.join(spark_string(n) for n in names)}) THEN {count}"
                          for count, names in sorted(others.items()))
         return f"CAST({per(f'CASE {cases} ELSE {common} END')} AS INT)"
     # RANDOM
     counts = {p.buckets for p in partitions}
     if len(counts) == 1:
         return f"CAST({random.randrange(counts.pop())} AS INT)"
-    cases = " ".join(f"WHEN {string_sql(p.name)} THEN {random.randrange(p.buckets)}" for p in partitions)
+    cases = " ".join(f"WHEN {spark_string(p.name)} THEN {random.randrange(p.buckets)}" for p in partitions)
     return f"CAST(CASE `{PARTITION_COLUMN}` {cases} END AS INT)"
 
 

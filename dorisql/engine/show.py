@@ -203,8 +203,8 @@ def show_data(engine, stmt: ast.ShowData) -> Result:
         ])
     db = engine.resolve_db(None)
     rows, total, total_replicas = [], 0, 0
-    for name in sorted(engine.catalog.list_tables(db)):
-        meta = engine.catalog.load_table(db, name)
+    for meta in sorted(engine.catalog.list_table_metas(db), key=lambda m: m.name):
+        name = meta.name
         size = sum(s.data_size for s in table_stats(engine, meta).values())
         replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
         total, total_replicas = total + size, total_replicas + replicas

@@ -11,14 +11,12 @@ import datetime as dt
 import re
 
 from dorisql import ast
+from dorisql.types import spark_string
 
 #: A signed number written as an expression (`-5`, `+ 1.5e3`): kept as text, like an unsigned one,
 #: so values beyond Spark's literal range (a 38-digit LARGEINT) reach the column's cast intact.
 _SIGNED_NUMBER = re.compile(r"^\s*([+-])\s*(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)\s*$")
 
-
-def string_sql(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def literal_sql(literal: ast.Literal) -> str:
@@ -27,10 +25,10 @@ def literal_sql(literal: ast.Literal) -> str:
     if literal.kind == "expr":
         signed = _SIGNED_NUMBER.match(literal.value)
         if signed:
-            return string_sql(("-" if signed.group(1) == "-" else "") + signed.group(2))
+            return spark_string(("-" if signed.group(1) == "-" else "") + signed.group(2))
     if literal.kind == "expr" or literal.kind == "function":
         return f"CAST(({_spark_expression(literal.value)}) AS STRING)"
-    return string_sql(literal.value)
+    return spark_string(literal.value)
 
 
 def is_default(literal: ast.Literal) -> bool:
@@ -47,11 +45,11 @@ def default_sql(column: ast.ColumnDef, now: dt.datetime | None = None) -> str:
         name = default.value.upper()
         stamp = now or dt.datetime.now()
         if name.startswith(("CURRENT_TIMESTAMP", "NOW")):
-            return string_sql(stamp.strftime("%Y-%m-%d %H:%M:%S"))
+            return spark_string(stamp.strftime("%Y-%m-%d %H:%M:%S"))
         if name.startswith("CURRENT_DATE"):
-            return string_sql(stamp.strftime("%Y-%m-%d"))
+            return spark_string(stamp.strftime("%Y-%m-%d"))
         return f"CAST(({_spark_expression(default.value)}) AS STRING)"
-    return string_sql(default.value)
+    return spark_string(default.value)
 
 
 def _spark_expression(text: str) -> str:
