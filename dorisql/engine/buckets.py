@@ -2,7 +2,7 @@
 
 Doris shows a BUCKETS AUTO table's per-partition counts in SHOW PARTITIONS but never says how
 they were chosen. dorisql records a BucketDecision on every partition when it creates it
-(dorisql.engine.partitions: initial_decision / next_decision) and this statement prints it:
+(dorisql.engine.bucket_counts: initial_decision / next_decision) and this statement prints it:
 
 - PartitionName, Buckets: as in SHOW PARTITIONS (same order);
 - Rule: ``fixed`` (BUCKETS n, in CREATE TABLE or ADD PARTITION), ``dynamic_partition.buckets``,

@@ -9,7 +9,6 @@ a dropped partition). Anything that fails before that commit leaves the table as
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from dorisql import ast
@@ -95,7 +94,6 @@ def insert(engine, stmt: ast.Insert) -> Result:
     meta = engine.catalog.load_table(db, stmt.table.name)
     if stmt.overwrite:
         raise NotSupportedError("INSERT OVERWRITE")
-    definition = meta.definition
     target = _target_columns(meta, stmt.columns)
     spark = engine.spark
 

@@ -1,110 +1,29 @@
-"""A table's partition list over time: initial partitions, ADD/DROP, bucket counts, dynamic passes.
+"""A table's partition list over time: initial partitions, ADD/DROP, dynamic passes.
 
 The arithmetic is pure and lives elsewhere (range keys: dorisql.partitioning.keys; dynamic
-schedule: dorisql.partitioning.dynamic; bucket counts: dorisql.bucketing.auto). This module
-applies their decisions to the catalog and the Delta log.
+schedule: dorisql.partitioning.dynamic; bucket counts: .bucket_counts). This module applies
+their decisions to the catalog and the Delta log.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import shutil
 from typing import Iterable
 
 from dorisql import ast
 from dorisql.bucketing import auto
-from dorisql.catalog.model import BucketDecision, DynamicState, PartitionMeta, TableMeta
+from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, DorisqlError
 from dorisql.partitioning import dynamic
 
 from dorisql.storage.locks import table_lock
+
+from .bucket_counts import initial_decision, next_decision
 from .tables import meta_dir
 
 #: How often a catalog commit is retried when another session changed the table meanwhile.
 COMMIT_RETRIES = 20
-
-
-# ---------------------------------------------------------------------- topology and buckets
-
-
-def topology(engine) -> auto.Topology:
-    """BE nodes and disks for BUCKETS AUTO: ADMIN SET FRONTEND CONFIG / config file, else the
-    Spark executors (without starting Spark: a local master is one node) and the warehouse
-    volume's available capacity."""
-    nodes_text = engine.frontend("cluster_backends")
-    disks_text = engine.frontend("cluster_disks_per_backend")
-    capacity_text = engine.frontend("cluster_disk_capacity")
-    nodes = int(nodes_text) if nodes_text else _spark_nodes(engine)
-    disks = int(disks_text) if disks_text else 1
-    capacity = auto.parse_data_size(capacity_text, prop="cluster_disk_capacity") if capacity_text \
-        else shutil.disk_usage(engine.warehouse).free
-    return auto.Topology.uniform(max(nodes, 1), max(disks, 1), capacity)
-
-
-def _spark_nodes(engine) -> int:
-    master = engine.config.master or "local[*]"
-    if master.startswith("local") or not engine.spark_started:
-        return 1
-    try:
-        status = engine.spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
-        return max(status.size() - 1, 1)  # the driver is listed too
-    except Exception:  # Spark Connect and others: one node is the safe guess
-        return 1
-
-
-def _auto_limits(engine) -> tuple[int, int]:
-    return int(engine.frontend("autobucket_min_buckets")), int(engine.frontend("autobucket_max_buckets"))
-
-
-def initial_decision(engine, definition: ast.CreateTable, explicit: int | None = None) -> BucketDecision:
-    """Bucket count of a partition created with the table (or without any history)."""
-    distribution = definition.distribution
-    if explicit is not None:
-        return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
-    if distribution is not None and not distribution.auto and distribution.buckets:
-        return BucketDecision(rule="fixed", buckets=distribution.buckets, reason=f"BUCKETS {distribution.buckets}")
-    low, high = _auto_limits(engine)
-    estimate = auto.estimate_from_properties(ast.props(definition.properties))
-    return auto.initial_buckets(estimate, topology(engine), low, high)
-
-
-def next_decision(engine, meta: TableMeta, explicit: int | None = None,
-                  dynamic_buckets: int | None = None, exclude: str | None = None) -> BucketDecision:
-    """Bucket count of a partition added later: explicit BUCKETS, dynamic_partition.buckets,
-    the table's fixed count, or BUCKETS AUTO from the sizes of earlier partitions."""
-    distribution = meta.definition.distribution
-    if explicit is not None:
-        return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
-    auto_table = distribution is not None and distribution.auto
-    dynamic_rule = None if dynamic_buckets is None else BucketDecision(
-        rule="dynamic_partition.buckets", buckets=dynamic_buckets,
-        reason=f"dynamic_partition.buckets = {dynamic_buckets}")
-    if dynamic_rule is not None and not auto_table:
-        return dynamic_rule
-    if distribution is not None and not distribution.auto and distribution.buckets:
-        return BucketDecision(rule="fixed", buckets=distribution.buckets, reason=f"BUCKETS {distribution.buckets}")
-    history = partition_size_history(engine, meta, exclude=exclude)
-    if not history and dynamic_rule is not None:
-        # Doris (DynamicPartitionScheduler.getBucketsNum): an AUTO table ignores
-        # dynamic_partition.buckets once earlier partitions hold data, and uses it until then.
-        return dynamic_rule
-    low, high = _auto_limits(engine)
-    estimate = auto.estimate_from_properties(ast.props(meta.definition.properties))
-    return auto.subsequent_buckets(history, topology(engine), low, high, fallback_estimate_bytes=estimate)
-
-
-def partition_size_history(engine, meta: TableMeta, exclude: str | None = None) -> list[int]:
-    """Stored sizes of the partitions that hold data, in range order (oldest first)."""
-    from dorisql.partitioning.keys import sorted_partition_names
-
-    from .show import table_stats
-
-    if not (meta_dir(engine.warehouse, meta) / "_delta_log").is_dir():
-        return []  # CREATE TABLE: the Delta table does not exist yet, so nothing holds data
-    stats = table_stats(engine, meta)
-    return [stats[name].data_size for name in sorted_partition_names(meta)
-            if name != exclude and name in stats and stats[name].data_size > 0]
 
 
 # ---------------------------------------------------------------------- creating partitions

@@ -24,7 +24,7 @@ from dorisql.bucketing import auto
 from dorisql.bucketing.hashing import bucket_of
 from dorisql.config import Config
 from dorisql.engine import scheduler
-from dorisql.engine.partitions import topology
+from dorisql.engine.bucket_counts import topology
 from dorisql.engine.session import Engine
 from dorisql.engine.tables import meta_dir
 from dorisql.storage.delta import DeltaStore
