@@ -68,6 +68,13 @@ def load_meta(engine, table: ast.TableName) -> TableMeta:
     return engine.catalog.load_table(engine.resolve_db(table.db), table.name)
 
 
+def shown_type(data_type: ast.DataType) -> ast.DataType:
+    """The type as Doris prints it: a DATETIME of scale 0 is plain DATETIME."""
+    if data_type.name == "DATETIME" and data_type.params == (0,):
+        return dataclasses.replace(data_type, params=())
+    return data_type
+
+
 def current_definition(meta: TableMeta) -> ast.CreateTable:
     """The table's CREATE TABLE with its live partitions, as SHOW CREATE TABLE prints it."""
     from dorisql.partitioning.keys import partition_items
@@ -76,7 +83,9 @@ def current_definition(meta: TableMeta) -> ast.CreateTable:
     if definition.partition is not None:
         items = partition_items(meta)
         definition = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=items))
-    return dataclasses.replace(definition, table=ast.TableName(meta.name), if_not_exists=False, engine="OLAP")
+    columns = tuple(dataclasses.replace(c, type=shown_type(c.type)) for c in definition.columns)
+    return dataclasses.replace(definition, table=ast.TableName(meta.name), if_not_exists=False, engine="OLAP",
+                               columns=columns)
 
 
 def show_create_table(engine, stmt: ast.ShowCreateTable) -> Result:
@@ -95,7 +104,7 @@ def describe(engine, stmt: ast.Describe) -> Result:
     rows = []
     for c in definition.columns:
         default = c.default.value if c.default is not None and c.default.value is not None else None
-        rows.append((c.name, type_sql(c.type), "Yes" if c.nullable else "No", "true" if c.name in keys else "false",
+        rows.append((c.name, type_sql(shown_type(c.type)), "Yes" if c.nullable else "No", "true" if c.name in keys else "false",
                      default if default is not None else "NULL", c.agg_type or ""))
     columns = ["Field", "Type", "Null", "Key", "Default", "Extra"]
     if stmt.all:

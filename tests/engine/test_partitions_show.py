@@ -119,7 +119,7 @@ def test_show_databases_tables_desc_data(engine, orders):
         ("id", "BIGINT", "No", "true", "NULL", ""), ("day", "DATE", "No", "true", "NULL", ""),
         ("shop", "VARCHAR(12)", "No", "true", "main", ""), ("qty", "INT", "Yes", "false", "0", "SUM"),
         ("price", "DECIMAL(10, 2)", "Yes", "false", "NULL", "MAX"),
-        ("seen", "DATETIME(0)", "Yes", "false", "NULL", "REPLACE")]
+        ("seen", "DATETIME", "Yes", "false", "NULL", "REPLACE")]
     data = run(engine, "SHOW DATA FROM orders")
     assert list(data.columns) == ["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"]
     stats = _delta_partition_stats(engine, orders)
