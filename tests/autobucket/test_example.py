@@ -42,7 +42,6 @@ def _blocks(stdout: str) -> list[list[list[str]]]:
     return blocks
 
 
-@pytest.mark.skipif(DORISQL is None, reason="the dorisql command is not installed")
 def test_auto_bucket_example_runs(run):
     proc = run("-f", str(EXAMPLE))
     assert proc.returncode == 0, proc.stderr

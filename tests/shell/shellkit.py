@@ -1,8 +1,6 @@
-"""Helpers for the shell tests: skip markers, the command's path, a pexpect driver.
+"""Helpers for the shell tests: the command's path and a pexpect driver.
 
-End-to-end tests use the real engine and the real front end. While those are still being
-written in parallel, the tests that need them are skipped with a reason saying which import
-failed (and only then).
+End-to-end tests use the real engine and the real front end, never a stand-in.
 """
 
 from __future__ import annotations
@@ -13,24 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 
-
-def _missing(module: str, names: tuple[str, ...]) -> str | None:
-    try:
-        mod = __import__(module, fromlist=list(names))
-    except Exception as exc:  # noqa: BLE001 - any import failure means "not there yet"
-        return f"{module} is not importable yet ({type(exc).__name__}: {exc})"
-    absent = [n for n in names if not hasattr(mod, n)]
-    return f"{module} does not provide {', '.join(absent)} yet" if absent else None
-
-
-_ENGINE_MISSING = _missing("dorisql.engine", ("Engine",))
-_SYNTAX_MISSING = _missing("dorisql.syntax", ("split_statements", "is_complete", "parse_one"))
-
-needs_engine = pytest.mark.skipif(bool(_ENGINE_MISSING or _SYNTAX_MISSING),
-                                  reason=f"end-to-end: {_ENGINE_MISSING or _SYNTAX_MISSING}")
-needs_syntax = pytest.mark.skipif(bool(_SYNTAX_MISSING), reason=f"front end: {_SYNTAX_MISSING}")
 
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
 

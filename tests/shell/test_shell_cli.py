@@ -11,9 +11,6 @@ import sys
 
 import pytest
 
-from shellkit import DORISQL, needs_engine
-
-
 def test_version(dorisql):
     out = dorisql("-V", warehouse=False)
     assert (out.returncode, out.stdout.strip()) == (0, "dorisql 0.1.0")
@@ -64,7 +61,6 @@ def test_shell_modules_do_not_import_pyspark(shell_env):
 # ---------------------------------------------------------------------------- end to end
 
 
-@needs_engine
 def test_e_runs_statements_and_prints_tsv_with_a_header(dorisql, wh):
     out = dorisql("-e", "CREATE DATABASE d1; SHOW DATABASES; USE d1; SHOW TABLES")
     assert out.returncode == 0, out.stderr
@@ -75,14 +71,12 @@ def test_e_runs_statements_and_prints_tsv_with_a_header(dorisql, wh):
     assert (wh / "d1").is_dir()
 
 
-@needs_engine
 def test_script_on_stdin(dorisql):
     out = dorisql(input="CREATE DATABASE s1;\n-- a comment\nSHOW DATABASES LIKE 's%';\n")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["Database", "s1"]
 
 
-@needs_engine
 @pytest.mark.parametrize("fmt, expected", [
     ("tsv", "Database\nf1\n"),
     ("csv", "Database\nf1\n"),
@@ -93,7 +87,6 @@ def test_formats(dorisql, fmt, expected):
     assert (out.returncode, out.stdout) == (0, expected), out.stderr
 
 
-@needs_engine
 def test_json_format(dorisql):
     out = dorisql("--format", "json", "-e", "CREATE DATABASE j1; SHOW DATABASES LIKE 'j%'")
     assert out.returncode == 0, out.stderr
@@ -108,7 +101,6 @@ CREATE DATABASE after1;
 """
 
 
-@needs_engine
 def test_a_script_stops_at_the_first_error_with_file_and_line(dorisql, tmp_path):
     (tmp_path / "script.sql").write_text(SCRIPT)
     out = dorisql("-f", "script.sql")
@@ -121,7 +113,6 @@ def test_a_script_stops_at_the_first_error_with_file_and_line(dorisql, tmp_path)
     assert "ok1" in listed and "after1" not in listed
 
 
-@needs_engine
 def test_force_goes_on_and_still_exits_1(dorisql, tmp_path):
     (tmp_path / "script.sql").write_text(SCRIPT)
     out = dorisql("--force", "-f", "script.sql")
@@ -130,14 +121,12 @@ def test_force_goes_on_and_still_exits_1(dorisql, tmp_path):
     assert "after1" in dorisql("-e", "SHOW DATABASES").stdout.split()
 
 
-@needs_engine
 def test_error_line_inside_a_multi_line_statement(dorisql):
     out = dorisql(input="SHOW DATABASES;\n\nSHOW\n  DATABASSES;\n")
     assert out.returncode == 1
     assert out.stderr.startswith("ERROR 1064 (42000) at line 4: "), out.stderr
 
 
-@needs_engine
 def test_engine_errors_carry_their_mysql_code(dorisql):
     out = dorisql("-e", "SHOW DATABASES;\nUSE no_such_db")
     assert out.returncode == 1
@@ -145,7 +134,6 @@ def test_engine_errors_carry_their_mysql_code(dorisql):
     assert "no_such_db" in out.stderr
 
 
-@needs_engine
 def test_delimiter_and_source(dorisql, tmp_path):
     (tmp_path / "inner.sql").write_text("CREATE DATABASE src1;\nSHOW DATABASES LIKE 'src%';\n")
     (tmp_path / "sub").mkdir()
@@ -167,7 +155,6 @@ def test_delimiter_and_source(dorisql, tmp_path):
     assert out.stdout.splitlines() == ["Database", "src1", "Database", "Database", "semi_db"]
 
 
-@needs_engine
 def test_source_errors_report_the_sourced_file(dorisql, tmp_path):
     (tmp_path / "bad.sql").write_text("SHOW DATABASES;\nCREATE DATABAS x;\n")
     out = dorisql("-e", "source bad.sql")
@@ -177,7 +164,6 @@ def test_source_errors_report_the_sourced_file(dorisql, tmp_path):
     assert missing.returncode == 1 and "Failed to open file 'nope.sql'" in missing.stderr
 
 
-@needs_engine
 def test_exit_ends_a_script(dorisql):
     out = dorisql(input="CREATE DATABASE e1;\nexit\nCREATE DATABASE e2;\n")
     assert out.returncode == 0
@@ -185,7 +171,6 @@ def test_exit_ends_a_script(dorisql):
     assert "e1" in listed and "e2" not in listed
 
 
-@needs_engine
 def test_database_flag(dorisql):
     assert dorisql("-e", "CREATE DATABASE dd").returncode == 0
     out = dorisql("-D", "dd", "-e", "SHOW TABLES")
@@ -194,7 +179,6 @@ def test_database_flag(dorisql):
     assert bad.returncode == 1 and "ERROR 1049" in bad.stderr
 
 
-@needs_engine
 def test_warehouse_precedence_file_env_flag(dorisql, shell_env, tmp_path):
     config = tmp_path / "home" / ".config" / "dorisql" / "config.toml"
     config.parent.mkdir(parents=True)

@@ -8,9 +8,7 @@ import time
 
 import pytest
 
-from shellkit import ANSI_ESCAPE, needs_engine
-
-pytestmark = needs_engine
+from shellkit import ANSI_ESCAPE
 
 CREATE_TABLE_LINES = [
     "CREATE TABLE sales_orders (",
