@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+
 def test_version(dorisql):
     out = dorisql("-V", warehouse=False)
     assert (out.returncode, out.stdout.strip()) == (0, "dorisql 0.1.0")
