@@ -1,19 +1,22 @@
-"""Doris-level metadata: the model (`model`), its JSON form (`codec`) and the SQLite store (`store`).
+"""Doris-level metadata: the model (`model`), its JSON form (`codec`), the interface every backend
+implements (`base.Catalog`) and the embedded SQLite backend (`store.SqliteCatalog`).
 
-``from dorisql.catalog import Catalog`` works; the store is imported on first use so that code
+`open_catalog` picks the backend for a warehouse. The store is imported on first use so that code
 needing only `dorisql.catalog.model` does not load SQLite.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from typing import Union
 
-__all__ = ["Catalog", "ColocationGroup", "DatabaseMeta"]
+from dorisql.catalog.base import Catalog, ColocationGroup, DatabaseMeta
+
+__all__ = ["Catalog", "ColocationGroup", "DatabaseMeta", "open_catalog"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from dorisql.catalog import store
+def open_catalog(warehouse_root: Union[str, "os.PathLike[str]"]) -> Catalog:
+    """The catalog of a warehouse: SQLite at ``<warehouse>/_catalog/catalog.db`` (the embedded default)."""
+    from dorisql.catalog.store import SqliteCatalog
 
-        return getattr(store, name)
-    raise AttributeError(f"module 'dorisql.catalog' has no attribute {name!r}")
+    return SqliteCatalog(warehouse_root)

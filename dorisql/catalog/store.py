@@ -42,12 +42,13 @@ import os
 import sqlite3
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator, Mapping, Optional, Sequence, Union
 
-from dorisql.ast import DataType, Properties, props
+from dorisql.ast import Properties, props
 from dorisql.catalog import codec
+from dorisql.catalog.base import GLOBAL_GROUP_PREFIX, Catalog, ColocationGroup, DatabaseMeta, group_key
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import (
     AlreadyExistsError,
@@ -59,14 +60,12 @@ from dorisql.errors import (
 )
 from dorisql.warehouse import CATALOG_FILE, catalog_dir, validate_name
 
-__all__ = ["Catalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
+__all__ = ["SqliteCatalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
 
 #: Version of the SQLite schema below (PRAGMA user_version).
 SCHEMA_VERSION = 1
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
-#: Colocation groups named with this prefix are shared by all databases (Doris).
-GLOBAL_GROUP_PREFIX = "__global__"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sequences (
@@ -108,44 +107,8 @@ CREATE TABLE IF NOT EXISTS colocation_groups (
 """
 
 
-@dataclass(frozen=True)
-class DatabaseMeta:
-    id: int
-    name: str
-    properties: Properties = ()
-    created_at: dt.datetime = field(default_factory=dt.datetime.now)
-
-
-@dataclass(frozen=True)
-class ColocationGroup:
-    """A colocation group (SHOW PROC '/colocation_group').
-
-    `name` is the group name as written in ``"colocate_with"``; `db` is its database, or "" for a
-    global group (name starting with ``__global__``). Tables join a group with the same bucket
-    count and the same distribution column types (Doris checks type and length).
-    """
-
-    name: str
-    db: str
-    buckets: int
-    distribution_types: tuple[DataType, ...] = ()
-    replication_num: int = 1
-    is_stable: bool = True
-    id: int = 0
-
-    @property
-    def full_name(self) -> str:
-        """Doris's ``dbId_name`` form is internal; dorisql shows ``db.name`` (or the global name)."""
-        return self.name if not self.db else f"{self.db}.{self.name}"
-
-
 codec.register(DatabaseMeta)
 codec.register(ColocationGroup)
-
-
-def group_key(db: str, group_name: str) -> tuple[str, str]:
-    """The (db, name) a colocate_with value names: global groups belong to no database."""
-    return ("" if group_name.startswith(GLOBAL_GROUP_PREFIX) else db), group_name
 
 
 def _colocate_key(meta: TableMeta) -> tuple[Optional[str], Optional[str]]:
@@ -167,13 +130,13 @@ def _properties(value: Union[Properties, Mapping[str, str], None]) -> Properties
     return tuple((str(k), str(v)) for k, v in value)
 
 
-class Catalog:
-    """Doris-level metadata of one warehouse.
+class SqliteCatalog(Catalog):
+    """Doris-level metadata of one warehouse, in SQLite.
 
-    >>> cat = Catalog("/data/warehouse")
+    >>> cat = SqliteCatalog("/data/warehouse")
     >>> cat.create_database("db")
     >>> meta = cat.create_table(TableMeta(id=0, db="db", name="t", definition=create_table_stmt))
-    >>> meta = cat.commit_table(dataclasses.replace(meta, partitions=...))   # version + 1
+    >>> meta = cat.update_table("db", "t", lambda m: dataclasses.replace(m, partitions=...))  # version + 1
     """
 
     def __init__(self, warehouse_root: Union[str, "os.PathLike[str]"], *, timeout: float = 60.0):
@@ -223,7 +186,7 @@ class Catalog:
                 pass
         self._local = threading.local()
 
-    def __enter__(self) -> "Catalog":
+    def __enter__(self) -> "SqliteCatalog":
         return self
 
     def __exit__(self, *exc) -> None:
@@ -271,10 +234,6 @@ class Catalog:
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # ------------------------------------------------------------------ ids
-
-    def next_id(self) -> int:
-        """A new id, larger than every id handed out before (by any process on this warehouse)."""
-        return self.next_ids(1)[0]
 
     def next_ids(self, count: int) -> range:
         """`count` new consecutive ids in one transaction."""
@@ -532,20 +491,6 @@ class Catalog:
         if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone():
             raise AlreadyExistsError(f"Table name[{name}] is already used")
 
-    def rename_table(self, db: str, name: str, new_name: str,
-                     expected_version: Optional[int] = None) -> TableMeta:
-        """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder).
-
-        Doris's errors: ``Same table name`` and ``Table name[new] is already used``.
-        """
-        validate_name("table", new_name)
-        if new_name == name:
-            raise AnalysisError("Same table name")
-        meta = self.load_table(db, name)
-        definition = replace(meta.definition, table=replace(meta.definition.table, name=new_name))
-        return self.commit_table(replace(meta, name=new_name, definition=definition),
-                                 meta.version if expected_version is None else expected_version)
-
     def drop_table(self, db: str, name: str, if_exists: bool = False,
                    expected_version: Optional[int] = None) -> Optional[TableMeta]:
         """Remove the table's metadata (the engine removes its data) and return it.
@@ -577,9 +522,6 @@ class Catalog:
     def get_config(self, key: str, default: Optional[str] = None) -> Optional[str]:
         row = self._conn().execute("SELECT value FROM frontend_config WHERE key = ?", (key,)).fetchone()
         return default if row is None else row[0]
-
-    def set_config(self, key: str, value: object) -> None:
-        self.set_configs({key: value})
 
     def set_configs(self, values: Union[Mapping[str, object], Sequence[tuple[str, object]]]) -> None:
         """Persist several settings in one transaction (ADMIN SET FRONTEND CONFIG ("k" = "v", ...))."""

@@ -204,9 +204,12 @@ def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> T
     location = meta_dir(engine.warehouse, meta)
     with table_lock(str(location)):
         DeltaStore(location).rename_partition(old.name, action.new_name)
-        renamed = dataclasses.replace(old, name=action.new_name)
-        updated = dataclasses.replace(meta, partitions=tuple(renamed if p is old else p for p in meta.partitions))
-        return engine.catalog.commit_table(updated, expected_version=meta.version)
+
+        def rename(current: TableMeta) -> TableMeta:
+            return dataclasses.replace(current, partitions=tuple(
+                dataclasses.replace(p, name=action.new_name) if p.id == old.id else p for p in current.partitions))
+
+        return engine.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
 
 
 _ALTER = {

@@ -7,24 +7,21 @@ their decisions to the catalog and the Delta log.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime as dt
 from typing import Iterable
 
-from dorisql import ast
+from dorisql import ast, table_properties
 from dorisql.bucketing import auto
 from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
-from dorisql.errors import AnalysisError, CommitConflictError, DorisqlError
+from dorisql.errors import AnalysisError, DorisqlError
 from dorisql.partitioning import dynamic
 
 from dorisql.storage.locks import table_lock
 
 from .bucket_counts import initial_decision, next_decision
 from .tables import meta_dir
-
-#: How often a catalog commit is retried when another session changed the table meanwhile.
-COMMIT_RETRIES = 20
-
 
 # ---------------------------------------------------------------------- creating partitions
 
@@ -77,27 +74,24 @@ def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMet
     item = action.partition
     if has_pending_drops(engine, meta):  # a crashed drop of a partition with this name, perhaps
         finish_pending_drops(engine, meta)
-        meta = engine.catalog.load_table(meta.db, meta.name)
-    for _attempt in range(COMMIT_RETRIES):
-        if meta.partition(item.name) is not None:
+    explicit = action.distribution.buckets if action.distribution is not None else None
+    if explicit is not None and explicit <= 0:
+        raise AnalysisError("Number of hash distribution should be greater than zero.")
+
+    def add(current: TableMeta) -> TableMeta:
+        if current.partition(item.name) is not None:
             if item.if_not_exists:
-                return meta
+                return current
             raise AnalysisError(f"Duplicate partition name {item.name}")
-        declared = keys.add_partition(meta, item)
-        explicit = action.distribution.buckets if action.distribution is not None else None
-        if explicit is not None and explicit <= 0:
-            raise AnalysisError("Number of hash distribution should be greater than zero.")
-        decision = next_decision(engine, meta, explicit=explicit)
-        new = PartitionMeta(id=engine.catalog.next_id(), name=item.name, buckets=decision.buckets,
-                            created_at=engine.now(), replication_num=_replication_num(meta.definition),
-                            storage_medium=_storage_medium(meta.definition),
+        declared = keys.add_partition(current, item)
+        decision = next_decision(engine, current, explicit=explicit)
+        new = PartitionMeta(id=0, name=item.name, buckets=decision.buckets,  # the catalog assigns the id
+                            created_at=engine.now(), replication_num=_replication_num(current.definition),
+                            storage_medium=_storage_medium(current.definition),
                             bucket_decision=decision, **declared.meta_fields())
-        try:
-            return engine.catalog.commit_table(dataclasses.replace(meta, partitions=meta.partitions + (new,)),
-                                               expected_version=meta.version)
-        except CommitConflictError:
-            meta = engine.catalog.load_table(meta.db, meta.name)
-    raise CommitConflictError(f"Table '{meta.name}' kept changing; ADD PARTITION gave up")
+        return dataclasses.replace(current, partitions=current.partitions + (new,))
+
+    return engine.catalog.update_table(meta.db, meta.name, add, table_id=meta.id)
 
 
 # ---------------------------------------------------------------------- dropping partitions
@@ -121,28 +115,26 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
 
     wanted = {n.lower() for n in names}
     location = meta_dir(engine.warehouse, meta)
+    dropping: list[str] = []
+
+    def drop(current: TableMeta) -> TableMeta:
+        dropping[:] = [p.name for p in current.partitions if p.name.lower() in wanted]
+        if not dropping:
+            return current
+        # The intent goes to disk before the catalog commit that makes it true (idempotent:
+        # a retry adds the same names again; recovery only removes names the catalog lacks).
+        _write_pending_drops(location, dropping)
+        return dataclasses.replace(current, partitions=tuple(p for p in current.partitions
+                                                             if p.name.lower() not in wanted))
+
     with table_lock(str(location)):
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(engine, meta, location)
-        for _attempt in range(COMMIT_RETRIES):
-            current = engine.catalog.load_table(meta.db, meta.name)
-            dropping = [p.name for p in current.partitions if p.name.lower() in wanted]
-            if not dropping:
-                return current
-            kept = tuple(p for p in current.partitions if p.name.lower() not in wanted)
-            _write_pending_drops(location, dropping)
-            try:
-                updated = engine.catalog.commit_table(dataclasses.replace(current, partitions=kept),
-                                                      expected_version=current.version)
-                break
-            except CommitConflictError:
-                continue
-        else:
+        updated = engine.catalog.update_table(meta.db, meta.name, drop, table_id=meta.id)
+        if dropping:
+            if (location / "_delta_log").is_dir():
+                DeltaStore(location).drop_partitions(dropping, operation=reason)
             _clear_pending_drops(location)
-            raise CommitConflictError(f"Table '{meta.name}' kept changing; DROP PARTITION gave up")
-        if (location / "_delta_log").is_dir():
-            DeltaStore(location).drop_partitions(dropping, operation=reason)
-        _clear_pending_drops(location)
     return updated
 
 
@@ -223,17 +215,13 @@ def bump_versions(engine, meta: TableMeta, names: Iterable[str]) -> TableMeta:
     """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time)."""
     touched = {n.lower() for n in names}
     now = engine.now()
-    current = meta
-    for _attempt in range(COMMIT_RETRIES):
-        partitions = tuple(
+
+    def bump(current: TableMeta) -> TableMeta:
+        return dataclasses.replace(current, partitions=tuple(
             dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
-            if p.name.lower() in touched else p for p in current.partitions)
-        try:
-            return engine.catalog.commit_table(dataclasses.replace(current, partitions=partitions),
-                                               expected_version=current.version)
-        except CommitConflictError:
-            current = engine.catalog.load_table(meta.db, meta.name)
-    raise CommitConflictError(f"Table '{meta.name}' kept changing; could not record the load")
+            if p.name.lower() in touched else p for p in current.partitions))
+
+    return engine.catalog.update_table(meta.db, meta.name, bump, table_id=meta.id)
 
 
 # ---------------------------------------------------------------------- dynamic partitions
@@ -367,29 +355,26 @@ def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], lis
     state = meta.dynamic_state
     if not plan.to_create and not dropped and _same_state(state, plan.last_create_partition_msg, drop_msg):
         if memo_key is not None and not plan.to_drop:
-            if len(_IDLE_MEMO) >= 100_000:
-                _IDLE_MEMO.clear()
-            _IDLE_MEMO[memo_key] = memo_value
+            _remember_idle(memo_key, memo_value)
         return meta, [], []
-    for _attempt in range(COMMIT_RETRIES):
-        current = engine.catalog.load_table(meta.db, meta.name)
+    created: list[str] = []
+
+    def create(current: TableMeta) -> TableMeta:
         fresh = _plan_for(engine, current, props, now)
         fresh.to_drop = []  # drops happened above; a concurrent change is for the next pass
         create_msg = fresh.last_create_partition_msg
-        updated = _apply_plan_partitions(engine, current, fresh, props, now)
         new_state = dataclasses.replace(
             current.dynamic_state, last_scheduler_time=now,
             state="ERROR" if (create_msg or drop_msg) else "NORMAL",
             last_create_partition_msg=create_msg, last_drop_partition_msg=drop_msg)
+        created[:] = [p.name for p in fresh.to_create]
         if not fresh.to_create and new_state == current.dynamic_state:
-            return current, [], dropped
-        try:
-            meta = engine.catalog.commit_table(dataclasses.replace(updated, dynamic_state=new_state),
-                                               expected_version=current.version)
-            return meta, [p.name for p in fresh.to_create], dropped
-        except CommitConflictError:
-            continue
-    raise CommitConflictError(f"Table '{meta.name}' kept changing; the dynamic partition pass gave up")
+            return current
+        updated = _apply_plan_partitions(engine, current, fresh, props, now)
+        return dataclasses.replace(updated, dynamic_state=new_state)
+
+    meta = engine.catalog.update_table(meta.db, meta.name, create, table_id=meta.id)
+    return meta, created, dropped
 
 
 #: Tables whose last pass had nothing to do: (warehouse, db, table, id, catalog version) ->
@@ -397,7 +382,16 @@ def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], lis
 #: (the UTC hour for HOUR tables), and on the table only through its catalog row, whose version
 #: changes with every partition or property change (from any process). So while both stay the
 #: same, a long-running scheduler (the shell's background thread) skips re-planning.
-_IDLE_MEMO: dict = {}
+_IDLE_MEMO: collections.OrderedDict = collections.OrderedDict()
+#: Bound on the memo (least recently used entries go first): far more than the tables a warehouse has.
+_IDLE_MEMO_LIMIT = 100_000
+
+
+def _remember_idle(key, value) -> None:
+    _IDLE_MEMO[key] = value
+    _IDLE_MEMO.move_to_end(key)
+    while len(_IDLE_MEMO) > _IDLE_MEMO_LIMIT:
+        _IDLE_MEMO.popitem(last=False)
 
 
 def _idle_memo_key(engine, meta: TableMeta, props, now: dt.datetime):
@@ -444,8 +438,7 @@ def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMet
     executeDynamicPartitionFirstTime after the change); a range conflict is then recorded in
     SHOW DYNAMIC PARTITION TABLES (State ERROR), not raised. LastUpdateTime is the ALTER time.
     """
-    current = ast.props(meta.definition.properties)
-    merged = {**current, **changes}
+    merged = table_properties.merge(ast.props(meta.definition.properties), changes)
     if "estimate_partition_size" in changes:
         auto.parse_data_size(changes["estimate_partition_size"])
     if "replication_num" in changes and not changes["replication_num"].isdigit():
@@ -455,23 +448,17 @@ def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMet
         _check_dynamic_table_shape(meta.definition)
         check_global_switch(engine, changes)
         dynamic_properties(engine, meta.definition, merged)  # validates the merged rule set
-    new_definition = dataclasses.replace(meta.definition, properties=tuple(merged.items()))
-    state = meta.dynamic_state
-    if is_dynamic_change:
-        state = dataclasses.replace(state, last_update_time=engine.now())
-    for _attempt in range(COMMIT_RETRIES):
-        try:
-            updated = engine.catalog.commit_table(
-                dataclasses.replace(meta, definition=new_definition, dynamic_state=state),
-                expected_version=meta.version)
-            break
-        except CommitConflictError:
-            meta = engine.catalog.load_table(meta.db, meta.name)  # e.g. the scheduler added a partition
-            new_definition = dataclasses.replace(
-                meta.definition, properties=tuple({**ast.props(meta.definition.properties), **changes}.items()))
-            state = dataclasses.replace(meta.dynamic_state, last_update_time=state.last_update_time)
-    else:
-        raise CommitConflictError(f"Table '{meta.name}' kept changing; ALTER TABLE SET gave up")
+    altered_at = engine.now()
+
+    def set_props(current: TableMeta) -> TableMeta:
+        properties = table_properties.merge(ast.props(current.definition.properties), changes)
+        state = current.dynamic_state
+        if is_dynamic_change:
+            state = dataclasses.replace(state, last_update_time=altered_at)
+        return dataclasses.replace(current, definition=dataclasses.replace(
+            current.definition, properties=tuple(properties.items())), dynamic_state=state)
+
+    updated = engine.catalog.update_table(meta.db, meta.name, set_props, table_id=meta.id)
     _stamp_ddl(engine, updated)
     if is_dynamic_change:
         updated, _created, _dropped = run_dynamic_pass(engine, updated)
@@ -480,11 +467,9 @@ def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMet
 
 def _stamp_ddl(engine, meta: TableMeta) -> None:
     """Keep the Delta table's ``dorisql.ddl`` property in step with the Doris definition."""
-    try:
-        from dorisql.generator import to_sql
-        from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
-    except ImportError:  # pragma: no cover - generator not available
-        return
+    from dorisql.generator import to_sql
+    from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+
     location = meta_dir(engine.warehouse, meta)
     if (location / "_delta_log").is_dir():
         DeltaStore(location).set_properties({DDL_PROPERTY: to_sql(meta.definition)})

@@ -24,14 +24,14 @@ class Engine:
     """Executes parsed statements against one warehouse (catalog + Delta tables + Spark)."""
 
     def __init__(self, config=None, clock: Clock | None = None, spark=None):
-        from dorisql.catalog.store import Catalog
+        from dorisql.catalog import open_catalog
         from dorisql.config import Config
         from dorisql.warehouse import resolve_root
 
         self.config = config or Config()
         self.warehouse = resolve_root(self.config.warehouse)
         self.warehouse.mkdir(parents=True, exist_ok=True)
-        self.catalog = Catalog(self.warehouse)
+        self.catalog = open_catalog(self.warehouse)
         self._clock = clock
         self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
         self.current_db: str | None = getattr(self.config, "database", None)

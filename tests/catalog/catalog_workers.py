@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from dorisql.ast import props  # noqa: E402
-from dorisql.catalog.store import Catalog  # noqa: E402
+from dorisql.catalog.store import SqliteCatalog as Catalog  # noqa: E402
 from dorisql.errors import CommitConflictError  # noqa: E402
 
 

@@ -15,7 +15,7 @@ import pytest
 from dorisql.ast import DataType, props
 from dorisql.catalog import codec
 from dorisql.catalog.model import PartitionMeta
-from dorisql.catalog.store import FIRST_ID, Catalog, ColocationGroup
+from dorisql.catalog.store import FIRST_ID, ColocationGroup, SqliteCatalog as Catalog
 from dorisql.errors import (
     AlreadyExistsError,
     AnalysisError,
@@ -471,12 +471,13 @@ def test_list_table_metas_orders_by_db_then_name(cat):
     assert [m.name for m in Catalog(cat.root).list_table_metas("db1")] == ["b", "z"]
 
 
-def test_package_exports_catalog_lazily():
+def test_open_catalog_gives_the_sqlite_backend_of_the_interface(tmp_path):
     import dorisql.catalog as pkg
 
-    assert pkg.Catalog is Catalog
-    with pytest.raises(AttributeError):
-        pkg.nope  # noqa: B018
+    opened = pkg.open_catalog(tmp_path / "w")
+    assert isinstance(opened, Catalog) and isinstance(opened, pkg.Catalog)
+    assert opened.path == tmp_path / "w" / "_catalog" / "catalog.db"
+    opened.close()
 
 
 def test_busy_catalog_is_a_clean_error(warehouse):
@@ -491,3 +492,68 @@ def test_busy_catalog_is_a_clean_error(warehouse):
         blocker.close()
     c.create_database("d")  # the connection is usable again
     assert c.list_databases() == ["d"]
+
+
+# ---------------------------------------------------------------------- update_table: the one door
+
+
+def test_update_table_retries_a_change_over_a_concurrent_commit(cat):
+    cat.create_table(samples.table_meta("db1", "t"))
+    other = Catalog(cat.root)  # another session on the same warehouse
+    seen_versions = []
+
+    def add_comment(meta):
+        seen_versions.append(meta.version)
+        if len(seen_versions) == 1:  # another session commits between our read and our commit
+            other.update_table("db1", "t", lambda m: replace(m, created_at=m.created_at))
+        return replace(meta, definition=replace(meta.definition, comment=f"v{meta.version}"))
+
+    result = cat.update_table("db1", "t", add_comment)
+    assert seen_versions == [1, 2]  # re-read after the conflict, change applied to the fresh version
+    assert result.version == 3 and result.definition.comment == "v2"
+    assert cat.load_table("db1", "t") == result
+
+
+def test_update_table_with_nothing_to_change_writes_nothing(cat):
+    t = cat.create_table(samples.table_meta("db1", "t"))
+    assert cat.update_table("db1", "t", lambda m: m) == t
+    assert cat.update_table("db1", "t", lambda m: None) == t
+    assert cat.load_table("db1", "t").version == 1
+
+
+def test_update_table_change_that_raises_writes_nothing(cat):
+    cat.create_table(samples.table_meta("db1", "t"))
+
+    def refuse(meta):
+        raise AnalysisError("Duplicate partition name p1")
+
+    with pytest.raises(AnalysisError, match="Duplicate partition name"):
+        cat.update_table("db1", "t", refuse)
+    assert cat.load_table("db1", "t").version == 1
+
+
+def test_update_table_refuses_a_recreated_table_and_a_stale_expected_version(cat):
+    t = cat.create_table(samples.table_meta("db1", "t"))
+    cat.drop_table("db1", "t")
+    cat.create_table(samples.table_meta("db1", "t"))
+    with pytest.raises(CommitConflictError, match="dropped and re-created"):
+        cat.update_table("db1", "t", lambda m: replace(m, created_at=m.created_at), table_id=t.id)
+    with pytest.raises(CommitConflictError, match="based on version 7"):
+        cat.update_table("db1", "t", lambda m: replace(m, created_at=m.created_at), expected_version=7)
+    with pytest.raises(UnknownTableError):
+        cat.update_table("db1", "gone", lambda m: m)
+
+
+def test_update_table_gives_up_after_the_retry_budget(cat):
+    cat.create_table(samples.table_meta("db1", "t"))
+    other = Catalog(cat.root)
+    calls = []
+
+    def always_beaten(meta):
+        calls.append(meta.version)
+        other.update_table("db1", "t", lambda m: replace(m, created_at=m.created_at))
+        return replace(meta, created_at=meta.created_at)
+
+    with pytest.raises(CommitConflictError):
+        cat.update_table("db1", "t", always_beaten, retries=3)
+    assert len(calls) == 3
