@@ -172,6 +172,15 @@ def database_path(root: PathLike, db: str) -> Path:
     return _contained(root, root / db)
 
 
+def table_id_path(root: PathLike, db: str, table_id: int) -> Path:
+    """``<root>/<db>/<table id>``: a table's folder (ids never change and are never reused)."""
+    validate_name("database", db)
+    if isinstance(table_id, bool) or not isinstance(table_id, int) or table_id <= 0:
+        raise ValueError(f"not a table id: {table_id!r}")
+    root = Path(root)
+    return _contained(root, root / db / str(table_id))
+
+
 def table_path(root: PathLike, db: str, table: str) -> Path:
     """``<root>/<db>/<table>`` for valid names, checked to resolve inside the root.
 

@@ -17,6 +17,11 @@ from dorisql.ast import CreateTable
 #: The text of a MAXVALUE bound in PartitionMeta.lower/upper.
 MAXVALUE_TEXT = "MAXVALUE"
 
+#: Storage layouts: dorisql 0.1 kept tables at <db>/<table name> with partitions by name; since
+#: then tables live at <db>/<table id> with partitions by id (see TableMeta.layout).
+LEGACY_LAYOUT = 1
+ID_LAYOUT = 2
+
 #: The name and column of the hidden Delta partition columns.
 PARTITION_COLUMN = "__partition"
 BUCKET_COLUMN = "__bucket"
@@ -85,6 +90,27 @@ class TableMeta:
     version: int = 0
     created_at: dt.datetime = field(default_factory=dt.datetime.now)
     dynamic_state: DynamicState = field(default_factory=DynamicState)
+    #: Storage layout. ID_LAYOUT (what CREATE TABLE makes): the Delta folder is <db>/<table id>
+    #: and ``__partition`` holds partition ids, as Doris keys tablets by id: RENAME is a catalog
+    #: change, and a name dropped and re-created (even concurrently) never shares files with the
+    #: old one. Tables made by dorisql 0.1 have no layout stored and read as LEGACY_LAYOUT.
+    layout: int = 1
+
+    def partition_key(self, partition: PartitionMeta) -> str:
+        """The partition's value in the Delta partition column ``__partition``: its immutable id,
+        so RENAME PARTITION touches no file and a re-created name never sees a dropped one's files."""
+        return partition.name if self.layout == LEGACY_LAYOUT else str(partition.id)
+
+    def partition_keys(self, names=None) -> dict[str, str]:
+        """Partition name -> Delta partition value, for the named partitions (default: all)."""
+        if names is None:
+            return {p.name: self.partition_key(p) for p in self.partitions}
+        out = {}
+        for name in names:
+            p = self.partition(name)
+            if p is not None:
+                out[p.name] = self.partition_key(p)
+        return out
 
     def partition(self, name: str) -> Optional[PartitionMeta]:
         lowered = name.lower()

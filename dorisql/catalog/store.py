@@ -350,8 +350,8 @@ class SqliteCatalog(Catalog):
 
     def create_table(self, meta: TableMeta, if_not_exists: bool = False, *,
                      colocation_group: Optional[ColocationGroup] = None) -> TableMeta:
-        """Add a table. Returns it with a new id from the catalog sequence, ``version == 1`` and an
-        id for every partition whose id is <= 0.
+        """Add a table. Returns it with ``version == 1``, its id (``meta.id`` when it is one reserved
+        with `next_ids`, else a new one) and an id for every partition whose id is <= 0.
 
         ``Unknown database 'db'`` (1049); ``Table 't' already exists`` (1050) unless
         `if_not_exists`, which returns the existing table unchanged. With `colocation_group`, the
@@ -372,7 +372,9 @@ class SqliteCatalog(Catalog):
                 raise AlreadyExistsError(f"Table '{meta.name}' already exists")
             if colocation_group is not None:
                 self._join_group(conn, meta, colocation_group)
-            new = replace(meta, id=self._take_ids(conn, 1)[0], version=1)
+            # An id reserved with next_ids() (the engine names the table's folder by it before the
+            # table exists here); otherwise a new one.
+            new = replace(meta, id=meta.id if meta.id > 0 else self._take_ids(conn, 1)[0], version=1)
             new = self._assign_partition_ids(conn, new)
             cdb, cgroup = _colocate_key(new)
             conn.execute(

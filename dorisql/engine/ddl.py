@@ -1,11 +1,13 @@
 """CREATE / DROP / ALTER / TRUNCATE: catalog changes and the Delta commits that go with them.
 
-Order of work, so that a crash at any point is safe to retry:
-- CREATE TABLE claims the name in the catalog first, then creates the Delta table; if that
-  fails the catalog entry is removed again.
-- DROP PARTITION / TRUNCATE hold the table's commit lock, update the catalog, then commit the
-  Delta `remove`s (a crash in between leaves unreachable files that the next drop of the same
-  data, or vacuum, clears; never visible rows in a dropped partition).
+Order of work, so that a crash at any point leaves a consistent warehouse:
+- CREATE TABLE creates the Delta table in a folder named by a reserved table id, then adds the
+  catalog entry that makes it visible (a crash in between leaves an unreferenced folder).
+- DROP TABLE / DATABASE remove the catalog entries first, then the folders.
+- RENAME TABLE / PARTITION are catalog changes only: folders and Delta partition values are
+  keyed by immutable ids (TableMeta.layout).
+- DROP PARTITION records its intent, updates the catalog, then commits the Delta `remove`s
+  under the table's commit lock (engine.partitions.drop_partitions finishes an interrupted one).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import dataclasses
 import shutil
 
 from dorisql import ast
-from dorisql.catalog.model import TableMeta
+from dorisql.catalog.model import ID_LAYOUT, LEGACY_LAYOUT, TableMeta
 from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, UnknownDatabaseError
 from dorisql.result import Result
 
@@ -38,13 +40,14 @@ def drop_database(engine, stmt: ast.DropDatabase) -> Result:
             return Result.ok()
         raise UnknownDatabaseError(f"Can't drop database '{stmt.name}'; database doesn't exist")
     # Doris drops the tables with their database. Catalog first, then the folders: a crash in
-    # between leaves only unreachable folders (CREATE TABLE clears a leftover folder), never
-    # catalog tables without their Delta tables.
-    metas = [engine.catalog.load_table(stmt.name, name) for name in engine.catalog.list_tables(stmt.name)]
-    engine.catalog.drop_database(stmt.name, if_exists=True, force=True)
-    for meta in metas:
+    # between leaves only unreachable folders, never catalog tables without their Delta tables.
+    dropped = engine.catalog.drop_database(stmt.name, if_exists=True, force=True)
+    for meta in dropped:
         _drop_table_data(engine, meta)
-    shutil.rmtree(engine.warehouse / stmt.name, ignore_errors=True)
+    try:  # only when empty: the database may already have been re-created with new tables
+        (engine.warehouse / stmt.name).rmdir()
+    except OSError:
+        pass
     if engine.current_db == stmt.name:
         engine.current_db = None
     return Result.ok()
@@ -71,23 +74,20 @@ def create_table(engine, stmt: ast.CreateTable) -> Result:
     stored = definition
     if definition.partition is not None:
         stored = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=()))
-    now = engine.now()
-    meta = TableMeta(id=0, db=db, name=stmt.table.name, definition=stored, partitions=tuple(partition_list),
-                     created_at=now)
+    # The Delta table first, in a folder named by a freshly reserved id that nothing points to
+    # yet; then the catalog entry that makes it visible. A crash in between leaves an orphan
+    # folder (no table, cleaned up as trash), never a listed table without its Delta table.
+    meta = TableMeta(id=engine.catalog.next_id(), db=db, name=stmt.table.name, definition=stored,
+                     partitions=tuple(partition_list), created_at=engine.now(), layout=ID_LAYOUT)
     meta = parts.with_dynamic_state_created(engine, meta)
+    location = meta_dir(engine.warehouse, meta)
+    DeltaStore.create(location, arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
     try:
-        meta = engine.catalog.create_table(meta, if_not_exists=False)
-    except AlreadyExistsError:
-        if stmt.if_not_exists:
+        engine.catalog.create_table(meta, if_not_exists=False)
+    except BaseException as exc:
+        shutil.rmtree(location, ignore_errors=True)
+        if isinstance(exc, AlreadyExistsError) and stmt.if_not_exists:  # created meanwhile by another session
             return Result.ok()
-        raise
-    try:
-        location = meta_dir(engine.warehouse, meta)
-        if location.exists():  # left over from a crash between catalog drop and folder removal
-            shutil.rmtree(location)
-        DeltaStore.create(location, arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
-    except BaseException:
-        engine.catalog.drop_table(db, meta.name, if_exists=True)
         raise
     return Result.ok()
 
@@ -113,7 +113,8 @@ def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
-    DeltaStore(meta_dir(engine.warehouse, meta)).truncate(names, statement=stmt.text)
+    keys = list(meta.partition_keys(names).values())
+    DeltaStore(meta_dir(engine.warehouse, meta)).truncate(keys, statement=stmt.text)
     parts.bump_versions(engine, meta, names)
     return Result.ok()
 
@@ -178,6 +179,8 @@ def _rename_table(engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta
     validate_name("table", action.new_name)
     if engine.catalog.table_exists(meta.db, action.new_name):
         raise AlreadyExistsError(f"Table '{action.new_name}' already exists")
+    if meta.layout != LEGACY_LAYOUT:  # the folder is named by id: a catalog change only
+        return engine.catalog.rename_table(meta.db, meta.name, action.new_name, expected_version=meta.version)
     old_dir = meta_dir(engine.warehouse, meta)
     with table_lock(str(old_dir)):
         renamed = dataclasses.replace(meta, name=action.new_name,
@@ -197,18 +200,23 @@ def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> T
     from dorisql.storage.delta import DeltaStore
 
     old = _partition(meta, action.old_name)
+
+    def rename(current: TableMeta) -> TableMeta:
+        if current.partition(action.new_name) is not None:
+            raise AnalysisError(f"Duplicate partition name {action.new_name}")
+        if not any(p.id == old.id for p in current.partitions):
+            raise AnalysisError(f"Partition '{action.old_name}' does not exist in table '{meta.name}'")
+        return dataclasses.replace(current, partitions=tuple(
+            dataclasses.replace(p, name=action.new_name) if p.id == old.id else p for p in current.partitions))
+
+    if meta.layout != LEGACY_LAYOUT:  # files are keyed by the partition id: one catalog change
+        return engine.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
+    # dorisql 0.1 tables key files by partition name: relink them, then the catalog.
     if meta.partition(action.new_name) is not None:
         raise AnalysisError(f"Duplicate partition name {action.new_name}")
-    # The partition name is the Delta partition value, so the files move with one rewrite of the
-    # log (remove + add with the new partition value); the catalog follows under the same lock.
     location = meta_dir(engine.warehouse, meta)
     with table_lock(str(location)):
         DeltaStore(location).rename_partition(old.name, action.new_name)
-
-        def rename(current: TableMeta) -> TableMeta:
-            return dataclasses.replace(current, partitions=tuple(
-                dataclasses.replace(p, name=action.new_name) if p.id == old.id else p for p in current.partitions))
-
         return engine.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
 
 

@@ -18,7 +18,7 @@ from dorisql.result import Result
 from dorisql.types import spark_string
 
 from . import tvf
-from .tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence
+from .tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence, storage_view
 
 _BAD = "__dorisql_bad"
 _WHY = "__dorisql_why"
@@ -41,12 +41,21 @@ def scan_table(engine, meta: TableMeta, partitions=None, buckets=None):
 
     from .tables import spark_ddl_schema
 
-    live = {p.name for p in meta.partitions}
-    wanted = live if partitions is None else live & set(partitions)
-    snapshot = DeltaStore(meta_dir(engine.warehouse, meta)).snapshot(partitions=wanted)
+    keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
+    snapshot = DeltaStore(meta_dir(engine.warehouse, meta)).snapshot(partitions=set(keys.values()))
+    if buckets is not None:
+        buckets = {keys[name]: chosen for name, chosen in buckets.items() if name in keys}
     files = [f for f in snapshot.files
              if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]]
-    return read_files(engine.spark, files, spark_ddl_schema(meta.definition))
+    frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
+    if needs_sequence(meta.definition) and files:
+        from pyspark.sql import functions as F
+
+        from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+
+        version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
+        frame = frame.withColumn(COMMIT_SEQ_COLUMN, F.when(version == "", F.lit(0)).otherwise(version.cast("long")))
+    return frame
 
 
 def _resolver(engine):
@@ -217,12 +226,15 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
                                          for check, reason in checks]).alias(_WHY))
     frame = source.select(*columns, value_bad.alias(_BAD), *extra)
 
-    frame = frame.withColumn(PARTITION_COLUMN, F.expr(routing_sql(meta)))
+    # Rows are routed to partition names to explain a refusal, else straight to storage keys.
+    routed = meta if diagnose else storage_view(meta)
+    frame = frame.withColumn(PARTITION_COLUMN, F.expr(routing_sql(routed)))
     partition_ok = F.col(PARTITION_COLUMN).isNotNull()
     names: list[str] = []
     if only_partitions:
         names = [_existing_partition(meta, name) for name in only_partitions]
-        partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(names)
+        allowed = names if diagnose else list(meta.partition_keys(names).values())
+        partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(allowed)
     frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
     if diagnose:
         keys = ", ".join(definition.partition.columns) if definition.partition else ""
@@ -234,7 +246,7 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
         frame = frame.withColumn(_WHY, F.concat_ws("; ", F.col(_WHY), no_partition))
         return frame
 
-    frame = frame.withColumn(BUCKET_COLUMN, F.expr(_bucket_sql(meta)))
+    frame = frame.withColumn(BUCKET_COLUMN, F.expr(_bucket_sql(routed)))
 
     if needs_sequence(definition):
         frame = (frame.withColumn(LOAD_SEQ_COLUMN, F.lit(engine.catalog.next_id()).cast("long"))
@@ -335,9 +347,11 @@ def _filtered_message(engine, meta: TableMeta, source, target, only_partitions, 
 
 
 def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched: set[str]) -> None:
-    before = {p.name: p.id for p in loaded.partitions}
-    now = {p.name: p.id for p in current.partitions}
-    gone = sorted(name for name in touched if now.get(name) != before.get(name))
+    """`touched`: the Delta partition values the load wrote; each must still be the same partition."""
+    before = {loaded.partition_key(p): p for p in loaded.partitions}
+    now = {current.partition_key(p): p.id for p in current.partitions}
+    gone = sorted(before[key].name if key in before else key for key in touched
+                  if key not in before or now.get(key) != before[key].id)
     if gone:
         raise CommitConflictError(
             f"Partition {', '.join(gone)} of table '{current.name}' was dropped or replaced while loading; "
@@ -347,7 +361,8 @@ def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched
 def _bump_loaded_partitions(engine, meta: TableMeta, touched: set[str]) -> None:
     from .partitions import bump_versions
 
-    bump_versions(engine, meta, touched)
+    names = {meta.partition_key(p): p.name for p in meta.partitions}
+    bump_versions(engine, meta, [names[key] for key in touched if key in names])
 
 
 HANDLERS = {

@@ -4,19 +4,21 @@ The data files of a table may hold several rows per key (one per load, until com
 them). Reading applies the table's key model, all inside Spark (no collect on the driver):
 
 - DUPLICATE KEY (and tables without a key clause): every row.
-- UNIQUE KEY: per key, the latest row: max (``__load_seq``, ``__row_seq``).
+- UNIQUE KEY: per key, the latest row: max (``__commit_seq``, ``__load_seq``, ``__row_seq``), so
+  the load that committed last wins (Doris's version order), then the last row of that load.
 - AGGREGATE KEY: rows with equal keys merged into one; each value column by its aggregation:
   SUM, MAX, MIN, REPLACE (the latest row's value), REPLACE_IF_NOT_NULL (the latest non-NULL
   value; NULL when all are NULL). HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC: not supported.
 
-Hidden columns (``__partition``, ``__bucket``, ``__load_seq``, ``__row_seq``) never come out.
+Hidden columns (engine.tables.HIDDEN_COLUMNS) never come out.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.catalog.model import TableMeta
+from dorisql.engine.tables import COMMIT_SEQ_COLUMN, HIDDEN_COLUMNS, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 from dorisql.errors import AnalysisError, NotSupportedError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -25,9 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["LOAD_SEQ_COLUMN", "ROW_SEQ_COLUMN", "HIDDEN_COLUMNS", "key_model", "merge_rows",
            "needs_merge"]
 
-LOAD_SEQ_COLUMN = "__load_seq"
-ROW_SEQ_COLUMN = "__row_seq"
-HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
 
 _SUPPORTED_AGGS = {"SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL"}
 
@@ -71,10 +70,13 @@ def merge_rows(df: "DataFrame", meta: TableMeta) -> "DataFrame":
                 f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
     key_names = [k for k in meta.definition.keys.columns]
     key_cols = [F.col(_q(_df_column(df, k))) for k in key_names]
-    order = F.struct(F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
+    # Commit order first (the later commit wins, as Doris's versions), then load and row order.
+    commit_seq = F.col(COMMIT_SEQ_COLUMN) if COMMIT_SEQ_COLUMN in df.columns else F.lit(0)
+    order = F.struct(commit_seq, F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
 
     if model == "UNIQUE":
-        w = Window.partitionBy(*key_cols).orderBy(F.col(LOAD_SEQ_COLUMN).desc(), F.col(ROW_SEQ_COLUMN).desc())
+        w = Window.partitionBy(*key_cols).orderBy(commit_seq.desc(), F.col(LOAD_SEQ_COLUMN).desc(),
+                                                  F.col(ROW_SEQ_COLUMN).desc())
         latest = df.withColumn("__rn", F.row_number().over(w)).where(F.col("__rn") == 1)
         return latest.select(*out_cols)
 

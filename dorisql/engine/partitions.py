@@ -105,12 +105,11 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
     into the partitions before is removed with them, and a load committing after is refused by
     its partition guard. Rows never remain in a dropped partition.
 
-    Crash safety: before the catalog commit, the names are written to an intent file in the
-    table folder (``_dorisql_pending_drop.json``); it is deleted once the Delta removes are
-    committed. A crash in between leaves files of partitions the catalog no longer lists
-    (invisible to queries, which read only live partitions); the next drop, ADD PARTITION or
-    scheduler pass on the table finishes the removal (``finish_pending_drops``) before anything
-    can re-create a partition of the same name."""
+    Crash safety: before the catalog commit, the partitions' storage keys are written to an
+    intent file in the table folder (``_dorisql_pending_drop.json``); it is deleted once the
+    Delta removes are committed. A crash in between leaves files of partitions the catalog no
+    longer lists (invisible to queries, which read only live partitions); the next drop, ADD
+    PARTITION or scheduler pass on the table finishes the removal (``finish_pending_drops``)."""
     from dorisql.storage.delta import DeltaStore
 
     wanted = {n.lower() for n in names}
@@ -118,7 +117,7 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
     dropping: list[str] = []
 
     def drop(current: TableMeta) -> TableMeta:
-        dropping[:] = [p.name for p in current.partitions if p.name.lower() in wanted]
+        dropping[:] = [current.partition_key(p) for p in current.partitions if p.name.lower() in wanted]
         if not dropping:
             return current
         # The intent goes to disk before the catalog commit that makes it true (idempotent:
@@ -142,7 +141,7 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
 PENDING_DROP_FILE = "_dorisql_pending_drop.json"
 
 
-def _write_pending_drops(location, names: list[str]) -> None:
+def _write_pending_drops(location, keys: list[str]) -> None:
     import json
     import os
 
@@ -150,7 +149,7 @@ def _write_pending_drops(location, names: list[str]) -> None:
     previous = _read_pending_drops(location)
     tmp = path.with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(sorted(set(previous) | set(names)), f)
+        json.dump(sorted(set(previous) | set(keys)), f)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
@@ -187,13 +186,13 @@ def _finish_pending_drops_locked(engine, meta: TableMeta, location) -> list[str]
     leaves the intent file too, and those partitions are still live)."""
     from dorisql.storage.delta import DeltaStore
 
-    names = _read_pending_drops(location)
-    if not names:
+    keys = _read_pending_drops(location)
+    if not keys:
         _clear_pending_drops(location)
         return []
     current = engine.catalog.load_table(meta.db, meta.name)
-    live = {p.name.lower() for p in current.partitions}
-    stale = [n for n in names if n.lower() not in live]
+    live = set(current.partition_keys().values())
+    stale = [k for k in keys if k not in live]
     if stale and (location / "_delta_log").is_dir():
         DeltaStore(location).drop_partitions(stale, operation="dorisql DROP PARTITION (recovery)")
     _clear_pending_drops(location)

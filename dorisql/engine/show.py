@@ -194,9 +194,9 @@ def table_stats(engine, meta: TableMeta):
     """Per-partition size and rows of the live partitions, from the Delta log."""
     from dorisql.storage.delta import DeltaStore
 
-    live = {p.name for p in meta.partitions}
+    names = {key: name for name, key in meta.partition_keys().items()}  # Delta value -> partition name
     stats = DeltaStore(meta_dir(engine.warehouse, meta)).partition_stats()
-    return {name: s for name, s in stats.items() if name in live}
+    return {names[key]: s for key, s in stats.items() if key in names}
 
 
 def show_data(engine, stmt: ast.ShowData) -> Result:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pyarrow as pa
@@ -12,7 +13,10 @@ from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
 #: Load order columns, written only for UNIQUE and AGGREGATE tables so "latest row" is defined.
 LOAD_SEQ_COLUMN = "__load_seq"
 ROW_SEQ_COLUMN = "__row_seq"
-HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
+#: Not stored: the Delta version a row's file was committed as, added when reading for a merge
+#: (rows of later commits win; files from before versions were stamped read as 0).
+COMMIT_SEQ_COLUMN = "__commit_seq"
+HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, COMMIT_SEQ_COLUMN)
 
 
 def needs_sequence(definition: ast.CreateTable) -> bool:
@@ -26,8 +30,20 @@ def table_dir(warehouse: Path, db: str, name: str) -> Path:
 
 
 def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
-    """A table's folder: `<warehouse>/<db>/<table>` (DESIGN.md)."""
-    return table_dir(warehouse, meta.db, meta.name)
+    """A table's Delta folder: ``<warehouse>/<db>/<table id>`` (see TableMeta.layout)."""
+    from dorisql.catalog.model import LEGACY_LAYOUT
+    from dorisql.warehouse import table_id_path
+
+    if meta.layout == LEGACY_LAYOUT:
+        return table_dir(warehouse, meta.db, meta.name)
+    return table_id_path(warehouse, meta.db, meta.id)
+
+
+def storage_view(meta: TableMeta) -> TableMeta:
+    """The table with each partition named by its Delta partition value, so routing and bucket
+    expressions built from it (dorisql.partitioning.keys.routing_sql) write storage keys directly."""
+    return dataclasses.replace(meta, partitions=tuple(
+        dataclasses.replace(p, name=meta.partition_key(p)) for p in meta.partitions))
 
 
 def arrow_schema(definition: ast.CreateTable) -> pa.Schema:

@@ -38,7 +38,7 @@ import os
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 from urllib.parse import unquote
 
@@ -63,6 +63,9 @@ _LOG_DIR = "_delta_log"
 _TXN_KEY = "dorisql.txn"
 _FOOTER_THREADS = 8
 _HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+
+#: A loaded file's name ends in ``.v<version>.parquet``: the Delta version its load committed as.
+COMMIT_VERSION_PATTERN = r"\.v(\d+)\.parquet$"
 
 #: Callback run under the commit lock just before a write commits, with the partition names the
 #: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
@@ -604,6 +607,9 @@ class DeltaStore:
             if guard is not None:
                 if guard(frozenset(p for p, _ in tablet_rows)) is False:
                     raise CommitConflictError("the target partitions changed; nothing was committed")
+            if staged is not None and not removes:
+                self._stamp_commit_version(staged, current + 1)
+                entries = tuple(staged.entries)
             for a in adds:
                 a.data_change = data_change if removes else True
             version = self._commit_actions(dt, adds, removed_entries, data_change=data_change,
@@ -612,6 +618,21 @@ class DeltaStore:
         rows = sum(e.num_records or 0 for e in entries)
         return WriteResult(version, current if read_version is None else read_version, True, entries, rows,
                            sum(e.size for e in entries), tablet_rows, tuple(removed_entries))
+
+    def _stamp_commit_version(self, staged: _Staged, version: int) -> None:
+        """Under the commit lock: put the version this commit becomes into its files' names.
+
+        Merge-on-read (UNIQUE latest row, AGGREGATE REPLACE) orders rows by it, so of two loads
+        the one that committed later wins, whichever started first (Doris's version order). A
+        crash halfway leaves uncommitted files only. Rewrites (compaction) keep their inputs'
+        order instead: their output is not newer data."""
+        for i, entry in enumerate(staged.entries):
+            stamped = entry.path[: -len(".parquet")] + f".v{version}.parquet"
+            source, target = os.path.join(self.path, entry.path), os.path.join(self.path, stamped)
+            fs.move_file(source, target)
+            staged.moved = [target if m == source else m for m in staged.moved]
+            staged.entries[i] = replace(entry, path=stamped, uri=fs.spark_uri(target))
+            staged.adds[i].path = stamped
 
     def _check_removals(self, dt, read_version: int, removes) -> list[FileEntry]:
         """Under the lock: every file to remove is in the latest snapshot and no commit after

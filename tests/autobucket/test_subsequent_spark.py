@@ -52,16 +52,17 @@ def explain(engine, sql) -> str:
 def stored_sizes(engine, table: str) -> dict[str, int]:
     """Bytes per partition, summed straight from the files of the latest Delta snapshot."""
     meta = engine.catalog.load_table("db", table)
+    names = {key: name for name, key in meta.partition_keys().items()}
     sizes: dict[str, int] = {}
     for f in DeltaStore(meta_dir(engine.warehouse, meta)).snapshot().files:
-        sizes[f.partition] = sizes.get(f.partition, 0) + f.size
+        sizes[names[f.partition]] = sizes.get(names[f.partition], 0) + f.size
     return sizes
 
 
 def check_routing(engine, table: str) -> int:
     """Every stored row sits in bucket pmod(hash(k), <its partition's bucket count>)."""
     meta = engine.catalog.load_table("db", table)
-    counts = {p.name: p.buckets for p in meta.partitions}
+    counts = {meta.partition_key(p): p.buckets for p in meta.partitions}
     location = meta_dir(engine.warehouse, meta)
     checked = 0
     for f in DeltaStore(location).snapshot().files:

@@ -15,6 +15,7 @@ import pytest
 from dorisql.config import Config
 from dorisql.engine import scheduler
 from dorisql.engine.session import Engine
+from dorisql.engine.tables import meta_dir
 
 _KEYS = re.compile(r"keys: \[([^\]]*)\]")
 
@@ -64,12 +65,21 @@ class Harness:
         result = self.one("SHOW DYNAMIC PARTITION TABLES" + (f" FROM {db}" if db else ""))
         return {row[0]: dict(zip(result.columns, row)) for row in result.rows}
 
+    def folder(self, table: str, db: str = "d") -> Path:
+        """The table's Delta folder (``<db>/<table id>``)."""
+        return meta_dir(self.warehouse, self.engine.catalog.load_table(db, table))
+
+    def key(self, table: str, partition: str, db: str = "d") -> str:
+        """The Delta ``__partition`` value (partition id) of a live partition."""
+        return self.engine.catalog.load_table(db, table).partition_keys([partition])[partition]
+
     def delta_versions(self) -> dict[str, int]:
-        """{db.table: latest Delta commit number} of every table folder in the warehouse."""
+        """{db.table: latest Delta commit number} of every table in the catalog."""
         out = {}
-        for log in sorted(self.warehouse.glob("*/*/_delta_log")):
+        for meta in self.engine.catalog.list_table_metas():
+            log = meta_dir(self.warehouse, meta) / "_delta_log"
             versions = [int(p.name.split(".")[0]) for p in log.glob("*.json")]
-            out[f"{log.parent.parent.name}.{log.parent.name}"] = max(versions)
+            out[f"{meta.db}.{meta.name}"] = max(versions)
         return out
 
     def catalog_versions(self) -> dict[str, int]:
@@ -77,7 +87,7 @@ class Harness:
 
     def delta_commit(self, table: str, version: int) -> list[dict]:
         db, name = table.split(".")
-        path = self.warehouse / db / name / "_delta_log" / f"{version:020d}.json"
+        path = self.folder(name, db) / "_delta_log" / f"{version:020d}.json"
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 

@@ -24,11 +24,14 @@ DORISQL = str(Path(sys.executable).with_name("dorisql"))
 
 
 def delta_partitions(h: Harness, table: str) -> dict[str, int]:
-    """{partition: rows} in the latest Delta snapshot, read with the deltalake package."""
-    dt = DeltaTable(str(h.warehouse / "d" / table))
+    """{partition: rows} in the latest Delta snapshot, read with the deltalake package (the
+    ``__partition`` ids shown as the names of live partitions)."""
+    dt = DeltaTable(str(h.folder(table)))
+    names = {key: name for name, key in h.engine.catalog.load_table("d", table).partition_keys().items()}
     actions = pa.table(dt.get_add_actions(flatten=True)).to_pydict()
     out: dict[str, int] = {}
     for part, rows in zip(actions["partition.__partition"], actions["num_records"]):
+        part = names.get(part, part)
         out[part] = out.get(part, 0) + rows
     return out
 
@@ -55,13 +58,14 @@ def test_rows_age_out_with_their_partitions(hs):
     v1 = h.delta_versions()["d.events"]
 
     # 2020-06-01: START is 2020-05-30, so p20200529 and its two rows go, in one Delta commit
+    p29 = h.key("events", "p20200529")
     report = h.run_pass("2020-06-01 00:10:00")
     assert report.dropped == {"d.events": ["p20200529"]}
     assert h.delta_versions()["d.events"] == v1 + 1
     commit = h.delta_commit("d.events", v1 + 1)
     removes = [a["remove"] for a in commit if "remove" in a]
     assert removes and not [a for a in commit if "add" in a]
-    assert {r["partitionValues"]["__partition"] for r in removes} == {"p20200529"}
+    assert {r["partitionValues"]["__partition"] for r in removes} == {p29}
     assert count_by_day(h, "events") == {"2020-05-30": 1, "2020-05-31": 1, "2020-06-01": 1}
     assert delta_partitions(h, "events") == {"p20200530": 1, "p20200531": 1, "p20200601": 1}
     assert "p20200529" not in h.names("events")
@@ -116,6 +120,7 @@ def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch):
     h.at("2020-05-29 10:00:00")
     h.sql(dynamic_table("t", time_unit="DAY", start=-1, end=1, buckets=2))
     warehouse = h.warehouse
+    folder, p29 = h.folder("t"), h.key("t", "p20200529")
     dropper_result = {}
 
     def dropper():
@@ -130,7 +135,7 @@ def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch):
 
     def commit(self, staged, *args, **kw):
         if staged is not None and staged.entries:  # the load's files are written, not committed
-            assert list((warehouse / "d" / "t").glob("__partition=p20200529/*/*.parquet"))
+            assert list(folder.glob(f"__partition={p29}/*/*.parquet"))
             thread = threading.Thread(target=dropper)
             thread.start()
             thread.join(60)
@@ -142,7 +147,7 @@ def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch):
     assert "error" not in dropper_result
     assert dropper_result["report"].dropped == {"d.t": ["p20200529"]}
     assert delta_partitions(h, "t") == {}
-    assert not list((warehouse / "d" / "t").glob("__partition=p20200529/*/*.parquet"))  # files cleaned up
+    assert not list(folder.glob(f"__partition={p29}/*/*.parquet"))  # files cleaned up
     monkeypatch.undo()
     h.at("2020-05-31 00:00:00")
     assert h.one("SELECT COUNT(*) FROM t").rows[0][0] == 0
@@ -158,6 +163,7 @@ def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partit
     h.sql("INSERT INTO t VALUES ('2020-05-30', 7)")
     warehouse = h.warehouse
     proc = {}
+    p29 = h.key("t", "p20200529")
 
     def inside(touched, guard):
         result = guard(touched)  # the partition still exists: the load will commit
@@ -183,4 +189,4 @@ def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partit
     removes = [a["remove"] for a in h.delta_commit("d.t", last) if "remove" in a]
     adds = [a["add"] for a in h.delta_commit("d.t", last - 1) if "add" in a]
     assert {r["path"] for r in removes} == {a["path"] for a in adds
-                                            if a["partitionValues"]["__partition"] == "p20200529"}
+                                            if a["partitionValues"]["__partition"] == p29}

@@ -42,7 +42,16 @@ def scalar(engine: Engine, sql: str):
 
 
 def table_path(engine: Engine, table: str, db: str = "d") -> str:
-    return str(engine.warehouse / db / table)
+    """The table's Delta folder, as the catalog places it (``<db>/<table id>``)."""
+    from dorisql.engine.tables import meta_dir
+
+    return str(meta_dir(engine.warehouse, engine.catalog.load_table(db, table)))
+
+
+def table_folders(engine: Engine, db: str = "d") -> set[str]:
+    """Every table folder on disk in the database's folder (listed or not)."""
+    base = engine.warehouse / db
+    return {str(base / name) for name in os.listdir(base) if (base / name).is_dir()}
 
 
 def delta(engine: Engine, table: str, db: str = "d"):
@@ -55,10 +64,26 @@ def delta_version(engine: Engine, table: str, db: str = "d") -> int:
     return delta(engine, table, db).version()
 
 
+def partition_names(engine: Engine, table: str, db: str = "d") -> dict[str, str]:
+    """Delta ``__partition`` value (the partition id) -> partition name, for live partitions."""
+    meta = engine.catalog.load_table(db, table)
+    return {key: name for name, key in meta.partition_keys().items()}
+
+
+def partition_key(engine: Engine, table: str, partition: str, db: str = "d") -> str:
+    """The Delta ``__partition`` value of a live partition."""
+    return engine.catalog.load_table(db, table).partition_keys([partition])[partition]
+
+
 def delta_rows(engine: Engine, table: str, columns=None, db: str = "d") -> list[dict]:
-    """The table's stored rows as an outside Delta reader sees them (hidden columns included)."""
-    t = delta(engine, table, db).to_pyarrow_table(columns=columns)
-    return t.to_pylist()
+    """The table's stored rows as an outside Delta reader sees them (hidden columns included),
+    with ``__partition`` (a partition id) shown as the live partition's name."""
+    names = partition_names(engine, table, db)
+    found = delta(engine, table, db).to_pyarrow_table(columns=columns).to_pylist()
+    for row in found:
+        if "__partition" in row:
+            row["__partition"] = names.get(row["__partition"], row["__partition"])
+    return found
 
 
 def delta_count(engine: Engine, table: str, db: str = "d") -> int:

@@ -10,7 +10,7 @@ import pytest
 
 from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, DorisqlError, LoadError
 
-from .conftest import delta, delta_rows, delta_version, rows, run, table_path
+from .conftest import delta, delta_rows, delta_version, rows, run, table_folders, table_path
 
 
 def _tree(path) -> set[str]:
@@ -54,8 +54,9 @@ def test_table_lifecycle_and_if_not_exists(engine):
     assert [c[0] for c in rows(engine, "DESC life")] == ["k", "v"]
     assert rows(engine, "SELECT * FROM life") == [(1, "a")]
     assert ("life",) in rows(engine, "SHOW TABLES")
+    life_path = table_path(engine, "life")
     run(engine, "DROP TABLE life")
-    assert not os.path.exists(table_path(engine, "life"))
+    assert not os.path.exists(life_path)
     assert ("life",) not in rows(engine, "SHOW TABLES")
     with pytest.raises(CatalogError):
         run(engine, "DROP TABLE life")
@@ -164,4 +165,4 @@ def test_catalog_only_statements_on_unknown_objects(engine):
         run(engine, "CREATE TABLE bad (k INT) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), "
                     "PARTITION p2 VALUES [(\"5\"), (\"20\"))) DISTRIBUTED BY HASH(k) BUCKETS 1")
     assert ("bad",) not in rows(engine, "SHOW TABLES")
-    assert not os.path.exists(table_path(engine, "bad"))
+    assert table_folders(engine) == {table_path(engine, name) for (name,) in rows(engine, "SHOW TABLES")}

@@ -14,7 +14,8 @@ from dorisql.analysis import normalize_create_table
 from dorisql.errors import AnalysisError, CatalogError
 from dorisql.syntax import parse_one
 
-from .conftest import delta, delta_rows, delta_version, parquet_files_on_disk, rows, run, table_path
+from .conftest import (delta, delta_rows, delta_version, parquet_files_on_disk, partition_key, partition_names, rows, run,
+                       table_path)
 
 DORIS_SHOW_PARTITIONS = [
     "PartitionId", "PartitionName", "VisibleVersion", "VisibleVersionTime", "State", "PartitionKey",
@@ -49,9 +50,10 @@ def _delta_partition_stats(engine, table: str) -> dict[str, tuple[int, int]]:
     import pyarrow as pa
 
     adds = pa.table(delta(engine, table).get_add_actions(flatten=True)).to_pylist()
+    names = partition_names(engine, table)
     out: dict[str, list[int]] = {}
     for a in adds:
-        acc = out.setdefault(a["partition.__partition"], [0, 0])
+        acc = out.setdefault(names[a["partition.__partition"]], [0, 0])
         acc[0] += a["size_bytes"]
         acc[1] += a["num_records"]
     return {k: (v[0], v[1]) for k, v in out.items()}
@@ -161,7 +163,8 @@ def test_drop_partition_is_a_metadata_only_commit(engine, orders):
     run(engine, "INSERT INTO dropme SELECT * FROM orders")
     path = table_path(engine, "dropme")
     on_disk = parquet_files_on_disk(path)
-    p2_files = {f for f in on_disk if f.startswith("__partition=p202402/")}
+    p2_id = engine.catalog.load_table("d", "dropme").partition("p202402").id
+    p2_files = {f for f in on_disk if f.startswith(f"__partition={p2_id}/")}
     assert p2_files
     version = delta_version(engine, "dropme")
     run(engine, "ALTER TABLE dropme DROP PARTITION p202402")
@@ -173,7 +176,7 @@ def test_drop_partition_is_a_metadata_only_commit(engine, orders):
     removed = {a["remove"]["path"] for a in actions if "remove" in a}
     assert removed == p2_files
     assert parquet_files_on_disk(path) == on_disk            # still on disk until vacuum
-    assert "p202402" not in {r["__partition"] for r in delta_rows(engine, "dropme", columns=["__partition"])}
+    assert str(p2_id) not in {r["__partition"] for r in delta_rows(engine, "dropme", columns=["__partition"])}
     assert rows(engine, "SELECT count(*) FROM dropme WHERE day >= '2024-02-01' AND day < '2024-03-01'") == [(0,)]
     assert "p202402" not in [r[1] for r in rows(engine, "SHOW PARTITIONS FROM dropme")]
     assert rows(engine, "SELECT count(*) FROM dropme") == [(82 - 21,)]
@@ -184,6 +187,7 @@ def test_drop_partition_is_a_metadata_only_commit(engine, orders):
     # A partition re-added under the same name starts empty: the old files do not come back.
     run(engine, 'ALTER TABLE dropme ADD PARTITION p202402 VALUES [("2024-02-01"), ("2024-03-01"))')
     assert rows(engine, "SELECT count(*) FROM dropme PARTITION (p202402)") == [(0,)]
+    assert partition_key(engine, "dropme", "p202402") != str(p2_id)  # a new partition, a new id
     # Vacuum deletes the dropped files.
     from dorisql.storage.delta import DeltaStore
 
@@ -214,10 +218,12 @@ def test_rename_table(engine, orders):
     run(engine, ORDERS.replace("orders", "ren_a"))
     run(engine, "INSERT INTO ren_a SELECT * FROM orders")
     before = rows(engine, "SELECT * FROM ren_a ORDER BY id, day, shop")
+    folder, version = table_path(engine, "ren_a"), delta_version(engine, "ren_a")
     run(engine, "ALTER TABLE ren_a RENAME ren_b")
     assert rows(engine, "SELECT * FROM ren_b ORDER BY id, day, shop") == before
     assert len(delta_rows(engine, "ren_b")) == 82
-    assert not os.path.exists(table_path(engine, "ren_a"))
+    # A catalog change only: the folder is keyed by the table id, no file or commit moves.
+    assert table_path(engine, "ren_b") == folder and delta_version(engine, "ren_b") == version
     with pytest.raises(CatalogError):
         run(engine, "SELECT * FROM ren_a")
     assert ("ren_a",) not in rows(engine, "SHOW TABLES") and ("ren_b",) in rows(engine, "SHOW TABLES")
@@ -232,8 +238,10 @@ def test_rename_partition(engine, orders):
     run(engine, "INSERT INTO ren_p SELECT * FROM orders")
     before = rows(engine, "SELECT * FROM ren_p PARTITION (p202401) ORDER BY id, day, shop")
     version = delta_version(engine, "ren_p")
+    jan_id = engine.catalog.load_table("d", "ren_p").partition("p202401").id
     run(engine, "ALTER TABLE ren_p RENAME PARTITION p202401 jan")
-    assert delta_version(engine, "ren_p") == version + 1
+    assert delta_version(engine, "ren_p") == version  # files are keyed by partition id: no Delta commit
+    assert engine.catalog.load_table("d", "ren_p").partition("jan").id == jan_id
     assert rows(engine, "SELECT * FROM ren_p PARTITION (jan) ORDER BY id, day, shop") == before
     assert {r["__partition"] for r in delta_rows(engine, "ren_p", columns=["__partition"])} == {
         "jan", "p202402", "p202403", "p202404"}

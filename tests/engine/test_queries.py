@@ -43,7 +43,8 @@ def test_from_partition_clause(engine, events):
     assert rows(engine, "SELECT min(day), max(day) FROM events PARTITIONS (p4)")[0][0].month == 4
     scans = _scans(engine, "SELECT * FROM events PARTITION (p1, p3) WHERE v > 0")
     assert scans[0].partitions == ("p1", "p3") and scans[0].partitions_total == 4
-    assert all(re.search(r"__partition=p[13]/", f) for f in scans[0].files)
+    keys = engine.catalog.load_table("d", "events").partition_keys(["p1", "p3"]).values()
+    assert scans[0].files and all(any(f"__partition={k}/" in f for k in keys) for f in scans[0].files)
     with pytest.raises(Exception):
         run(engine, "SELECT * FROM events PARTITION (nope)")
 
@@ -68,7 +69,8 @@ def test_partition_and_bucket_pruning(engine, events):
     stored = {(r["__partition"], r["__bucket"]) for r in delta_rows(engine, "events", columns=["k1", "k2", "__partition", "__bucket"])
               if r["k1"] == 7 and r["k2"] == "k1"}
     assert stored == {("p4", bucket)}
-    assert s.files and all(f"__partition=p4/__bucket={bucket}/" in f for f in s.files)
+    p4 = engine.catalog.load_table("d", "events").partition_keys(["p4"])["p4"]
+    assert s.files and all(f"__partition={p4}/__bucket={bucket}/" in f for f in s.files)
     every_p4 = {f for f in _scans(engine, "SELECT * FROM events WHERE day >= '2024-04-01' AND day < '2024-05-01'")[0].files}
     assert set(s.files) < every_p4
     # The pruned read still finds every matching row.
