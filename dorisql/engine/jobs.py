@@ -238,9 +238,14 @@ class BackgroundScheduler:
     # ------------------------------------------------------------------ the thread
 
     def _loop(self) -> None:
-        engine = None
         try:
             engine = self._engine_factory()
+        except Exception as exc:
+            self.last_error = exc
+            if self._report:
+                self._report(f"scheduler could not start: {exc}")
+            return
+        try:
             while not self._stop.is_set():
                 self._wake.clear()  # before reading the timetable: a later trigger() wakes the wait
                 with self._lock:
@@ -251,10 +256,6 @@ class BackgroundScheduler:
                     wait = self._timetable.wait(self._monotonic())
                 if wait is None or wait > 0:
                     self._wake.wait(wait)
-        except Exception as exc:
-            self.last_error = exc
-            if self._report:
-                self._report(f"scheduler could not start: {exc}")
         finally:
             close = getattr(engine, "close", None)
             if close is not None:
