@@ -11,9 +11,8 @@ from deltalake import DeltaTable
 
 from dorisql.bucketing.hashing import bucket_of
 from dorisql.errors import CommitConflictError
-from dorisql.storage.delta import DeltaStore
 
-from .conftest import TYPES, sample_rows
+from .conftest import sample_rows
 
 pytestmark = pytest.mark.spark
 
