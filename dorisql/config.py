@@ -42,11 +42,17 @@ keys inside the three tables are checked by whoever uses them (Spark, the engine
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from dorisql.errors import DorisqlError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the same parser from PyPI (tomllib is tomli, adopted into 3.11)
+    import tomli as tomllib
 
 DEFAULT_MASTER = "local[*]"
 
@@ -131,8 +137,6 @@ def _string(data: Mapping[str, Any], name: str, path: Path) -> str | None:
 
 def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
     """Parse one TOML config file into a Config (defaults for what it leaves out)."""
-    import tomllib
-
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)

@@ -1,5 +1,6 @@
-"""Doris's dynamic partition scheduler: a pass over every dynamic table, in the shell's
-background or from `dorisql scheduler` (cron: --once; service: without)."""
+"""The frontend's background jobs and the ``dorisql scheduler`` command (cron: ``--once``;
+service: without), and the first of those jobs: Doris's dynamic partition scheduler, a pass over
+every dynamic table (``run_pass``). How jobs are run: :mod:`dorisql.engine.jobs`."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ import argparse
 import dataclasses
 import datetime as dt
 import sys
-import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.errors import DorisqlError
@@ -17,6 +17,12 @@ from dorisql.partitioning import dynamic
 from dorisql.result import Result
 
 from . import partitions as parts
+from .jobs import BackgroundScheduler, Job, JobRun, frontend_interval, frontend_switch, run_job
+
+if TYPE_CHECKING:
+    from dorisql.config import Config
+
+    from .session import Engine
 
 #: Catalog key of the time of the last complete scheduler pass (shown as LastSchedulerTime).
 LAST_PASS_KEY = "dorisql.dynamic_scheduler.last_pass"
@@ -30,6 +36,14 @@ class PassReport:
     dropped: dict[str, list[str]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.dropped)
+
+    def details(self) -> list[str]:
+        return ([f"{table}: created {', '.join(names)}" for table, names in self.created.items()]
+                + [f"{table}: dropped {', '.join(names)}" for table, names in self.dropped.items()])
+
     def summary(self) -> str:
         made = sum(len(v) for v in self.created.values())
         gone = sum(len(v) for v in self.dropped.values())
@@ -39,7 +53,7 @@ class PassReport:
         return text
 
 
-def run_pass(engine) -> PassReport:
+def run_pass(engine: "Engine") -> PassReport:
     """One pass over every table with dynamic partition rules (if dynamic_partition_enable)."""
     report = PassReport()
     if engine.frontend("dynamic_partition_enable") != "true":
@@ -62,7 +76,7 @@ def run_pass(engine) -> PassReport:
     return report
 
 
-def dynamic_rows(engine, db: str) -> Result:
+def dynamic_rows(engine: "Engine", db: str) -> Result:
     """SHOW DYNAMIC PARTITION TABLES [FROM db]."""
     last_pass_text = engine.catalog.get_config(LAST_PASS_KEY, None)
     last_pass = dt.datetime.strptime(last_pass_text, _TIME_FORMAT) if last_pass_text else None
@@ -81,90 +95,39 @@ def dynamic_rows(engine, db: str) -> Result:
     return Result.table(dynamic.show_columns(), rows)
 
 
-class BackgroundScheduler:
-    """Runs a pass every dynamic_partition_check_interval_seconds on a daemon thread (Doris's
-    DynamicPartitionScheduler FE daemon). The interval is read again after every pass, so
-    ``ADMIN SET FRONTEND CONFIG ("dynamic_partition_check_interval_seconds" = "...")`` takes effect
-    from the next wait. ``engine_factory`` is called on the thread (a catalog connection belongs to
-    its thread); the engine it returns never needs Spark for a pass.
-    """
-
-    def __init__(self, engine_factory: Callable[[], object], report: Callable[[str], None] | None = None,
-                 interval: float | None = None):
-        self._engine_factory = engine_factory
-        self._report = report
-        self._interval = interval
-        self._stop = threading.Event()
-        self._wake = threading.Event()
-        self._done = threading.Condition()
-        self.passes = 0
-        self.last_report: PassReport | None = None
-        self.last_error: BaseException | None = None
-        self._thread = threading.Thread(target=self._loop, name="dynamic-partition-scheduler", daemon=True)
-
-    def start(self) -> "BackgroundScheduler":
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float | None = 10.0) -> None:
-        """Ask the thread to finish (after the pass in progress, if any) and wait for it."""
-        self._stop.set()
-        self._wake.set()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout)
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
-
-    def trigger(self) -> None:
-        """Run the next pass now instead of at the end of the interval."""
-        self._wake.set()
-
-    def wait_for_passes(self, count: int, timeout: float = 30.0) -> bool:
-        """Block until at least ``count`` passes have completed (tests, shell)."""
-        with self._done:
-            return self._done.wait_for(lambda: self.passes >= count, timeout)
-
-    def _interval_seconds(self, engine) -> float:
-        if self._interval is not None:
-            return self._interval
-        try:
-            return max(float(engine.frontend("dynamic_partition_check_interval_seconds")), 1.0)
-        except Exception:  # an unreadable setting must not stop the scheduler
-            return float(dynamic.DYNAMIC_PARTITION_CHECK_INTERVAL_SECONDS)
-
-    def _loop(self) -> None:
-        engine = None
-        try:
-            engine = self._engine_factory()
-            while not self._stop.is_set():
-                try:
-                    report = run_pass(engine)
-                    self.last_report = report
-                    if self._report and (report.created or report.dropped or report.errors):
-                        self._report(report.summary())
-                except Exception as exc:  # never let the background thread die or disturb the prompt
-                    self.last_error = exc
-                    if self._report:
-                        self._report(f"dynamic partition scheduler failed: {exc}")
-                with self._done:
-                    self.passes += 1
-                    self._done.notify_all()
-                self._wake.wait(self._interval_seconds(engine))
-                self._wake.clear()
-        except Exception as exc:
-            self.last_error = exc
-            if self._report:
-                self._report(f"dynamic partition scheduler could not start: {exc}")
-        finally:
-            close = getattr(engine, "close", None)
-            if close is not None:
-                close()
+#: Doris's DynamicPartitionScheduler: catalog and Delta log only, no Spark.
+DYNAMIC_PARTITIONS = Job(
+    name="dynamic_partition",
+    title="dynamic partition scheduler",
+    run=run_pass,
+    interval=frontend_interval("dynamic_partition_check_interval_seconds"),
+    enabled=frontend_switch("dynamic_partition_enable"),
+)
 
 
-def main(argv: list[str] | None = None, config=None) -> int:
-    """`dorisql scheduler [--once] [--now 'YYYY-MM-DD HH:MM:SS'] [--warehouse DIR]`.
+def default_jobs() -> list[Job]:
+    """The frontend's background jobs, in the order a round runs them."""
+    return [DYNAMIC_PARTITIONS]
+
+
+def print_run(run: JobRun, *, show_disabled: bool = True) -> None:
+    """``dorisql scheduler``'s log of one pass: the summary and each change on stdout, failures
+    on stderr."""
+    if run.error is not None:
+        print(f"{run.job.title} failed: {run.error}", file=sys.stderr, flush=True)
+    elif run.report is None:
+        if show_disabled:
+            print(f"{run.job.title}: disabled", flush=True)
+    else:
+        print(run.report.summary(), flush=True)
+        for line in run.report.details():
+            print(f"  {line}", flush=True)
+        for name, message in run.report.errors.items():
+            print(f"  {name}: error: {message}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None, config: "Config | None" = None) -> int:
+    """`dorisql scheduler [--once] [--job NAME] [--now 'YYYY-MM-DD HH:MM:SS'] [--warehouse DIR]`.
 
     ``config``: the shell's already loaded configuration (``dorisql --warehouse DIR scheduler``);
     ``--warehouse`` given here wins over it."""
@@ -173,9 +136,11 @@ def main(argv: list[str] | None = None, config=None) -> int:
 
     from .session import Engine
 
+    jobs = default_jobs()
     parser = argparse.ArgumentParser(prog="dorisql scheduler",
-                                     description="Run Doris's dynamic partition scheduler over a warehouse.")
-    parser.add_argument("--once", action="store_true", help="run one pass and exit (for cron)")
+                                     description="Run dorisql's frontend background jobs over a warehouse.")
+    parser.add_argument("--once", action="store_true", help="run every enabled job once and exit (for cron)")
+    parser.add_argument("--job", choices=[job.name for job in jobs], help="run only this job")
     parser.add_argument("--now", help="pretend the current time is this ('YYYY-MM-DD HH:MM:SS')")
     parser.add_argument("--warehouse", help="warehouse folder (default: config, $DORISQL_WAREHOUSE, ./warehouse)")
     parser.add_argument("--master", help="Spark master URL")
@@ -190,24 +155,27 @@ def main(argv: list[str] | None = None, config=None) -> int:
         clock = FixedClock(parse_now(args.now)) if args.now else None
     except ValueError as exc:
         parser.error(str(exc))
-    engine = Engine(config, clock=clock)
+    selected = [job for job in jobs if args.job in (None, job.name)]
+    if args.once:
+        engine = Engine(config, clock=clock)
+        try:
+            runs = [run_job(job, engine) for job in sorted(selected, key=lambda j: j.needs_spark)]
+        finally:
+            engine.close()
+        for run in runs:
+            print_run(run)
+        return 1 if any(run.failed for run in runs) else 0
+    scheduler = BackgroundScheduler(lambda: Engine(config, clock=clock), selected,
+                                    on_run=lambda run: print_run(run, show_disabled=False))
+    scheduler.start()
     try:
-        while True:
-            report = run_pass(engine)
-            print(report.summary(), flush=True)
-            for table, names in report.created.items():
-                print(f"  {table}: created {', '.join(names)}")
-            for table, names in report.dropped.items():
-                print(f"  {table}: dropped {', '.join(names)}")
-            for table, message in report.errors.items():
-                print(f"  {table}: error: {message}", file=sys.stderr)
-            if args.once:
-                return 1 if report.errors else 0
-            threading.Event().wait(int(engine.frontend("dynamic_partition_check_interval_seconds")))
+        while scheduler.running:
+            scheduler.join(1.0)
     except KeyboardInterrupt:
+        scheduler.stop()
         return 0
-    finally:
-        engine.close()
+    print(f"dorisql scheduler: could not start: {scheduler.last_error}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     sched = sub.add_parser("scheduler", help="run the background scheduler (dynamic partitions, compaction)",
                            description="Run dorisql's FE background work (dynamic partitions, compaction) "
                                        "for cron or as a daemon.")
-    sched.add_argument("--once", action="store_true", help="run one round and exit")
+    sched.add_argument("--once", action="store_true", help="run every enabled job once and exit")
+    sched.add_argument("--job", metavar="NAME", help="run only this job (e.g. dynamic_partition)")
     sched.add_argument("--now", metavar="'YYYY-MM-DD HH:MM:SS'", help="pretend the current time is this")
     # Also accepted after the subcommand (`dorisql scheduler --once --warehouse DIR`).
     sched.add_argument("--warehouse", dest="scheduler_warehouse", metavar="PATH", help="warehouse folder")
@@ -167,7 +168,8 @@ def run_scheduler(args, config) -> int:
         config.warehouse = args.scheduler_warehouse
     if args.scheduler_master:
         config.master = args.scheduler_master
-    sched_argv = (["--once"] if args.once else []) + (["--now", args.now] if args.now else [])
+    sched_argv = ((["--once"] if args.once else []) + (["--job", args.job] if args.job else [])
+                  + (["--now", args.now] if args.now else []))
     main = scheduler.main
     try:
         takes_config = "config" in inspect.signature(main).parameters

@@ -100,11 +100,13 @@ class Shell:
         self.start_scheduler()
 
     def start_scheduler(self) -> None:
-        """Doris's dynamic partition scheduler, every dynamic_partition_check_interval_seconds,
-        on its own thread and engine (it needs no Spark). It follows the session's clock, so a
-        session that SETs dorisql_now is never aged by the real date behind its back."""
+        """The frontend's background jobs (the dynamic partition scheduler, every
+        dynamic_partition_check_interval_seconds, ...) on their own thread and engine, which
+        starts Spark only for a job that needs it. They follow the session's clock, so a session
+        that SETs dorisql_now is never aged by the real date behind its back."""
         from dorisql.engine import Engine
-        from dorisql.engine.scheduler import BackgroundScheduler
+        from dorisql.engine.jobs import BackgroundScheduler
+        from dorisql.engine.scheduler import default_jobs
 
         session_engine = self.engine
 
@@ -116,7 +118,8 @@ class Shell:
             # sys.stdout is prompt_toolkit's proxy while the prompt shows: the line appears above it.
             print(f"[scheduler] {message}", file=sys.stdout, flush=True)
 
-        self.scheduler = BackgroundScheduler(lambda: Engine(self.config, clock=SessionClock()), report=report)
+        self.scheduler = BackgroundScheduler(lambda: Engine(self.config, clock=SessionClock()), default_jobs(),
+                                             report=report)
         self.scheduler.start()
 
     def _spark_wait(self) -> None:

@@ -33,7 +33,6 @@ start method for any multiprocessing.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 import uuid
@@ -59,7 +58,6 @@ __all__ = [
 STAGING_DIR = "_staging"
 #: Table property holding the Doris CREATE TABLE text (the table stays self-describing).
 DDL_PROPERTY = "dorisql.ddl"
-_LOG_DIR = "_delta_log"
 _TXN_KEY = "dorisql.txn"
 _FOOTER_THREADS = 8
 _HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
@@ -102,10 +100,6 @@ class PartitionStats:
     bucket_count: int
     #: Latest modification time of its files (ms).
     last_modified: int
-    #: Last commit that added or removed files of the partition, and its time (ms); filled only
-    #: by ``partition_stats(with_versions=True)`` (it reads the log).
-    last_version: Optional[int] = None
-    last_commit_time: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -303,32 +297,9 @@ class DeltaStore:
     def _uri(self, rel_path: str) -> str:
         return fs.spark_uri(os.path.join(self.path, rel_path))
 
-    def partition_stats(self, version: Optional[int] = None, *, with_versions: bool = False) -> dict[str, PartitionStats]:
-        """Per partition: data size, rows, files, buckets with data, last modification.
-
-        With ``with_versions=True`` also the last commit version and time that changed each
-        partition, found by reading the commit files still in the log.
-        """
-        snap = self.snapshot(version)
-        stats = snap.partition_stats()
-        if not with_versions:
-            return stats
-        last: dict[str, tuple[int, int]] = {}
-        for v in range(0, snap.version + 1):
-            actions = self._read_commit(v)
-            if actions is None:
-                continue
-            ts = next((a["commitInfo"].get("timestamp") for a in actions if "commitInfo" in a), None)
-            for a in actions:
-                body = a.get("add") or a.get("remove")
-                if body and body.get("partitionValues"):
-                    p = body["partitionValues"].get(PARTITION_COLUMN)
-                    if p is not None:
-                        last[p] = (v, ts)
-        from dataclasses import replace
-
-        return {p: replace(s, last_version=last.get(p, (None, None))[0], last_commit_time=last.get(p, (None, None))[1])
-                for p, s in stats.items()}
+    def partition_stats(self, version: Optional[int] = None) -> dict[str, PartitionStats]:
+        """Per partition: data size, rows, files, buckets with data, last modification."""
+        return self.snapshot(version).partition_stats()
 
     # ----------------------------------------------------------------- read
 
@@ -641,14 +612,7 @@ class DeltaStore:
         current = dt.version()
         if read_version > current:
             raise CommitConflictError(f"read version {read_version} is newer than the table ({current})")
-        removed_since: set[str] = set()
-        for v in range(read_version + 1, current + 1):
-            actions = self._read_commit(v)
-            if actions is None:
-                raise CommitConflictError(f"commit {v} is no longer in the log; re-read the table and retry")
-            for a in actions:
-                if "remove" in a:
-                    removed_since.add(unquote(a["remove"]["path"]))
+        removed_since = self._removed_since(read_version, current, set(wanted))
         clash = [w for w in wanted if w in removed_since]
         if clash:
             raise CommitConflictError(
@@ -660,6 +624,33 @@ class DeltaStore:
             raise CommitConflictError(f"{len(missing)} of the files to rewrite are not in the table "
                                       f"(e.g. {missing[0]}); nothing was committed")
         return [live[w] for w in wanted]
+
+    def _removed_since(self, read_version: int, current: int, paths: set[str]) -> set[str]:
+        """Which of ``paths`` a commit after ``read_version`` (up to ``current``) removed, even
+        if a later commit added the same path again.
+
+        Walks the snapshots version by version (deltalake loads each from the latest checkpoint
+        before it and the commits after). Once the log has been checkpointed and cleaned up past
+        ``read_version``, that version cannot be loaded and the rewrite is refused: its read is
+        older than the table's history.
+        """
+        if read_version == current:
+            return set()
+        from deltalake.exceptions import DeltaError
+
+        try:
+            dt = self._table(read_version)
+        except DeltaError as exc:
+            raise CommitConflictError(f"version {read_version} of {self.path} is no longer in the Delta log "
+                                      f"(checkpointed and cleaned up); re-read the table and retry") from exc
+        present = paths & _live_paths(dt)
+        removed: set[str] = set()
+        for v in range(read_version + 1, current + 1):
+            dt.load_as_version(v)
+            now = paths & _live_paths(dt)
+            removed |= present - now
+            present = now
+        return removed
 
     def _commit_actions(self, dt, adds, removed_entries: Sequence[FileEntry], *, data_change: bool, read_version: int,
                         operation: str, statement: Optional[str], metadata) -> int:
@@ -679,29 +670,24 @@ class DeltaStore:
         dt.create_write_transaction(list(adds) + removes, mode="append", schema=dt.schema(),
                                     partition_by=list(self.partition_by),
                                     commit_properties=CommitProperties(custom_metadata=info))
-        return self._find_commit(before + 1, txn)
+        return self._find_commit(dt, before, txn)
 
-    def _find_commit(self, start: int, txn: str) -> int:
-        v = start
-        while True:
-            actions = self._read_commit(v)
-            if actions is None:
-                raise ExecutionError(f"committed, but commit {txn} was not found in the log of {self.path}")
-            for a in actions:
-                if "commitInfo" in a and a["commitInfo"].get(_TXN_KEY) == txn:
-                    return v
-            v += 1
-
-    def _read_commit(self, version: int) -> Optional[list[dict]]:
-        path = os.path.join(self.path, _LOG_DIR, f"{version:020d}.json")
-        try:
-            with open(path, "rb") as f:
-                return [json.loads(line) for line in f if line.strip()]
-        except FileNotFoundError:
-            return None
+    def _find_commit(self, dt, before: int, txn: str) -> int:
+        """The version of our commit: the one after ``before`` whose commitInfo carries ``txn``
+        (deltalake retries a commit that lost a race at the next version)."""
+        dt.update_incremental()
+        for info in dt.history(limit=max(dt.version() - before, 1)):
+            if info.get(_TXN_KEY) == txn:
+                return int(info["version"])
+        raise ExecutionError(f"committed, but commit {txn} was not found in the log of {self.path}")
 
 
 # --------------------------------------------------------------------------- helpers
+
+def _live_paths(dt) -> set[str]:
+    """Paths (relative to the table folder, as on disk) of the files in ``dt``'s snapshot."""
+    return {unquote(p) for p in pa.table(dt.get_add_actions(flatten=True)).column("path").to_pylist()}
+
 
 def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_path: Optional[str] = None):
     """``spark.read.schema(schema).parquet(*paths)``; no files gives an empty DataFrame.

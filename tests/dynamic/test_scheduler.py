@@ -11,7 +11,8 @@ from pathlib import Path
 
 from dorisql.clock import FixedClock, parse_now
 from dorisql.config import Config
-from dorisql.engine.scheduler import BackgroundScheduler
+from dorisql.engine.jobs import BackgroundScheduler
+from dorisql.engine.scheduler import default_jobs
 from dorisql.engine.session import Engine
 
 from .conftest import Harness, dynamic_table
@@ -32,7 +33,8 @@ def test_background_scheduler_runs_every_interval(h):
     clock = FixedClock(parse_now("2020-05-29 10:00:00"))
     messages: list[str] = []
     warehouse = str(h.warehouse)
-    sched = BackgroundScheduler(lambda: Engine(Config(warehouse=warehouse), clock=clock), report=messages.append)
+    sched = BackgroundScheduler(lambda: Engine(Config(warehouse=warehouse), clock=clock), default_jobs(),
+                                report=messages.append)
     sched.start()
     try:
         assert sched.wait_for_passes(1, timeout=30)
@@ -60,7 +62,7 @@ def test_background_scheduler_survives_a_failing_pass(tmp_path):
             raise RuntimeError("catalog unavailable")
 
     messages: list[str] = []
-    sched = BackgroundScheduler(Broken, report=messages.append, interval=0.05).start()
+    sched = BackgroundScheduler(Broken, default_jobs(), report=messages.append, interval=0.05).start()
     try:
         assert sched.wait_for_passes(3, timeout=10)
     finally:
@@ -96,6 +98,32 @@ def test_scheduler_command_once_twice(tmp_path):
     assert fresh.names("tbl1") == ["p20200530", "p20200531", "p20200601", "p20200606", "p20200607",
                                    "p20200608", "p20200609"]
     assert fresh.dynamic_rows()["tbl1"]["LastSchedulerTime"] == "2020-06-06 00:00:00"
+
+
+def test_scheduler_command_one_job_and_the_enable_switch(tmp_path):
+    wh = tmp_path / "wh"
+    h = Harness(Engine(Config(warehouse=str(wh))))
+    h.sql("CREATE DATABASE d; USE d")
+    h.at("2020-05-29 10:00:00")
+    h.sql(dynamic_table("t", time_unit="DAY", start=-1, end=1))
+    h.sql('ADMIN SET FRONTEND CONFIG ("dynamic_partition_enable" = "false")')
+    once = [DORISQL, "--warehouse", str(wh), "scheduler", "--once", "--job", "dynamic_partition",
+            "--now", "2020-06-01 00:00:00"]
+
+    off = _run(*once)
+    assert off.returncode == 0, off.stderr
+    assert off.stdout == "dynamic partition scheduler: disabled\n"
+    assert h.names("t") == ["p20200529", "p20200530"]
+
+    h.sql('ADMIN SET FRONTEND CONFIG ("dynamic_partition_enable" = "true")')
+    on = _run(*once)
+    assert on.returncode == 0, on.stderr
+    assert on.stdout.startswith("dynamic partitions: 1 tables checked, 2 partitions created, 2 dropped\n")
+    assert h.names("t") == ["p20200601", "p20200602"]
+
+    unknown = _run(DORISQL, "--warehouse", str(wh), "scheduler", "--once", "--job", "nope")
+    assert unknown.returncode == 2 and "invalid choice: 'nope'" in unknown.stderr
+    h.engine.close()
 
 
 def test_example_script_with_the_real_command(tmp_path):
