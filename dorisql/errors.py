@@ -53,6 +53,17 @@ class CatalogError(DorisqlError):
     """Something is missing from, or already in, the catalog (database, table, partition)."""
 
 
+class DamagedTableError(CatalogError):
+    """A table's catalog entry cannot be read (hand-edited, or written by a newer dorisql).
+
+    Only that table is affected: other tables keep working, and DROP TABLE removes it."""
+
+    def __init__(self, db: str, name: str, table_id: int, detail: str):
+        super().__init__(f"Table '{db}.{name}' (id {table_id}) has a damaged catalog entry ({detail}); "
+                         f"other tables are not affected, DROP TABLE {name} removes it")
+        self.db, self.name, self.table_id = db, name, table_id
+
+
 class UnknownDatabaseError(CatalogError):
     code = 1049
     sqlstate = "42000"

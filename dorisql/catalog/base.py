@@ -16,7 +16,7 @@ from typing import Callable, Mapping, Optional, Sequence, Union
 
 from dorisql.ast import DataType, Properties
 from dorisql.catalog.model import TableMeta
-from dorisql.errors import CommitConflictError
+from dorisql.errors import CommitConflictError, DamagedTableError
 
 __all__ = ["Catalog", "TableChange", "DatabaseMeta", "ColocationGroup", "COMMIT_RETRIES",
            "GLOBAL_GROUP_PREFIX", "group_key"]
@@ -150,7 +150,9 @@ class Catalog(ABC):
     def list_tables(self, db: str) -> list[str]: ...
 
     @abstractmethod
-    def list_table_metas(self, db: Optional[str] = None) -> list[TableMeta]: ...
+    def list_table_metas(self, db: Optional[str] = None, *,
+                         damaged: Optional[list[DamagedTableError]] = None) -> list[TableMeta]:
+        """Every readable table, ordered by (db, name); unreadable ones are appended to `damaged`."""
 
     @abstractmethod
     def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None) -> TableMeta:

@@ -55,6 +55,7 @@ from dorisql.errors import (
     AnalysisError,
     CatalogError,
     CommitConflictError,
+    DamagedTableError,
     UnknownDatabaseError,
     UnknownTableError,
 )
@@ -314,9 +315,14 @@ class SqliteCatalog(Catalog):
                 err = UnknownDatabaseError(f"Can't drop database '{name}'; database doesn't exist")
                 err.code, err.sqlstate = 1008, "HY000"
                 raise err
-            rows = conn.execute("SELECT id, version, meta FROM tables WHERE db = ? ORDER BY name",
+            rows = conn.execute("SELECT id, version, meta, db, name FROM tables WHERE db = ? ORDER BY name",
                                 (name,)).fetchall()
-            dropped = [self._meta_from_row(*row) for row in rows]
+            dropped = []
+            for row in rows:  # a damaged entry goes with its database; its folder is found by id
+                try:
+                    dropped.append(self._meta_from_row(*row))
+                except DamagedTableError:
+                    pass
             conn.execute("DELETE FROM tables WHERE db = ?", (name,))
             conn.execute("DELETE FROM colocation_groups WHERE db = ?", (name,))
             for meta in dropped:
@@ -328,13 +334,24 @@ class SqliteCatalog(Catalog):
 
     # ------------------------------------------------------------------ tables
 
-    def _meta_from_row(self, table_id: int, version: int, text: Optional[str]) -> TableMeta:
+    def _meta_from_row(self, table_id: int, version: int, text: Optional[str], db: str = "?",
+                       name: str = "?") -> TableMeta:
         cached = self._meta_cache.get(table_id)
         if cached is not None and cached[0] == version:
             return cached[1]
         if text is None:
             raise KeyError(table_id)
-        return self._remember(table_id, version, codec.decode(text))
+        return self._remember(table_id, version, self._decode_meta(table_id, text, db, name))
+
+    @staticmethod
+    def _decode_meta(table_id: int, text: str, db: str, name: str) -> object:
+        try:
+            meta = codec.decode(text)
+        except (ValueError, TypeError, KeyError) as exc:  # CodecError and JSON errors are ValueErrors
+            raise DamagedTableError(db, name, table_id, str(exc).splitlines()[0][:200]) from None
+        if not isinstance(meta, TableMeta):
+            raise DamagedTableError(db, name, table_id, f"holds a {type(meta).__name__}, not a table")
+        return meta
 
     def _remember(self, table_id: int, version: int, meta: object) -> TableMeta:
         if not isinstance(meta, TableMeta):
@@ -364,7 +381,7 @@ class SqliteCatalog(Catalog):
             validate_name("partition", p.name)
         with self._write() as conn:
             self._require_database(conn, meta.db)
-            row = conn.execute("SELECT id, version, meta FROM tables WHERE db = ? AND name = ?",
+            row = conn.execute("SELECT id, version, meta, db, name FROM tables WHERE db = ? AND name = ?",
                                (meta.db, meta.name)).fetchone()
             if row is not None:
                 if if_not_exists:
@@ -396,7 +413,7 @@ class SqliteCatalog(Catalog):
             if cached is not None and cached[0] == version:
                 return cached[1]
             (text,) = conn.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return self._meta_from_row(table_id, version, text)
+        return self._meta_from_row(table_id, version, text, db, name)
 
     def table_exists(self, db: str, name: str) -> bool:
         return self._conn().execute("SELECT 1 FROM tables WHERE db = ? AND name = ?",
@@ -408,21 +425,24 @@ class SqliteCatalog(Catalog):
             self._require_database(conn, db)
             return [r[0] for r in conn.execute("SELECT name FROM tables WHERE db = ? ORDER BY name", (db,))]
 
-    def list_table_metas(self, db: Optional[str] = None) -> list[TableMeta]:
+    def list_table_metas(self, db: Optional[str] = None, *,
+                         damaged: Optional[list[DamagedTableError]] = None) -> list[TableMeta]:
         """Every table's metadata (of one database, or all), ordered by (db, name), from one snapshot.
 
-        Only tables changed since this Catalog last saw them are fetched and decoded.
+        Only tables changed since this Catalog last saw them are fetched and decoded. A table
+        whose entry cannot be read is left out (one bad table must not stop the others) and,
+        when `damaged` is given, its error is appended there.
         """
         with self._read() as conn:
             if db is None:
-                heads = conn.execute("SELECT id, version FROM tables ORDER BY db, name").fetchall()
+                heads = conn.execute("SELECT id, version, db, name FROM tables ORDER BY db, name").fetchall()
             else:
                 self._require_database(conn, db)
-                heads = conn.execute("SELECT id, version FROM tables WHERE db = ? ORDER BY name",
+                heads = conn.execute("SELECT id, version, db, name FROM tables WHERE db = ? ORDER BY name",
                                      (db,)).fetchall()
             found: dict[int, TableMeta] = {}
             stale: list[int] = []
-            for tid, version in heads:
+            for tid, version, _db, _name in heads:
                 cached = self._meta_cache.get(tid)
                 if cached is not None and cached[0] == version:
                     found[tid] = cached[1]
@@ -434,11 +454,24 @@ class SqliteCatalog(Catalog):
                 marks = ",".join("?" * len(chunk))
                 texts.update(conn.execute(f"SELECT id, meta FROM tables WHERE id IN ({marks})", chunk))
         if texts:
-            versions = dict(heads)
+            heads_by_id = {h[0]: h for h in heads}
             order = list(texts)
-            for tid, meta in zip(order, codec.decode_all(texts[t] for t in order)):
-                found[tid] = self._remember(tid, versions[tid], meta)
-        return [found[tid] for tid, _ in heads]
+            try:
+                decoded = list(zip(order, codec.decode_all(texts[t] for t in order)))
+            except (ValueError, TypeError, KeyError):  # a damaged entry among them: one by one
+                decoded = [(tid, None) for tid in order]
+            for i, (tid, meta) in enumerate(decoded):
+                if not isinstance(meta, TableMeta):
+                    _tid, _version, tdb, tname = heads_by_id[tid]
+                    try:
+                        decoded[i] = (tid, self._decode_meta(tid, texts[tid], tdb, tname))
+                    except DamagedTableError as exc:
+                        if damaged is not None:
+                            damaged.append(exc)
+            decoded = [(tid, meta) for tid, meta in decoded if isinstance(meta, TableMeta)]
+            for tid, meta in decoded:
+                found[tid] = self._remember(tid, heads_by_id[tid][1], meta)
+        return [found[h[0]] for h in heads if h[0] in found]
 
     def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None) -> TableMeta:
         """Replace the table's metadata if nobody changed it since `expected_version`.
@@ -502,8 +535,8 @@ class SqliteCatalog(Catalog):
         colocation group left without tables is removed, as in Doris.
         """
         with self._write() as conn:
-            row = conn.execute("SELECT id, version, meta FROM tables WHERE db = ? AND name = ?",
-                               (db, name)).fetchone()
+            row = conn.execute("SELECT id, version, meta, db, name, colocate_db, colocate_group FROM tables "
+                               "WHERE db = ? AND name = ?", (db, name)).fetchone()
             if row is None:
                 self._require_database(conn, db)
                 if if_exists:
@@ -511,12 +544,17 @@ class SqliteCatalog(Catalog):
                 err = UnknownTableError(f"Unknown table '{name}'")
                 err.code = 1051
                 raise err
-            meta = self._meta_from_row(*row)
             if expected_version is not None and row[1] != expected_version:
-                raise self._conflict(conn, replace(meta, version=expected_version), expected_version)
+                raise CommitConflictError(
+                    f"Table '{db}.{name}' was changed by another session (catalog version is {row[1]}, this "
+                    f"change was based on version {expected_version}); nothing was committed, retry the statement")
+            try:
+                meta: Optional[TableMeta] = self._meta_from_row(*row[:5])
+            except DamagedTableError:
+                meta = None  # a damaged entry can still be dropped
             conn.execute("DELETE FROM tables WHERE id = ?", (row[0],))
-            self._gc_group(conn, *_colocate_key(meta))
-        self._meta_cache.pop(meta.id, None)
+            self._gc_group(conn, row[5], row[6])
+        self._meta_cache.pop(row[0], None)
         return meta
 
     # ------------------------------------------------------------------ frontend config

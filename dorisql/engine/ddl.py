@@ -17,7 +17,7 @@ import shutil
 
 from dorisql import ast
 from dorisql.catalog.model import ID_LAYOUT, LEGACY_LAYOUT, TableMeta
-from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, UnknownDatabaseError
+from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, DamagedTableError, UnknownDatabaseError
 from dorisql.result import Result
 
 from . import partitions as parts
@@ -98,13 +98,30 @@ def _drop_table_data(engine, meta: TableMeta) -> None:
 
 def drop_table(engine, stmt: ast.DropTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
-    meta = _load(engine, db, stmt.table.name, if_exists=stmt.if_exists)
+    try:
+        meta = _load(engine, db, stmt.table.name, if_exists=stmt.if_exists)
+    except DamagedTableError as exc:
+        _drop_damaged_table(engine, exc)
+        return Result.ok()
     if meta is None:
         return Result.ok()
     with table_lock(str(meta_dir(engine.warehouse, meta))):
         engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists)
     _drop_table_data(engine, meta)
     return Result.ok()
+
+
+def _drop_damaged_table(engine, damaged: DamagedTableError) -> None:
+    """DROP TABLE of a table whose catalog entry cannot be read: its folder is found by id
+    (or, for a dorisql 0.1 table, by name), the entry goes, nothing else is touched."""
+    from dorisql.warehouse import table_id_path, table_path
+
+    engine.catalog.drop_table(damaged.db, damaged.name, if_exists=True)
+    for folder in (table_id_path(engine.warehouse, damaged.db, damaged.table_id),
+                   table_path(engine.warehouse, damaged.db, damaged.name)):
+        if (folder / "_delta_log").is_dir():
+            shutil.rmtree(folder, ignore_errors=True)
+            return
 
 
 def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
@@ -122,6 +139,8 @@ def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
 def _load(engine, db: str, name: str, if_exists: bool = False) -> TableMeta | None:
     try:
         return engine.catalog.load_table(db, name)
+    except DamagedTableError:
+        raise
     except CatalogError:
         if if_exists:
             return None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dorisql import ast
-from dorisql.errors import DorisqlError
+from dorisql.errors import DamagedTableError, DorisqlError
 from dorisql.partitioning import dynamic
 from dorisql.result import Result
 
@@ -58,7 +58,8 @@ def run_pass(engine: "Engine") -> PassReport:
     report = PassReport()
     if engine.frontend("dynamic_partition_enable") != "true":
         return report
-    for meta in engine.catalog.list_table_metas():
+    damaged: list[DamagedTableError] = []
+    for meta in engine.catalog.list_table_metas(damaged=damaged):
         if not dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
             continue
         report.tables += 1
@@ -72,6 +73,8 @@ def run_pass(engine: "Engine") -> PassReport:
             report.created[name] = created
         if dropped:
             report.dropped[name] = dropped
+    for exc in damaged:  # reported, and the other tables were rolled all the same
+        report.errors[f"{exc.db}.{exc.name}"] = str(exc)
     engine.catalog.set_config(LAST_PASS_KEY, engine.now().strftime(_TIME_FORMAT))
     return report
 
@@ -81,8 +84,7 @@ def dynamic_rows(engine: "Engine", db: str) -> Result:
     last_pass_text = engine.catalog.get_config(LAST_PASS_KEY, None)
     last_pass = dt.datetime.strptime(last_pass_text, _TIME_FORMAT) if last_pass_text else None
     rows = []
-    for name in engine.catalog.list_tables(db):
-        meta = engine.catalog.load_table(db, name)
+    for meta in engine.catalog.list_table_metas(db):  # a damaged entry is left out, not fatal
         props = parts.dynamic_properties(engine, meta.definition)
         if props is None:
             continue
