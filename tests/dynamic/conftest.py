@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from dorisql.config import Config
 from dorisql.engine import scheduler
 from dorisql.engine.session import Engine
 
@@ -81,12 +80,8 @@ class Harness:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def make_engine(warehouse: Path, spark=None) -> Engine:
-    return Engine(Config(warehouse=str(warehouse), master="local[2]"), spark=spark)
-
-
 @pytest.fixture
-def h(tmp_path) -> Harness:
+def h(tmp_path, make_engine) -> Harness:
     """A Spark-free engine on a fresh warehouse, with database d selected."""
     engine = make_engine(tmp_path / "wh")
     harness = Harness(engine)
@@ -96,7 +91,7 @@ def h(tmp_path) -> Harness:
 
 
 @pytest.fixture
-def hs(tmp_path, spark) -> Harness:
+def hs(tmp_path, spark, make_engine) -> Harness:
     """Like ``h`` but bound to the shared SparkSession (loads and queries)."""
     engine = make_engine(tmp_path / "wh", spark=spark)
     harness = Harness(engine)
