@@ -316,7 +316,10 @@ def test_frontend_config(cat):
 # --------------------------------------------------------------------------- colocation groups
 
 
-def _group(name="g1", buckets=8, types=(DataType("INT"), DataType("VARCHAR", (20,)))):
+_GROUP_TYPES = (DataType("INT"), DataType("VARCHAR", (20,)))
+
+
+def _group(name="g1", buckets=8, types=_GROUP_TYPES):
     return ColocationGroup(name=name, db="db1", buckets=buckets, distribution_types=types)
 
 
@@ -343,7 +346,7 @@ def test_create_table_joins_group_atomically(cat):
     a = cat.create_table(samples.table_meta("db1", "a", properties=colocated), colocation_group=_group())
     group = cat.get_colocation_group("db1", "g1")
     assert group is not None and group.buckets == 8
-    b = cat.create_table(samples.table_meta("db1", "b", properties=colocated), colocation_group=_group())
+    cat.create_table(samples.table_meta("db1", "b", properties=colocated), colocation_group=_group())
     assert cat.get_colocation_group("db1", "g1").id == group.id
     assert [m.name for m in cat.colocation_group_tables("db1", "g1")] == ["a", "b"]
 

@@ -34,7 +34,7 @@ class Harness:
         assert len(results) == 1
         return results[0]
 
-    def at(self, now: str) -> "Harness":
+    def at(self, now: str) -> Harness:
         self.sql(f"SET dorisql_now = '{now}'")
         return self
 
@@ -61,7 +61,7 @@ class Harness:
 
     def dynamic_rows(self, db: str | None = None) -> dict[str, dict[str, str]]:
         result = self.one("SHOW DYNAMIC PARTITION TABLES" + (f" FROM {db}" if db else ""))
-        return {row[0]: dict(zip(result.columns, row)) for row in result.rows}
+        return {row[0]: dict(zip(result.columns, row, strict=True)) for row in result.rows}
 
     def delta_versions(self) -> dict[str, int]:
         """{db.table: latest Delta commit number} of every table folder in the warehouse."""
