@@ -26,7 +26,7 @@ def table_dir(warehouse: Path, db: str, name: str) -> Path:
 
 
 def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
-    """A table's folder: `<warehouse>/<db>/<table>` (DESIGN.md)."""
+    """A table's folder: `<warehouse>/<db>/<table>` (docs/storage.md)."""
     return table_dir(warehouse, meta.db, meta.name)
 
 
