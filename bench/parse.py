@@ -1,4 +1,5 @@
-"""Parse speed: dorisql's front end against sqlglot (read="doris") on the dev corpus.
+"""Parse speed: dorisql's front end against sqlglot (read="doris") on the Doris DDL corpus
+(tests/data/corpus).
 
     python bench/parse.py [--rounds N] [--corpus DIR]
 
@@ -16,7 +17,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "dev"
+DEFAULT_CORPUS = REPO / "tests" / "data" / "corpus"
 
 
 def load(corpus: Path) -> list[str]:

@@ -1,12 +1,48 @@
-"""Shared fixtures: one real local SparkSession for the whole run, and a fresh warehouse per test."""
+"""Shared fixtures and the two test tiers.
+
+A test is in the ``spark`` tier when one of its fixtures (directly or through another fixture)
+starts Spark:
+
+- ``spark``: the one real local SparkSession of this pytest process;
+- ``spark_process_env``: the environment of a ``dorisql`` process that starts its own Spark
+  (the interactive shell starts it at its prompt; scripts start it for loads and queries).
+
+`pytest_collection_modifyitems` marks those tests, so ``pytest -m "not spark"`` runs the pure
+tier: parsing, analysis, partition and bucket logic, the catalog, and ``dorisql`` commands on
+catalog-only statements. In that tier ``JAVA_HOME`` points at a folder that does not exist, so
+a test that starts Spark without asking for one of those fixtures fails ("Spark failed to
+start") instead of quietly starting a JVM in the fast tier.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-os.environ.setdefault("PYSPARK_PYTHON", os.sys.executable)
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
+#: Fixtures that start Spark; a test that uses one of them is marked ``spark``.
+SPARK_FIXTURES = frozenset({"spark", "spark_process_env"})
+
+#: ``JAVA_HOME`` of the pure tier: no Java there, so Spark cannot start.
+NO_JAVA = "/nonexistent/the-pure-test-tier-starts-no-java"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.spark)
+
+
+@pytest.fixture(autouse=True)
+def _pure_tier_has_no_java(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("spark") is None:
+        monkeypatch.setenv("JAVA_HOME", NO_JAVA)
 
 
 @pytest.fixture(scope="session")
@@ -25,9 +61,50 @@ def spark():
     session.stop()
 
 
+@pytest.fixture(scope="session")
+def make_engine() -> Callable[..., Any]:
+    """``make_engine(warehouse, spark=None, clock=None, **config)``: an `Engine` on ``warehouse``.
+
+    Pass the shared ``spark`` session for statements that load or query (the test then asks for
+    ``spark`` and is in the spark tier); without it the engine runs catalog-only statements.
+    ``config`` holds further `Config` fields (``frontend=...``, ``session=...``).
+    """
+    from dorisql.config import Config
+    from dorisql.engine.session import Engine
+
+    def make(warehouse: str | os.PathLike, *, spark=None, clock=None, **config: Any) -> Engine:
+        return Engine(Config(warehouse=str(warehouse), master="local[2]", **config), clock=clock, spark=spark)
+
+    return make
+
+
 @pytest.fixture
-def warehouse(tmp_path):
+def warehouse(tmp_path: Path) -> Path:
     """An empty warehouse folder."""
     path = tmp_path / "warehouse"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def process_env(tmp_path: Path) -> dict[str, str]:
+    """The environment for a ``dorisql`` process: none of the user's own config, history or
+    warehouse (HOME and the XDG folders are fresh folders of the test)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
+    env.update({
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_STATE_HOME": str(home / ".local/state"),
+        "XDG_DATA_HOME": str(home / ".local/share"),
+        "PYSPARK_PYTHON": sys.executable,
+    })
+    return env
+
+
+@pytest.fixture
+def spark_process_env(process_env: dict[str, str]) -> dict[str, str]:
+    """`process_env` for a ``dorisql`` process that starts its own Spark (on 2 cores, like the
+    shared session). Asking for it puts the test in the spark tier."""
+    return {**process_env, "DORISQL_MASTER": "local[2]"}

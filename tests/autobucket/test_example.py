@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -16,17 +15,10 @@ DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or shut
 
 
 @pytest.fixture
-def run(tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
-    env.update({"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-                "XDG_STATE_HOME": str(home / ".local/state"), "XDG_DATA_HOME": str(home / ".local/share"),
-                "PYSPARK_PYTHON": sys.executable, "DORISQL_MASTER": "local[2]"})
-
+def run(tmp_path, spark_process_env):
     def go(*args):
         return subprocess.run([DORISQL, "--warehouse", str(tmp_path / "wh"), *args], capture_output=True,
-                              text=True, env=env, timeout=300, cwd=tmp_path)
+                              text=True, env=spark_process_env, timeout=300, cwd=tmp_path)
     return go
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from dorisql.bucketing import auto
 from dorisql.bucketing.auto import GB, MB, TB
-from dorisql.config import Config, load_config
+from dorisql.config import load_config
 from dorisql.engine.session import Engine
 from dorisql.errors import AnalysisError
 
@@ -28,8 +28,8 @@ SEED_CASES = [
 
 
 @pytest.fixture
-def engine(tmp_path):
-    e = Engine(Config(warehouse=str(tmp_path / "wh"), master="local[2]"))
+def engine(tmp_path, make_engine):
+    e = make_engine(tmp_path / "wh")
     e.execute_sql("CREATE DATABASE db; USE db;")
     yield e
     assert not e.spark_started, "catalog-only statements must never start Spark"
@@ -133,8 +133,8 @@ def test_show_create_table_keeps_buckets_auto_and_estimate(engine):
     assert column(one(engine, "SHOW PARTITIONS FROM t"), "Buckets") == [20]
 
 
-def test_create_table_buckets_auto_does_not_start_spark(tmp_path):
-    e = Engine(Config(warehouse=str(tmp_path / "wh"), master="local[2]"))
+def test_create_table_buckets_auto_does_not_start_spark(tmp_path, make_engine):
+    e = make_engine(tmp_path / "wh")
     e.execute_sql("CREATE DATABASE db; USE db;")
     create_auto(e, estimate="100G")          # no ADMIN SET: the topology is the machine's
     e.execute_sql("ALTER TABLE t SET ('estimate_partition_size' = '1T')")

@@ -22,10 +22,8 @@ import pytest
 
 from dorisql.bucketing import auto
 from dorisql.bucketing.hashing import bucket_of
-from dorisql.config import Config
 from dorisql.engine import scheduler
 from dorisql.engine.bucket_counts import topology
-from dorisql.engine.session import Engine
 from dorisql.engine.tables import meta_dir
 from dorisql.storage.delta import DeltaStore
 
@@ -33,8 +31,8 @@ DAY0 = dt.date(2024, 1, 1)
 
 
 @pytest.fixture
-def engine(tmp_path, spark):
-    e = Engine(Config(warehouse=str(tmp_path / "wh"), master="local[2]"), spark=spark)
+def engine(tmp_path, spark, make_engine):
+    e = make_engine(tmp_path / "wh", spark=spark)
     e.execute_sql("CREATE DATABASE db; USE db;")
     e.execute_sql('ADMIN SET FRONTEND CONFIG ("cluster_backends" = "3", '
                   '"cluster_disks_per_backend" = "2", "cluster_disk_capacity" = "500G")')   # M = 60

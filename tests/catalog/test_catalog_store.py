@@ -6,7 +6,6 @@ import multiprocessing
 import sqlite3
 import sys
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -317,7 +316,10 @@ def test_frontend_config(cat):
 # --------------------------------------------------------------------------- colocation groups
 
 
-def _group(name="g1", buckets=8, types=(DataType("INT"), DataType("VARCHAR", (20,)))):
+_GROUP_TYPES = (DataType("INT"), DataType("VARCHAR", (20,)))
+
+
+def _group(name="g1", buckets=8, types=_GROUP_TYPES):
     return ColocationGroup(name=name, db="db1", buckets=buckets, distribution_types=types)
 
 
@@ -344,7 +346,7 @@ def test_create_table_joins_group_atomically(cat):
     a = cat.create_table(samples.table_meta("db1", "a", properties=colocated), colocation_group=_group())
     group = cat.get_colocation_group("db1", "g1")
     assert group is not None and group.buckets == 8
-    b = cat.create_table(samples.table_meta("db1", "b", properties=colocated), colocation_group=_group())
+    cat.create_table(samples.table_meta("db1", "b", properties=colocated), colocation_group=_group())
     assert cat.get_colocation_group("db1", "g1").id == group.id
     assert [m.name for m in cat.colocation_group_tables("db1", "g1")] == ["a", "b"]
 
@@ -422,14 +424,14 @@ def test_threads_share_a_catalog(cat):
     assert props(cat.load_table("db1", "counter").definition.properties)["counter"] == "100"
 
 
-# --------------------------------------------------------------------------- speed
+# --------------------------------------------------------------------------- many tables
+# (how long this takes is bench/scheduler.py's business: it times passes over the same shape)
 
 
 def test_list_table_metas_200_tables_x_365_partitions(warehouse):
     c = Catalog(warehouse)
     c.create_database("db1")
     template = samples.table_meta("db1", "t", n_partitions=365)
-    t0 = time.perf_counter()
     ids = iter(c.next_ids(200 * 366))
     conn = sqlite3.connect(c.path)
     rows = []
@@ -440,26 +442,18 @@ def test_list_table_metas_200_tables_x_365_partitions(warehouse):
     with conn:
         conn.executemany("INSERT INTO tables (id, db, name, version, meta, updated_at) VALUES (?,?,?,?,?,?)", rows)
     conn.close()
-    build = time.perf_counter() - t0
 
     fresh = Catalog(warehouse)
-    t0 = time.perf_counter()
     metas = fresh.list_table_metas()
-    cold = time.perf_counter() - t0
-    t0 = time.perf_counter()
     again = fresh.list_table_metas()
-    warm = time.perf_counter() - t0
     fresh.commit_table(workers.increment(metas[7], 1))
-    t0 = time.perf_counter()
     after_one_change = fresh.list_table_metas()
-    one = time.perf_counter() - t0
 
     assert len(metas) == 200 and all(len(m.partitions) == 365 for m in metas)
-    assert again == metas and after_one_change[7].version == 2
-    print(f"\nlist_table_metas 200 tables x 365 partitions: cold {cold:.3f}s, warm {warm * 1000:.1f}ms, "
-          f"after one commit {one * 1000:.1f}ms (setup {build:.2f}s)")
-    assert cold < 3.0  # generous for slow CI; measured ~0.5 s
-    assert warm < 0.2
+    assert [m.name for m in metas] == [f"t{i:03d}" for i in range(200)]
+    assert again == metas
+    assert after_one_change[7].version == 2 and props(after_one_change[7].definition.properties)["counter"] == "1"
+    assert after_one_change[:7] + after_one_change[8:] == metas[:7] + metas[8:]
 
 
 def test_list_table_metas_orders_by_db_then_name(cat):

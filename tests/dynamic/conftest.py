@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from dorisql.config import Config
 from dorisql.engine import scheduler
 from dorisql.engine.session import Engine
 from dorisql.engine.tables import meta_dir
@@ -36,7 +35,7 @@ class Harness:
         assert len(results) == 1
         return results[0]
 
-    def at(self, now: str) -> "Harness":
+    def at(self, now: str) -> Harness:
         self.sql(f"SET dorisql_now = '{now}'")
         return self
 
@@ -63,7 +62,7 @@ class Harness:
 
     def dynamic_rows(self, db: str | None = None) -> dict[str, dict[str, str]]:
         result = self.one("SHOW DYNAMIC PARTITION TABLES" + (f" FROM {db}" if db else ""))
-        return {row[0]: dict(zip(result.columns, row)) for row in result.rows}
+        return {row[0]: dict(zip(result.columns, row, strict=True)) for row in result.rows}
 
     def folder(self, table: str, db: str = "d") -> Path:
         """The table's Delta folder (``<db>/<table id>``)."""
@@ -91,12 +90,8 @@ class Harness:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def make_engine(warehouse: Path, spark=None) -> Engine:
-    return Engine(Config(warehouse=str(warehouse), master="local[2]"), spark=spark)
-
-
 @pytest.fixture
-def h(tmp_path) -> Harness:
+def h(tmp_path, make_engine) -> Harness:
     """A Spark-free engine on a fresh warehouse, with database d selected."""
     engine = make_engine(tmp_path / "wh")
     harness = Harness(engine)
@@ -106,7 +101,7 @@ def h(tmp_path) -> Harness:
 
 
 @pytest.fixture
-def hs(tmp_path, spark) -> Harness:
+def hs(tmp_path, spark, make_engine) -> Harness:
     """Like ``h`` but bound to the shared SparkSession (loads and queries)."""
     engine = make_engine(tmp_path / "wh", spark=spark)
     harness = Harness(engine)

@@ -18,7 +18,7 @@ from dorisql.engine import scheduler
 from dorisql.errors import CommitConflictError, DorisqlError
 from dorisql.storage import delta as delta_mod
 
-from .conftest import Harness, dynamic_table, make_engine
+from .conftest import Harness, dynamic_table
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
 
@@ -112,7 +112,7 @@ def _wait_until(predicate, timeout=60.0):
     return False
 
 
-def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch):
+def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch, make_engine):
     """The scheduler drops the partition after the load wrote its files but before it takes the
     table's commit lock: the load is refused with a clear error, its files are deleted, and no
     row of it is ever visible."""

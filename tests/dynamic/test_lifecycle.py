@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.config import Config
 from dorisql.engine import scheduler
-from dorisql.engine.session import Engine
 from dorisql.errors import AnalysisError
 
-from .conftest import Harness, dynamic_table, make_engine
+from .conftest import Harness, dynamic_table
 
 MANUAL = "Cannot add/drop partition on a Dynamic Partition Table"
 
@@ -246,9 +244,9 @@ def test_dynamic_partition_enable_switch(h):
     assert h.names("t") == ["p20200610", "p20200611"]
 
 
-def test_frontend_settings_from_config_file_and_admin_set(tmp_path):
-    engine = Engine(Config(warehouse=str(tmp_path / "wh"), frontend={"max_dynamic_partition_num": 5,
-                                                                     "dynamic_partition_check_interval_seconds": 7}))
+def test_frontend_settings_from_config_file_and_admin_set(tmp_path, make_engine):
+    engine = make_engine(tmp_path / "wh", frontend={"max_dynamic_partition_num": 5,
+                                                    "dynamic_partition_check_interval_seconds": 7})
     h = Harness(engine)
     h.sql("CREATE DATABASE d; USE d")
     h.at("2020-05-29 10:00:00")
@@ -268,7 +266,7 @@ def test_frontend_settings_from_config_file_and_admin_set(tmp_path):
 # ---------------------------------------------------------------------- state and restarts
 
 
-def test_state_survives_restart(h, tmp_path):
+def test_state_survives_restart(h, tmp_path, make_engine):
     h.at("2020-05-19 10:00:00")
     h.sql(dynamic_table("t", time_unit="DAY", end=2))
     h.at("2020-05-21 10:00:00")

@@ -7,22 +7,16 @@ assertion is about what is really in the Delta table, not only what dorisql says
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
-from dorisql.config import Config
 from dorisql.engine.session import Engine
 
 
-def make_engine(spark, root: Path) -> Engine:
-    return Engine(Config(warehouse=str(root), master="local[2]"), spark=spark)
-
-
 @pytest.fixture(scope="module")
-def engine(spark, tmp_path_factory):
+def engine(spark, tmp_path_factory, make_engine):
     """One engine per test module (tables are shared where that is honest), database `d` in use."""
-    eng = make_engine(spark, tmp_path_factory.mktemp("wh"))
+    eng = make_engine(tmp_path_factory.mktemp("wh"), spark=spark)
     eng.execute_sql("CREATE DATABASE d; USE d")
     yield eng
     eng.close()

@@ -9,7 +9,7 @@ UNIQUE and AGGREGATE tables. The scan callback reads exactly the chosen tablet f
 from __future__ import annotations
 
 import os
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import pytest
 
@@ -19,11 +19,11 @@ from dorisql.catalog.model import PartitionMeta, TableMeta
 from dorisql.engine.pruning import spark_type_name
 
 
-def col(name: str, type_name: str, *params: int, agg: Optional[str] = None) -> ast.ColumnDef:
+def col(name: str, type_name: str, *params: int, agg: str | None = None) -> ast.ColumnDef:
     return ast.ColumnDef(name=name, type=ast.DataType(type_name, tuple(params)), agg_type=agg)
 
 
-def rng(name: str, lower: Optional[Sequence[str]], upper: Sequence[str], buckets: int = 4, pid: int = 0) -> PartitionMeta:
+def rng(name: str, lower: Sequence[str] | None, upper: Sequence[str], buckets: int = 4, pid: int = 0) -> PartitionMeta:
     return PartitionMeta(id=pid, name=name, buckets=buckets,
                          lower=tuple(lower) if lower is not None else None, upper=tuple(upper))
 
@@ -60,7 +60,7 @@ class Lake:
         self.root = str(root)
         self.tables: dict[tuple[str, str], TableMeta] = {}
         self.load_seq = 0
-        self.scans: list[tuple[str, list, Optional[dict]]] = []
+        self.scans: list[tuple[str, list, dict | None]] = []
 
     def path(self, meta: TableMeta) -> str:
         return os.path.join(self.root, meta.db, meta.name)
@@ -69,7 +69,7 @@ class Lake:
         self.tables[(meta.db, meta.name)] = meta
         return meta
 
-    def resolve(self, name: ast.TableName) -> Optional[TableMeta]:
+    def resolve(self, name: ast.TableName) -> TableMeta | None:
         return self.tables.get((name.db, name.name))
 
     def load(self, meta: TableMeta, rows: Sequence[tuple], partition_of) -> None:
@@ -81,7 +81,8 @@ class Lake:
         data = []
         for i, r in enumerate(rows):
             data.append(tuple(r) + (partition_of(r), self.load_seq, i))
-        df = self.spark.createDataFrame(data, _ddl(meta) + ", `__partition` string, `__load_seq` bigint, `__row_seq` bigint")
+        hidden = ", `__partition` string, `__load_seq` bigint, `__row_seq` bigint"
+        df = self.spark.createDataFrame(data, _ddl(meta) + hidden)
         counts = {p.name: p.buckets for p in meta.partitions}
         count_col = F.create_map(*[x for name, n in counts.items() for x in (F.lit(name), F.lit(n))])
         df = df.withColumn("__n", count_col[F.col("__partition")])

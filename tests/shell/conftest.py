@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,23 +11,15 @@ from shellkit import DORISQL, Repl
 
 
 @pytest.fixture
-def shell_env(tmp_path) -> dict[str, str]:
-    """The environment for a dorisql process: nothing from the user's own config or history."""
-    home = tmp_path / "home"
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("DORISQL_", "XDG_")) and k not in ("NO_COLOR",)}
+def shell_env(process_env) -> dict[str, str]:
+    """The environment for a dorisql process on a terminal: nothing from the user's own config or history."""
+    env = {k: v for k, v in process_env.items() if k != "NO_COLOR"}
     env.update({
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local/state"),
-        "XDG_DATA_HOME": str(home / ".local/share"),
         "PROMPT_TOOLKIT_NO_CPR": "1",
         "TERM": "xterm-256color",
         "COLUMNS": "120",
         "LINES": "40",
-        "PYSPARK_PYTHON": sys.executable,
     })
-    home.mkdir()
     return env
 
 
@@ -54,12 +44,13 @@ def dorisql(shell_env, wh, tmp_path):
 
 
 @pytest.fixture
-def repl(shell_env, wh):
-    """Start the shell: ``repl(*extra_args, env={...})``; every shell is killed after the test."""
+def repl(shell_env, spark_process_env, wh):
+    """Start the shell: ``repl(*extra_args, env={...})``; every shell is killed after the test.
+    The shell starts Spark in the background at its prompt: these tests are in the spark tier."""
     started: list[Repl] = []
 
     def start(*args: str, env: dict[str, str] | None = None, wait: bool = True) -> Repl:
-        shell = Repl({**shell_env, **(env or {})}, ["--warehouse", str(wh), *args])
+        shell = Repl({**spark_process_env, **shell_env, **(env or {})}, ["--warehouse", str(wh), *args])
         started.append(shell)
         if wait:
             shell.prompt()

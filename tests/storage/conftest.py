@@ -22,7 +22,7 @@ def sample_rows(n: int = 60, offset: int = 0):
             None if i % 7 == 3 else i * 10_000_000_000,
             None if i % 5 == 1 else f"name-{i:04d}-é",
             None if i % 11 == 4 else dt.date(2020, 1, 1) + dt.timedelta(days=i),
-            None if i % 13 == 5 else dt.datetime(2020, 5, 29, 10, 0, 0) + dt.timedelta(seconds=i * 3601, microseconds=i * 7),
+            None if i % 13 == 5 else dt.datetime(2020, 5, 29, 10) + dt.timedelta(seconds=i * 3601, microseconds=i * 7),
             None if i % 6 == 2 else Decimal((10**30 + i) * (-1 if i % 2 else 1)),
             None if i % 9 == 8 else Decimal(i * 125).scaleb(-2),
             None if i % 4 == 3 else bool(i % 2),

@@ -62,7 +62,7 @@ def _raw_appender(path: str, worker: int, n: int) -> None:
 
 
 def test_deltalake_concurrent_appends_all_land_without_our_lock(warehouse):
-    """Pins the deltalake 1.6 behaviour DESIGN.md relies on: concurrent appends retry and land."""
+    """Pins the deltalake 1.6 behaviour docs/storage.md relies on: concurrent appends retry and land."""
     path = str(warehouse / "raw")
     DeltaTable.create(path, pa.schema([("id", pa.int32()), ("__partition", pa.string()), ("__bucket", pa.int32())]),
                       partition_by=["__partition", "__bucket"])

@@ -6,14 +6,11 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
-#: The dev corpus lives next to the repository: <repo>/../shared/corpus/dev.
-CORPUS = REPO.parent / "shared" / "corpus" / "dev"
+#: Real Doris statements, one per file, described by index.jsonl (see its README).
+CORPUS = HERE.parent / "data" / "corpus"
 GOLDEN = HERE / "golden"
 
 
 def corpus_entries() -> list[dict]:
     index = CORPUS / "index.jsonl"
-    if not index.is_file():
-        return []
     return [json.loads(line) for line in index.read_text(encoding="utf-8").splitlines() if line.strip()]
