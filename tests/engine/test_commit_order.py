@@ -10,7 +10,7 @@ import pytest
 from dorisql.errors import AnalysisError
 from dorisql.storage import delta as delta_mod
 
-from .conftest import delta_version, make_engine, rows, run
+from .conftest import delta_version, rows, run
 
 
 def _load_paused_before_commit(monkeypatch, engine, sql: str):
@@ -50,12 +50,12 @@ def _load_paused_before_commit(monkeypatch, engine, sql: str):
     ("UNIQUE KEY(k)", "v VARCHAR(10)"),
     ("AGGREGATE KEY(k)", "v VARCHAR(10) REPLACE"),
 ])
-def test_the_load_that_commits_last_wins(engine, spark, tmp_path, monkeypatch, model, value_column):
+def test_the_load_that_commits_last_wins(engine, spark, make_engine, monkeypatch, model, value_column):
     table = "lost_" + model.split()[0].lower()
     run(engine, f"CREATE TABLE {table} (k INT NOT NULL, {value_column}) {model} "
                 "DISTRIBUTED BY HASH(k) BUCKETS 2")
     run(engine, f"INSERT INTO {table} VALUES (1, 'init'), (2, 'init')")
-    other = make_engine(spark, engine.warehouse)  # a second session on the same warehouse
+    other = make_engine(engine.warehouse, spark=spark)  # a second session on the same warehouse
     other.execute_sql("USE d")
     resume, finish = _load_paused_before_commit(monkeypatch, engine, f"INSERT INTO {table} VALUES (1, 'A'), (2, 'A')")
     before = delta_version(engine, table)
