@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = REPO.parent / "shared" / "corpus" / "dev"
+DEFAULT_CORPUS = REPO / "tests" / "data" / "corpus"
 
 
 def load(corpus: Path) -> list[str]:

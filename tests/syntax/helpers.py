@@ -7,8 +7,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-#: The dev corpus lives next to the repository: <repo>/../shared/corpus/dev.
-CORPUS = REPO.parent / "shared" / "corpus" / "dev"
+#: The dev corpus, copied into the repository (tests/data/corpus); before that copy it lived
+#: next to the repository, at <repo>/../shared/corpus/dev.
+CORPUS = REPO / "tests" / "data" / "corpus"
+if not CORPUS.is_dir():
+    CORPUS = REPO.parent / "shared" / "corpus" / "dev"
 GOLDEN = HERE / "golden"
 
 
