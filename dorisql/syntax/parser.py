@@ -1,6 +1,7 @@
 """The front end: script -> statements.
 
-The Lark LALR parser is built once, on first use, and shared (`get_parser`). Statements are
+The Lark LALR parser is built once, on first use, and shared (`get_parser`); statements are
+read by the lexer in .lexer, which feeds that parser token by token. Statements are
 dispatched on their first word: queries (SELECT / WITH), EXPLAIN and the query half of
 INSERT ... SELECT are kept as text and read with sqlglot; everything else goes through the
 grammar in grammar/doris.lark. Every failure leaves here as a DorisqlError (SqlSyntaxError or
@@ -23,7 +24,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from dorisql import ast
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
-from .lexer import DorisLexer, Driver
+from .lexer import Driver
 from .diagnose import (caret_context, feature_offset, located, mask, offset_of, relocate, syntax_error,
                        translate, unsupported_feature)
 from .queries import query_tables
@@ -51,7 +52,9 @@ def grammar_text() -> str:
 
 
 def get_parser() -> Lark:
-    """The shared Lark LALR parser (built on first use; thread-safe)."""
+    """The shared Lark LALR parser (built on first use; thread-safe): its grammar, terminals and
+    tables. Parse with parse_statement, not Lark.parse: Lark's own lexer, built here only
+    because Lark needs one, does not know Doris's non-reserved words."""
     if _parser is None:
         _build()
     return _parser
@@ -70,7 +73,7 @@ def _build() -> None:
             parser = Lark(
                 grammar_text(),
                 parser="lalr",
-                lexer=DorisLexer,
+                lexer="basic",  # unused: .lexer.Driver lexes and feeds the parser itself
                 start=["statement", "insert_head", "create_table_as_head"],
                 transformer=ToAst(),
                 maybe_placeholders=True,
