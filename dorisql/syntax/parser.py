@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import importlib
 import importlib.resources
 import re
 import threading
-from pathlib import Path
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput, VisitError
 
-from dorisql import ast
+from dorisql import analysis, ast
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
 from .lexer import Driver
@@ -40,15 +38,9 @@ _parser_lock = threading.Lock()
 
 
 def grammar_text() -> str:
-    """The grammar: inside the installed package (dorisql/grammar/), else the repo's grammar/."""
-    try:
-        resource = importlib.resources.files("dorisql") / "grammar" / GRAMMAR_FILE
-        if resource.is_file():
-            return resource.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError, ModuleNotFoundError):
-        pass
-    path = Path(__file__).resolve().parent.parent.parent / "grammar" / GRAMMAR_FILE
-    return path.read_text(encoding="utf-8")
+    """The grammar, a resource of the package: dorisql/grammar is the repository's grammar/
+    (a symlink in the repository, copied into the wheel by the build)."""
+    return (importlib.resources.files("dorisql") / "grammar" / GRAMMAR_FILE).read_text(encoding="utf-8")
 
 
 def get_parser() -> Lark:
@@ -252,53 +244,32 @@ def _insert_query(text: str, qstart: int) -> ast.Insert:
 
 # --------------------------------------------------------------------------- public API
 
-_analysis = None
-_analysis_loaded = False
-
-
-def _analysis_check():
-    """dorisql.analysis.check, if that module exists (it is optional for the front end)."""
-    global _analysis, _analysis_loaded
-    if not _analysis_loaded:
-        try:
-            module = importlib.import_module("dorisql.analysis")
-            _analysis = getattr(module, "check", None)
-        except ImportError as e:
-            if e.name not in ("dorisql.analysis", "dorisql"):
-                raise
-            _analysis = None
-        _analysis_loaded = True
-    return _analysis
-
-
 def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, check: bool) -> ast.Statement:
     object.__setattr__(stmt, "pos", ast.Pos(line, col))
     object.__setattr__(stmt, "text", text)
     if check:
-        checker = _analysis_check()
-        if checker is not None:
-            try:
-                checker(stmt)
-            except DorisqlError as e:
-                e.statement_line = line
-                if e.line is None:
-                    # a feature dorisql parses but does not implement: point at it when it can be found
-                    at = feature_offset(mask(text), e.feature) if isinstance(e, NotSupportedError) else None
-                    if at is not None:
-                        base = offset_of(script, line, col)
-                        located(e, script, base + at, base)
-                        raise
-                    e.line, e.column = line, col
-                    if e.context is None:
-                        e.context = caret_context(script, offset_of(script, line, col))
-                raise
+        try:
+            analysis.check(stmt)
+        except DorisqlError as e:
+            e.statement_line = line
+            if e.line is None:
+                # a feature dorisql parses but does not implement: point at it when it can be found
+                at = feature_offset(mask(text), e.feature) if isinstance(e, NotSupportedError) else None
+                if at is not None:
+                    base = offset_of(script, line, col)
+                    located(e, script, base + at, base)
+                    raise
+                e.line, e.column = line, col
+                if e.context is None:
+                    e.context = caret_context(script, offset_of(script, line, col))
+            raise
     return stmt
 
 
 def parse(sql: str, *, delimiter: str = ";", check: bool = True) -> list[ast.Statement]:
     """Parse a script into statements, each with `pos` (where it starts) and `text` (its source).
 
-    Runs dorisql.analysis.check on each statement when that module exists and `check` is true.
+    Runs dorisql.analysis.check on each statement when `check` is true.
     The first failing statement raises; the error's `statement_line` is where that statement
     starts and its line/column are positions in the whole script.
     """
