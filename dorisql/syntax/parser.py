@@ -25,6 +25,7 @@ from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 from .lexer import Driver
 from .diagnose import (caret_context, feature_offset, located, mask, offset_of, relocate, syntax_error,
                        translate, unsupported_feature)
+from .limits import check_nesting, check_size, ensure_recursion_limit
 from .queries import query_tables
 from .split import LEADING_NOISE, WHITESPACE, split_statements
 from .transform import SOURCE, PositionedError, ToAst
@@ -125,9 +126,12 @@ def parse_statement(text: str) -> ast.Statement:
 
     Errors carry line/column relative to `text` (and `err.pos`, the offset in `text`).
     """
+    check_size(text)
     word, start, end = _next_word(text, 0)
     if not word:
         raise syntax_error(text, len(text), "empty statement")
+    check_nesting(text)
+    ensure_recursion_limit()
     if word in ("SELECT", "WITH", "("):
         return _query(text, start)
     if word == "INSERT":

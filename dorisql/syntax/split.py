@@ -18,9 +18,11 @@ WHITESPACE = " \t\r\n\f\v"
 LEADING_NOISE = re.compile(r"(?:[ \t\r\n\f\v]+|(?:--|#)[^\n]*|/\*[\s\S]*?\*/)*")
 
 # The end of a quoted run, from just after its opening quote. No match: unterminated.
+# (Written as "unrolled loops", [^'\\]*(?:\\.[^'\\]*)*, so that the regex engine keeps no state per
+# character: a 10 MB literal costs time and memory in proportion to its escapes, not its length.)
 _CLOSE = {
-    "'": re.compile(r"(?:[^'\\]|\\[\s\S])*'"),
-    '"': re.compile(r'(?:[^"\\]|\\[\s\S])*"'),
+    "'": re.compile(r"[^'\\]*(?:\\[\s\S][^'\\]*)*'"),
+    '"': re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*"'),
     "`": re.compile(r"[^`]*`"),
 }
 
