@@ -37,7 +37,31 @@ _DATA_VOLUME_UNITS = {
 _DATA_VOLUME_RE = re.compile(r"^(\d+)(\D*)$")
 
 
+#: Doris FeNameFormat.COLUMN_NAME_REGEX (enable_unicode_name_support off, Doris's default), as
+#: Doris prints it, and the same in Python (Java's \s is ASCII whitespace only).
+COLUMN_NAME_REGEX = r'^[_a-zA-Z@0-9\s/][.a-zA-Z0-9_+-/?@#$%^&*"\s,:]{0,255}$'
+_COLUMN_NAME = re.compile(r'[_a-zA-Z@0-9 \t\n\x0b\f\r/][.a-zA-Z0-9_+-/?@#$%^&*" \t\n\x0b\f\r,:]{0,255}')
+#: Doris SchemaChangeHandler.SHADOW_NAME_PREFIX; CreateMaterializedViewStmt's MV column prefixes.
+SHADOW_NAME_PREFIX = "__doris_shadow_"
+MV_NAME_PREFIXES = ("mv_", "mva_")
+#: Columns dorisql adds to a table's data files (catalog.model, engine.tables), and the prefix of
+#: the names it uses inside queries and loads: a user column with one of them would clash.
+DORISQL_HIDDEN_COLUMNS = ("__partition", "__bucket", "__load_seq", "__row_seq")
+DORISQL_NAME_PREFIX = "__dorisql"
+
+
 # --------------------------------------------------------------------------- helpers
+
+
+def check_column_name(name: str) -> None:
+    """Doris FeNameFormat.checkColumnName, then the names dorisql keeps for itself (any case)."""
+    if not name or not _COLUMN_NAME.fullmatch(name) or name.startswith(SHADOW_NAME_PREFIX):
+        raise AnalysisError(f"Incorrect column name '{name}'. Column regex is '{COLUMN_NAME_REGEX}'")
+    if name.startswith(MV_NAME_PREFIXES):
+        raise AnalysisError(f"Incorrect column name {name}, column name can't start with 'mv_'/'mva_'")
+    if name.lower() in DORISQL_HIDDEN_COLUMNS or name.lower().startswith(DORISQL_NAME_PREFIX):
+        raise AnalysisError(f"Incorrect column name '{name}'. {', '.join(DORISQL_HIDDEN_COLUMNS)} and names "
+                            f"starting with {DORISQL_NAME_PREFIX} are reserved by dorisql")
 
 
 def parse_data_volume(text: str) -> int:
@@ -246,11 +270,10 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
         if c.name.lower() in seen:
             raise AnalysisError(f"Duplicate column name '{c.name}'")
         seen.add(c.name.lower())
+        check_column_name(c.name)
         if c.name.upper().startswith("__DORIS_"):
             raise AnalysisError(
                 f"Disable to create table column with name start with __DORIS_: {c.name.upper()}")
-        if c.name.lower() in ("__partition", "__bucket"):
-            raise AnalysisError(f"Column name '{c.name}' is reserved by dorisql")
         T.check_type(c.type, c.name)
         if c.agg_type and c.agg_type.upper() not in AGG_TYPES:
             raise AnalysisError(f"Unknown aggregate type {c.agg_type} for column '{c.name}'")

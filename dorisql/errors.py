@@ -89,6 +89,13 @@ class LoadError(DorisqlError):
     code = 5025
 
 
+class StatementTooLargeError(DorisqlError):
+    """A statement longer than dorisql reads (the limit is in dorisql.syntax.limits)."""
+
+    code = 1153  # MySQL's ER_NET_PACKET_TOO_LARGE
+    sqlstate = "08S01"
+
+
 class ExecutionError(DorisqlError):
     """Spark or the storage layer failed while running a statement; nothing was committed."""
 

@@ -18,7 +18,7 @@ from dorisql.errors import DorisqlError
 
 from .execute import error_line, execute_command
 from .formatting import format_error, format_result
-from .script import Command, iter_script
+from .script import Command, iter_script, read_script
 
 MAX_SOURCE_DEPTH = 16
 
@@ -92,11 +92,12 @@ class BatchRunner:
             return self._fail(DorisqlError(f"source nested more than {MAX_SOURCE_DEPTH} deep: '{path}'"),
                               command, filename)
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = read_script(path)
         except OSError as exc:
             return self._fail(DorisqlError(f"Failed to open file '{command.arg}', error: {exc.errno}"),
                               command, filename)
+        except DorisqlError as err:
+            return self._fail(err, command, filename)
         self._depth += 1
         try:
             return self.run_text(text, path)

@@ -106,18 +106,23 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_repl(config, fmt=args.format)
 
-    if args.file is not None:
-        try:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            print(f"dorisql: cannot open file '{args.file}': {exc.strerror}", file=sys.stderr)
-            return EXIT_USAGE
-        filename = args.file
-    elif args.execute is not None:
-        text, filename = args.execute, None
-    else:
-        text, filename = sys.stdin.read(), None
+    from dorisql.shell.script import decode_script, read_script
+
+    try:
+        if args.file is not None:
+            try:
+                text = read_script(args.file)
+            except OSError as exc:
+                print(f"dorisql: cannot open file '{args.file}': {exc.strerror}", file=sys.stderr)
+                return EXIT_USAGE
+            filename = args.file
+        elif args.execute is not None:
+            text, filename = args.execute, None
+        else:
+            text, filename = decode_script(sys.stdin.buffer.read(), "standard input"), None
+    except DorisqlError as err:  # not UTF-8
+        print(f"ERROR {err.code} ({err.sqlstate}): {err}", file=sys.stderr)
+        return EXIT_FAILED
 
     fmt = args.format or ("table" if sys.stdout.isatty() else "tsv")
     return run_script(config, text, filename=filename, fmt=fmt, force=args.force)

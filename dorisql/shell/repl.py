@@ -38,7 +38,7 @@ from .formatting import format_error, format_result
 from .jvmlog import divert_jvm_stderr
 from .lexer import DorisLexer
 from .progress import ProgressLine, wait_with_progress
-from .script import Command, buffer_complete, client_command, iter_script, split_buffer
+from .script import Command, buffer_complete, client_command, iter_script, read_script, split_buffer
 
 _REFRESH_AFTER = re.compile(r"^\s*(CREATE|DROP|ALTER|USE|TRUNCATE|RENAME|INSERT|SOURCE)\b", re.IGNORECASE)
 _SHELL_HELP = re.compile(r"^\s*(help|\\h|\?)\s*;?\s*$", re.IGNORECASE)
@@ -211,10 +211,12 @@ class Shell:
 
     def run_source(self, path: str) -> bool:
         try:
-            with open(os.path.expanduser(path), encoding="utf-8") as fh:
-                text = fh.read()
+            text = read_script(os.path.expanduser(path))
         except OSError as exc:
             self.show_error(DorisqlError(f"Failed to open file '{path}', error: {exc.errno}"))
+            return False
+        except DorisqlError as err:  # not UTF-8
+            self.show_error(err)
             return False
         saved = self.delimiter
         try:

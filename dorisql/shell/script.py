@@ -9,8 +9,8 @@ the mysql client handles itself before SQL reaches the server:
 - ``\\G`` ends a statement and asks for vertical output;
 - ``exit``, ``quit``, ``\\q`` leave (the shell only).
 
-Client commands are recognised only at the start of a statement, as in mysql. Nothing here
-imports prompt_toolkit, so the batch path stays light.
+Client commands are recognised only at the start of a statement, as in mysql. Scripts are read as
+UTF-8 (`read_script`). Nothing here imports prompt_toolkit, so the batch path stays light.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Iterator
+
+from dorisql.errors import DorisqlError
 
 _DELIMITER = re.compile(r"^\s*delimiter(?:\s+(\S+))?\s*$", re.IGNORECASE)
 _SOURCE = re.compile(r"^\s*(?:source\s+|\\\.\s*)(.+?)\s*;?\s*$", re.IGNORECASE | re.DOTALL)
@@ -35,6 +37,26 @@ class Command:
     vertical: bool = False
     #: For "source": the file; for "delimiter": the new delimiter; for "error": the message.
     arg: str = ""
+
+
+def read_script(path: str) -> str:
+    """A script file's text, read as UTF-8 (OSError when it cannot be opened)."""
+    with open(path, "rb") as fh:
+        return decode_script(fh.read(), f"file '{path}'")
+
+
+def decode_script(data: bytes, source: str) -> str:
+    """Script bytes as text. Invalid UTF-8 is a DorisqlError naming `source` ("file 'x.sql'",
+    "standard input"), the line and column, and the byte offset of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+        line_start = data.rfind(b"\n", 0, bad) + 1
+        line = data.count(b"\n", 0, bad) + 1
+        column = len(data[line_start:bad].decode("utf-8")) + 1  # (the first bad byte ends the valid part)
+        raise DorisqlError(f"cannot read {source}: invalid UTF-8 byte 0x{data[bad]:02X} at line {line}, "
+                           f"column {column} (byte offset {bad})") from None
 
 
 def strip_blank(text: str) -> str:
@@ -133,35 +155,37 @@ def split_buffer(text: str, delimiter: str = ";", first_line: int = 1) -> list[C
 
 
 def iter_script(text: str, delimiter: str = ";") -> Iterator[Command]:
-    """Walk a script line by line, yielding its commands; DELIMITER takes effect at once."""
+    """Walk a script line by line, yielding its commands; DELIMITER takes effect at once.
+
+    Each line is scanned once (CompletionTracker), so a statement of many lines costs time in
+    proportion to its length."""
+    from dorisql.syntax.split import CompletionTracker
+
     buffer: list[str] = []
     start = 1
+    blank = True  # the buffer may hold no SQL yet (only whitespace and comments, or an open comment)
+    tracker = CompletionTracker(delimiter)
     for number, line in enumerate(text.splitlines(keepends=True), 1):
-        pending = "".join(buffer)
-        if not strip_blank(pending):
+        if blank and not strip_blank("".join(buffer)):
             command = client_command(line)
             if command is not None:
                 command.line = number
                 if command.kind == "delimiter":
                     delimiter = command.arg
                 yield command
-                buffer, start = [], number + 1
+                buffer, start, tracker = [], number + 1, CompletionTracker(delimiter)
                 continue
             if not buffer:
                 start = number
         buffer.append(line)
-        joined = "".join(buffer)
-        if _finished(joined, delimiter):
-            yield from split_buffer(joined, delimiter, start)
-            buffer, start = [], number + 1
+        complete = tracker.feed(line)
+        if blank:
+            head = strip_blank("".join(buffer))
+            blank = not head or head.startswith("/*")
+        if not blank and (complete or line.rstrip().endswith("\\G")
+                          and ends_with_vertical("".join(buffer), delimiter) is not None):
+            yield from split_buffer("".join(buffer), delimiter, start)
+            buffer, start, blank, tracker = [], number + 1, True, CompletionTracker(delimiter)
     rest = "".join(buffer)
     if strip_blank(rest):
         yield from split_buffer(rest, delimiter, start)
-
-
-def _finished(text: str, delimiter: str) -> bool:
-    from dorisql.syntax import is_complete
-
-    if not strip_blank(text):
-        return False
-    return ends_with_vertical(text, delimiter) is not None or is_complete(text, delimiter)

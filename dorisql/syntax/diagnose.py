@@ -150,16 +150,21 @@ def relocate(error: DorisqlError, script: str, start_line: int, start_col: int) 
 # --------------------------------------------------------------------------- masking
 
 _MASKABLE = re.compile(
-    r"'(?:[^'\\]|\\[\s\S])*(?:'|$)|\"(?:[^\"\\]|\\[\s\S])*(?:\"|$)|`[^`]*(?:`|$)"
+    r"'[^'\\]*(?:\\[\s\S][^'\\]*)*(?:'|$)|\"[^\"\\]*(?:\\[\s\S][^\"\\]*)*(?:\"|$)|`[^`]*(?:`|$)"
     r"|(?:--|#)[^\n]*|/\*[\s\S]*?(?:\*/|$)"
 )
-_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _blank(m: re.Match) -> str:
+    """The match's first character, then spaces with its newlines kept."""
+    body = m.group()
+    return body[0] + "\n".join(" " * len(line) for line in body[1:].split("\n"))
 
 
 def mask(text: str) -> str:
     """`text` with the insides of strings, quoted names and comments blanked out (same length,
     newlines kept), so keyword searches see only the SQL structure."""
-    return _MASKABLE.sub(lambda m: m.group()[0] + _NOT_NEWLINE.sub(" ", m.group()[1:]), text)
+    return _MASKABLE.sub(_blank, text)
 
 
 # --------------------------------------------------------------------------- unsupported features

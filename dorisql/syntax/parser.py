@@ -1,6 +1,7 @@
 """The front end: script -> statements.
 
-The Lark LALR parser is built once, on first use, and shared (`get_parser`). Statements are
+The Lark LALR parser is built once, on first use, and shared (`get_parser`); statements are
+read by the lexer in .lexer, which feeds that parser token by token. Statements are
 dispatched on their first word: queries (SELECT / WITH), EXPLAIN and the query half of
 INSERT ... SELECT are kept as text and read with sqlglot; everything else goes through the
 grammar in grammar/doris.lark. Every failure leaves here as a DorisqlError (SqlSyntaxError or
@@ -11,21 +12,20 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import importlib
 import importlib.resources
 import re
 import threading
-from pathlib import Path
 
 from lark import Lark
 from lark.exceptions import UnexpectedInput, VisitError
 
-from dorisql import ast
+from dorisql import analysis, ast
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
-from .lexer import DorisLexer, Driver
+from .lexer import Driver
 from .diagnose import (caret_context, feature_offset, located, mask, offset_of, relocate, syntax_error,
                        translate, unsupported_feature)
+from .limits import check_nesting, check_size, ensure_recursion_limit
 from .queries import query_tables
 from .split import LEADING_NOISE, WHITESPACE, split_statements
 from .transform import SOURCE, PositionedError, ToAst
@@ -39,19 +39,15 @@ _parser_lock = threading.Lock()
 
 
 def grammar_text() -> str:
-    """The grammar: inside the installed package (dorisql/grammar/), else the repo's grammar/."""
-    try:
-        resource = importlib.resources.files("dorisql") / "grammar" / GRAMMAR_FILE
-        if resource.is_file():
-            return resource.read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError, ModuleNotFoundError):
-        pass
-    path = Path(__file__).resolve().parent.parent.parent / "grammar" / GRAMMAR_FILE
-    return path.read_text(encoding="utf-8")
+    """The grammar, a resource of the package: dorisql/grammar is the repository's grammar/
+    (a symlink in the repository, copied into the wheel by the build)."""
+    return (importlib.resources.files("dorisql") / "grammar" / GRAMMAR_FILE).read_text(encoding="utf-8")
 
 
 def get_parser() -> Lark:
-    """The shared Lark LALR parser (built on first use; thread-safe)."""
+    """The shared Lark LALR parser (built on first use; thread-safe): its grammar, terminals and
+    tables. Parse with parse_statement, not Lark.parse: Lark's own lexer, built here only
+    because Lark needs one, does not know Doris's non-reserved words."""
     if _parser is None:
         _build()
     return _parser
@@ -70,7 +66,7 @@ def _build() -> None:
             parser = Lark(
                 grammar_text(),
                 parser="lalr",
-                lexer=DorisLexer,
+                lexer="basic",  # unused: .lexer.Driver lexes and feeds the parser itself
                 start=["statement", "insert_head", "create_table_as_head"],
                 transformer=ToAst(),
                 maybe_placeholders=True,
@@ -130,9 +126,12 @@ def parse_statement(text: str) -> ast.Statement:
 
     Errors carry line/column relative to `text` (and `err.pos`, the offset in `text`).
     """
+    check_size(text)
     word, start, end = _next_word(text, 0)
     if not word:
         raise syntax_error(text, len(text), "empty statement")
+    check_nesting(text)
+    ensure_recursion_limit()
     if word in ("SELECT", "WITH", "("):
         return _query(text, start)
     if word == "INSERT":
@@ -249,53 +248,32 @@ def _insert_query(text: str, qstart: int) -> ast.Insert:
 
 # --------------------------------------------------------------------------- public API
 
-_analysis = None
-_analysis_loaded = False
-
-
-def _analysis_check():
-    """dorisql.analysis.check, if that module exists (it is optional for the front end)."""
-    global _analysis, _analysis_loaded
-    if not _analysis_loaded:
-        try:
-            module = importlib.import_module("dorisql.analysis")
-            _analysis = getattr(module, "check", None)
-        except ImportError as e:
-            if e.name not in ("dorisql.analysis", "dorisql"):
-                raise
-            _analysis = None
-        _analysis_loaded = True
-    return _analysis
-
-
 def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, check: bool) -> ast.Statement:
     object.__setattr__(stmt, "pos", ast.Pos(line, col))
     object.__setattr__(stmt, "text", text)
     if check:
-        checker = _analysis_check()
-        if checker is not None:
-            try:
-                checker(stmt)
-            except DorisqlError as e:
-                e.statement_line = line
-                if e.line is None:
-                    # a feature dorisql parses but does not implement: point at it when it can be found
-                    at = feature_offset(mask(text), e.feature) if isinstance(e, NotSupportedError) else None
-                    if at is not None:
-                        base = offset_of(script, line, col)
-                        located(e, script, base + at, base)
-                        raise
-                    e.line, e.column = line, col
-                    if e.context is None:
-                        e.context = caret_context(script, offset_of(script, line, col))
-                raise
+        try:
+            analysis.check(stmt)
+        except DorisqlError as e:
+            e.statement_line = line
+            if e.line is None:
+                # a feature dorisql parses but does not implement: point at it when it can be found
+                at = feature_offset(mask(text), e.feature) if isinstance(e, NotSupportedError) else None
+                if at is not None:
+                    base = offset_of(script, line, col)
+                    located(e, script, base + at, base)
+                    raise
+                e.line, e.column = line, col
+                if e.context is None:
+                    e.context = caret_context(script, offset_of(script, line, col))
+            raise
     return stmt
 
 
 def parse(sql: str, *, delimiter: str = ";", check: bool = True) -> list[ast.Statement]:
     """Parse a script into statements, each with `pos` (where it starts) and `text` (its source).
 
-    Runs dorisql.analysis.check on each statement when that module exists and `check` is true.
+    Runs dorisql.analysis.check on each statement when `check` is true.
     The first failing statement raises; the error's `statement_line` is where that statement
     starts and its line/column are positions in the whole script.
     """

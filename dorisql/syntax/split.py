@@ -18,9 +18,11 @@ WHITESPACE = " \t\r\n\f\v"
 LEADING_NOISE = re.compile(r"(?:[ \t\r\n\f\v]+|(?:--|#)[^\n]*|/\*[\s\S]*?\*/)*")
 
 # The end of a quoted run, from just after its opening quote. No match: unterminated.
+# (Written as "unrolled loops", [^'\\]*(?:\\.[^'\\]*)*, so that the regex engine keeps no state per
+# character: a 10 MB literal costs time and memory in proportion to its escapes, not its length.)
 _CLOSE = {
-    "'": re.compile(r"(?:[^'\\]|\\[\s\S])*'"),
-    '"': re.compile(r'(?:[^"\\]|\\[\s\S])*"'),
+    "'": re.compile(r"[^'\\]*(?:\\[\s\S][^'\\]*)*'"),
+    '"': re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*"'),
     "`": re.compile(r"[^`]*`"),
 }
 
@@ -31,8 +33,9 @@ def _opener(delimiter: str) -> re.Pattern:
     return re.compile(r"['\"`#]|--|/\*|" + re.escape(delimiter))
 
 
-def _scan(text: str, delimiter: str):
-    """Yield (kind, start, end) for every delimiter found, then ("end", state, len(text)).
+def _scan(text: str, delimiter: str, pos: int = 0):
+    """Yield (kind, start, end) for every delimiter found from `pos` on (outside any string or
+    comment there), then ("end", state, len(text)).
 
     state is None when the text ends outside any string or comment, else the kind of the
     unterminated construct ("'", '"', "`", "/*").
@@ -40,7 +43,6 @@ def _scan(text: str, delimiter: str):
     if not delimiter:
         raise ValueError("the statement delimiter cannot be empty")
     opener = _opener(delimiter)
-    pos = 0
     n = len(text)
     while True:
         m = opener.search(text, pos)
@@ -113,14 +115,54 @@ def is_complete(text: str, delimiter: str = ";") -> bool:
     """Whether `text` ends with a complete statement: a delimiter outside any string or
     comment, followed only by whitespace and comments. False inside an unterminated string,
     quoted name or comment, and for text that holds no statement at all."""
-    last_delim_end = None
-    state = None
-    for kind, a, b in _scan(text, delimiter):
-        if kind == "delim":
-            last_delim_end = b
-        else:
-            state = a
-    if state is not None or last_delim_end is None:
-        return False
-    rest = LEADING_NOISE.match(text, last_delim_end).end()
-    return rest == len(text)
+    return CompletionTracker(delimiter).feed(text)
+
+
+class CompletionTracker:
+    """`is_complete` for text that arrives in pieces (a script read line by line): each line is
+    scanned once, an open string or comment carried into the next, so a statement of many
+    lines costs time in proportion to its length."""
+
+    def __init__(self, delimiter: str = ";"):
+        self.delimiter = delimiter
+        #: The construct the text up to the last newline ends in: None, "'", '"', "`" or "/*".
+        self.state: str | None = None
+        #: That text holds a delimiter outside strings and comments, and only noise after it.
+        self.delimited = False
+        #: Text after the last newline: a line comment may still be open in it, so it is scanned
+        #: again with the next piece (pieces normally end with a newline).
+        self.line = ""
+
+    def feed(self, piece: str) -> bool:
+        """Add `piece`; whether all the text fed so far ends with a complete statement."""
+        self.line += piece
+        state, delimited = self._advance(self.line)
+        if self.line.endswith("\n"):
+            self.state, self.delimited, self.line = state, delimited, ""
+        return delimited and state is None
+
+    def _advance(self, text: str) -> tuple[str | None, bool]:
+        """(state, delimited) after `text`, from the state after the text before it."""
+        state, delimited, pos = self.state, self.delimited, 0
+        if state is not None:
+            if state == "/*":
+                end = text.find("*/")
+                pos = -1 if end < 0 else end + 2
+            else:
+                close = _CLOSE[state].match(text)
+                pos = -1 if close is None else close.end()
+                delimited = False  # a string is not noise
+            if pos < 0:
+                return state, delimited
+            state = None
+        last_delim_end = None
+        for kind, a, b in _scan(text, self.delimiter, pos):
+            if kind == "delim":
+                last_delim_end = b
+            else:
+                state = a
+        if last_delim_end is not None or delimited:
+            noise_end = LEADING_NOISE.match(text, pos if last_delim_end is None else last_delim_end).end()
+            # (an unterminated /* at the very end is noise so far: a later piece may close it)
+            delimited = noise_end == len(text) or (state == "/*" and text.startswith("/*", noise_end))
+        return state, delimited

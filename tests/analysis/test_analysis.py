@@ -230,3 +230,57 @@ def test_alter_checks():
         A.check(AlterTable(t, (AddPartition(RangePartition("p", ("1",)), DistributedBy("HASH", ("a",), 0)),)))
     with pytest.raises(AnalysisError, match="replication_num"):
         A.check(AlterTable(t, (SetProperties((("replication_num", "-1"),)),)))
+
+
+# ----------------------------------------------------------------------------- column names
+
+
+def with_column(name: str) -> CreateTable:
+    return CreateTable(TableName("t"), (C("k", "INT"), C(name, "INT")), keys=KeysDesc("DUPLICATE", ("k",)),
+                       distribution=DistributedBy("HASH", ("k",), 1))
+
+
+@pytest.mark.parametrize("name", ["a`b", "../k", ".k", "a(b)", "`x`", "a;b", "a'b", "a=b", "中文", "x" * 257,
+                                  "", "__doris_shadow_v"])
+def test_column_names_doris_refuses(name):
+    err(with_column(name),
+        f"Incorrect column name '{name}'. Column regex is "
+        r"""'^[_a-zA-Z@0-9\s/][.a-zA-Z0-9_+-/?@#$%^&*"\s,:]{0,255}$'""")
+
+
+@pytest.mark.parametrize("name", ["mv_k", "mva_sum"])
+def test_column_names_with_a_materialized_view_prefix(name):
+    err(with_column(name), f"Incorrect column name {name}, column name can't start with 'mv_'/'mva_'")
+
+
+@pytest.mark.parametrize("name", ["__partition", "__bucket", "__load_seq", "__row_seq", "__LOAD_SEQ", "__dorisql",
+                                  "__dorisql_scan_t", "__DorisQL_bad"])
+def test_column_names_dorisql_keeps_for_itself(name):
+    err(with_column(name), f"Incorrect column name '{name}'. __partition, __bucket, __load_seq, __row_seq and "
+                           f"names starting with __dorisql are reserved by dorisql")
+
+
+def test_the_reserved_names_are_the_hidden_columns_dorisql_writes():
+    from dorisql.engine import merge, tables
+
+    assert set(A.DORISQL_HIDDEN_COLUMNS) == set(tables.HIDDEN_COLUMNS) == set(merge.HIDDEN_COLUMNS)
+
+
+@pytest.mark.parametrize("name", ["k2", "_k", "@k", "1k", "/k", "a b", "a.b", "MV_k", "x" * 256,
+                                  "a+b-c/d?e@f#g$h%i^j&k*l", 'a"b', "a,b:c", "_partition", "__partitions",
+                                  "__row_seq2"])
+def test_column_names_doris_accepts(name):
+    A.check(with_column(name))
+
+
+def test_doris_suite_column_names_are_refused_with_their_message():
+    """regression-test/suites/nereids_p0/create_table/test_create_table.groovy expects
+    "Incorrect column name" for both of these (tests/data/corpus 0294 and 0295)."""
+    from dorisql.syntax import parse
+
+    for sql in ("CREATE TABLE region (r INT NOT NULL, `CAST(``o_custkey`` AS BIGINT)` VARCHAR(152)) "
+                "DUPLICATE KEY(r) DISTRIBUTED BY HASH(r) BUCKETS 1",
+                "CREATE TABLE region (r INT NOT NULL, `mva_invalid` VARCHAR(152)) "
+                "DUPLICATE KEY(r) DISTRIBUTED BY HASH(r) BUCKETS 1"):
+        with pytest.raises(AnalysisError, match="^Incorrect column name"):
+            parse(sql)

@@ -84,3 +84,22 @@ def test_is_complete_with_delimiter():
     assert is_complete("SELECT 1; SELECT 2 //", delimiter="//")
     assert not is_complete("SELECT 1;", delimiter="//")
     assert not is_complete("SELECT '//", delimiter="//")
+
+
+def test_completion_tracker_fed_line_by_line_agrees_with_is_complete():
+    """The tracker carries open strings, quoted names, comments (and a line comment cut at a
+    line break other than \\n) from one line to the next: after every line it says what
+    is_complete says of all the text so far."""
+    import random
+
+    from dorisql.syntax.split import CompletionTracker
+
+    atoms = [";", ";", "'", '"', "`", "/*", "*/", "--", "#", "\n", "\n", "\r", "\x0c", " ", "a", "\\", "//", "$$"]
+    rng = random.Random(7)
+    for _ in range(20_000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randint(0, 16)))
+        for delimiter in (";", "//", "$$"):
+            tracker, seen = CompletionTracker(delimiter), ""
+            for line in text.splitlines(keepends=True):
+                seen += line
+                assert tracker.feed(line) == is_complete(seen, delimiter), (seen, delimiter)

@@ -6,6 +6,7 @@ import pytest
 
 from dorisql import ast
 from dorisql.ast import MAXVALUE, Literal, TableName
+from dorisql.errors import SqlSyntaxError
 from dorisql.generator import to_sql, type_sql
 from dorisql.syntax import parse_one
 
@@ -133,6 +134,18 @@ def test_create_table_everything():
     assert s.distribution == ast.DistributedBy("HASH", ("k1",), None, auto=True)
     assert s.rollups == (ast.RollupDef("r1", ("k1", "k2"), ("k1",), (("x", "y"),)), ast.RollupDef("r2", ("k1",)))
     assert s.properties == (("estimate_partition_size", "100G"), ('escaped"', "a\\b\nc"))
+
+
+@pytest.mark.parametrize("elements", ["k1 INT,", "k1 INT,\n  k2 INT,\n", "k1 INT, INDEX i (k1) USING INVERTED,"])
+def test_a_trailing_comma_after_the_last_column_or_index_is_accepted(elements):
+    """As in Doris: DorisParser.g4 `LEFT_PAREN columnDefs (COMMA indexDefs)? COMMA? RIGHT_PAREN`
+    (apache/doris#29167 kept the legacy parser's behaviour). Two commas are still an error."""
+    trailing = p(f"CREATE TABLE t ({elements}) DISTRIBUTED BY HASH(k1) BUCKETS 1")
+    assert trailing == p(f"CREATE TABLE t ({elements.rstrip().rstrip(',')}) DISTRIBUTED BY HASH(k1) BUCKETS 1")
+    with pytest.raises(SqlSyntaxError, match="unexpected ','"):
+        parse_one(f"CREATE TABLE t ({elements},) DISTRIBUTED BY HASH(k1) BUCKETS 1")
+    with pytest.raises(SqlSyntaxError, match="column 17: unexpected ','"):
+        parse_one("CREATE TABLE t (,) DISTRIBUTED BY HASH(k1) BUCKETS 1")
 
 
 def test_range_partition_forms():
