@@ -46,7 +46,7 @@ SHADOW_NAME_PREFIX = "__doris_shadow_"
 MV_NAME_PREFIXES = ("mv_", "mva_")
 #: Columns dorisql adds to a table's data files (catalog.model, engine.tables), and the prefix of
 #: the names it uses inside queries and loads: a user column with one of them would clash.
-DORISQL_HIDDEN_COLUMNS = ("__partition", "__bucket", "__load_seq", "__row_seq")
+DORISQL_HIDDEN_COLUMNS = ("__partition", "__bucket", "__load_seq", "__row_seq", "__commit_seq")
 DORISQL_NAME_PREFIX = "__dorisql"
 
 
