@@ -47,6 +47,7 @@ from typing import Mapping, Optional, Sequence, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dorisql.ast import DataType
+from dorisql.bucketing.limits import bucket_limit_error
 from dorisql.errors import AnalysisError
 from dorisql.partitioning import keys
 
@@ -435,6 +436,9 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
             raise _fail(f"Invalid dynamic partition buckets {text}", BUCKETS, text)
         if buckets <= 0:
             raise _fail("Dynamic partition buckets must greater than 0", BUCKETS, text)
+        too_many = bucket_limit_error(buckets)
+        if too_many:
+            raise _fail(too_many, BUCKETS, text)
 
     enable = True
     if ENABLE in dyn:
