@@ -308,3 +308,10 @@ def test_batch_errors():
         K.expand_batch(BatchRangePartition(("1", "2"), ("3",), 1), INT)
     with pytest.raises(AnalysisError, match="is intersected"):
         K.build_ranges([LT("a", "2022-01-04"), BatchRangePartition(("2022-01-03",), ("2022-01-06",), 1, "DAY")], [DATE])
+
+
+def test_list_values_count_bytes():
+    v6 = DataType("VARCHAR", (6,))
+    assert K.build_lists([ListPartition("p", (("北京",),))], [v6])[0].keys[0].values == ("北京",)
+    with pytest.raises(AnalysisError, match=r"too long for VARCHAR\(6\): 9 bytes > 6"):
+        K.build_lists([ListPartition("p", (("北京市",),))], [v6])  # 3 characters
