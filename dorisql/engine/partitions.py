@@ -298,10 +298,17 @@ def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetim
         ptype = partition_columns(meta.definition)[1][0]
         replication = props.replication_num or _replication_num(meta.definition)
         medium = _storage_medium(meta.definition)
+        texts: dict = {}  # each upper bound is usually the next partition's lower bound
+
+        def text(value) -> tuple[str]:
+            if value not in texts:
+                texts[value] = (component_text(value, ptype),)
+            return texts[value]
+
         for pid, planned in zip(ids, plan.to_create):
             partitions.append(PartitionMeta(
                 id=pid, name=planned.name, buckets=decision.buckets,
-                lower=(component_text(planned.lower, ptype),), upper=(component_text(planned.upper, ptype),),
+                lower=text(planned.lower), upper=text(planned.upper),
                 created_at=now, replication_num=replication, storage_medium=medium, bucket_decision=decision))
     return dataclasses.replace(meta, partitions=tuple(partitions))
 

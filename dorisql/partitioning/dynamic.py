@@ -842,17 +842,25 @@ def _plan_creations(props: DynamicPartitionProperties,
     # every range so far, planned ones included, for bisect lookups (a table with thousands of
     # partitions is re-planned on every pass)
     index = keys.RangeIndex((r, p) for p, r in existing)
+    column_type = (DataType(kind),)
+
+    def bound(offset: int) -> tuple[dt.datetime, Bound, keys.PartitionKey]:
+        border_at = border(props, now_local, offset)
+        value = _as_bound(border_at, kind)
+        return border_at, value, keys.range_key((value,), column_type)
+
+    upper, hi_b, hi_key = bound(props.real_start())
     for offset in range(props.real_start(), props.end + 1):
-        lower = border(props, now_local, offset)
-        upper = border(props, now_local, offset + 1)
+        # each period's upper border is the next one's lower border
+        lower, lo_b, lo_key = upper, hi_b, hi_key
+        upper, hi_b, hi_key = bound(offset + 1)
         name = props.prefix + partition_suffix(props.time_unit, lower)
-        lo_b, hi_b = _as_bound(lower, kind), _as_bound(upper, kind)
         if lo_b >= hi_b:
             # HOUR across a DST fall-back: two offsets share a local border; nothing to create
             result.messages.append(
                 f"skip {name}: empty range {_range_text(lo_b, hi_b)} (time zone transition)")
             continue
-        new = _range_of(lo_b, hi_b, kind)
+        new = keys.Range(lo_key, hi_key)
         clash = index.first_intersecting(new)
         if clash is not None:
             clash_range, part = clash

@@ -108,7 +108,7 @@ class PartitionKey:
     sort_key: tuple = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sort_key", tuple(component_sort_key(v) for v in self.values))
+        object.__setattr__(self, "sort_key", tuple([component_sort_key(v) for v in self.values]))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PartitionKey):
@@ -596,7 +596,7 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
     date_col = T.canonical(t).name == "DATE"
 
     def text(d: dt.datetime) -> str:
-        return d.strftime("%Y-%m-%d") if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
+        return d.date().isoformat() if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
 
     n = item.interval
     hi = text(cur)
@@ -936,9 +936,25 @@ def build_partitions(definition: Any, *, prefix: str = MULTI_PARTITION_NAME_PREF
         return []
     names, ptypes = partition_columns(definition)
     if definition.partition.kind.upper() == "RANGE":
-        return list(build_ranges(definition.partition.items, ptypes, prefix=prefix))
-    return list(build_lists(definition.partition.items, ptypes, columns=names,
-                            nullable=partition_nullable(definition)))
+        return list(_declared_ranges(tuple(definition.partition.items), ptypes, prefix))
+    return list(_declared_lists(tuple(definition.partition.items), ptypes, names,
+                                partition_nullable(definition)))
+
+
+# The parser's normalisation, the analyser and the engine each build the partitions of the same
+# CREATE TABLE; the results are immutable, so the last few are kept (thousands of partitions
+# then cost one build, not three). A statement that fails is not cached and fails each time.
+
+
+@functools.lru_cache(maxsize=8)
+def _declared_ranges(items: tuple, types: tuple[DataType, ...], prefix: str) -> tuple[RangeDef, ...]:
+    return tuple(build_ranges(items, types, prefix=prefix))
+
+
+@functools.lru_cache(maxsize=8)
+def _declared_lists(items: tuple, types: tuple[DataType, ...], columns: tuple[str, ...],
+                    nullable: tuple[bool, ...]) -> tuple[ListDef, ...]:
+    return tuple(build_lists(items, types, columns=columns, nullable=nullable))
 
 
 def table_partitions(meta: Any) -> list[PartitionDef]:
