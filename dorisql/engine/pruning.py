@@ -254,21 +254,20 @@ def split_conjuncts(where: Union[exp.Expression, Iterable[exp.Expression], None]
     """The AND-ed parts of a condition (a Where node, an expression, or a list of either)."""
     if where is None:
         return []
-    if isinstance(where, exp.Expression):
-        items = [where]
-    else:
-        items = list(where)
+    return _flatten([where] if isinstance(where, exp.Expression) else list(where), exp.And)
+
+
+def _flatten(items: list, connective: type) -> list[exp.Expression]:
+    """The operands of nested `connective`s (And / Or), in order, through WHERE and parentheses."""
     out: list[exp.Expression] = []
     stack = list(reversed(items))
     while stack:
         e = stack.pop()
         if e is None:
             continue
-        if isinstance(e, exp.Where):
+        if isinstance(e, (exp.Where, exp.Paren)):
             stack.append(e.this)
-        elif isinstance(e, exp.Paren):
-            stack.append(e.this)
-        elif isinstance(e, exp.And):
+        elif isinstance(e, connective):
             stack.append(e.expression)
             stack.append(e.this)
         else:
@@ -339,7 +338,7 @@ class _Analyzer:
             return _And(tuple(items)) if items else None
         if isinstance(e, exp.Or):
             items = []
-            for x in _split_or(e):
+            for x in _flatten([e], exp.Or):
                 n = self.node(x)
                 if n is None:
                     return None
@@ -445,20 +444,6 @@ def _apply_cast(raw: Any, cast_to: str, col: ColumnDef) -> Any:
                 raise _Unknown(raw)  # CAST(1.5 AS INT) truncation: leave it
         return raw
     raise _Unknown(raw)
-
-
-def _split_or(e: exp.Expression) -> list[exp.Expression]:
-    out, stack = [], [e]
-    while stack:
-        x = stack.pop()
-        while isinstance(x, exp.Paren):
-            x = x.this
-        if isinstance(x, exp.Or):
-            stack.append(x.expression)
-            stack.append(x.this)
-        else:
-            out.append(x)
-    return out
 
 
 def _points_atom(column: str, values: Sequence[Any]) -> _Atom:

@@ -1,11 +1,16 @@
 """Typed partition keys, RANGE arithmetic, LIST membership and row routing (pure Python).
 
+The one model of partition values: loads route rows with it (`Router`, `routing_sql`), the
+query planner prunes partitions with it (dorisql.engine.pruning), the dynamic partition planner
+checks its new ranges with it (dorisql.partitioning.dynamic). Values are typed by
+dorisql.types.
+
 Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPartitionDesc):
 
 - A key is a tuple of per-column values. Each component is a typed value, `MIN` (Doris
   MIN_VALUE: the type minimum, which is also what an explicit minimum literal denotes), `MAX`
   (MAXVALUE, the `dorisql.ast.MAXVALUE` singleton) or None (NULL). Keys compare
-  lexicographically with NULL < MIN < every value < MAX.
+  lexicographically with NULL < MIN < every value < MAX (`component_sort_key`).
 - A RANGE partition is [lower, upper). A lower bound made only of MIN has no lower limit, so
   rows with NULL in a partition column land in the partition whose lower bound is MIN (the first
   LESS THAN partition), and in no partition when there is none (seed 003, Doris BE behaviour).
@@ -13,6 +18,9 @@ Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPa
   upper (Doris createAndCheckNewRange): on CREATE the partitions are added one by one in
   statement order, on ADD PARTITION against the live list.
 - Fewer values than partition columns: the missing columns are filled with MIN.
+- Ranges never overlap, so `RangeIndex` keeps them sorted and answers "which ranges does this
+  one meet" and "which range holds this key" by bisection, not by a scan of every range (so a
+  table's thousands of partitions are built and checked in about linear time).
 
 Canonical text (catalog `PartitionMeta.lower/upper/values`): one string per column, the value as
 Doris prints it; MIN prints as the type minimum ('0000-01-01', '-2147483648') and parses back to
