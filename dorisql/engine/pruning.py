@@ -29,7 +29,7 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from sqlglot import exp
 
@@ -257,10 +257,10 @@ def split_conjuncts(where: Union[exp.Expression, Iterable[exp.Expression], None]
     return _flatten([where] if isinstance(where, exp.Expression) else list(where), exp.And)
 
 
-def _flatten(items: list, connective: type) -> list[exp.Expression]:
+def _flatten(items: list[exp.Expression], connective: type[exp.Connector]) -> list[exp.Expression]:
     """The operands of nested `connective`s (And / Or), in order, through WHERE and parentheses."""
     out: list[exp.Expression] = []
-    stack = list(reversed(items))
+    stack: list[Any] = list(reversed(items))
     while stack:
         e = stack.pop()
         if e is None:
@@ -380,7 +380,7 @@ class _Analyzer:
         return None
 
     def _comparison(self, e: exp.Expression) -> Optional[_Node]:
-        op = type(e)
+        op: type[exp.Expression] = type(e)
         col = self.column(e.this)
         other = e.expression
         if col is None:
@@ -410,7 +410,8 @@ class _Analyzer:
         return None
 
 
-_FLIP = {exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE}
+_FLIP: dict[type[exp.Expression], type[exp.Expression]] = {
+    exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE}
 
 
 def _looks_numeric(text: str) -> bool:
@@ -474,7 +475,7 @@ def _atom_overlaps(atom: _Atom, region: _Interval) -> bool:
         return True
 
 
-def _eval_point(node: _Node, point: dict[str, Optional[tuple]]) -> bool:
+def _eval_point(node: _Node, point: Mapping[str, Optional[tuple]]) -> bool:
     """May `node` hold for a row whose partition columns are `point` (others unknown)?"""
     if isinstance(node, _And):
         return all(_eval_point(n, point) for n in node.items)
@@ -561,7 +562,8 @@ def _node_points(n: _Node) -> Optional[tuple[str, frozenset]]:
     if isinstance(n, _Atom):
         return (n.column, n.points) if n.points is not None else None
     if isinstance(n, _Or):
-        col, acc = None, frozenset()
+        col: Optional[str] = None
+        acc: frozenset = frozenset()
         for item in n.items:
             pts = _node_points(item)
             if pts is None or (col is not None and pts[0].lower() != col.lower()):
@@ -678,7 +680,8 @@ def _prune_buckets(meta: TableMeta, nodes: list[_Node], partitions: Sequence[str
     try:
         for name in partitions:
             part = meta.partition(name)
-            out[part.name] = frozenset(bucket_of(list(c), types, part.buckets) for c in combos)
+            if part is not None:
+                out[part.name] = frozenset(bucket_of(list(c), types, part.buckets) for c in combos)
     except (ValueError, TypeError, OverflowError):
         return None
     return out

@@ -452,11 +452,12 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     start = MIN_START_OFFSET
     if given(START) is not None:
         text = dyn[START]
-        start = _parse_int(text)
-        if start is None:
+        start_number = _parse_int(text)
+        if start_number is None:
             raise _fail(f"Invalid dynamic partition start {text}", START, text)
-        if start >= 0:
+        if start_number >= 0:
             raise _fail("Dynamic partition start must less than 0", START, text)
+        start = start_number
 
     text = dyn[END]
     end = _parse_int(text)
@@ -477,13 +478,13 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     history_num = NOT_SET_HISTORY_PARTITION_NUM
     if HISTORY_PARTITION_NUM in dyn:
         text = dyn[HISTORY_PARTITION_NUM]
-        parsed = _parse_int(text)
-        if parsed is None:
+        number = _parse_int(text)
+        if number is None:
             raise _fail(f"Invalid properties: {HISTORY_PARTITION_NUM}", HISTORY_PARTITION_NUM, text)
-        if parsed < 0 and parsed != NOT_SET_HISTORY_PARTITION_NUM:
+        if number < 0 and number != NOT_SET_HISTORY_PARTITION_NUM:
             raise _fail("Dynamic history partition num must greater than 0",
                         HISTORY_PARTITION_NUM, text)
-        history_num = parsed
+        history_num = number
 
     if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM \
             and start == MIN_START_OFFSET:
@@ -497,22 +498,22 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     start_day_of_month = 1
     if START_DAY_OF_MONTH in dyn:
         text = dyn[START_DAY_OF_MONTH]
-        parsed = _parse_int(text) if text else None
-        if parsed is None:
+        number = _parse_int(text) if text else None
+        if number is None:
             raise _fail(f"Invalid properties: {START_DAY_OF_MONTH}", START_DAY_OF_MONTH, text)
-        if parsed < 1 or parsed > 28:
+        if number < 1 or number > 28:
             raise _fail(f"{START_DAY_OF_MONTH} should between 1 and 28", START_DAY_OF_MONTH, text)
-        start_day_of_month = parsed
+        start_day_of_month = number
 
     start_day_of_week = 1
     if START_DAY_OF_WEEK in dyn:
         text = dyn[START_DAY_OF_WEEK]
-        parsed = _parse_int(text) if text else None
-        if parsed is None:
+        number = _parse_int(text) if text else None
+        if number is None:
             raise _fail(f"Invalid properties: {START_DAY_OF_WEEK}", START_DAY_OF_WEEK, text)
-        if parsed < 1 or parsed > 7:
+        if number < 1 or number > 7:
             raise _fail(f"{START_DAY_OF_WEEK} should between 1 and 7", START_DAY_OF_WEEK, text)
-        start_day_of_week = parsed
+        start_day_of_week = number
 
     time_zone = given(TIME_ZONE)
     if time_zone is None:
@@ -524,26 +525,26 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         text = dyn[REPLICATION_NUM]
         if text == "":
             raise _fail(f"Invalid properties: {REPLICATION_NUM}", REPLICATION_NUM, text)
-        parsed = _parse_int(text)
-        if parsed is None:
+        number = _parse_int(text)
+        if number is None:
             raise _fail(f"Invalid dynamic partition replication num: {text}.",
                         REPLICATION_NUM, text)
-        if parsed <= 0:
+        if number <= 0:
             raise _fail("Dynamic partition replication num must greater than 0",
                         REPLICATION_NUM, text)
-        replication_num = parsed
+        replication_num = number
 
     hot_partition_num = 0
     if HOT_PARTITION_NUM in dyn:
         text = dyn[HOT_PARTITION_NUM]
         if text == "":
             raise _fail(f"Invalid properties: {HOT_PARTITION_NUM}", HOT_PARTITION_NUM, text)
-        parsed = _parse_int(text)
-        if parsed is None:
+        number = _parse_int(text)
+        if number is None:
             raise _fail(f"Invalid {HOT_PARTITION_NUM} value", HOT_PARTITION_NUM, text)
-        if parsed < 0:
+        if number < 0:
             raise _fail(f"{HOT_PARTITION_NUM} must larger than 0.", HOT_PARTITION_NUM, text)
-        hot_partition_num = parsed
+        hot_partition_num = number
 
     reserved = None
     if RESERVED_HISTORY_PERIODS in dyn:

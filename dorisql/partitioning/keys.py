@@ -568,7 +568,7 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
     if item.interval <= 0:
         raise AnalysisError("Multi partition time interval must be larger than zero.")
     start, end = item.start[0], item.end[0]
-    if start is None or start is MAX or end is None or end is MAX:
+    if not isinstance(start, str) or not isinstance(end, str):  # NULL or MAXVALUE
         raise AnalysisError("Multi build partition start or end time style is illegal.")
     unit = item.unit.upper() if item.unit else None
     if unit is not None and unit not in _UNITS:
@@ -607,9 +607,9 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
         return d.date().isoformat() if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
 
     n = item.interval
-    hi = text(cur)
+    upper_text = text(cur)
     while cur < stop_t:
-        lo = hi  # each upper bound is the next partition's lower bound
+        lower_text = upper_text  # each upper bound is the next partition's lower bound
         if unit == "HOUR":
             name = prefix + cur.strftime("%Y%m%d%H")
             cur = cur + dt.timedelta(hours=n)
@@ -629,8 +629,8 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
             cur = cur.replace(year=cur.year + n)
         if unit != "DAY" and cur > stop_t:
             cur = stop_t
-        hi = text(cur)
-        emit(name, lo, hi)
+        upper_text = text(cur)
+        emit(name, lower_text, upper_text)
     return out
 
 
@@ -639,7 +639,7 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
 
 def _list_key(values: Sequence[Any], types: Sequence[DataType], columns: Sequence[str],
               nullable: Sequence[bool], part: str) -> PartitionKey:
-    vals = []
+    vals: list[Any] = []
     for v, t, col, null_ok in zip(values, types, columns, nullable):
         if _is_maxvalue_text(v, t):
             raise AnalysisError(f"MAXVALUE is not allowed in LIST partition [{part}]")

@@ -354,7 +354,7 @@ def test_range_index_answers_as_a_scan_does(seed):
         probe = _int_range(lo, lo + rnd.randint(1, 200))
         assert index.first_intersecting(probe) == _scan_first(entries, probe.intersects)
         key = K.range_key((rnd.choice([None, rnd.randint(-1200, 1200)]),), [INT])
-        assert index.containing(key) == _scan_first(entries, lambda r: r.contains(key))
+        assert index.containing(key) == _scan_first(entries, lambda r, key=key: r.contains(key))
         upper = K.range_key((rnd.randint(-1200, 1200),), [INT])
         ordered = sorted(entries, key=lambda e: (e[0].lower, e[0].upper, e[1]))
         found = next((i for i, (r, _) in enumerate(ordered) if r.upper >= upper), None)
