@@ -14,12 +14,11 @@ from typing import Optional
 
 from dorisql import ast
 from dorisql import types as T
+from dorisql.bucketing.limits import bucket_limit_error
 from dorisql.errors import AnalysisError, NotSupportedError
 
 #: Doris FeConstants.default_bucket_num: BUCKETS omitted after DISTRIBUTED BY.
 DEFAULT_BUCKET_NUM = 10
-#: Doris Config.max_bucket_num_per_partition (default 768; 0 disables the limit).
-MAX_BUCKET_NUM_PER_PARTITION = 768
 #: Doris session variable create_table_partition_max_num.
 CREATE_TABLE_PARTITION_MAX_NUM = 10000
 #: Doris FeConstants.shortkey_max_column_count / shortkey_maxsize_bytes.
@@ -253,10 +252,9 @@ def _check_buckets(dist: ast.DistributedBy) -> None:
         raise AnalysisError("Number of hash distribution should be greater than zero."
                             if dist.kind.upper() == "HASH"
                             else "Number of random distribution should be greater than zero.")
-    if MAX_BUCKET_NUM_PER_PARTITION and dist.buckets > MAX_BUCKET_NUM_PER_PARTITION:
-        raise AnalysisError(
-            f"Number of buckets ({dist.buckets}) exceeds the maximum allowed value "
-            f"({MAX_BUCKET_NUM_PER_PARTITION}) of max_bucket_num_per_partition")
+    too_many = bucket_limit_error(dist.buckets)
+    if too_many:
+        raise AnalysisError(too_many)
 
 
 def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable: bool = True) -> None:

@@ -32,6 +32,7 @@ Decisions (each names the Doris behaviour it follows or departs from):
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -93,8 +94,12 @@ INDEX_SIZE = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def canonical(t: DataType) -> DataType:
-    """The type with canonical name and Doris's default parameters filled in (recursively)."""
+    """The type with canonical name and Doris's default parameters filled in (recursively).
+
+    Cached: a table has few distinct types, and partition bounds, literals and routing ask for
+    the canonical form of the same few types again and again."""
     name = t.name.upper()
     name = ALIASES.get(name, name)
     params = tuple(t.params)
@@ -278,6 +283,23 @@ def index_size(t: DataType) -> int:
     if c.name in ("VARCHAR", "STRING"):
         return 20
     return INDEX_SIZE.get(c.name, 16)
+
+
+# --------------------------------------------------------------------------- string lengths
+
+
+def max_byte_length(t: DataType) -> int | None:
+    """The length limit of CHAR(n) / VARCHAR(n) values in UTF-8 bytes (Doris counts bytes, not
+    characters: VARCHAR(5) holds '北京' but not '北京市'); None for every other type."""
+    c = canonical(t)
+    if c.name in ("CHAR", "VARCHAR"):
+        return c.params[0]
+    return None
+
+
+def byte_length(text: str) -> int:
+    """The length Doris checks against CHAR(n) / VARCHAR(n): UTF-8 bytes."""
+    return len(text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------- storage types
@@ -521,7 +543,7 @@ def parse_value(text: str | None, t: DataType) -> Any:
         return parse_datetime(text, c.params[0])
     if n in ("CHAR", "VARCHAR"):
         limit = c.params[0]
-        size = len(text.encode("utf-8"))
+        size = byte_length(text)
         if size > limit:
             raise AnalysisError(
                 f"String '{text}' is too long for {n}({limit}): {size} bytes > {limit}")

@@ -195,7 +195,7 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
     from pyspark.sql import functions as F
 
     from dorisql.partitioning.keys import routing_sql
-    from dorisql.types import spark_type
+    from dorisql.types import max_byte_length, spark_type
 
     from .sql_literals import default_sql
 
@@ -211,10 +211,10 @@ def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], 
         checks.append((raw.isNotNull() & typed.isNull(), lambda c=c, raw=raw: _misfit_reason(c, raw)))
         if c.nullable is False:
             checks.append((typed.isNull(), lambda c=c: F.lit(f"column `{c.name}` is NOT NULL but the value is NULL")))
-        length = _max_length(c.type)
+        length = max_byte_length(c.type)  # Doris counts UTF-8 bytes
         if length is not None:
-            checks.append((F.length(typed) > length, lambda c=c, raw=raw, n=length: F.format_string(
-                f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({n} characters)", raw.cast("string"))))
+            checks.append((F.octet_length(typed) > length, lambda c=c, raw=raw, n=length: F.format_string(
+                f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({n} bytes)", raw.cast("string"))))
         columns.append(typed.alias(c.name))
     value_bad = F.lit(False)
     for check, _reason in checks:
@@ -315,12 +315,6 @@ def _misfit_reason(c: ast.ColumnDef, raw):
     else:
         rule = f"not a valid {_type_text(c.type)}"
     return F.format_string(f"column `{c.name}`: '%s' is {rule}", raw.cast("string"))
-
-
-def _max_length(data_type: ast.DataType) -> int | None:
-    if data_type.name in ("VARCHAR", "CHAR") and data_type.params:
-        return data_type.params[0]
-    return None
 
 
 def _existing_partition(meta: TableMeta, name: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import datetime as dt
+import functools
 from typing import Iterable
 
 from dorisql import ast, table_properties
@@ -244,14 +245,17 @@ def dynamic_properties(engine, definition: ast.CreateTable, properties: dict[str
                                     max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")))
 
 
-#: (lower texts, upper texts, partition column type) -> (lower, upper) values, shared by all
-#: tables: an idle scheduler pass re-plans every table, and parsing bound texts dominated it.
-_BOUNDS_CACHE: dict = {}
-_BOUNDS_CACHE_LIMIT = 500_000
+@functools.lru_cache(maxsize=100_000)
+def _planner_bounds(lower: tuple, upper: tuple, column_type: ast.DataType) -> tuple:
+    """(lower, upper) values of a partition's catalog bound texts, shared by all tables: an
+    idle scheduler pass re-plans every table, and parsing bound texts dominated it."""
+    from dorisql.partitioning import keys
+
+    return keys.single_column_bounds(keys.range_from_texts("", lower, upper, (column_type,)).range)
 
 
 def existing_for_planner(meta: TableMeta) -> list[dynamic.ExistingPartition]:
-    from dorisql.partitioning.keys import partition_columns, single_column_bounds
+    from dorisql.partitioning.keys import partition_columns
 
     result = []
     ptype = None
@@ -260,37 +264,39 @@ def existing_for_planner(meta: TableMeta) -> list[dynamic.ExistingPartition]:
             continue
         if ptype is None:
             ptype = partition_columns(meta.definition)[1][0]
-        key = (p.lower, p.upper, ptype)
-        bounds = _BOUNDS_CACHE.get(key)
-        if bounds is None:
-            bounds = single_column_bounds(meta, p)
-            if len(_BOUNDS_CACHE) >= _BOUNDS_CACHE_LIMIT:
-                _BOUNDS_CACHE.clear()
-            _BOUNDS_CACHE[key] = bounds
-        result.append(dynamic.ExistingPartition(p.name, bounds[0], bounds[1]))
+        lower, upper = _planner_bounds(p.lower, p.upper, ptype)
+        result.append(dynamic.ExistingPartition(p.name, lower, upper))
     return result
 
 
 def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetime) -> TableMeta:
     """The table with the plan's new partitions added (catalog objects only; nothing committed)."""
-    from dorisql.partitioning.keys import bound_texts
+    from dorisql.partitioning.keys import component_text, partition_columns
 
-    partitions = [p for p in meta.partitions if p.name not in set(plan.to_drop)]
+    dropped = set(plan.to_drop)
+    partitions = [p for p in meta.partitions if p.name not in dropped]
     if plan.to_create:
         ids = engine.catalog.next_ids(len(plan.to_create))
-        working = dataclasses.replace(meta, partitions=tuple(partitions))
+        # Doris sizes every dynamic partition the same way, the first ones included:
+        # dynamic_partition.buckets, else the table's BUCKETS n, else BUCKETS AUTO. The new
+        # partitions are empty, so they change nothing of what decides it: one decision for all.
+        decision = next_decision(engine, dataclasses.replace(meta, partitions=tuple(partitions)),
+                                 dynamic_buckets=props.buckets, exclude=plan.now_partition_name)
+        ptype = partition_columns(meta.definition)[1][0]
+        replication = props.replication_num or _replication_num(meta.definition)
+        medium = _storage_medium(meta.definition)
+        texts: dict = {}  # each upper bound is usually the next partition's lower bound
+
+        def text(value) -> tuple[str]:
+            if value not in texts:
+                texts[value] = (component_text(value, ptype),)
+            return texts[value]
+
         for pid, planned in zip(ids, plan.to_create):
-            # Doris sizes every dynamic partition the same way, the first ones included:
-            # dynamic_partition.buckets, else the table's BUCKETS n, else BUCKETS AUTO.
-            decision = next_decision(engine, working, dynamic_buckets=props.buckets,
-                                     exclude=plan.now_partition_name)
-            new = PartitionMeta(id=pid, name=planned.name, buckets=decision.buckets,
-                                lower=bound_texts(meta, planned.lower), upper=bound_texts(meta, planned.upper),
-                                created_at=now, replication_num=props.replication_num or _replication_num(meta.definition),
-                                storage_medium=_storage_medium(meta.definition),
-                                bucket_decision=decision)
-            partitions.append(new)
-            working = dataclasses.replace(working, partitions=tuple(partitions))
+            partitions.append(PartitionMeta(
+                id=pid, name=planned.name, buckets=decision.buckets,
+                lower=text(planned.lower), upper=text(planned.upper),
+                created_at=now, replication_num=replication, storage_medium=medium, bucket_decision=decision))
     return dataclasses.replace(meta, partitions=tuple(partitions))
 
 

@@ -26,15 +26,19 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import itertools
+import math
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from sqlglot import exp
 
+from dorisql import types as T
 from dorisql.ast import ColumnDef, DataType
-from dorisql.catalog.model import MAXVALUE_TEXT, PartitionMeta, TableMeta
-from dorisql.errors import AnalysisError
+from dorisql.bucketing.hashing import bucket_of
+from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.errors import AnalysisError, DorisqlError
+from dorisql.partitioning import keys as K
 
 __all__ = [
     "PruneResult",
@@ -43,7 +47,6 @@ __all__ = [
     "prune_buckets",
     "select_partitions",
     "split_conjuncts",
-    "spark_type_name",
 ]
 
 #: More value combinations than this on the hash columns: give up bucket pruning (read all).
@@ -77,85 +80,33 @@ class PruneResult:
 
 # --------------------------------------------------------------------------- typed values
 #
-# Values are mapped onto sort keys so NULL, MIN and MAXVALUE compare with real values:
-#   (-1,)  below everything (the lower bound of the lowest RANGE partition: holds NULL too)
-#   (0,)   NULL
-#   (1, v) a value
-#   (2,)   MAXVALUE (above every value)
-# (1,) sorts after NULL and before any (1, v): "the smallest non-null value".
+# Values compare through the partition key model's sort keys (keys.component_sort_key):
+#   (0,) NULL < (1,) MIN, the smallest non-null value < (2, v) a value < (3,) MAXVALUE,
+# plus _BELOW_NULL, the lower end of a RANGE partition starting at MIN (it holds NULL too).
 
-_NEG_INF = (-1,)
-_NULL = (0,)
-_MIN_VALUE = (1,)
-_POS_INF = (2,)
+_BELOW_NULL = (-1,)
+_NULL = K.NULL_SORT_KEY
+_MIN_VALUE = K.MIN_SORT_KEY
+_POS_INF = K.MAX_SORT_KEY
+_sort_key = K.component_sort_key
 
-_INT_TYPES = {
-    "TINYINT": -(2**7),
-    "SMALLINT": -(2**15),
-    "INT": -(2**31),
-    "INTEGER": -(2**31),
-    "BIGINT": -(2**63),
-    "LARGEINT": -(2**127),
-}
-_DATE_TYPES = {"DATE", "DATEV2"}
-_DATETIME_TYPES = {"DATETIME", "DATETIMEV2", "TIMESTAMP"}
-_STRING_TYPES = {"CHAR", "VARCHAR", "STRING", "TEXT"}
-_NUMERIC_TYPES = {"DECIMAL", "DECIMALV2", "DECIMALV3", "DECIMAL32", "DECIMAL64", "DECIMAL128",
-                  "DECIMAL256", "FLOAT", "DOUBLE"}
-
+#: A canonical bound text written as a typed literal: `DATE '2017-02-01'`, or quoted: `'x'`.
 _TYPED_TEXT = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*(?:\([^)]*\))?\s*'(.*)'\s*$", re.S)
 _QUOTED = re.compile(r"^\s*'(.*)'\s*$", re.S)
-_DATE_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-_DATETIME_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$")
 
 
 class _Unknown(Exception):
     """A value that cannot be typed safely: the predicate is not understood."""
 
 
-def _type_name(t: DataType) -> str:
-    try:
-        from dorisql import types as _types
-        return _types.canonical(t).name
-    except Exception:  # pragma: no cover - unknown type names: keep them as written
-        return t.name.upper()
+def _to_typed(value: Union[str, decimal.Decimal], doris_type: DataType) -> Any:
+    """A query literal (text or number) as a value comparable with the column's values (the
+    partition key model's values: int, Decimal, date, datetime, str, bool), or raise _Unknown.
 
-
-def _typed_bound(raw: str, doris_type: DataType) -> Any:
-    """A catalog bound / list value typed as the catalog wrote it (dorisql.types), else locally."""
-    try:
-        from dorisql import types as _types
-        return _types.parse_value(raw, doris_type)
-    except Exception:
-        return _to_typed(raw, doris_type)
-
-
-def _is_type_min(raw: str, doris_type: DataType) -> bool:
-    try:
-        from dorisql import types as _types
-        return bool(_types.is_min_text(raw, doris_type))
-    except Exception:
-        return False
-
-
-def _parse_datetime(text: str) -> dt.datetime:
-    s = text.strip()
-    m = _DATETIME_COMPACT.match(s)
-    if m:
-        return dt.datetime(*map(int, m.groups()))
-    m = _DATE_COMPACT.match(s)
-    if m:
-        return dt.datetime(*map(int, m.groups()))
-    try:
-        return dt.datetime.fromisoformat(s.replace("T", " ") if "T" in s else s)
-    except ValueError as e:
-        raise _Unknown(text) from e
-
-
-def _to_typed(value: Union[str, int, decimal.Decimal, bool], doris_type: DataType) -> Any:
-    """A literal (text or number) as a Python value of the column's type, or raise _Unknown."""
-    name = _type_name(doris_type)
-    if name in _INT_TYPES or name in _NUMERIC_TYPES:
+    A comparison, not a store: `k < 10.5` on an INT column compares with 10.5, and a literal
+    out of the column's range still compares. Dates and booleans are read by dorisql.types."""
+    name = T.canonical(doris_type).name
+    if T.is_integer(doris_type) or T.is_float(doris_type) or name == "DECIMAL":
         if isinstance(value, bool):
             raise _Unknown(value)
         try:
@@ -164,82 +115,63 @@ def _to_typed(value: Union[str, int, decimal.Decimal, bool], doris_type: DataTyp
             raise _Unknown(value) from e
         if not d.is_finite():
             raise _Unknown(value)
-        if name in _INT_TYPES and d == d.to_integral_value():
+        if T.is_integer(doris_type) and d == d.to_integral_value():
             return int(d)
         return d
-    if name in _DATE_TYPES:
-        v = _parse_datetime(str(value))
-        if v.time() != dt.time(0):
-            raise _Unknown(value)  # a date compared with a time of day: leave it to Spark
-        return v.date()
-    if name in _DATETIME_TYPES:
-        v = _parse_datetime(str(value))
-        return v.replace(tzinfo=None)
-    if name in _STRING_TYPES:
+    if T.is_string_like(doris_type):
         if not isinstance(value, str):
             raise _Unknown(value)
         return value
-    if name in {"BOOLEAN", "BOOL"}:
-        s = str(value).strip().lower()
-        if s in ("true", "1"):
-            return True
-        if s in ("false", "0"):
-            return False
-        raise _Unknown(value)
+    if name == "DATE":
+        v = _datetime(value)
+        if v.time() != dt.time(0):
+            raise _Unknown(value)  # a date compared with a time of day: leave it to Spark
+        return v.date()
+    if name == "DATETIME":
+        return _datetime(value)
+    if name == "BOOLEAN":
+        try:
+            return T.parse_bool(str(value))
+        except DorisqlError as e:
+            raise _Unknown(value) from e
     raise _Unknown(value)
 
 
-def _bound_text(text: str) -> str:
-    """The bare value of a canonical bound text: `DATE '2017-02-01'` / `'x'` / `2017-02-01`."""
+def _datetime(value: Any) -> dt.datetime:
+    """A date or datetime literal (dorisql.types' formats, fractions kept), or raise _Unknown."""
+    try:
+        return T.parse_datetime(str(value), 6)
+    except DorisqlError as e:
+        raise _Unknown(value) from e
+
+
+def _bare_text(text: str) -> str:
+    """The bare value of a bound text: `DATE '2017-02-01'` / `'x'` / `2017-02-01`."""
     m = _TYPED_TEXT.match(text) or _QUOTED.match(text)
     return m.group(1) if m else text.strip()
 
 
-def _lower_key(text: Optional[str], doris_type: DataType) -> tuple:
-    if text is None:
-        return _NEG_INF
-    raw = _bound_text(text)
-    if raw.upper() == MAXVALUE_TEXT:
-        return _POS_INF
-    name = _type_name(doris_type)
-    if _is_type_min(raw, doris_type):
-        return _NEG_INF
-    try:
-        v = _typed_bound(raw, doris_type)
-    except _Unknown:
-        return _NEG_INF  # e.g. DATE '0000-01-01' (the type's minimum): keep everything below
-    if name in _INT_TYPES and v <= _INT_TYPES[name]:
-        return _NEG_INF
-    return (1, v)
-
-
-def _upper_key(text: Optional[str], doris_type: DataType) -> tuple:
-    if text is None:
-        return _POS_INF
-    raw = _bound_text(text)
-    if raw.upper() == MAXVALUE_TEXT:
-        return _POS_INF
-    try:
-        return (1, _typed_bound(raw, doris_type))
-    except _Unknown:
-        return _POS_INF
-
-
-def _point_key(text: Optional[str], doris_type: DataType) -> Optional[tuple]:
-    """A LIST value as a key; None if it cannot be typed (then it matches anything)."""
-    if text is None:
-        return _NULL
-    raw = _bound_text(text)
-    if raw.upper() == "NULL" and _TYPED_TEXT.match(text) is None and _QUOTED.match(text) is None:
-        return _NULL
-    try:
-        return (1, _typed_bound(raw, doris_type))
-    except _Unknown:
-        return None
-
-
-def _is_min_text(text: str, doris_type: DataType) -> bool:
-    return _lower_key(text, doris_type) == _NEG_INF
+def _typed_partitions(meta: TableMeta, cols: Sequence[ColumnDef], partitions: Iterable[PartitionMeta]
+                      ) -> dict[str, Optional[K.PartitionDef]]:
+    """Partitions of `meta` in the partition key model (keys.RangeDef / ListDef), or None when
+    their catalog texts cannot be typed (then they are always kept)."""
+    types = tuple(T.canonical(c.type) for c in cols)
+    out: dict[str, Optional[K.PartitionDef]] = {}
+    for p in partitions:
+        try:
+            if p.values is not None:
+                out[p.name] = K.list_from_texts(
+                    p.name, [[None if v is None else _bare_text(v) for v in tup] for tup in p.values], types)
+            elif p.upper is not None:
+                lower = (K.parse_range_key([_bare_text(v) for v in p.lower], types) if p.lower
+                         else K.min_key(types))
+                upper = K.parse_range_key([_bare_text(v) for v in p.upper], types)
+                out[p.name] = K.RangeDef(p.name, K.Range(lower, upper))
+            else:
+                out[p.name] = None
+        except DorisqlError:
+            out[p.name] = None
+    return out
 
 
 # --------------------------------------------------------------------------- predicates
@@ -274,11 +206,11 @@ def _discrete(iv: _Interval) -> _Interval:
     if not lo_incl and len(lo) == 2:
         nxt = _step(lo[1], 1)
         if nxt is not None:
-            lo, lo_incl = (1, nxt), True
+            lo, lo_incl = _sort_key(nxt), True
     if not hi_incl and len(hi) == 2:
         prv = _step(hi[1], -1)
         if prv is not None:
-            hi, hi_incl = (1, prv), True
+            hi, hi_incl = _sort_key(prv), True
     return _Interval(lo, lo_incl, hi, hi_incl)
 
 
@@ -322,21 +254,20 @@ def split_conjuncts(where: Union[exp.Expression, Iterable[exp.Expression], None]
     """The AND-ed parts of a condition (a Where node, an expression, or a list of either)."""
     if where is None:
         return []
-    if isinstance(where, exp.Expression):
-        items = [where]
-    else:
-        items = list(where)
+    return _flatten([where] if isinstance(where, exp.Expression) else list(where), exp.And)
+
+
+def _flatten(items: list[exp.Expression], connective: type[exp.Connector]) -> list[exp.Expression]:
+    """The operands of nested `connective`s (And / Or), in order, through WHERE and parentheses."""
     out: list[exp.Expression] = []
-    stack = list(reversed(items))
+    stack: list[Any] = list(reversed(items))
     while stack:
         e = stack.pop()
         if e is None:
             continue
-        if isinstance(e, exp.Where):
+        if isinstance(e, (exp.Where, exp.Paren)):
             stack.append(e.this)
-        elif isinstance(e, exp.Paren):
-            stack.append(e.this)
-        elif isinstance(e, exp.And):
+        elif isinstance(e, connective):
             stack.append(e.expression)
             stack.append(e.this)
         else:
@@ -385,7 +316,7 @@ class _Analyzer:
             raw = -decimal.Decimal(e.this.this)
         else:
             raise _Unknown(e)
-        if isinstance(raw, str) and _type_name(col.type) in _STRING_TYPES and not (
+        if isinstance(raw, str) and T.is_string_like(col.type) and not (
                 isinstance(e, exp.Literal) and e.is_string):
             raise _Unknown(e)
         if cast_to is not None:
@@ -407,7 +338,7 @@ class _Analyzer:
             return _And(tuple(items)) if items else None
         if isinstance(e, exp.Or):
             items = []
-            for x in _split_or(e):
+            for x in _flatten([e], exp.Or):
                 n = self.node(x)
                 if n is None:
                     return None
@@ -430,7 +361,7 @@ class _Analyzer:
             lo, hi = self.literal(e.args["low"], col), self.literal(e.args["high"], col)
             if lo is None or hi is None:
                 return _Atom(col.name, ())
-            return _Atom(col.name, (_Interval((1, lo), True, (1, hi), True),))
+            return _Atom(col.name, (_Interval(_sort_key(lo), True, _sort_key(hi), True),))
         if isinstance(e, exp.Is) and isinstance(e.expression, exp.Null):
             col = self.column(e.this)
             if col is None or not self.allow_is_null:
@@ -449,7 +380,7 @@ class _Analyzer:
         return None
 
     def _comparison(self, e: exp.Expression) -> Optional[_Node]:
-        op = type(e)
+        op: type[exp.Expression] = type(e)
         col = self.column(e.this)
         other = e.expression
         if col is None:
@@ -465,7 +396,7 @@ class _Analyzer:
                     return None
                 return _Atom(col.name, (_Interval(_NULL, True, _NULL, True),), frozenset([None]))
             return _Atom(col.name, ())  # comparison with NULL: never true
-        key = (1, v)
+        key = _sort_key(v)
         if op in (exp.EQ, exp.NullSafeEQ):
             return _points_atom(col.name, [v])
         if op is exp.LT:
@@ -479,7 +410,8 @@ class _Analyzer:
         return None
 
 
-_FLIP = {exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE}
+_FLIP: dict[type[exp.Expression], type[exp.Expression]] = {
+    exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE}
 
 
 def _looks_numeric(text: str) -> bool:
@@ -492,21 +424,22 @@ def _looks_numeric(text: str) -> bool:
 
 def _apply_cast(raw: Any, cast_to: str, col: ColumnDef) -> Any:
     """CAST(literal AS type) compared with `col`: keep the cases whose meaning is unambiguous."""
-    target = cast_to.upper()
-    col_type = _type_name(col.type)
+    target = cast_to.upper()  # a sqlglot type name
+    numeric_column = T.is_integer(col.type) or T.is_float(col.type) \
+        or T.canonical(col.type).name == "DECIMAL"
     if target in ("DATE", "DATE32"):
-        v = _parse_datetime(str(raw)).date()
-        return v.isoformat()
+        return _datetime(raw).date().isoformat()
     if target.startswith("TIMESTAMP") or target.startswith("DATETIME"):
-        v = _parse_datetime(str(raw))
-        if col_type in _DATE_TYPES and v.time() != dt.time(0):
+        v = _datetime(raw)
+        if T.canonical(col.type).name == "DATE" and v.time() != dt.time(0):
             raise _Unknown(raw)
         return v.isoformat(sep=" ")
-    if target in ("VARCHAR", "CHAR", "TEXT", "STRING") and col_type in _STRING_TYPES:
+    if target in ("VARCHAR", "CHAR", "TEXT", "STRING") and T.is_string_like(col.type):
         return str(raw)
-    if target in ("INT", "BIGINT", "SMALLINT", "TINYINT", "DECIMAL", "DOUBLE", "FLOAT") and (
-            col_type in _INT_TYPES or col_type in _NUMERIC_TYPES):
+    if target in ("INT", "BIGINT", "SMALLINT", "TINYINT", "DECIMAL", "DOUBLE", "FLOAT") and numeric_column:
         if target in ("INT", "BIGINT", "SMALLINT", "TINYINT"):
+            if not _looks_numeric(str(raw)):
+                raise _Unknown(raw)
             d = decimal.Decimal(str(raw))
             if d != d.to_integral_value():
                 raise _Unknown(raw)  # CAST(1.5 AS INT) truncation: leave it
@@ -514,22 +447,8 @@ def _apply_cast(raw: Any, cast_to: str, col: ColumnDef) -> Any:
     raise _Unknown(raw)
 
 
-def _split_or(e: exp.Expression) -> list[exp.Expression]:
-    out, stack = [], [e]
-    while stack:
-        x = stack.pop()
-        while isinstance(x, exp.Paren):
-            x = x.this
-        if isinstance(x, exp.Or):
-            stack.append(x.expression)
-            stack.append(x.this)
-        else:
-            out.append(x)
-    return out
-
-
 def _points_atom(column: str, values: Sequence[Any]) -> _Atom:
-    keys = sorted({(1, v) for v in values}, key=_safe_sort_key)
+    keys = sorted({_sort_key(v) for v in values}, key=_safe_sort_key)
     return _Atom(column, tuple(_Interval(k, True, k, True) for k in keys), frozenset(values))
 
 
@@ -556,7 +475,7 @@ def _atom_overlaps(atom: _Atom, region: _Interval) -> bool:
         return True
 
 
-def _eval_point(node: _Node, point: dict[str, Optional[tuple]]) -> bool:
+def _eval_point(node: _Node, point: Mapping[str, Optional[tuple]]) -> bool:
     """May `node` hold for a row whose partition columns are `point` (others unknown)?"""
     if isinstance(node, _And):
         return all(_eval_point(n, point) for n in node.items)
@@ -578,11 +497,6 @@ def _eval_region(node: _Node, column: str, region: _Interval) -> bool:
     return _atom_overlaps(node, region)
 
 
-def _partition_columns(meta: TableMeta) -> tuple[str, ...]:
-    p = meta.definition.partition
-    return tuple(p.columns) if p is not None else ()
-
-
 def _column_def(meta: TableMeta, name: str) -> ColumnDef:
     for c in meta.definition.columns:
         if c.name.lower() == name.lower():
@@ -590,45 +504,42 @@ def _column_def(meta: TableMeta, name: str) -> ColumnDef:
     raise AnalysisError(f"Unknown partition column '{name}' in table '{meta.name}'")
 
 
-def _range_may_match(nodes: Sequence[_Node], part: PartitionMeta, cols: Sequence[ColumnDef],
+def _bound_sort_key(v: Any, t: DataType) -> tuple:
+    """A bound component's sort key for comparing with query values: MIN as the type's minimum
+    value where Python has one (a row holding that value is routed as MIN)."""
+    if v is K.MIN:
+        m = T.min_value(t)
+        return _MIN_VALUE if m is None else _sort_key(m)
+    return _sort_key(v)
+
+
+def _range_may_match(nodes: Sequence[_Node], d: K.RangeDef, cols: Sequence[ColumnDef],
                      point_sets: Optional[list[list[Any]]]) -> bool:
-    if part.upper is None:
-        return True
     first = cols[0]
-    lower = part.lower[0] if part.lower else None
-    lo = _lower_key(lower, first.type)
-    hi = _upper_key(part.upper[0], first.type)
+    lower, upper = d.range.lower, d.range.upper
+    # a range starting at MIN also holds the rows with NULL in its columns
+    lo = _BELOW_NULL if lower.values[0] is K.MIN else _sort_key(lower.values[0])
+    hi = _bound_sort_key(upper.values[0], upper.types[0])
     multi = len(cols) > 1
     # Multi-column: rows with first column == upper[0] may still belong (when the rest is below
     # the rest of upper), unless the rest of upper is the minimum (then the range ends before it).
-    hi_incl = multi and not all(_is_min_text(t, c.type) for t, c in zip(part.upper[1:], cols[1:]))
+    hi_incl = multi and not all(v is K.MIN for v in upper.values[1:])
     region = _discrete(_Interval(lo, True, hi, hi_incl))
     if not all(_eval_region(n, first.name, region) for n in nodes):
         return False
     if multi and point_sets is not None:
-        lower_t = tuple(_lower_key(t, c.type) for t, c in zip(part.lower or (), cols)) or (_NEG_INF,)
-        upper_t = tuple(_upper_key(t, c.type) for t, c in zip(part.upper, cols))
+        # every partition column pinned: route the candidate rows as a load would
         try:
-            for combo in itertools.product(*point_sets):
-                key = tuple(_NULL if v is None else (1, v) for v in combo)
-                if _tuple_ge(key, lower_t) and key < upper_t:
-                    return True
+            return any(d.range.contains(K.range_key(combo, upper.types))
+                       for combo in itertools.product(*point_sets))
         except TypeError:
             return True
-        return False
     return True
 
 
-def _tuple_ge(key: tuple, lower: tuple) -> bool:
-    # A lower bound element at the type minimum (_NEG_INF) admits NULL and everything above it.
-    return key >= lower
-
-
-def _list_may_match(nodes: Sequence[_Node], part: PartitionMeta, cols: Sequence[ColumnDef]) -> bool:
-    if part.values is None:
-        return True
-    for value in part.values:
-        point = {c.name.lower(): _point_key(v, c.type) for c, v in zip(cols, value)}
+def _list_may_match(nodes: Sequence[_Node], d: K.ListDef, cols: Sequence[ColumnDef]) -> bool:
+    for key in d.keys:
+        point = {c.name.lower(): _sort_key(v) for c, v in zip(cols, key.values)}
         if all(_eval_point(n, point) for n in nodes):
             return True
     return False
@@ -651,7 +562,8 @@ def _node_points(n: _Node) -> Optional[tuple[str, frozenset]]:
     if isinstance(n, _Atom):
         return (n.column, n.points) if n.points is not None else None
     if isinstance(n, _Or):
-        col, acc = None, frozenset()
+        col: Optional[str] = None
+        acc: frozenset = frozenset()
         for item in n.items:
             pts = _node_points(item)
             if pts is None or (col is not None and pts[0].lower() != col.lower()):
@@ -714,23 +626,24 @@ def _prune_partitions(meta: TableMeta, nodes: list[_Node], selected) -> tuple[st
     if part_by is None or not part_by.columns or not nodes:
         return names
     cols = [_column_def(meta, c) for c in part_by.columns]
+    point_sets = None
+    if part_by.kind.upper() == "RANGE" and len(cols) > 1:
+        pinned = _pinned_points(nodes)
+        if all(c.name.lower() in pinned for c in cols):
+            sets = [sorted(pinned[c.name.lower()], key=_sort_any) for c in cols]
+            if math.prod(len(s) for s in sets) <= MAX_PARTITION_POINTS:
+                point_sets = sets
+    wanted = {n.lower() for n in names}
+    typed = _typed_partitions(meta, cols, [p for p in meta.partitions if p.name.lower() in wanted])
     kept = []
     for name in names:
-        part = meta.partition(name)
-        if part_by.kind.upper() == "LIST":
-            ok = _list_may_match(nodes, part, cols)
+        d = typed.get(name)
+        if d is None:
+            ok = True  # not understood: keep
+        elif isinstance(d, K.ListDef):
+            ok = _list_may_match(nodes, d, cols)
         else:
-            point_sets = None
-            if len(cols) > 1:
-                pinned = _pinned_points(nodes)
-                if all(c.name.lower() in pinned for c in cols):
-                    sets = [sorted(pinned[c.name.lower()], key=_sort_any) for c in cols]
-                    size = 1
-                    for s in sets:
-                        size *= len(s)
-                    if size <= MAX_PARTITION_POINTS:
-                        point_sets = sets
-            ok = _range_may_match(nodes, part, cols, point_sets)
+            ok = _range_may_match(nodes, d, cols, point_sets)
         if ok:
             kept.append(name)
     return tuple(kept)
@@ -738,31 +651,6 @@ def _prune_partitions(meta: TableMeta, nodes: list[_Node], selected) -> tuple[st
 
 def _sort_any(v: Any):
     return (v is not None, str(type(v)), v if v is not None else 0)
-
-
-def spark_type_name(t: DataType) -> str:
-    """The Spark type a Doris column is stored as (the type its bucket hash is computed on)."""
-    try:
-        from dorisql import types as _types  # the storage mapping (DATETIME -> timestamp_ntz, ...)
-        return _types.spark_type(t).lower()
-    except Exception:
-        pass
-    name = _type_name(t)
-    simple = {
-        "TINYINT": "tinyint", "SMALLINT": "smallint", "INT": "int", "INTEGER": "int",
-        "BIGINT": "bigint", "LARGEINT": "decimal(38,0)", "BOOLEAN": "boolean", "BOOL": "boolean",
-        "FLOAT": "float", "DOUBLE": "double", "DATE": "date", "DATEV2": "date",
-        "DATETIME": "timestamp_ntz", "DATETIMEV2": "timestamp_ntz", "CHAR": "string",
-        "VARCHAR": "string", "STRING": "string", "TEXT": "string",
-    }
-    if name in simple:
-        return simple[name]
-    if name.startswith("DECIMAL"):
-        p, s = (tuple(t.params) + (9, 0))[:2] if t.params else (9, 0)
-        if len(t.params) == 1:
-            s = 0
-        return f"decimal({p},{s})"
-    return name.lower()
 
 
 def prune_buckets(meta: TableMeta, where=None, partitions: Optional[Sequence[str]] = None, *,
@@ -784,22 +672,16 @@ def _prune_buckets(meta: TableMeta, nodes: list[_Node], partitions: Sequence[str
     if not all(c.name.lower() in pinned for c in cols):
         return None
     sets = [sorted(pinned[c.name.lower()], key=_sort_any) for c in cols]
-    size = 1
-    for s in sets:
-        size *= len(s)
-    if size > MAX_BUCKET_COMBINATIONS:
+    if math.prod(len(s) for s in sets) > MAX_BUCKET_COMBINATIONS:
         return None
-    try:
-        from dorisql.bucketing.hashing import bucket_of
-    except ImportError:  # pragma: no cover - the storage helper's module
-        return None
-    types = [spark_type_name(c.type) for c in cols]
+    types = [T.spark_type(c.type).lower() for c in cols]
     combos = list(itertools.product(*sets))
     out: dict[str, frozenset[int]] = {}
     try:
         for name in partitions:
             part = meta.partition(name)
-            out[part.name] = frozenset(bucket_of(list(c), types, part.buckets) for c in combos)
+            if part is not None:
+                out[part.name] = frozenset(bucket_of(list(c), types, part.buckets) for c in combos)
     except (ValueError, TypeError, OverflowError):
         return None
     return out

@@ -27,6 +27,11 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "cluster_disk_capacity": "",
 }
 
+#: The largest integer config value: Doris's integer FE configs are Java ints. (The check
+#: interval is a long in Doris; dorisql keeps it an int too, as Python's timers cannot wait
+#: anywhere near 2^63 seconds.)
+INT_CONFIG_MAX = 2**31 - 1
+
 _BOOLEAN = {"true": "true", "1": "true", "on": "true", "false": "false", "0": "false", "off": "false"}
 
 
@@ -54,4 +59,7 @@ def check_frontend_setting(name: str, value: str) -> str:
         raise AnalysisError(f"Invalid value '{value}' for config '{name}': expected an integer") from None
     if number < (0 if name.startswith("cluster_") else 1):
         raise AnalysisError(f"Invalid value '{value}' for config '{name}': must be positive")
+    if number > INT_CONFIG_MAX:
+        raise AnalysisError(
+            f"Invalid value '{value}' for config '{name}': must be at most {INT_CONFIG_MAX}")
     return str(number)

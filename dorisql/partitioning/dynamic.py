@@ -46,7 +46,10 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from dorisql.ast import DataType
+from dorisql.bucketing.limits import bucket_limit_error
 from dorisql.errors import AnalysisError
+from dorisql.partitioning import keys
 
 # --------------------------------------------------------------------------- constants
 
@@ -433,6 +436,9 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
             raise _fail(f"Invalid dynamic partition buckets {text}", BUCKETS, text)
         if buckets <= 0:
             raise _fail("Dynamic partition buckets must greater than 0", BUCKETS, text)
+        too_many = bucket_limit_error(buckets)
+        if too_many:
+            raise _fail(too_many, BUCKETS, text)
 
     enable = True
     if ENABLE in dyn:
@@ -446,11 +452,12 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     start = MIN_START_OFFSET
     if given(START) is not None:
         text = dyn[START]
-        start = _parse_int(text)
-        if start is None:
+        start_number = _parse_int(text)
+        if start_number is None:
             raise _fail(f"Invalid dynamic partition start {text}", START, text)
-        if start >= 0:
+        if start_number >= 0:
             raise _fail("Dynamic partition start must less than 0", START, text)
+        start = start_number
 
     text = dyn[END]
     end = _parse_int(text)
@@ -471,13 +478,13 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     history_num = NOT_SET_HISTORY_PARTITION_NUM
     if HISTORY_PARTITION_NUM in dyn:
         text = dyn[HISTORY_PARTITION_NUM]
-        parsed = _parse_int(text)
-        if parsed is None:
+        number = _parse_int(text)
+        if number is None:
             raise _fail(f"Invalid properties: {HISTORY_PARTITION_NUM}", HISTORY_PARTITION_NUM, text)
-        if parsed < 0 and parsed != NOT_SET_HISTORY_PARTITION_NUM:
+        if number < 0 and number != NOT_SET_HISTORY_PARTITION_NUM:
             raise _fail("Dynamic history partition num must greater than 0",
                         HISTORY_PARTITION_NUM, text)
-        history_num = parsed
+        history_num = number
 
     if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM \
             and start == MIN_START_OFFSET:
@@ -491,22 +498,22 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     start_day_of_month = 1
     if START_DAY_OF_MONTH in dyn:
         text = dyn[START_DAY_OF_MONTH]
-        parsed = _parse_int(text) if text else None
-        if parsed is None:
+        number = _parse_int(text) if text else None
+        if number is None:
             raise _fail(f"Invalid properties: {START_DAY_OF_MONTH}", START_DAY_OF_MONTH, text)
-        if parsed < 1 or parsed > 28:
+        if number < 1 or number > 28:
             raise _fail(f"{START_DAY_OF_MONTH} should between 1 and 28", START_DAY_OF_MONTH, text)
-        start_day_of_month = parsed
+        start_day_of_month = number
 
     start_day_of_week = 1
     if START_DAY_OF_WEEK in dyn:
         text = dyn[START_DAY_OF_WEEK]
-        parsed = _parse_int(text) if text else None
-        if parsed is None:
+        number = _parse_int(text) if text else None
+        if number is None:
             raise _fail(f"Invalid properties: {START_DAY_OF_WEEK}", START_DAY_OF_WEEK, text)
-        if parsed < 1 or parsed > 7:
+        if number < 1 or number > 7:
             raise _fail(f"{START_DAY_OF_WEEK} should between 1 and 7", START_DAY_OF_WEEK, text)
-        start_day_of_week = parsed
+        start_day_of_week = number
 
     time_zone = given(TIME_ZONE)
     if time_zone is None:
@@ -518,26 +525,26 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         text = dyn[REPLICATION_NUM]
         if text == "":
             raise _fail(f"Invalid properties: {REPLICATION_NUM}", REPLICATION_NUM, text)
-        parsed = _parse_int(text)
-        if parsed is None:
+        number = _parse_int(text)
+        if number is None:
             raise _fail(f"Invalid dynamic partition replication num: {text}.",
                         REPLICATION_NUM, text)
-        if parsed <= 0:
+        if number <= 0:
             raise _fail("Dynamic partition replication num must greater than 0",
                         REPLICATION_NUM, text)
-        replication_num = parsed
+        replication_num = number
 
     hot_partition_num = 0
     if HOT_PARTITION_NUM in dyn:
         text = dyn[HOT_PARTITION_NUM]
         if text == "":
             raise _fail(f"Invalid properties: {HOT_PARTITION_NUM}", HOT_PARTITION_NUM, text)
-        parsed = _parse_int(text)
-        if parsed is None:
+        number = _parse_int(text)
+        if number is None:
             raise _fail(f"Invalid {HOT_PARTITION_NUM} value", HOT_PARTITION_NUM, text)
-        if parsed < 0:
+        if number < 0:
             raise _fail(f"{HOT_PARTITION_NUM} must larger than 0.", HOT_PARTITION_NUM, text)
-        hot_partition_num = parsed
+        hot_partition_num = number
 
     reserved = None
     if RESERVED_HISTORY_PERIODS in dyn:
@@ -612,18 +619,6 @@ def validate_properties(stmt, *, default_time_zone: Optional[str] = None,
 # --------------------------------------------------------------------------- borders and names
 
 
-def _add_months(d: dt.date, months: int) -> dt.date:
-    """java.time plusMonths: same day of month, clamped to the month's last day."""
-    index = d.year * 12 + (d.month - 1) + months
-    year, month = divmod(index, 12)
-    month += 1
-    if month == 12:
-        last = 31
-    else:
-        last = (dt.date(year, month + 1, 1) - dt.timedelta(days=1)).day
-    return dt.date(year, month, min(d.day, last))
-
-
 def border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: int
            ) -> dt.datetime:
     """The lower border of the period ``offset`` units from the one holding ``now_local``.
@@ -644,7 +639,7 @@ def border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: in
         day = shifted + dt.timedelta(days=props.start_day_of_week - shifted.isoweekday())
     elif unit == "MONTH":
         real = offset - 1 if today.day < props.start_day_of_month else offset
-        day = _add_months(today, real).replace(day=props.start_day_of_month)
+        day = keys.add_months(today, real).replace(day=props.start_day_of_month)
     elif unit == "YEAR":
         day = dt.date(today.year + offset, 1, 1)
     else:  # pragma: no cover - validated earlier
@@ -693,15 +688,21 @@ def format_bound(value: Optional[Bound]) -> str:
     return value.strftime(DATE_FORMAT)
 
 
-def _as_bound(value: dt.datetime, column_kind: str) -> Bound:
-    return value.date() if column_kind == "DATE" else value
-
-
-def _key(value: Bound) -> dt.datetime:
-    """Comparable form of a bound (dates at midnight, datetimes naive)."""
+def _as_bound(value: Bound, column_kind: str) -> Bound:
+    """A border as a value of the partition column: a date, or a naive datetime (a date at
+    midnight)."""
+    if column_kind == "DATE":
+        return value.date() if isinstance(value, dt.datetime) else value
     if isinstance(value, dt.datetime):
         return value.replace(tzinfo=None)
     return dt.datetime(value.year, value.month, value.day)
+
+
+def _range_of(lower: Optional[Bound], upper: Optional[Bound], column_kind: str) -> keys.Range:
+    """[lower, upper) in the partition key model (None: unbounded), as routing sees it."""
+    return keys.single_column_range(None if lower is None else _as_bound(lower, column_kind),
+                                    None if upper is None else _as_bound(upper, column_kind),
+                                    DataType(column_kind))
 
 
 # --------------------------------------------------------------------------- planner
@@ -796,12 +797,6 @@ def _range_text(lower: Optional[Bound], upper: Optional[Bound]) -> str:
     return f"[{lo}, {format_bound(upper)})"
 
 
-def _intersects(lo: Optional[dt.datetime], hi: Optional[dt.datetime],
-                lo2: dt.datetime, hi2: dt.datetime) -> bool:
-    """[lo, hi) and [lo2, hi2) share a point (None = unbounded)."""
-    return (lo is None or lo < hi2) and (hi is None or lo2 < hi)
-
-
 def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition],
          now: dt.datetime, partition_column_type: str,
          max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
@@ -823,9 +818,7 @@ def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition
         result.messages.append("dynamic partition is disabled for this table")
         return result
 
-    existing = list(existing)
-    existing_keys = [(p, None if p.lower is None else _key(p.lower),
-                      None if p.upper is None else _key(p.upper)) for p in existing]
+    existing_ranges = [(p, _range_of(p.lower, p.upper, kind)) for p in existing]
 
     # ---- partitions to add
     expected = props.expected_create_partition_num()
@@ -835,86 +828,44 @@ def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition
             raise AnalysisError(message)
         result.create_errors.append(message)
     else:
-        _plan_creations(props, list(existing_keys), now_local, kind, creating_table, result)
+        _plan_creations(props, existing_ranges, now_local, kind, creating_table, result)
 
     # ---- partitions to drop (only partitions that existed before this pass)
     if props.start_is_set:
-        _plan_drops(props, existing_keys, now_local, kind, result)
+        _plan_drops(props, existing_ranges, now_local, kind, result)
     return result
 
 
-class _RangeIndex:
-    """Existing ranges sorted by lower bound, to find the ranges a new one intersects without
-    scanning them all (a table with hundreds of partitions is re-planned on every pass).
+def _plan_creations(props: DynamicPartitionProperties,
+                    existing: list[tuple[ExistingPartition, keys.Range]], now_local: dt.datetime,
+                    kind: str, creating_table: bool, result: Plan) -> None:
+    taken_names = {p.name.lower() for p, _ in existing}
+    # every range so far, planned ones included, for bisect lookups (a table with thousands of
+    # partitions is re-planned on every pass)
+    index = keys.RangeIndex((r, p) for p, r in existing)
+    column_type = (DataType(kind),)
 
-    Gives the same answer as scanning ``entries`` in order for the first intersecting range:
-    among all intersecting ranges, the one that comes first in ``entries`` (then in insertion
-    order for ranges added later)."""
+    def bound(offset: int) -> tuple[dt.datetime, Bound, keys.PartitionKey]:
+        border_at = border(props, now_local, offset)
+        value = _as_bound(border_at, kind)
+        return border_at, value, keys.range_key((value,), column_type)
 
-    def __init__(self, entries):
-        self._order = {}
-        self._widest = None
-        self._items = []  # (lower key, sequence, entry); lower None sorts first
-        self._unbounded_hi = []
-        for entry in entries:
-            self.add(entry)
-
-    def add(self, entry) -> None:
-        import bisect
-
-        seq = len(self._order)
-        self._order[id(entry)] = seq
-        lo = entry[1]
-        bisect.insort(self._items, (dt.datetime.min if lo is None else lo, seq, entry))
-        self._widest = None
-
-    def first_intersecting(self, lo_k, hi_k):
-        import bisect
-
-        # ranges starting before hi_k; of those, the ones ending after lo_k intersect. Existing
-        # ranges may overlap one another (manual partitions), so scan back while any might reach.
-        end = bisect.bisect_left(self._items, (hi_k, -1, None))
-        hits = []
-        if self._widest is None:
-            self._widest = self._max_width()
-        for i in range(end - 1, -1, -1):
-            p_lo, seq, entry = self._items[i]
-            p_hi = entry[2]
-            if p_hi is None or p_hi > lo_k:
-                hits.append((seq, entry))
-            if self._widest is not True and p_lo + self._widest <= lo_k:
-                break
-        if not hits:
-            return None
-        return min(hits, key=lambda h: h[0])[1]
-
-    def _max_width(self):
-        widest = dt.timedelta(0)
-        for p_lo, _seq, entry in self._items:
-            if entry[1] is None or entry[2] is None:
-                return True  # an unbounded range: always scan (rare)
-            widest = max(widest, entry[2] - entry[1])
-        return widest
-
-
-def _plan_creations(props, existing_keys, now_local, kind, creating_table, result: Plan):
-    taken_names = {p.name.lower() for p, _, _ in existing_keys}
-    index = _RangeIndex(existing_keys)
+    upper, hi_b, hi_key = bound(props.real_start())
     for offset in range(props.real_start(), props.end + 1):
-        lower = border(props, now_local, offset)
-        upper = border(props, now_local, offset + 1)
+        # each period's upper border is the next one's lower border
+        lower, lo_b, lo_key = upper, hi_b, hi_key
+        upper, hi_b, hi_key = bound(offset + 1)
         name = props.prefix + partition_suffix(props.time_unit, lower)
-        lo_b, hi_b = _as_bound(lower, kind), _as_bound(upper, kind)
-        lo_k, hi_k = _key(lo_b), _key(hi_b)
-        if lo_k >= hi_k:
+        if lo_b >= hi_b:
             # HOUR across a DST fall-back: two offsets share a local border; nothing to create
             result.messages.append(
                 f"skip {name}: empty range {_range_text(lo_b, hi_b)} (time zone transition)")
             continue
-        clash = index.first_intersecting(lo_k, hi_k)
+        new = keys.Range(lo_key, hi_key)
+        clash = index.first_intersecting(new)
         if clash is not None:
-            part, p_lo, p_hi = clash
-            if p_lo == lo_k and p_hi == hi_k:
+            clash_range, part = clash
+            if clash_range == new:
                 result.messages.append(f"partition {part.name} already covers offset {offset}")
             else:
                 message = (f"Range {_range_text(part.lower, part.upper)} of partition {part.name} "
@@ -931,34 +882,35 @@ def _plan_creations(props, existing_keys, now_local, kind, creating_table, resul
             result.create_errors.append(message)
             continue
         taken_names.add(name.lower())
-        entry = (ExistingPartition(name, lo_b, hi_b), lo_k, hi_k)
-        existing_keys.append(entry)
-        index.add(entry)
+        index.add(new, ExistingPartition(name, lo_b, hi_b))
         result.to_create.append(PlannedPartition(name, lo_b, hi_b, offset))
 
 
-def _reserved_ranges(props, kind):
+def _reserved_ranges(props: DynamicPartitionProperties, kind: str) -> list[tuple[keys.PartitionKey, keys.PartitionKey]]:
     """reserved_history_periods as closed [lo, hi] keys (getHistoryPartitionRangeString)."""
     out = []
     fmt = DATETIME_FORMAT if props.time_unit == "HOUR" else DATE_FORMAT
+    column_type = (DataType(kind),)
     for lo_text, hi_text in props.reserved_periods():
         lo = dt.datetime.strptime(lo_text, fmt).replace(minute=0, second=0)
         hi = dt.datetime.strptime(hi_text, fmt).replace(minute=0, second=0)
-        out.append((_key(_as_bound(lo, kind)), _key(_as_bound(hi, kind))))
+        out.append((keys.range_key((_as_bound(lo, kind),), column_type),
+                    keys.range_key((_as_bound(hi, kind),), column_type)))
     return out
 
 
-def _plan_drops(props, existing_keys, now_local, kind, result: Plan):
+def _plan_drops(props: DynamicPartitionProperties,
+                existing: list[tuple[ExistingPartition, keys.Range]], now_local: dt.datetime,
+                kind: str, result: Plan) -> None:
     start = _as_bound(border(props, now_local, props.start), kind)
     result.start_border = start
-    start_key = _key(start)
+    start_key = keys.range_key((start,), (DataType(kind),))
     reserved = _reserved_ranges(props, kind)
     # Doris sorts by upper endpoint; MAXVALUE partitions last.
-    ordered = sorted(existing_keys, key=lambda e: (e[2] is None, e[2] or dt.datetime.min))
-    for part, lo, hi in ordered:
-        if hi is None or hi > start_key:
+    for part, r in sorted(existing, key=lambda e: e[1].upper.sort_key):
+        if r.upper > start_key:
             continue  # intersects [START, +inf)
-        if any((lo is None or lo <= r_hi) and hi > r_lo for r_lo, r_hi in reserved):
+        if any(r.lower <= r_hi and r.upper > r_lo for r_lo, r_hi in reserved):
             result.messages.append(f"keep {part.name}: in reserved_history_periods")
             continue
         result.to_drop.append(part.name)

@@ -1,11 +1,16 @@
 """Typed partition keys, RANGE arithmetic, LIST membership and row routing (pure Python).
 
+The one model of partition values: loads route rows with it (`Router`, `routing_sql`), the
+query planner prunes partitions with it (dorisql.engine.pruning), the dynamic partition planner
+checks its new ranges with it (dorisql.partitioning.dynamic). Values are typed by
+dorisql.types.
+
 Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPartitionDesc):
 
 - A key is a tuple of per-column values. Each component is a typed value, `MIN` (Doris
   MIN_VALUE: the type minimum, which is also what an explicit minimum literal denotes), `MAX`
   (MAXVALUE, the `dorisql.ast.MAXVALUE` singleton) or None (NULL). Keys compare
-  lexicographically with NULL < MIN < every value < MAX.
+  lexicographically with NULL < MIN < every value < MAX (`component_sort_key`).
 - A RANGE partition is [lower, upper). A lower bound made only of MIN has no lower limit, so
   rows with NULL in a partition column land in the partition whose lower bound is MIN (the first
   LESS THAN partition), and in no partition when there is none (seed 003, Doris BE behaviour).
@@ -13,6 +18,9 @@ Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPa
   upper (Doris createAndCheckNewRange): on CREATE the partitions are added one by one in
   statement order, on ADD PARTITION against the live list.
 - Fewer values than partition columns: the missing columns are filled with MIN.
+- Ranges never overlap, so `RangeIndex` keeps them sorted and answers "which ranges does this
+  one meet" and "which range holds this key" by bisection, not by a scan of every range (so a
+  table's thousands of partitions are built and checked in about linear time).
 
 Canonical text (catalog `PartitionMeta.lower/upper/values`): one string per column, the value as
 Doris prints it; MIN prints as the type minimum ('0000-01-01', '-2147483648') and parses back to
@@ -23,10 +31,12 @@ Error messages are Doris's core messages (without Doris's "Invalid range value f
 
 from __future__ import annotations
 
+import bisect
+import calendar
 import datetime as dt
 import functools
-from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Any, Generic, Iterable, Optional, Sequence, TypeVar, Union
 
 from dorisql import types as T
 from dorisql.ast import (
@@ -72,45 +82,61 @@ MAX_MULTI_PARTITION_NUM = 4096
 MAXVALUE_TEXT = "MAXVALUE"
 
 
-def _rank(v: Any) -> int:
+#: Sort keys of the components that are not values: NULL < MIN < every value < MAX.
+NULL_SORT_KEY = (0,)
+MIN_SORT_KEY = (1,)
+MAX_SORT_KEY = (3,)
+
+
+def component_sort_key(v: Any) -> tuple:
+    """How one key component orders: NULL (0,) < MIN (1,) < a value (2, v) < MAX (3,).
+
+    Routing, range checks and partition pruning all compare through these keys."""
     if v is None:
-        return 0
+        return NULL_SORT_KEY
     if v is MIN:
-        return 1
+        return MIN_SORT_KEY
     if v is MAX:
-        return 3
-    return 2
-
-
-def _sort_component(v: Any) -> tuple:
-    r = _rank(v)
-    return (r, v) if r == 2 else (r,)
+        return MAX_SORT_KEY
+    return (2, v)
 
 
 # --------------------------------------------------------------------------- keys
 
 
-@functools.total_ordering
 @dataclass(frozen=True, eq=False)
 class PartitionKey:
-    """A typed partition key: one value per partition column (Doris PartitionKey)."""
+    """A typed partition key: one value per partition column (Doris PartitionKey).
+
+    Keys compare (and hash) by `sort_key`, computed once: range checks compare the same keys
+    many times."""
 
     values: tuple
     types: tuple[DataType, ...]
+    sort_key: tuple = field(init=False, repr=False)
 
-    def _cmp(self) -> tuple:
-        return tuple(_sort_component(v) for v in self.values)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sort_key", tuple([component_sort_key(v) for v in self.values]))
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, PartitionKey):
             return NotImplemented
-        return self._cmp() == other._cmp()
+        return self.sort_key == other.sort_key
 
     def __lt__(self, other: "PartitionKey") -> bool:
-        return self._cmp() < other._cmp()
+        return self.sort_key < other.sort_key
+
+    def __le__(self, other: "PartitionKey") -> bool:
+        return self.sort_key <= other.sort_key
+
+    def __gt__(self, other: "PartitionKey") -> bool:
+        return self.sort_key > other.sort_key
+
+    def __ge__(self, other: "PartitionKey") -> bool:
+        return self.sort_key >= other.sort_key
 
     def __hash__(self) -> int:
-        return hash(self._cmp())
+        return hash(self.sort_key)
 
     def is_min(self) -> bool:
         return all(v is MIN for v in self.values)
@@ -144,6 +170,7 @@ class PartitionKey:
 
 
 def component_text(v: Any, t: DataType) -> Optional[str]:
+    """The catalog text of one component: MIN as the type minimum, MAX as MAXVALUE, NULL None."""
     if v is None:
         return None
     if v is MAX:
@@ -154,15 +181,14 @@ def component_text(v: Any, t: DataType) -> Optional[str]:
 
 
 def _display(v: Any, t: DataType) -> str:
-    if v is None:
-        return "NULL"
-    return component_text(v, t)  # type: ignore[return-value]
+    text = component_text(v, t)
+    return "NULL" if text is None else text
 
 
 def _normalize(v: Any, t: DataType) -> Any:
     """A value equal to the type minimum is MIN (Doris: LiteralExpr.isMinValue)."""
-    if v is None or v is MIN or v is MAX:
-        return v
+    if v is None or v is MIN or v is MAX or isinstance(v, dt.date):
+        return v  # Python has no date at the DATE/DATETIME minimum (0000-01-01)
     m = T.min_value(t)
     if m is not None and type(v) is type(m) and v == m:
         return MIN
@@ -176,17 +202,24 @@ def range_key(values: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
     return PartitionKey(tuple(vals), tuple(types))
 
 
-def parse_component(text: Any, t: DataType, *, allow_max: bool = True) -> Any:
-    """Type one bound value: MAXVALUE -> MAX, the type minimum's text -> MIN, else the value."""
+def _is_maxvalue_text(text: Any, t: DataType) -> bool:
+    """MAXVALUE, as the parser's singleton or as text (a string column's 'MAXVALUE' is a value)."""
+    return text is MAX or (isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT
+                           and not T.is_string_like(t))
+
+
+@functools.lru_cache(maxsize=65536)
+def parse_component(text: Any, t: DataType) -> Any:
+    """Type one RANGE bound value: MAXVALUE -> MAX, the type minimum's text -> MIN, else the
+    value (types.parse_value, with Doris's messages). None (NULL) stays None.
+
+    Cached (the values are immutable): each bound text is the upper bound of one partition and
+    the lower bound of the next, and a CREATE TABLE's partitions are built more than once (the
+    analyser checks them, the engine stores them)."""
     if text is None:
         return None
-    if text is MAX or (isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT
-                       and not T.is_string_like(t)):
-        if not allow_max:
-            raise AnalysisError("MAXVALUE is not allowed in LIST partition values")
+    if _is_maxvalue_text(text, t):
         return MAX
-    if text is MIN:
-        return MIN
     if not T.is_string_like(t) and T.canonical(t).name != "BOOLEAN" and T.is_min_text(text, t):
         return MIN
     return T.parse_value(text, t)
@@ -214,7 +247,8 @@ def min_key(types: Sequence[DataType]) -> PartitionKey:
 
 @dataclass(frozen=True)
 class Range:
-    """[lower, upper) (Guava Range.closedOpen)."""
+    """[lower, upper) (Guava Range.closedOpen). A lower bound of only MIN has no lower limit:
+    it also holds keys with NULL, which sort below MIN."""
 
     lower: PartitionKey
     upper: PartitionKey
@@ -228,6 +262,95 @@ class Range:
     def __str__(self) -> str:
         """Doris's text: `[types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]; )`."""
         return f"[{self.lower}..{self.upper})"
+
+
+P = TypeVar("P")
+
+
+def _lower_of(item: tuple) -> tuple:
+    return item[0]
+
+
+def _upper_of(item: tuple) -> tuple:
+    return item[1]
+
+
+class RangeIndex(Generic[P]):
+    """Ranges sorted by lower bound, each with a payload, for bisect lookups (Doris keeps a
+    table's ranges in a sorted map for the same reason).
+
+    Partition ranges never overlap (`add_range` and the dynamic planner refuse it), so in lower
+    bound order their upper bounds are sorted too: a new range can only meet the ranges next to
+    its place, and a key can only be in the range before it. Every answer is the one a scan of
+    the ranges in the order they were added would give (the first match in that order). If
+    overlapping ranges are added anyway (a hand-edited catalog), the index notices and scans.
+    """
+
+    def __init__(self, entries: Iterable[tuple[Range, P]] = ()) -> None:
+        # (lower sort key, upper sort key, insertion number, range, payload), in key order
+        self._items: list[tuple[tuple, tuple, int, Range, P]] = []
+        self._disjoint = True
+        for r, payload in entries:
+            self.add(r, payload)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(self, r: Range, payload: P) -> None:
+        item = (r.lower.sort_key, r.upper.sort_key, len(self._items), r, payload)
+        at = bisect.bisect_right(self._items, item[:3])
+        if self._disjoint:
+            before = self._items[at - 1][3] if at > 0 else None
+            after = self._items[at][3] if at < len(self._items) else None
+            if (before is not None and before.intersects(r)) or (after is not None and after.intersects(r)):
+                self._disjoint = False
+        self._items.insert(at, item)
+
+    def _first(self, hits: Iterable[tuple[tuple, tuple, int, Range, P]]) -> Optional[tuple[Range, P]]:
+        best = min(hits, key=lambda item: item[2], default=None)
+        return None if best is None else (best[3], best[4])
+
+    def first_intersecting(self, r: Range) -> Optional[tuple[Range, P]]:
+        """The first added range that intersects `r` (with its payload), or None."""
+        items = self._items
+        # ranges that start below r's upper bound; of those, the ones ending above its lower
+        end = bisect.bisect_left(items, r.upper.sort_key, key=_lower_of)
+        if not self._disjoint:
+            return self._first(item for item in items[:end] if item[3].intersects(r))
+        hits = []
+        for i in range(end - 1, -1, -1):
+            if items[i][1] <= r.lower.sort_key:
+                break  # this range and every one before it end at or below r's lower bound
+            hits.append(items[i])
+        return self._first(hit for hit in hits if hit[3].intersects(r))
+
+    def containing(self, key: PartitionKey) -> Optional[tuple[Range, P]]:
+        """The first added range that holds `key` (with its payload), or None."""
+        items = self._items
+        if not items:
+            return None
+        if not self._disjoint:
+            return self._first(item for item in items if item[3].contains(key))
+        # the last range starting at or below the key; a key below every lower bound (NULL
+        # components) can still be in the lowest range when that one starts at MIN
+        at = bisect.bisect_right(items, key.sort_key, key=_lower_of) - 1
+        candidate = items[max(at, 0)]
+        return (candidate[3], candidate[4]) if candidate[3].contains(key) else None
+
+    def neighbours(self, upper: PartitionKey) -> tuple[Optional[Range], Optional[Range]]:
+        """For a LESS THAN `upper` (Doris createAndCheckNewRange over the ranges in key order):
+        the last range whose upper bound is below `upper`, and the first one whose upper bound
+        is not (when every upper bound is below, that is the last range again)."""
+        items = self._items
+        if not items:
+            return None, None
+        if self._disjoint:
+            at = bisect.bisect_left(items, upper.sort_key, key=_upper_of)
+        else:
+            at = next((i for i, item in enumerate(items) if item[1] >= upper.sort_key), len(items))
+        if at == len(items):
+            return items[-1][3], items[-1][3]
+        return (items[at - 1][3] if at > 0 else None), items[at][3]
 
 
 @dataclass(frozen=True)
@@ -309,9 +432,8 @@ def _check_value_count(item: RangePartition, ncols: int) -> None:
             raise AnalysisError("Not support MAXVALUE in multi partition range values.")
 
 
-def _check_intersect(new: Range, existing: Range) -> None:
-    if new.intersects(existing):
-        raise AnalysisError(f"Range {new} is intersected with range: {existing}")
+def _intersect_error(new: Range, existing: Range) -> AnalysisError:
+    return AnalysisError(f"Range {new} is intersected with range: {existing}")
 
 
 def add_range(existing: Sequence[RangeDef], item: RangePartition,
@@ -322,7 +444,10 @@ def add_range(existing: Sequence[RangeDef], item: RangePartition,
     (MIN when there is none); the range found whose upper >= the new upper must not intersect.
     Fixed [lower, upper): must not intersect any existing range.
     """
-    types = tuple(types)
+    return _add_range(RangeIndex((d.range, d) for d in existing), item, tuple(types))
+
+
+def _add_range(index: RangeIndex, item: RangePartition, types: tuple[DataType, ...]) -> RangeDef:
     _check_value_count(item, len(types))
     if item.lower is not None:
         lower = parse_range_key(item.lower, types)
@@ -330,35 +455,21 @@ def add_range(existing: Sequence[RangeDef], item: RangePartition,
         if lower >= upper:
             raise AnalysisError("The lower values must smaller than upper values")
         new = Range(lower, upper)
-        for e in existing:
-            _check_intersect(new, e.range)
+        clash = index.first_intersecting(new)
+        if clash is not None:
+            raise _intersect_error(new, clash[0])
         return RangeDef(item.name, new)
 
-    if item.upper == (MAX,):
-        upper = max_key(types)
-    else:
-        upper = parse_range_key(item.upper, types)
+    upper = max_key(types) if item.upper == (MAX,) else parse_range_key(item.upper, types)
     if upper.is_min():
         raise AnalysisError("Partition's upper value should not be MIN VALUE: " + _desc_sql(item))
-    ordered = sorted(existing, key=lambda d: (d.range.lower, d.range.upper))
-    last: Optional[Range] = None
-    current: Optional[Range] = None
-    found = False
-    for d in ordered:
-        current = d.range
-        if current.upper >= upper:
-            found = True
-            break
-        last = current
-    if not found:
-        # the new upper is above every existing range: `current` is the last one (Doris keeps it)
-        pass
+    last, current = index.neighbours(upper)
     lower = last.upper if last is not None else min_key(types)
     if lower >= upper:
         raise AnalysisError("The lower values must smaller than upper values")
     new = Range(lower, upper)
-    if current is not None:
-        _check_intersect(new, current)
+    if current is not None and new.intersects(current):
+        raise _intersect_error(new, current)
     return RangeDef(item.name, new)
 
 
@@ -368,9 +479,11 @@ def build_ranges(items: Iterable[PartitionItem], types: Sequence[DataType], *,
     """The RANGE partitions of a CREATE TABLE (or ADDs), added one by one in statement order.
 
     Batch `FROM .. TO .. INTERVAL` items are expanded first (`expand_batch`). Returns the new
-    partitions in statement order. Duplicate names are refused.
+    partitions in statement order. Duplicate names are refused. Each partition is checked
+    against the ones before it through one RangeIndex: linear in the number of partitions.
     """
-    done: list[RangeDef] = list(existing)
+    types = tuple(types)
+    index: RangeIndex[RangeDef] = RangeIndex((d.range, d) for d in existing)
     out: list[RangeDef] = []
     seen = {d.name.lower() for d in existing}
     for item in items:
@@ -385,8 +498,8 @@ def build_ranges(items: Iterable[PartitionItem], types: Sequence[DataType], *,
             if it.name.lower() in seen:
                 raise AnalysisError(f"Duplicated named partition: {it.name}")
             seen.add(it.name.lower())
-            d = add_range(done, it, types)
-            done.append(d)
+            d = _add_range(index, it, types)
+            index.add(d.range, d)
             out.append(d)
     return out
 
@@ -428,14 +541,14 @@ def _week_of_year(d: dt.datetime) -> int:
     return (d.timetuple().tm_yday - 1 + jan1) // 7 + 1
 
 
-def _add_months(d: dt.datetime, months: int) -> dt.datetime:
-    m = d.month - 1 + months
-    y = d.year + m // 12
-    m = m % 12 + 1
-    import calendar
+D = TypeVar("D", dt.date, dt.datetime)
 
-    day = min(d.day, calendar.monthrange(y, m)[1])
-    return d.replace(year=y, month=m, day=day)
+
+def add_months(d: D, months: int) -> D:
+    """java.time plusMonths: the same day of the month, clamped to the target month's last day."""
+    year, month0 = divmod(d.year * 12 + d.month - 1 + months, 12)
+    day = min(d.day, calendar.monthrange(year, month0 + 1)[1])
+    return d.replace(year=year, month=month0 + 1, day=day)
 
 
 def expand_batch(item: BatchRangePartition, t: DataType, *,
@@ -455,7 +568,7 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
     if item.interval <= 0:
         raise AnalysisError("Multi partition time interval must be larger than zero.")
     start, end = item.start[0], item.end[0]
-    if start is None or start is MAX or end is None or end is MAX:
+    if not isinstance(start, str) or not isinstance(end, str):  # NULL or MAXVALUE
         raise AnalysisError("Multi build partition start or end time style is illegal.")
     unit = item.unit.upper() if item.unit else None
     if unit is not None and unit not in _UNITS:
@@ -491,11 +604,12 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
     date_col = T.canonical(t).name == "DATE"
 
     def text(d: dt.datetime) -> str:
-        return d.strftime("%Y-%m-%d") if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
+        return d.date().isoformat() if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
 
     n = item.interval
+    upper_text = text(cur)
     while cur < stop_t:
-        lo = text(cur)
+        lower_text = upper_text  # each upper bound is the next partition's lower bound
         if unit == "HOUR":
             name = prefix + cur.strftime("%Y%m%d%H")
             cur = cur + dt.timedelta(hours=n)
@@ -508,14 +622,15 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
             cur = cur + dt.timedelta(weeks=n)
         elif unit == "MONTH":
             name = prefix + cur.strftime("%Y%m")
-            cur = _add_months(cur.replace(day=1), n)
+            cur = add_months(cur.replace(day=1), n)
         else:
             name = prefix + f"{cur.year:04d}"
             cur = cur.replace(month=1, day=1)
             cur = cur.replace(year=cur.year + n)
         if unit != "DAY" and cur > stop_t:
             cur = stop_t
-        emit(name, lo, text(cur))
+        upper_text = text(cur)
+        emit(name, lower_text, upper_text)
     return out
 
 
@@ -524,10 +639,9 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
 
 def _list_key(values: Sequence[Any], types: Sequence[DataType], columns: Sequence[str],
               nullable: Sequence[bool], part: str) -> PartitionKey:
-    vals = []
+    vals: list[Any] = []
     for v, t, col, null_ok in zip(values, types, columns, nullable):
-        if v is MAX or (isinstance(v, str) and v.strip().upper() == MAXVALUE_TEXT
-                        and not T.is_string_like(t)):
+        if _is_maxvalue_text(v, t):
             raise AnalysisError(f"MAXVALUE is not allowed in LIST partition [{part}]")
         if v is None:
             if not null_ok:
@@ -544,7 +658,20 @@ def add_list(existing: Sequence[ListDef], item: ListPartition, types: Sequence[D
              columns: Optional[Sequence[str]] = None,
              nullable: Optional[Sequence[bool]] = None) -> ListDef:
     """A new LIST partition checked against `existing` (Doris ListPartitionInfo)."""
-    types = tuple(types)
+    return _add_list(_list_owners(existing), item, tuple(types), columns, nullable)
+
+
+def _list_owners(defs: Iterable[ListDef]) -> dict[PartitionKey, ListDef]:
+    """Each value tuple of `defs` -> the (first) partition holding it."""
+    owners: dict[PartitionKey, ListDef] = {}
+    for d in defs:
+        for k in d.keys:
+            owners.setdefault(k, d)
+    return owners
+
+
+def _add_list(owners: dict[PartitionKey, ListDef], item: ListPartition, types: tuple[DataType, ...],
+              columns: Optional[Sequence[str]], nullable: Optional[Sequence[bool]]) -> ListDef:
     columns = tuple(columns) if columns is not None else tuple(f"k{i}" for i in range(len(types)))
     nullable = tuple(nullable) if nullable is not None else tuple(True for _ in types)
     if not item.values:
@@ -556,11 +683,11 @@ def add_list(existing: Sequence[ListDef], item: ListPartition, types: Sequence[D
     keys: list[PartitionKey] = []
     for tup in item.values:
         key = _list_key(tup, types, columns, nullable, item.name)
-        for e in existing:
-            if key in e.keys:
-                raise AnalysisError(
-                    f"The partition key[{key.to_sql()}] in partition item[{_desc_sql(item)}] is "
-                    f"conflict with current partitionKeys[{e.to_sql()}]")
+        owner = owners.get(key)
+        if owner is not None:
+            raise AnalysisError(
+                f"The partition key[{key.to_sql()}] in partition item[{_desc_sql(item)}] is "
+                f"conflict with current partitionKeys[{owner.to_sql()}]")
         if key in keys:
             raise AnalysisError(f"The partition key[{_desc_sql(item)}] has duplicate item "
                                 f"[{key.to_sql()}].")
@@ -572,7 +699,9 @@ def build_lists(items: Iterable[PartitionItem], types: Sequence[DataType], *,
                 columns: Optional[Sequence[str]] = None,
                 nullable: Optional[Sequence[bool]] = None,
                 existing: Sequence[ListDef] = ()) -> list[ListDef]:
-    done: list[ListDef] = list(existing)
+    """The LIST partitions of a CREATE TABLE, added one by one in statement order (checked)."""
+    types = tuple(types)
+    owners = _list_owners(existing)
     out: list[ListDef] = []
     seen = {d.name.lower() for d in existing}
     for item in items:
@@ -582,8 +711,9 @@ def build_lists(items: Iterable[PartitionItem], types: Sequence[DataType], *,
         if item.name.lower() in seen:
             raise AnalysisError(f"Duplicated named partition: {item.name}")
         seen.add(item.name.lower())
-        d = add_list(done, item, types, columns=columns, nullable=nullable)
-        done.append(d)
+        d = _add_list(owners, item, types, columns, nullable)
+        for k in d.keys:
+            owners.setdefault(k, d)
         out.append(d)
     return out
 
@@ -604,7 +734,7 @@ def list_from_texts(name: str, values: Sequence[Sequence[Optional[str]]],
 
 
 def from_meta(partitions: Iterable[Any], types: Sequence[DataType]) -> list[PartitionDef]:
-    """RangeDef/ListDef for catalog PartitionMeta objects (RANGE if `lower` is set, else LIST)."""
+    """RangeDef/ListDef for catalog PartitionMeta objects (LIST if `values` is set, else RANGE)."""
     out: list[PartitionDef] = []
     for p in partitions:
         if p.values is not None:
@@ -627,6 +757,7 @@ def route(row_key: Sequence[Any], partitions: Sequence[PartitionDef]) -> Optiona
 
     RANGE: left-closed right-open; a NULL component sorts below MIN, so NULL rows go to the
     partition whose lower bound is MIN, if any. LIST: exact membership, NULL matches NULL.
+    The definition, by a scan of `partitions`; `Router` answers the same with an index.
     """
     if not partitions:
         return None
@@ -644,20 +775,26 @@ def route(row_key: Sequence[Any], partitions: Sequence[PartitionDef]) -> Optiona
 
 
 class Router:
-    """Routes many rows quickly (LIST: a dict lookup; RANGE: bisect over sorted ranges)."""
+    """Routes many rows quickly, with the same answers as `route` (LIST: a dict lookup of the
+    value tuple; RANGE: bisect over the ranges sorted by lower bound, `RangeIndex`)."""
 
     def __init__(self, partitions: Sequence[PartitionDef]):
         self.partitions = list(partitions)
-        self.is_range = bool(self.partitions) and isinstance(self.partitions[0], RangeDef)
-        if self.partitions and not self.is_range:
-            self.lookup = {k._cmp(): p.name for p in self.partitions for k in p.keys}  # type: ignore
+        self.types = _types_of(self.partitions) if self.partitions else ()
+        self.ranges: Optional[RangeIndex[str]] = None
+        self.lookup: dict[tuple, str] = {}
+        if self.partitions and isinstance(self.partitions[0], RangeDef):
+            self.ranges = RangeIndex((p.range, p.name) for p in self.partitions)  # type: ignore[union-attr]
+        else:
+            for p in self.partitions:
+                for k in p.keys:  # type: ignore[union-attr]
+                    self.lookup.setdefault(k.sort_key, p.name)
 
     def __call__(self, row_key: Sequence[Any]) -> Optional[str]:
-        if not self.partitions:
-            return None
-        if self.is_range:
-            return route(row_key, self.partitions)
-        return self.lookup.get(tuple(_sort_component(v) for v in row_key))
+        if self.ranges is not None:
+            found = self.ranges.containing(range_key(tuple(row_key), self.types))
+            return None if found is None else found[1]
+        return self.lookup.get(tuple(component_sort_key(v) for v in row_key))
 
 
 # --------------------------------------------------------------------------- routing SQL
@@ -746,14 +883,13 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
     return _or(*alts)
 
 
-def routing_sql(partitions: Any, column_sql_names: Optional[Sequence[str]] = None,
-                types: Optional[Sequence[DataType]] = None) -> str:
+def routing_sql(partitions: Any, column_sql_names: Optional[Sequence[str]] = None) -> str:
     """A Spark SQL expression giving each row's partition name, or NULL when none fits.
 
-    `partitions`: RangeDef/ListDef objects with `column_sql_names` (SQL expressions for the
-    partition columns, e.g. "`dt`"), or a catalog TableMeta (then columns are the table's
-    back-quoted partition columns; an unpartitioned table routes everything to its single
-    partition). `types` is accepted for symmetry; the partitions carry their types.
+    `partitions`: RangeDef/ListDef objects (they carry their types) with `column_sql_names`
+    (SQL expressions for the partition columns, e.g. "`dt`"), or a catalog TableMeta (then
+    columns are the table's back-quoted partition columns; an unpartitioned table routes
+    everything to its single partition).
     """
     if hasattr(partitions, "definition"):
         meta = partitions
@@ -808,9 +944,25 @@ def build_partitions(definition: Any, *, prefix: str = MULTI_PARTITION_NAME_PREF
         return []
     names, ptypes = partition_columns(definition)
     if definition.partition.kind.upper() == "RANGE":
-        return list(build_ranges(definition.partition.items, ptypes, prefix=prefix))
-    return list(build_lists(definition.partition.items, ptypes, columns=names,
-                            nullable=partition_nullable(definition)))
+        return list(_declared_ranges(tuple(definition.partition.items), ptypes, prefix))
+    return list(_declared_lists(tuple(definition.partition.items), ptypes, names,
+                                partition_nullable(definition)))
+
+
+# The parser's normalisation, the analyser and the engine each build the partitions of the same
+# CREATE TABLE; the results are immutable, so the last few are kept (thousands of partitions
+# then cost one build, not three). A statement that fails is not cached and fails each time.
+
+
+@functools.lru_cache(maxsize=8)
+def _declared_ranges(items: tuple, types: tuple[DataType, ...], prefix: str) -> tuple[RangeDef, ...]:
+    return tuple(build_ranges(items, types, prefix=prefix))
+
+
+@functools.lru_cache(maxsize=8)
+def _declared_lists(items: tuple, types: tuple[DataType, ...], columns: tuple[str, ...],
+                    nullable: tuple[bool, ...]) -> tuple[ListDef, ...]:
+    return tuple(build_lists(items, types, columns=columns, nullable=nullable))
 
 
 def table_partitions(meta: Any) -> list[PartitionDef]:
@@ -843,8 +995,8 @@ def add_partition(meta: Any, item: Union[RangePartition, ListPartition]) -> Part
 
 def _sorted_defs(defs: list[PartitionDef]) -> list[PartitionDef]:
     if defs and isinstance(defs[0], RangeDef):
-        return sorted(defs, key=lambda d: (d.range.lower, d.range.upper))  # type: ignore[union-attr]
-    return sorted(defs, key=lambda d: tuple(k._cmp() for k in d.keys))  # type: ignore[union-attr]
+        return sorted(defs, key=lambda d: (d.range.lower.sort_key, d.range.upper.sort_key))  # type: ignore[union-attr]
+    return sorted(defs, key=lambda d: tuple(k.sort_key for k in d.keys))  # type: ignore[union-attr]
 
 
 def to_item(d: PartitionDef) -> Union[RangePartition, ListPartition]:
@@ -873,25 +1025,21 @@ def partition_range_string(meta: Any, p: Any) -> str:
 
 
 def sorted_partition_names(meta: Any) -> list[str]:
-    """The table's partition names in key order (RANGE by range, LIST by first value)."""
+    """The table's partition names in key order (RANGE by range, LIST by their value tuples)."""
     if meta.definition.partition is None:
         return [p.name for p in meta.partitions]
     return [d.name for d in _sorted_defs(table_partitions(meta))]
 
 
-def single_column_bounds(meta: Any, p: Any) -> tuple[Any, Any]:
-    """[lower, upper) of a single-column RANGE partition as plain values; None for MIN / MAXVALUE."""
-    _, ptypes = partition_columns(meta.definition)
-    d = from_meta([p], ptypes)[0]
-    if not isinstance(d, RangeDef):
-        raise AnalysisError(f"Partition [{p.name}] is not a RANGE partition")
-    lower, upper = d.range.lower.values[0], d.range.upper.values[0]
+def single_column_range(lower: Any, upper: Any, t: DataType) -> Range:
+    """[lower, upper) of a single-column RANGE partition from plain values (None: no bound, MIN
+    below and MAXVALUE above): how the dynamic planner's date bounds enter the key model."""
+    types = (t,)
+    return Range(min_key(types) if lower is None else range_key((lower,), types),
+                 max_key(types) if upper is None else range_key((upper,), types))
+
+
+def single_column_bounds(r: Range) -> tuple[Any, Any]:
+    """The plain values of a single-column range's bounds; None for MIN / MAXVALUE."""
+    lower, upper = r.lower.values[0], r.upper.values[0]
     return (None if lower is MIN else lower), (None if upper is MAX else upper)
-
-
-def bound_texts(meta: Any, value: Any) -> tuple[str, ...]:
-    """The catalog text of a single-column bound value (for partitions the scheduler creates)."""
-    from dorisql.types import format_value
-
-    _, ptypes = partition_columns(meta.definition)
-    return (format_value(value, ptypes[0]),)

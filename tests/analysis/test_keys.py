@@ -308,3 +308,73 @@ def test_batch_errors():
         K.expand_batch(BatchRangePartition(("1", "2"), ("3",), 1), INT)
     with pytest.raises(AnalysisError, match="is intersected"):
         K.build_ranges([LT("a", "2022-01-04"), BatchRangePartition(("2022-01-03",), ("2022-01-06",), 1, "DAY")], [DATE])
+
+
+def test_list_values_count_bytes():
+    v6 = DataType("VARCHAR", (6,))
+    assert K.build_lists([ListPartition("p", (("北京",),))], [v6])[0].keys[0].values == ("北京",)
+    with pytest.raises(AnalysisError, match=r"too long for VARCHAR\(6\): 9 bytes > 6"):
+        K.build_lists([ListPartition("p", (("北京市",),))], [v6])  # 3 characters
+
+
+# --------------------------------------------------------------------------- RangeIndex
+
+
+def _int_range(lo, hi):
+    return K.Range(K.min_key([INT]) if lo is None else K.range_key((lo,), [INT]),
+                   K.max_key([INT]) if hi is None else K.range_key((hi,), [INT]))
+
+
+def _scan_first(entries, hit):
+    return next(((r, p) for r, p in entries if hit(r)), None)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_range_index_answers_as_a_scan_does(seed):
+    """Bisection gives the answers of a scan in insertion order, for disjoint ranges (the
+    normal case) and for overlapping ones (the index notices and scans)."""
+    import random
+
+    rnd = random.Random(seed)
+    entries = []
+    if seed % 2 == 0:  # disjoint, inserted in random order, some with gaps, MIN and MAXVALUE ends
+        cuts = sorted(rnd.sample(range(-1000, 1000), 40))
+        spans = [(None if i == 0 else cuts[i], None if i == 38 else cuts[i + 1]) for i in range(39)]
+        spans = [s for s in spans if rnd.random() < 0.8]
+    else:  # overlapping
+        spans = [(lo, lo + rnd.randint(1, 300)) for lo in (rnd.randint(-1000, 1000) for _ in range(30))]
+    rnd.shuffle(spans)
+    index = K.RangeIndex()
+    for i, (lo, hi) in enumerate(spans):
+        r = _int_range(lo, hi)
+        entries.append((r, i))
+        index.add(r, i)
+    for _ in range(300):
+        lo = rnd.randint(-1200, 1200)
+        probe = _int_range(lo, lo + rnd.randint(1, 200))
+        assert index.first_intersecting(probe) == _scan_first(entries, probe.intersects)
+        key = K.range_key((rnd.choice([None, rnd.randint(-1200, 1200)]),), [INT])
+        assert index.containing(key) == _scan_first(entries, lambda r, key=key: r.contains(key))
+        upper = K.range_key((rnd.randint(-1200, 1200),), [INT])
+        ordered = sorted(entries, key=lambda e: (e[0].lower, e[0].upper, e[1]))
+        found = next((i for i, (r, _) in enumerate(ordered) if r.upper >= upper), None)
+        expected = ((ordered[-1][0], ordered[-1][0]) if found is None
+                    else (ordered[found - 1][0] if found > 0 else None, ordered[found][0]))
+        assert index.neighbours(upper) == expected
+
+
+def test_router_bisects_to_the_same_partitions_as_route():
+    defs = K.build_ranges([LT("p_first", "-500")] + [FIX(f"p{i}", [str(i)], [str(i + 7)]) for i in range(0, 700, 7)]
+                          + [RangePartition("p_max", (MAXVALUE,), ("1000",))], [INT])
+    router = K.Router(defs)
+    for v in [None, -2147483648, -501, -500, -1, 0, 6, 7, 350, 699, 700, 999, 1000, 2147483647]:
+        assert router((v,)) == K.route((v,), defs), v
+    assert router((None,)) == "p_first" and router((700,)) is None and router((5000,)) == "p_max"
+
+
+def test_add_months_clamps_to_the_month_end():
+    assert K.add_months(dt.date(2020, 1, 31), 1) == dt.date(2020, 2, 29)
+    assert K.add_months(dt.date(2021, 1, 31), 1) == dt.date(2021, 2, 28)
+    assert K.add_months(dt.date(2020, 11, 30), 3) == dt.date(2021, 2, 28)
+    assert K.add_months(dt.datetime(2020, 3, 31, 5), -1) == dt.datetime(2020, 2, 29, 5)
+    assert K.add_months(dt.date(2020, 5, 15), -17) == dt.date(2018, 12, 15)

@@ -74,10 +74,10 @@ def test_route(label, parts, cols, cases):
 
 
 def test_routing_sql_shape():
-    sql = K.routing_sql(SINGLE, ["`date`"], [DATE])
+    sql = K.routing_sql(SINGLE, ["`date`"])
     assert sql.startswith("CASE WHEN") and sql.endswith("ELSE CAST(NULL AS STRING) END")
     assert "DATE'2017-02-01'" in sql and "THEN 'p201701'" in sql
-    lsql = K.routing_sql(MULTI_LIST, ["`id`", "`city`"], [INT, VARCHAR])
+    lsql = K.routing_sql(MULTI_LIST, ["`id`", "`city`"])
     assert "'Beijing'" in lsql
     assert K.routing_sql([], ["x"]) == "CAST(NULL AS STRING)"
     odd = K.build_lists([ListPartition("it's", (("O'Brien",),))], [VARCHAR])
@@ -99,6 +99,6 @@ def test_routing_sql_in_spark(spark, label, parts, cols, cases):
     schema = ", ".join(f"`{n}` {_spark_type(t)}" for n, t in zip(names, types))
     rows = [tuple(r) for r, _ in cases]
     df = spark.createDataFrame(rows, schema)
-    expr = K.routing_sql(parts, cols, types)
+    expr = K.routing_sql(parts, cols)
     got = [r[0] for r in df.selectExpr(expr).collect()]
     assert got == [e for _, e in cases]

@@ -148,3 +148,13 @@ def test_spark_literals():
     assert T.spark_literal(dt.datetime(2017, 1, 1, 1), D("DATETIME")) == "TIMESTAMP_NTZ'2017-01-01 01:00:00.000000'"
     assert T.spark_literal(5, D("LARGEINT")) == "CAST('5' AS DECIMAL(38,0))"
     assert T.spark_literal("it's \\ x", D("VARCHAR", 20)) == "'it\\'s \\\\ x'"
+
+
+def test_string_lengths_are_utf8_bytes():
+    assert T.max_byte_length(D("VARCHAR", 6)) == 6 and T.max_byte_length(D("CHAR")) == 1
+    assert T.max_byte_length(D("VARCHAR")) == 65533
+    assert T.max_byte_length(D("STRING")) is None and T.max_byte_length(D("INT")) is None
+    assert T.byte_length("北京") == 6 and T.byte_length("abc") == 3
+    assert T.parse_value("北京", D("VARCHAR", 6)) == "北京"
+    with pytest.raises(AnalysisError, match=r"too long for CHAR\(3\): 4 bytes > 3"):
+        T.parse_value("éé", D("CHAR", 3))  # 2 characters

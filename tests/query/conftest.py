@@ -16,7 +16,7 @@ import pytest
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_expr_sql
 from dorisql.catalog.model import PartitionMeta, TableMeta
-from dorisql.engine.pruning import spark_type_name
+from dorisql.types import spark_type
 
 
 def col(name: str, type_name: str, *params: int, agg: str | None = None) -> ast.ColumnDef:
@@ -49,7 +49,7 @@ def table(name: str, columns, *, keys=("k",), model="DUPLICATE", part_kind=None,
 
 
 def _ddl(meta: TableMeta) -> str:
-    return ", ".join(f"`{c.name}` {spark_type_name(c.type)}" for c in meta.definition.columns)
+    return ", ".join(f"`{c.name}` {spark_type(c.type).lower()}" for c in meta.definition.columns)
 
 
 class Lake:
@@ -88,7 +88,7 @@ class Lake:
         df = df.withColumn("__n", count_col[F.col("__partition")])
         dist = meta.definition.distribution
         if dist.kind == "HASH":
-            types = {c.name: spark_type_name(c.type) for c in meta.definition.columns}
+            types = {c.name: spark_type(c.type).lower() for c in meta.definition.columns}
             cols = [f"CAST(`{c}` AS {types[c]})" for c in dist.columns]
             df = df.withColumn("__bucket", F.expr(bucket_expr_sql(cols, "__n")))
         else:

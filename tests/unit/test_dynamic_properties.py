@@ -119,6 +119,9 @@ def test_required(key, message):
     ("buckets", "0", "Dynamic partition buckets must greater than 0"),
     ("buckets", "many", "Invalid dynamic partition buckets many"),
     ("buckets", "", "Dynamic partition buckets is empty"),
+    # the limit BUCKETS n has, with the same message
+    ("buckets", "100000", "Number of buckets (100000) exceeds the maximum allowed value (768) of "
+                          "max_bucket_num_per_partition"),
     ("enable", "yes", "Invalid dynamic partition enable: yes. Expected true or false"),
     ("prefix", "1p", "Invalid dynamic partition prefix: 1p."),
     ("prefix", "p.x", "Invalid dynamic partition prefix: p.x."),
@@ -143,6 +146,17 @@ def test_invalid_values(key, value, fragment):
     # the property and the value are always named
     assert "dynamic_partition." + key in message
     assert value in message
+
+
+def test_buckets_share_the_bucket_count_limit():
+    from dorisql.analysis import check
+    from dorisql.syntax import parse_one
+
+    assert parse({"dynamic_partition.buckets": "768"}).buckets == 768
+    dynamic_error = error_of({"dynamic_partition.buckets": "769"})
+    with pytest.raises(AnalysisError) as err:
+        check(parse_one("CREATE TABLE t (k INT) DISTRIBUTED BY HASH(k) BUCKETS 769"))
+    assert dynamic_error.startswith(str(err.value))
 
 
 def test_start_day_checks_apply_to_every_unit():
