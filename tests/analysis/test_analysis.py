@@ -253,11 +253,12 @@ def test_column_names_with_a_materialized_view_prefix(name):
     err(with_column(name), f"Incorrect column name {name}, column name can't start with 'mv_'/'mva_'")
 
 
-@pytest.mark.parametrize("name", ["__partition", "__bucket", "__load_seq", "__row_seq", "__LOAD_SEQ", "__dorisql",
+@pytest.mark.parametrize("name", ["__partition", "__bucket", "__load_seq", "__row_seq", "__commit_seq", "__LOAD_SEQ",
+                                  "__dorisql",
                                   "__dorisql_scan_t", "__DorisQL_bad"])
 def test_column_names_dorisql_keeps_for_itself(name):
-    err(with_column(name), f"Incorrect column name '{name}'. __partition, __bucket, __load_seq, __row_seq and "
-                           f"names starting with __dorisql are reserved by dorisql")
+    err(with_column(name), f"Incorrect column name '{name}'. __partition, __bucket, __load_seq, __row_seq, "
+                           f"__commit_seq and names starting with __dorisql are reserved by dorisql")
 
 
 def test_the_reserved_names_are_the_hidden_columns_dorisql_writes():
