@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from dorisql import table_properties
 from dorisql.ast import DataType
 from dorisql.bucketing.limits import bucket_limit_error
 from dorisql.errors import AnalysisError
@@ -569,11 +570,10 @@ def too_many_message(expected: int, limit: int) -> str:
 
 def alter_properties(current: DynamicPartitionProperties, changes: Mapping[str, str],
                      partition_column_type: str, **kw) -> DynamicPartitionProperties:
-    """The properties after ``ALTER TABLE ... SET (changes)`` (merge, then validate again)."""
-    merged = current.to_properties()
-    merged.update({k: v for k, v in changes.items() if k.startswith(PROPERTY_PREFIX)})
-    if REPLICATION_NUM in changes:
-        merged.pop(REPLICATION_ALLOCATION, None)
+    """The properties after ``ALTER TABLE ... SET (changes)``: merged by the rule the engine's
+    ALTER TABLE SET uses (dorisql.table_properties.merge), then validated again."""
+    merged = table_properties.merge(current.to_properties(),
+                                    {k: v for k, v in changes.items() if k.startswith(PROPERTY_PREFIX)})
     kw.setdefault("default_time_zone", current.time_zone)
     result = parse_properties(merged, partition_column_type, **kw)
     assert result is not None
