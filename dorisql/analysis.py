@@ -513,8 +513,6 @@ def _check_property_values(props: dict[str, str], keys_type: Optional[str]) -> N
 
 
 def _check_dynamic(stmt: ast.CreateTable) -> None:
-    try:
-        from dorisql.partitioning.dynamic import validate_properties
-    except ImportError:
-        return
+    from dorisql.partitioning.dynamic import validate_properties
+
     validate_properties(stmt)
