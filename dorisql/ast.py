@@ -14,7 +14,7 @@ Conventions:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import ClassVar, Optional, Union
 
 
 # --------------------------------------------------------------------------- values
@@ -236,6 +236,8 @@ class Statement:
 
     pos: Optional[Pos] = field(default=None, compare=False, repr=False, kw_only=True)
     text: Optional[str] = field(default=None, compare=False, repr=False, kw_only=True)
+    #: True for statements that change nothing in the warehouse (they run on a read-only one).
+    reads_only: ClassVar[bool] = False
 
 
 @dataclass(frozen=True)
@@ -254,6 +256,7 @@ class DropDatabase(Statement):
 
 @dataclass(frozen=True)
 class Use(Statement):
+    reads_only: ClassVar[bool] = True
     db: str
 
 
@@ -383,22 +386,26 @@ class OrderItem:
 
 @dataclass(frozen=True)
 class ShowDatabases(Statement):
+    reads_only: ClassVar[bool] = True
     like: Optional[str] = None
 
 
 @dataclass(frozen=True)
 class ShowTables(Statement):
+    reads_only: ClassVar[bool] = True
     db: Optional[str] = None
     like: Optional[str] = None
 
 
 @dataclass(frozen=True)
 class ShowCreateTable(Statement):
+    reads_only: ClassVar[bool] = True
     table: TableName
 
 
 @dataclass(frozen=True)
 class ShowPartitions(Statement):
+    reads_only: ClassVar[bool] = True
     table: TableName
     where: Optional[Predicate] = None
     order_by: tuple[OrderItem, ...] = ()
@@ -409,28 +416,33 @@ class ShowPartitions(Statement):
 
 @dataclass(frozen=True)
 class ShowDynamicPartitionTables(Statement):
+    reads_only: ClassVar[bool] = True
     db: Optional[str] = None
 
 
 @dataclass(frozen=True)
 class ShowProc(Statement):
+    reads_only: ClassVar[bool] = True
     path: str
 
 
 @dataclass(frozen=True)
 class ShowData(Statement):
+    reads_only: ClassVar[bool] = True
     table: Optional[TableName] = None
 
 
 @dataclass(frozen=True)
 class ShowBuckets(Statement):
     """SHOW BUCKETS FROM [db.]t -- a dorisql extension: each partition's bucket decision."""
+    reads_only: ClassVar[bool] = True
 
     table: TableName
 
 
 @dataclass(frozen=True)
 class Describe(Statement):
+    reads_only: ClassVar[bool] = True
     table: TableName
     all: bool = False
 
@@ -443,6 +455,7 @@ class AdminSetFrontendConfig(Statement):
 @dataclass(frozen=True)
 class SetVariable(Statement):
     """SET [GLOBAL|SESSION] name = value. value is text; `kind` as for Literal."""
+    reads_only: ClassVar[bool] = True
 
     name: str
     value: Literal
@@ -451,6 +464,7 @@ class SetVariable(Statement):
 
 @dataclass(frozen=True)
 class Help(Statement):
+    reads_only: ClassVar[bool] = True
     topic: str
 
 
@@ -461,6 +475,7 @@ class Help(Statement):
 class Query(Statement):
     """A SELECT (or WITH ... SELECT). `sql` is the query text as written; `tables` are the
     tables it reads (resolved by the engine against the current database)."""
+    reads_only: ClassVar[bool] = True
 
     sql: str
     tables: tuple[TableName, ...] = ()
@@ -485,6 +500,7 @@ class Insert(Statement):
 @dataclass(frozen=True)
 class Explain(Statement):
     """EXPLAIN <query>."""
+    reads_only: ClassVar[bool] = True
 
     query: Query
     verbose: bool = False

@@ -53,6 +53,16 @@ class CatalogError(DorisqlError):
     """Something is missing from, or already in, the catalog (database, table, partition)."""
 
 
+class ReadOnlyWarehouseError(CatalogError):
+    """The warehouse folder cannot be written (permissions, a read-only mount): reads still work."""
+
+    code = 1290
+
+    def __init__(self, root: object):
+        super().__init__(f"The warehouse '{root}' is read-only, so it cannot execute this statement "
+                         "(SELECT, SHOW and DESC work; writes need write access to the warehouse folder)")
+
+
 class DamagedTableError(CatalogError):
     """A table's catalog entry cannot be read (hand-edited, or written by a newer dorisql).
 

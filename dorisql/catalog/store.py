@@ -56,6 +56,7 @@ from dorisql.errors import (
     CatalogError,
     CommitConflictError,
     DamagedTableError,
+    ReadOnlyWarehouseError,
     UnknownDatabaseError,
     UnknownTableError,
 )
@@ -149,12 +150,17 @@ class SqliteCatalog(Catalog):
         self._lock = threading.Lock()
         #: table id -> (version, decoded TableMeta)
         self._meta_cache: dict[int, tuple[int, TableMeta]] = {}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        #: A warehouse we cannot write (permissions, read-only mount): reads work, writes are refused.
+        self.read_only = self.path.exists() and not _writable(self.path)
+        if not self.read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._init_schema()
 
     # ------------------------------------------------------------------ connections
 
     def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            return self._connect_read_only()
         conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
                                check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
@@ -165,6 +171,20 @@ class SqliteCatalog(Catalog):
                                "is the warehouse on a network filesystem?")
         conn.execute("PRAGMA synchronous = FULL")
         return conn
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """Read-only: through the WAL files if a writer left them (``mode=ro``), else as an
+        immutable file (no WAL files means nothing uncheckpointed; no locks can be taken)."""
+        uri = self.path.resolve().as_uri()
+        for params in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                conn = sqlite3.connect(f"{uri}?{params}", uri=True, timeout=self.timeout, isolation_level=None,
+                                       check_same_thread=False)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError:
+                continue
+        raise CatalogError(f"cannot read the catalog '{self.path}' of the read-only warehouse '{self.root}'")
 
     def _conn(self) -> sqlite3.Connection:
         local = self._local
@@ -197,6 +217,8 @@ class SqliteCatalog(Catalog):
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to
         `timeout` behind other writers), so a read-modify-write inside cannot be interleaved."""
+        if self.read_only:
+            raise ReadOnlyWarehouseError(self.root)
         conn = self._conn()
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -222,6 +244,12 @@ class SqliteCatalog(Catalog):
             conn.execute("COMMIT")
 
     def _init_schema(self) -> None:
+        if self.read_only:
+            version = self._conn().execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                raise CatalogError(f"the catalog '{self.path}' has schema version {version} and dorisql "
+                                   f"{SCHEMA_VERSION}; the warehouse is read-only, so it cannot be migrated")
+            return
         with self._write() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
@@ -681,6 +709,18 @@ class SqliteCatalog(Catalog):
         if conn.execute("SELECT 1 FROM tables WHERE colocate_db = ? AND colocate_group = ? LIMIT 1",
                         (gdb, gname)).fetchone() is None:
             conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
+
+
+def _writable(path: Path) -> bool:
+    """Can this process change the catalog file and its folder (which SQLite's journal needs)?
+    A read-only mount stops root as well, so it is checked besides the permissions."""
+    folder = path.parent
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return False
+    except OSError:
+        return False
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
 
 
 def _config_text(value: object) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from dorisql import ast
-from dorisql.errors import DamagedTableError, DorisqlError
+from dorisql.errors import DamagedTableError, DorisqlError, ReadOnlyWarehouseError
 from dorisql.partitioning import dynamic
 from dorisql.result import Result
 
@@ -57,6 +57,9 @@ def run_pass(engine: "Engine") -> PassReport:
     """One pass over every table with dynamic partition rules (if dynamic_partition_enable)."""
     report = PassReport()
     if engine.frontend("dynamic_partition_enable") != "true":
+        return report
+    if engine.catalog.read_only:  # nothing can be created or dropped; say so once, not per table
+        report.errors["warehouse"] = str(ReadOnlyWarehouseError(engine.warehouse))
         return report
     damaged: list[DamagedTableError] = []
     for meta in engine.catalog.list_table_metas(damaged=damaged):

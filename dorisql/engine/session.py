@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 from dorisql import ast
 from dorisql.clock import Clock, FixedClock, SystemClock, parse_now
-from dorisql.errors import AnalysisError, CancelledError, DorisqlError, ExecutionError, NotSupportedError
+from dorisql.errors import (AnalysisError, CancelledError, DorisqlError, ExecutionError, NotSupportedError,
+                            ReadOnlyWarehouseError)
 from dorisql.result import Result
 
 from .settings import FRONTEND_DEFAULTS, SESSION_DEFAULTS, check_frontend_setting, normalize_bool
@@ -30,7 +31,8 @@ class Engine:
 
         self.config = config or Config()
         self.warehouse = resolve_root(self.config.warehouse)
-        self.warehouse.mkdir(parents=True, exist_ok=True)
+        if not self.warehouse.is_dir():
+            self.warehouse.mkdir(parents=True)
         self.catalog = open_catalog(self.warehouse)
         self._clock = clock
         self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
@@ -169,6 +171,8 @@ class Engine:
         handler = _HANDLERS.get(type(statement))
         if handler is None:
             raise NotSupportedError(type(statement).__name__)
+        if self.catalog.read_only and not statement.reads_only:
+            raise ReadOnlyWarehouseError(self.warehouse)
         self._cancelled.clear()
         self._executing, self._in_job_group = True, False
         started = time.perf_counter()
