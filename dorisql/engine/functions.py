@@ -125,7 +125,7 @@ def check_functions(tree: exp.Expression) -> None:
         if name is None or is_table_position(node):
             continue
         if isinstance(node.parent, exp.Dot) and node.arg_key == "expression":
-            qualifier = node.parent.this.sql(dialect="doris")
+            qualifier = node.parent.this.sql(dialect="doris").replace("`", "")
             raise AnalysisError(f"Can not found function '{qualifier}.{name}'")
         if name not in ALLOWED_FUNCTIONS:
             raise AnalysisError(f"Can not found function '{name}'")

@@ -44,7 +44,7 @@ from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
 
 __all__ = ["ScanInfo", "QueryPlan", "TableRef", "JoinSides", "JoinPlan", "plan_join", "run_query",
-           "explain", "plan_query", "ResolveTable", "Scan", "ReadTableFunction"]
+           "explain", "plan_query", "expression_spark_sql", "ResolveTable", "Scan", "ReadTableFunction"]
 
 #: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
 #: itself or return None (then run_query raises Doris's message).
@@ -310,6 +310,21 @@ def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
             out.append(JoinSides(join=join, left=tuple(left), right=right))
             left.append(right)
     return out
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+def expression_spark_sql(text: str) -> str:
+    """A Doris scalar expression (an INSERT ... VALUES value, a column DEFAULT) as Spark SQL,
+    under a query's rules: allowed functions only, and no table, query or table function."""
+    select = parse_query(f"SELECT {text}")
+    check_functions(select)
+    clauses = [key for key, value in select.args.items() if value and key != "expressions"]
+    if not isinstance(select, exp.Select) or clauses or len(select.expressions) != 1 \
+            or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table)):
+        raise NotSupportedError(f"a query or table in a value: {text}")
+    return select.expressions[0].sql(dialect="spark", comments=False)
 
 
 # --------------------------------------------------------------------------- planning
