@@ -32,7 +32,7 @@ from sqlglot import exp
 from dorisql.errors import AnalysisError, NotSupportedError
 
 __all__ = ["TABLE_FUNCTIONS", "table_function_properties", "read_table_function", "local_paths",
-           "secure_roots"]
+           "secure_roots", "s3_location", "hdfs_location"]
 
 #: The table functions dorisql reads in FROM.
 TABLE_FUNCTIONS = frozenset({"local", "s3", "hdfs"})
@@ -105,7 +105,8 @@ def _check_inside(path: Path, roots: Sequence[Path]) -> None:
         raise AnalysisError(f"file path is not allowed: {path}")
 
 
-def _s3_location(args: dict[str, str]) -> tuple[str, dict[str, str]]:
+def s3_location(args: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The s3a:// location of an s3() call and the per-read Hadoop options for it."""
     uri = args.get("uri") or ""
     if not uri:
         raise AnalysisError("s3(): property 'uri' is required")
@@ -125,7 +126,8 @@ def _s3_location(args: dict[str, str]) -> tuple[str, dict[str, str]]:
     return "s3a" + uri[len(scheme):], options
 
 
-def _hdfs_location(args: dict[str, str]) -> str:
+def hdfs_location(args: dict[str, str]) -> str:
+    """The URI of an hdfs() call, checked to be an HDFS one (Doris's StorageBackend.checkUri)."""
     uri = args.get("uri") or ""
     if not uri:
         raise AnalysisError("hdfs(): property 'uri' is required")
@@ -153,9 +155,9 @@ def read_table_function(spark, name: str, args: dict[str, str], base_dir: Option
             raise AnalysisError("local(): property 'file_path' is required")
         location: str | list[str] = [f"file://{p}" for p in local_paths(path, base_dir, secure_path)]
     elif name == "s3":
-        location, options = _s3_location(args)
+        location, options = s3_location(args)
     elif name == "hdfs":
-        location = _hdfs_location(args)
+        location = hdfs_location(args)
     else:  # pragma: no cover - the planner only passes TABLE_FUNCTIONS
         raise AnalysisError(f"Could not find table function {name}")
     reader = spark.read.options(**options)
