@@ -1,4 +1,5 @@
-"""SELECT / WITH queries: kept as text, read with sqlglot only to learn which tables they use."""
+"""SELECT / WITH queries: kept as text, read with sqlglot (dorisql's Doris dialect, which knows
+``t PARTITION (...)`` and ``TABLET (...)``) only to learn which tables they use."""
 
 from __future__ import annotations
 
@@ -8,33 +9,6 @@ from dorisql import ast
 from dorisql.errors import SqlSyntaxError
 
 from .diagnose import offset_of
-
-# Doris's partition and tablet selection after a table name: `t PARTITION (p1, p2)`,
-# `t PARTITIONS (p1)`, `t PARTITION p1`, `t TEMPORARY PARTITION (...)`, `t TABLET (10001)`.
-# sqlglot does not know them; the engine applies them itself.
-_TABLE_SUFFIX = re.compile(
-    r"\b(?:TEMPORARY\s+)?PARTITIONS?\s*\([^()]*\)"
-    r"|\b(?:TEMPORARY\s+)?PARTITION\s+(?!BY\b)(?:`[^`]*`|[A-Za-z_0-9$]+)"
-    r"|\bTABLET\s*\([^()]*\)",
-    re.IGNORECASE,
-)
-
-
-def strip_table_suffixes(sql: str, masked: str) -> str:
-    """`sql` with Doris-only table suffixes blanked out (same length). `masked` is `sql` with
-    strings and comments blanked, so that suffix-looking text inside them is left alone."""
-    spans = [m.span() for m in _TABLE_SUFFIX.finditer(masked)]
-    if not spans:
-        return sql
-    out = []
-    last = 0
-    for a, b in spans:
-        out.append(sql[last:a])
-        out.append(" " * (b - a))
-        last = b
-    out.append(sql[last:])
-    return "".join(out)
-
 
 _SQLGLOT_TOKEN = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), line: \d+.*?>")
 
@@ -48,7 +22,7 @@ def _clean_sqlglot(desc: str) -> str:
     return _SQLGLOT_TOKEN.sub(repl, desc)
 
 
-def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
+def query_tables(sql: str) -> tuple[ast.TableName, ...]:
     """The tables a query reads, in order of appearance, without CTE names.
 
     Raises SqlSyntaxError (pos relative to `sql`) if sqlglot cannot read the query.
@@ -57,9 +31,10 @@ def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
     from sqlglot import exp
     from sqlglot.errors import ParseError, TokenError
 
-    text = strip_table_suffixes(sql, masked)
+    from dorisql.engine.dialect import Dorisql
+
     try:
-        tree = sqlglot.parse_one(text, read="doris")
+        tree = sqlglot.parse_one(sql, read=Dorisql)
     except ParseError as e:
         detail = "cannot read this query"
         pos = len(sql)
