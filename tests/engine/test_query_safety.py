@@ -91,6 +91,9 @@ def test_local_reads_only_under_the_secure_path(engine, files, tmp_path):
     with pytest.raises(AnalysisError, match="file path is not allowed"):
         run(engine, f"INSERT INTO notes SELECT 1, c1 FROM {_local(outside)}")
     assert _leftover_views(engine) == []
+    # Like Doris's, the setting is not mutable from SQL.
+    with pytest.raises(AnalysisError, match="does not exist or is not mutable"):
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("user_files_secure_path" = "/")')
 
 
 def test_local_default_is_the_current_directory_and_the_script_folder(engine, tmp_path, monkeypatch):
