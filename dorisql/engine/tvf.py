@@ -1,4 +1,4 @@
-"""Doris table functions in FROM: local(...), s3(...), hdfs(...), read by Spark.
+"""Doris table functions in FROM: local(...), s3(...), hdfs(...), numbers(...), read by Spark.
 
 The query planner finds them in the parsed query (:mod:`dorisql.engine.query`), never in the
 text: ``SELECT * FROM local("file_path" = "data.csv", "format" = "csv")`` is an `exp.Table`
@@ -16,6 +16,9 @@ Where they may read (Doris's rules, see docs/security.md):
 - ``s3()`` takes ``s3://``, ``s3a://`` or ``s3n://`` URIs; an ``s3.endpoint`` must be a host or an
   ``http(s)://`` address, never a local file. Credentials apply to that read only.
 - ``hdfs()`` takes ``hdfs://`` and ``viewfs://`` URIs only.
+
+``numbers("number" = "n"[, "backend_num" = "m"])`` generates one BIGINT column ``number`` with
+the rows 0 .. n-1, spread over m Spark partitions (Doris: m backends).
 """
 
 from __future__ import annotations
@@ -32,10 +35,10 @@ from sqlglot import exp
 from dorisql.errors import AnalysisError, NotSupportedError
 
 __all__ = ["TABLE_FUNCTIONS", "table_function_properties", "read_table_function", "local_paths",
-           "secure_roots", "s3_location", "hdfs_location"]
+           "secure_roots", "s3_location", "hdfs_location", "numbers"]
 
 #: The table functions dorisql reads in FROM.
-TABLE_FUNCTIONS = frozenset({"local", "s3", "hdfs"})
+TABLE_FUNCTIONS = frozenset({"local", "s3", "hdfs", "numbers"})
 
 _GLOB = re.compile(r"[*?\[]")
 #: URI schemes Doris's s3() accepts (S3URI.VALID_SCHEMES); dorisql reads the S3 ones via s3a.
@@ -142,9 +145,28 @@ def hdfs_location(args: dict[str, str]) -> str:
     return uri
 
 
+def numbers(spark, args: dict[str, str]):
+    """``numbers("number" = "n", "backend_num" = "m")``: BIGINT ``number`` 0 .. n-1 (Doris's checks)."""
+    for key in args:
+        if key not in ("number", "backend_num"):
+            raise AnalysisError(f"{key} is invalid property")
+    if not args.get("number"):
+        raise AnalysisError('can not find `number` param, please specify `number`, like: numbers("number" = "10")')
+    count, slices = _natural(args["number"], "number"), _natural(args.get("backend_num", "1"), "backend_num")
+    return spark.range(0, count, 1, max(slices, 1)).withColumnRenamed("id", "number")
+
+
+def _natural(text: str, key: str) -> int:
+    if not text.strip().isdigit():
+        raise AnalysisError(f"can not parse `{key}` param to natural number")
+    return int(text)
+
+
 def read_table_function(spark, name: str, args: dict[str, str], base_dir: Optional[Path] = None,
                         secure_path: Optional[str] = None):
     """A DataFrame over the files a table function names (nothing is read until it runs)."""
+    if name == "numbers":
+        return numbers(spark, args)
     fmt = args.get("format", "").lower()
     if not fmt:
         raise AnalysisError(f"{name}(): property 'format' is required (csv, json, parquet, orc)")

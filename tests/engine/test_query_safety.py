@@ -66,8 +66,14 @@ def test_table_functions_anywhere_in_the_query(engine, files):
     assert any("Scan csv" in line or "FileScan" in line for line in lines)
     with pytest.raises(AnalysisError, match="properties must be written"):
         run(engine, "SELECT * FROM local(file_path = 'rows.csv')")
-    with pytest.raises(AnalysisError, match="Could not find table function numbers"):
-        run(engine, 'SELECT * FROM numbers("number" = "3")')
+    # Doris's numbers() instead of Spark's range(), which is not reachable.
+    assert rows(engine, 'SELECT count(*), max(number) FROM numbers("number" = "5", "backend_num" = "2")') == [(5, 4)]
+    with pytest.raises(AnalysisError, match="can not find `number` param"):
+        run(engine, 'SELECT * FROM numbers("backend_num" = "2")')
+    with pytest.raises(AnalysisError, match="can not parse `number` param to natural number"):
+        run(engine, 'SELECT * FROM numbers("number" = "-1")')
+    with pytest.raises(AnalysisError, match="Could not find table function range"):
+        run(engine, "SELECT * FROM range(3)")
 
 
 # ---------------------------------------------------------------------- local() confinement
