@@ -21,6 +21,8 @@ from typing import Optional
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.doris import Doris
+from sqlglot.generators.doris import DorisGenerator
+from sqlglot.parsers.doris import DorisParser
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
@@ -42,7 +44,7 @@ class TemporaryPartition(exp.Partition):
 class Dorisql(Doris):
     """sqlglot's Doris dialect with Doris's table selection clauses and recorded call names."""
 
-    class Parser(Doris.Parser):
+    class Parser(DorisParser):
         def _parse_table_parts(self, schema: bool = False, is_db_reference: bool = False,
                                wildcard: bool = False, fast: bool = False):
             table = super()._parse_table_parts(schema=schema, is_db_reference=is_db_reference,
@@ -81,9 +83,10 @@ class Dorisql(Doris):
 
         def _parse_partition_name(self) -> exp.Identifier:
             name = self._parse_id_var(any_token=True)
-            if not isinstance(name, exp.Identifier):
-                self.raise_error("Expected a partition name")
-            return name
+            if isinstance(name, exp.Identifier):
+                return name
+            self.raise_error("Expected a partition name")
+            return exp.to_identifier("")  # reached only when the parser collects errors
 
         def _parse_tablet_selection(self) -> Optional[exp.Tuple]:
             """``TABLET (10001, 10002)``."""
@@ -105,9 +108,9 @@ class Dorisql(Doris):
                 node.meta[CALL_NAME] = token.text
             return result
 
-    class Generator(Doris.Generator):
+    class Generator(DorisGenerator):
         TRANSFORMS = {
-            **Doris.Generator.TRANSFORMS,
+            **DorisGenerator.TRANSFORMS,
             TemporaryPartition: lambda self, e: f"TEMPORARY {self.partition_sql(e)}",
         }
 

@@ -113,7 +113,7 @@ ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
               _WINDOW]).split())
 
 
-def is_table_position(node: exp.Expression) -> bool:
+def is_table_position(node: exp.Expr) -> bool:
     """Whether `node` is called in FROM (``FROM local(...)``): a table function."""
     return isinstance(node.parent, exp.Table) and node.arg_key == "this"
 

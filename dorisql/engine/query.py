@@ -269,11 +269,6 @@ def _source_position(t: exp.Table) -> int:
     return t.this.meta.get("start", 0) if t.this.meta else 0
 
 
-def _table_refs(tree: exp.Expression) -> list[exp.Table]:
-    """The references to dorisql tables, in source order (CTE names and table functions aside)."""
-    return _sources(tree).tables
-
-
 def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: Optional[str]) -> TableMeta:
     catalog = table.catalog
     if catalog and catalog.lower() != "internal":

@@ -7,10 +7,14 @@ import pytest
 from sqlglot import exp
 
 from dorisql.engine.dialect import parse_query, partition_names
-from dorisql.engine.query import _conjuncts_for, _join_sides, _sources, _table_refs, TableRef
+from dorisql.engine.query import TableRef, _conjuncts_for, _join_sides, _sources
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError
 
 from .conftest import table
+
+
+def _table_refs(tree):
+    return _sources(tree).tables
 
 
 def test_partition_clauses_are_read_from_the_tree():
