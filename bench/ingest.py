@@ -112,7 +112,9 @@ def main(argv=None) -> int:
     spark = create_session(master=args.master, app_name="dorisql-bench-ingest",
                            conf={"spark.driver.memory": args.driver_memory})
     cores = spark.sparkContext.defaultParallelism
-    engine = Engine(Config(warehouse=str(work / "wh"), master=args.master), spark=spark)
+    # local() reads only under user_files_secure_path (docs/security.md): the work folder here.
+    engine = Engine(Config(warehouse=str(work / "wh"), master=args.master,
+                           frontend={"user_files_secure_path": str(work)}), spark=spark)
     engine.execute_sql("CREATE DATABASE IF NOT EXISTS bench; USE bench")
     try:
         print(f"dorisql ingest benchmark: {args.rows:,} rows, master {args.master} ({cores} cores), work {work}")
@@ -175,9 +177,9 @@ def main(argv=None) -> int:
                    "sha2(CAST(id + 2 AS STRING), 512), sha2(CAST(id + 3 AS STRING), 512))")  # 512 hex chars
         big_rows = max(args.big_mb * 2**20 // 480, 1000)   # ~480 bytes a row once written (hex barely compresses)
         t = time.perf_counter()
-        engine.execute_sql(f"INSERT INTO drops SELECT 1, id, {payload} FROM range(0, {big_rows}, 1, {max(cores, 2) * 4})")
+        engine.execute_sql(f"INSERT INTO drops SELECT 1, id, {payload} FROM (SELECT number AS id FROM numbers(\"number\" = \"{big_rows}\", \"backend_num\" = \"{max(cores, 2) * 4}\")) r")
         big_load = time.perf_counter() - t
-        engine.execute_sql(f"INSERT INTO drops SELECT 2, id, {payload} FROM range(0, 3500, 1, 1)")
+        engine.execute_sql(f"INSERT INTO drops SELECT 2, id, {payload} FROM (SELECT number AS id FROM numbers(\"number\" = \"3500\")) r")
         stats = DeltaStore(work / "wh" / "bench" / "drops").partition_stats()
         big, small = stats["pbig"], stats["psmall"]
         path = work / "wh" / "bench" / "drops"

@@ -65,14 +65,26 @@ def _resolver(engine):
     return resolve
 
 
+def _planner_callbacks(engine) -> dict:
+    """How the query planner reaches the engine: catalog lookups, table scans, table functions."""
+    spark = engine.spark
+
+    def read_table_function(name: str, properties: dict):
+        return tvf.read_table_function(spark, name, properties, base_dir=engine.base_dir,
+                                       secure_path=engine.config.frontend.get("user_files_secure_path"))
+
+    return {
+        "resolve_table": _resolver(engine),
+        "scan": lambda meta, partitions, buckets: scan_table(engine, meta, partitions, buckets),
+        "current_db": engine.current_db,
+        "read_table_function": read_table_function,
+    }
+
+
 def _run_query(engine, query: ast.Query):
     from .query import run_query
 
-    spark = engine.spark
-    query = tvf.register_table_functions(spark, query, engine.base_dir)
-    return run_query(spark, query, _resolver(engine),
-                     lambda meta, partitions, buckets: scan_table(engine, meta, partitions, buckets),
-                     engine.current_db)
+    return run_query(engine.spark, query, **_planner_callbacks(engine))
 
 
 def select(engine, stmt: ast.Query) -> Result:
@@ -84,11 +96,7 @@ def select(engine, stmt: ast.Query) -> Result:
 def explain(engine, stmt: ast.Explain) -> Result:
     from .query import explain as explain_query
 
-    spark = engine.spark
-    query = tvf.register_table_functions(spark, stmt.query, engine.base_dir)
-    lines = explain_query(spark, query, _resolver(engine),
-                          lambda meta, partitions, buckets: scan_table(engine, meta, partitions, buckets),
-                          engine.current_db, verbose=stmt.verbose)
+    lines = explain_query(engine.spark, stmt.query, verbose=stmt.verbose, **_planner_callbacks(engine))
     return Result.table(["Explain String"], [(line,) for line in lines])
 
 

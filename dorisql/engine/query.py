@@ -1,14 +1,22 @@
 """SELECT on Spark: Doris/MySQL-flavoured queries over dorisql tables.
 
-`run_query` parses the query with sqlglot (``read="doris"``), and for every table reference:
-resolves it in the catalog, prunes partitions and buckets from the predicates that constrain it
-(:mod:`dorisql.engine.pruning`), reads the chosen tablets through the engine's `scan` callback,
-applies the key model (:mod:`dorisql.engine.merge`), registers the result as a uniquely named
-temporary view and points the reference at it. The rewritten query is transpiled to Spark SQL
-(``write="spark"``) and handed to ``spark.sql``; the DataFrame is returned unexecuted.
+`plan_query` reads the query with the Doris dialect of :mod:`dorisql.engine.dialect` (no text is
+edited first) and plans over that tree:
 
-Doris's ``FROM t PARTITION (p1, p2)`` / ``PARTITIONS (p1, p2)`` / ``PARTITION p1`` is taken out of
-the text before parsing and restricts that reference to those partitions.
+1. every function the query calls must be on the allow-list (:mod:`dorisql.engine.functions`);
+2. every table in it is classified: a dorisql table (resolved in the catalog, with its
+   ``PARTITION (...)`` selection), a CTE name, or a table function in FROM (``local()``, ``s3()``,
+   ``hdfs()``, read through the `ReadTableFunction` callback). Nothing else reaches Spark: a name
+   that is none of these is an error, never a Spark table, view or file;
+3. each join between dorisql tables is offered to `plan_join`, the one place where a join gets a
+   plan of its own (a colocate join, next); today it returns "no special plan" and Spark joins;
+4. each dorisql table is pruned to partitions and buckets from the predicates that constrain it
+   (:mod:`dorisql.engine.pruning`), read through the engine's `scan` callback, merged by its key
+   model (:mod:`dorisql.engine.merge`) and registered as a uniquely named temporary view that the
+   reference is pointed at.
+
+The tree is then written as Spark SQL (sqlglot, ``dialect="spark"``, comments left out) for
+``spark.sql``; `run_query` returns the DataFrame unexecuted.
 
 `explain` renders EXPLAIN: one Doris-style ``VOlapScanNode`` block per scan (partitions=k/n,
 tablets=k/m, as Doris prints them) followed by Spark's physical plan.
@@ -23,19 +31,20 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, Union
 
-import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ErrorLevel, ParseError, TokenError, UnsupportedError
-from sqlglot.tokens import TokenType
+from sqlglot.errors import ErrorLevel, UnsupportedError
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
+from dorisql.engine.dialect import parse_query, partition_names
+from dorisql.engine.functions import check_functions
 from dorisql.engine.merge import key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
-from dorisql.errors import (AnalysisError, DorisqlError, NotSupportedError, SqlSyntaxError,
-                            UnknownTableError)
+from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
+from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
 
-__all__ = ["ScanInfo", "QueryPlan", "run_query", "explain", "plan_query", "ResolveTable", "Scan"]
+__all__ = ["ScanInfo", "QueryPlan", "TableRef", "JoinSides", "JoinPlan", "plan_join", "run_query",
+           "explain", "plan_query", "expression_spark_sql", "ResolveTable", "Scan", "ReadTableFunction"]
 
 #: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
 #: itself or return None (then run_query raises Doris's message).
@@ -45,8 +54,11 @@ ResolveTable = Callable[[ast.TableName], Optional[TableMeta]]
 #: files hold (`__load_seq`, `__row_seq` for UNIQUE/AGGREGATE). Must accept an empty partition
 #: list (return an empty DataFrame with the table's schema).
 Scan = Callable[[TableMeta, Optional[list], Optional[dict]], "DataFrame"]  # noqa: F821
+#: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
+#: (lower-case keys) to a DataFrame.
+ReadTableFunction = Callable[[str, dict], "DataFrame"]  # noqa: F821
 
-_VIEW_PREFIX = "__dorisql_scan_"
+_VIEW_PREFIX = "__dorisql_"
 _view_counter = itertools.count()
 
 
@@ -71,104 +83,77 @@ class ScanInfo:
         return len(self.partitions)
 
 
+@dataclass(frozen=True, eq=False)
+class TableRef:
+    """One reference to a dorisql table in the query tree, resolved in the catalog."""
+
+    node: exp.Table                           # the reference (alias, PARTITION clause) in the tree
+    meta: TableMeta
+    selected: Optional[tuple[str, ...]]       # FROM t PARTITION (...): the partitions named
+
+    @property
+    def qualifier(self) -> str:
+        """The name its columns are qualified by in the query (alias, else table name)."""
+        return self.node.alias or self.node.name
+
+
+@dataclass(frozen=True, eq=False)
+class JoinSides:
+    """A join whose inputs are all dorisql tables: what `plan_join` decides on.
+
+    `left` is every table joined before (the FROM table and earlier joins of the same SELECT, in
+    order; a left-deep chain, as Doris plans it), `right` the table this JOIN adds."""
+
+    join: exp.Join
+    left: tuple[TableRef, ...]
+    right: TableRef
+
+    @property
+    def on(self) -> Optional[exp.Expression]:
+        return self.join.args.get("on")
+
+    @property
+    def using(self) -> list[exp.Expression]:
+        return list(self.join.args.get("using") or [])
+
+    @property
+    def kind(self) -> str:
+        """``INNER``, ``LEFT OUTER``, ``LEFT SEMI``, ``CROSS``..., as written (``INNER`` if bare)."""
+        words = " ".join(w for w in ((self.join.side or "").upper(), (self.join.kind or "").upper()) if w)
+        return words or "INNER"
+
+
+@dataclass(frozen=True)
+class JoinPlan:
+    """A join planned by dorisql itself rather than left to Spark (see `plan_join`)."""
+
+    strategy: str       # e.g. "colocate"
+    reason: str = ""
+
+
+def plan_join(sides: JoinSides) -> Optional[JoinPlan]:
+    """The planner's seam for joins between dorisql tables: a special plan, or None for Spark's.
+
+    Called once per JOIN whose inputs are all dorisql tables, with both sides resolved to their
+    TableMeta, their PARTITION selection and the ON / USING condition, before any table is read.
+    This is where a colocate join belongs: tables of one colocation group joined on their
+    distribution columns can be joined bucket by bucket without a shuffle. Today dorisql has no
+    such plan: every join is left to Spark.
+    """
+    return None
+
+
 @dataclass
 class QueryPlan:
     """A query ready to run: the Spark SQL text, the views it reads, what each scan reads."""
 
     spark_sql: str
     scans: list[ScanInfo] = field(default_factory=list)
-    views: dict[str, str] = field(default_factory=dict)  # view name -> original table text
+    views: dict[str, str] = field(default_factory=dict)  # view name -> what it stands for ("db.t", "local()")
+    joins: list[tuple[JoinSides, JoinPlan]] = field(default_factory=list)  # joins given a special plan
 
 
-# --------------------------------------------------------------------------- PARTITION clause
-
-
-def _strip_partition_clauses(sql: str) -> tuple[str, dict[int, tuple[str, ...]]]:
-    """Blank out Doris's `PARTITION(S) (...)` after table names (same offsets, spaces instead).
-
-    Returns the new text and {end offset of the table-name token: partition names}.
-    """
-    try:
-        tokens = sqlglot.Dialect.get_or_raise("doris").tokenize(sql)
-    except TokenError as e:
-        raise SqlSyntaxError(f"Syntax error: {e}") from None
-    chars = list(sql)
-    found: dict[int, tuple[str, ...]] = {}
-    i = 0
-    name_types = {TokenType.VAR, TokenType.IDENTIFIER}
-    while i < len(tokens):
-        tok = tokens[i]
-        is_kw = tok.token_type == TokenType.PARTITION or (
-            tok.token_type == TokenType.VAR and tok.text.upper() in ("PARTITION", "PARTITIONS"))
-        if not is_kw or i == 0:
-            i += 1
-            continue
-        start = tok.start
-        prev_i = i - 1
-        temporary = False
-        if tokens[prev_i].token_type == TokenType.TEMPORARY or tokens[prev_i].text.upper() == "TEMPORARY":
-            temporary = True
-            start = tokens[prev_i].start
-            prev_i -= 1
-        if prev_i < 0 or i + 1 >= len(tokens):
-            i += 1
-            continue
-        prev, nxt = tokens[prev_i], tokens[i + 1]
-        prev_is_name = prev.token_type in name_types or (
-            re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", prev.text or "") is not None
-            and prev.token_type not in (TokenType.FROM, TokenType.JOIN, TokenType.SELECT, TokenType.WHERE))
-        if not prev_is_name or nxt.text.upper() == "BY":
-            i += 1
-            continue
-        names: list[str] = []
-        if nxt.token_type == TokenType.L_PAREN:
-            j = i + 2
-            while j < len(tokens) and tokens[j].token_type != TokenType.R_PAREN:
-                t = tokens[j]
-                if t.token_type != TokenType.COMMA:
-                    names.append(t.text)
-                j += 1
-            if j >= len(tokens):
-                raise SqlSyntaxError("Syntax error: unterminated PARTITION (...) clause",
-                                     line=tok.line, column=tok.col)
-            end = tokens[j].end
-        elif nxt.token_type in name_types or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_$]*", nxt.text or ""):
-            names.append(nxt.text)
-            j = i + 1
-            end = nxt.end
-        else:
-            i += 1
-            continue
-        if temporary:
-            raise NotSupportedError("TEMPORARY PARTITION in queries")
-        if not names:
-            raise SqlSyntaxError("Syntax error: empty PARTITION () clause", line=tok.line, column=tok.col)
-        for k in range(start, end + 1):
-            if chars[k] != "\n":
-                chars[k] = " "
-        found[prev.end] = tuple(names)
-        i = j + 1
-    return "".join(chars), found
-
-
-# --------------------------------------------------------------------------- parsing
-
-
-def _parse(sql: str) -> exp.Expression:
-    try:
-        statements = [s for s in sqlglot.parse(sql, read="doris") if s is not None]
-    except ParseError as e:
-        info = e.errors[0] if e.errors else {}
-        desc = info.get("description") or str(e)
-        raise SqlSyntaxError(f"Syntax error: {desc}", line=info.get("line"), column=info.get("col")) from None
-    except TokenError as e:
-        raise SqlSyntaxError(f"Syntax error: {e}") from None
-    if len(statements) != 1:
-        raise SqlSyntaxError("Syntax error: expected exactly one query")
-    tree = statements[0]
-    if not isinstance(tree, exp.Query):
-        raise NotSupportedError(f"statement {tree.key.upper()} as a query")
-    return tree
+# --------------------------------------------------------------------------- predicates
 
 
 def _with_of(node: exp.Expression) -> Optional[exp.With]:
@@ -244,27 +229,44 @@ def _qualifiers(table: exp.Table) -> list[str]:
     return [table.alias] if table.alias else [table.name]
 
 
-# --------------------------------------------------------------------------- running
+# --------------------------------------------------------------------------- the query's tables
 
 
-#: Views the engine registers for table functions in FROM (dorisql.engine.tvf).
-TABLE_FUNCTION_VIEW_PREFIX = "__tvf_"
+@dataclass
+class _Sources:
+    """Every table of a query tree, classified."""
+
+    tables: list[exp.Table] = field(default_factory=list)     # dorisql tables, in source order
+    functions: list[exp.Table] = field(default_factory=list)  # table functions in FROM
 
 
-def _table_refs(tree: exp.Expression) -> list[exp.Table]:
-    refs = []
+def _sources(tree: exp.Expression) -> _Sources:
+    """Classify every `exp.Table` of the tree; refuse what dorisql cannot read."""
+    found = _Sources()
     for t in tree.find_all(exp.Table):
-        if not isinstance(t.this, exp.Identifier):
-            continue  # table functions and the like: left to Spark
-        if not isinstance(t.parent, (exp.From, exp.Join)):
-            continue
-        if _is_cte_reference(t):
-            continue
-        if t.name.startswith(TABLE_FUNCTION_VIEW_PREFIX) and not t.db:
-            continue  # a table function (local(), s3()...) the engine registered as a view
-        refs.append(t)
-    refs.sort(key=lambda t: (t.this.meta.get("start", 0) if t.this.meta else 0))
-    return refs
+        if t.args.get("tablets") is not None:
+            raise NotSupportedError("TABLET (...) in queries")
+        if isinstance(t.this, exp.Func):
+            name = t.this.name.lower()
+            if name not in TABLE_FUNCTIONS:
+                raise AnalysisError(f"Could not find table function {name}")
+            if t.args.get("partition") is not None:
+                raise NotSupportedError("PARTITION clause after a table function")
+            found.functions.append(t)
+        elif not isinstance(t.this, exp.Identifier):
+            raise NotSupportedError(f"table name {t.sql(dialect='doris')}")
+        elif _is_cte_reference(t):
+            if t.args.get("partition") is not None:
+                raise NotSupportedError("PARTITION clause here (only after a table name in FROM/JOIN)")
+        else:
+            found.tables.append(t)
+    found.tables.sort(key=_source_position)
+    found.functions.sort(key=_source_position)
+    return found
+
+
+def _source_position(t: exp.Table) -> int:
+    return t.this.meta.get("start", 0) if t.this.meta else 0
 
 
 def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: Optional[str]) -> TableMeta:
@@ -283,62 +285,114 @@ def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: Optional
     return meta
 
 
+def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
+    """The joins whose inputs are all dorisql tables, with both sides resolved."""
+    by_node = {id(r.node): r for r in refs}
+    out: list[JoinSides] = []
+    for select in {id(r.node.parent.parent): r.node.parent.parent for r in refs
+                   if isinstance(r.node.parent, (exp.From, exp.Join))}.values():
+        if not isinstance(select, exp.Select) or select.args.get("from_") is None:
+            continue
+        left: list[TableRef] = []
+        first = by_node.get(id(select.args["from_"].this))
+        if first is None:
+            continue
+        left.append(first)
+        for join in select.args.get("joins") or []:
+            right = by_node.get(id(join.this))
+            if right is None:
+                break  # a subquery or table function: the inputs after it are not all tables
+            out.append(JoinSides(join=join, left=tuple(left), right=right))
+            left.append(right)
+    return out
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+def expression_spark_sql(text: str) -> str:
+    """A Doris scalar expression (an INSERT ... VALUES value, a column DEFAULT) as Spark SQL,
+    under a query's rules: allowed functions only, and no table, query or table function."""
+    select = parse_query(f"SELECT {text}")
+    check_functions(select)
+    clauses = [key for key, value in select.args.items() if value and key != "expressions"]
+    if not isinstance(select, exp.Select) or clauses or len(select.expressions) != 1 \
+            or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table)):
+        raise NotSupportedError(f"a query or table in a value: {text}")
+    return select.expressions[0].sql(dialect="spark", comments=False)
+
+
+# --------------------------------------------------------------------------- planning
+
+
 def plan_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable, scan: Scan,
-               current_db: Optional[str]) -> QueryPlan:
+               current_db: Optional[str], read_table_function: Optional[ReadTableFunction] = None) -> QueryPlan:
     """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
 
     The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
     """
-    sql = query.sql if isinstance(query, ast.Query) else query
-    text, clauses = _strip_partition_clauses(sql)
-    tree = _parse(text)
-    refs = _table_refs(tree)
-    matched = set()
+    tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
+    check_functions(tree)
+    sources = _sources(tree)
+    refs = [TableRef(node=t, meta=_resolve(resolve_table, t, current_db), selected=partition_names(t))
+            for t in sources.tables]
+    calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in sources.functions]
+    if calls and read_table_function is None:
+        raise NotSupportedError(f"table function {calls[0][1]}() here")
+    jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
     plan = QueryPlan(spark_sql="")
-    jobs = []
-    for t in refs:
-        end = t.this.meta.get("end") if t.this.meta else None
-        selected = clauses.get(end) if end is not None else None
-        if selected is not None:
-            matched.add(end)
-        jobs.append((t, selected, _conjuncts_for(t)))
-    if set(clauses) - matched:
-        raise NotSupportedError("PARTITION clause here (only after a table name in FROM/JOIN)")
+    for sides in _join_sides(refs):
+        special = plan_join(sides)
+        if special is not None:
+            plan.joins.append((sides, special))
     try:
-        for t, selected, conjuncts in jobs:
-            meta = _resolve(resolve_table, t, current_db)
-            pruned = prune(meta, conjuncts, selected=selected, qualifiers=_qualifiers(t))
+        for t, name, properties in calls:
+            view = _register(read_table_function(name, properties), "tvf")
+            plan.views[view] = f"{name}()"
+            _point_at_view(t, view, keep_name=False)
+        for ref, conjuncts in jobs:
+            meta, t = ref.meta, ref.node
+            pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
             buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
             raw = scan(meta, list(pruned.partitions), buckets)
             try:
                 files = tuple(raw.inputFiles())
             except Exception:  # pragma: no cover - e.g. a non-file source
                 files = ()
-            df = merge_rows(raw, meta)
-            view = f"{_VIEW_PREFIX}{next(_view_counter)}"
-            df.createOrReplaceTempView(view)
+            view = _register(merge_rows(raw, meta), "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
-            plan.scans.append(_scan_info(meta, t, pruned, selected, files))
-            alias = t.alias or t.name
-            new = t.copy()
-            new.set("this", exp.to_identifier(view))
-            new.set("db", None)
-            new.set("catalog", None)
-            new.set("alias", exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
-            t.replace(new)
+            plan.scans.append(_scan_info(meta, t, pruned, ref.selected, files))
+            _point_at_view(t, view, keep_name=True)
         for col in tree.find_all(exp.Column):
             if col.args.get("db") is not None:
                 col.set("db", None)
                 col.set("catalog", None)
         try:
             plan.spark_sql = tree.sql(dialect="spark", unsupported_level=ErrorLevel.RAISE,
-                                      normalize_functions=False)
+                                      normalize_functions=False, comments=False)
         except UnsupportedError as e:
             raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
     except BaseException:
         drop_views(spark, plan.views)
         raise
     return plan
+
+
+def _register(df, kind: str) -> str:
+    view = f"{_VIEW_PREFIX}{kind}_{next(_view_counter)}"
+    df.createOrReplaceTempView(view)
+    return view
+
+
+def _point_at_view(t: exp.Table, view: str, keep_name: bool) -> None:
+    """Make the reference `t` read `view`, in place. With `keep_name`, an unaliased reference is
+    aliased by its table name so that `t.col` still resolves."""
+    name = t.name
+    t.set("this", exp.to_identifier(view))
+    for arg in ("db", "catalog", "partition", "tablets"):
+        t.set(arg, None)
+    if keep_name and not t.alias:
+        t.set("alias", exp.TableAlias(this=exp.to_identifier(name, quoted=True)))
 
 
 def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, files) -> ScanInfo:
@@ -385,12 +439,12 @@ def _translate_spark_error(e: Exception, views: dict[str, str]) -> DorisqlError:
 
 
 def run_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable, scan: Scan,
-              current_db: Optional[str]):
+              current_db: Optional[str], read_table_function: Optional[ReadTableFunction] = None):
     """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
 
     The DataFrame is lazy (nothing executed yet); its columns are the query's output columns.
     """
-    plan = plan_query(spark, query, resolve_table, scan, current_db)
+    plan = plan_query(spark, query, resolve_table, scan, current_db, read_table_function)
     try:
         df = spark.sql(plan.spark_sql)
     except DorisqlError:
@@ -444,13 +498,14 @@ def spark_plan_lines(df, verbose: bool = False) -> list[str]:
 
 
 def explain(spark, statement: Union[ast.Explain, ast.Query, str], resolve_table: ResolveTable, scan: Scan,
-            current_db: Optional[str], verbose: Optional[bool] = None) -> list[str]:
+            current_db: Optional[str], verbose: Optional[bool] = None,
+            read_table_function: Optional[ReadTableFunction] = None) -> list[str]:
     """EXPLAIN: the lines to print (one column, `Explain String` in Doris)."""
     if isinstance(statement, ast.Explain):
         query, verbose = statement.query, statement.verbose if verbose is None else verbose
     else:
         query = statement
-    df, scans = run_query(spark, query, resolve_table, scan, current_db)
+    df, scans = run_query(spark, query, resolve_table, scan, current_db, read_table_function)
     lines = ["PLAN FRAGMENT 0", ""]
     lines += scan_lines(scans)
     lines.append("== Spark physical plan ==")

@@ -53,7 +53,8 @@ def default_sql(column: ast.ColumnDef, now: dt.datetime | None = None) -> str:
 
 
 def _spark_expression(text: str) -> str:
-    """A Doris scalar expression in Spark SQL (function names differ a little)."""
-    import sqlglot
+    """A Doris scalar expression in Spark SQL (function names differ a little), checked like a
+    query's: only allowed functions, no tables."""
+    from .query import expression_spark_sql
 
-    return sqlglot.transpile(text, read="doris", write="spark")[0]
+    return expression_spark_sql(text)

@@ -1,76 +1,188 @@
-"""Doris table functions in FROM: local(...), s3(...), hdfs(...), read by Spark.
+"""Doris table functions in FROM: local(...), s3(...), hdfs(...), numbers(...), read by Spark.
 
-`SELECT * FROM local("file_path" = "data.csv", "format" = "csv")` becomes a temporary view over
-`spark.read`; the query text is rewritten to name that view. Options follow Doris's names:
-format (csv | csv_with_names | json | parquet | orc), column_separator (default "\\t", as in
-Doris), line_delimiter, skip_lines, trim_double_quotes, read_json_by_line, strip_outer_array.
+The query planner finds them in the parsed query (:mod:`dorisql.engine.query`), never in the
+text: ``SELECT * FROM local("file_path" = "data.csv", "format" = "csv")`` is an `exp.Table`
+whose ``this`` is the call; `table_function_properties` reads its ``"key" = "value"`` pairs and
+`read_table_function` turns them into a DataFrame. Options follow Doris's names: format (csv |
+csv_with_names | json | parquet | orc), column_separator (default "\\t", as in Doris),
+line_delimiter, skip_lines, trim_double_quotes, read_json_by_line, strip_outer_array.
+
+Where they may read (Doris's rules, see docs/security.md):
+
+- ``local()`` reads files under ``user_files_secure_path`` only (frontend config; default: the
+  directory dorisql was started in) and, while a script runs, under that script's folder. A
+  relative path starts at the script's folder, else at the secure path. A path containing
+  ``..`` is refused, and so is any file that resolves (symlinks followed) outside those folders.
+- ``s3()`` takes ``s3://``, ``s3a://`` or ``s3n://`` URIs; an ``s3.endpoint`` must be a host or an
+  ``http(s)://`` address, never a local file. Credentials apply to that read only.
+- ``hdfs()`` takes ``hdfs://`` and ``viewfs://`` URIs only.
+
+``numbers("number" = "n"[, "backend_num" = "m"])`` generates one BIGINT column ``number`` with
+the rows 0 .. n-1, spread over m Spark partitions (Doris: m backends).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import glob
+import os
 import re
-import uuid
 from pathlib import Path
+from typing import Optional, Sequence
+from urllib.parse import urlsplit
 
-from dorisql import ast
+from sqlglot import exp
+
 from dorisql.errors import AnalysisError, NotSupportedError
 
-_FUNCTION = re.compile(
-    r"\b(?P<name>local|s3|hdfs)\s*\((?P<args>(?:\s*(?:\"[^\"]*\"|'[^']*')\s*=\s*(?:\"[^\"]*\"|'[^']*')\s*,?)+)\s*\)",
-    re.IGNORECASE,
-)
-_ARG = re.compile(r"(\"[^\"]*\"|'[^']*')\s*=\s*(\"[^\"]*\"|'[^']*')")
+__all__ = ["TABLE_FUNCTIONS", "table_function_properties", "read_table_function", "local_paths",
+           "secure_roots", "s3_location", "hdfs_location", "numbers"]
+
+#: The table functions dorisql reads in FROM.
+TABLE_FUNCTIONS = frozenset({"local", "s3", "hdfs", "numbers"})
+
+_GLOB = re.compile(r"[*?\[]")
+#: URI schemes Doris's s3() accepts (S3URI.VALID_SCHEMES); dorisql reads the S3 ones via s3a.
+_S3_DORIS_SCHEMES = {"http", "https", "s3", "s3a", "s3n", "bos", "oss", "cos", "cosn", "obs"}
+_S3_SCHEMES = {"s3", "s3a", "s3n"}
+_HDFS_SCHEMES = {"hdfs", "viewfs"}
+#: s3() properties and the Hadoop S3A settings they become (per read, never global).
+_S3_OPTIONS = {
+    "s3.access_key": "fs.s3a.access.key",
+    "s3.secret_key": "fs.s3a.secret.key",
+    "s3.session_token": "fs.s3a.session.token",
+    "s3.endpoint": "fs.s3a.endpoint",
+    "s3.region": "fs.s3a.endpoint.region",
+    "use_path_style": "fs.s3a.path.style.access",
+}
 
 
-def parse_arguments(text: str) -> dict[str, str]:
-    return {k[1:-1].lower(): v[1:-1] for k, v in _ARG.findall(text)}
+def table_function_properties(call: exp.Expression) -> dict[str, str]:
+    """The ``"key" = "value"`` properties of a table function call (keys lower case)."""
+    name = call.name.lower()
+    properties: dict[str, str] = {}
+    for arg in call.expressions:
+        key, value = (arg.this, arg.expression) if isinstance(arg, exp.EQ) else (None, None)
+        if not (isinstance(key, exp.Literal) and key.is_string and isinstance(value, exp.Literal)):
+            raise AnalysisError(f'{name}(): properties must be written "key" = "value", '
+                                f"got {arg.sql(dialect='doris')}")
+        properties[key.this.lower()] = value.this
+    return properties
 
 
-def register_table_functions(spark, query: ast.Query, base_dir: Path | None = None) -> ast.Query:
-    """Replace each table function in the query by a temp view reading its files.
-
-    A relative local() file_path is taken from `base_dir` (the running script's folder), else
-    from the current directory."""
-    sql = query.sql
-
-    def replace(match: re.Match) -> str:
-        view = f"__tvf_{uuid.uuid4().hex[:12]}"
-        read_table_function(spark, match.group("name").lower(), parse_arguments(match.group("args")), base_dir) \
-            .createOrReplaceTempView(view)
-        return view
-
-    rewritten = _FUNCTION.sub(replace, sql)
-    if rewritten == sql:
-        return query
-    return dataclasses.replace(query, sql=rewritten)
+def secure_roots(secure_path: Optional[str], base_dir: Optional[Path]) -> list[Path]:
+    """The folders local() may read: the secure path (default: the current directory) and the
+    running script's folder."""
+    roots = [Path(secure_path).expanduser() if secure_path else Path.cwd()]
+    if base_dir is not None:
+        roots.append(base_dir)
+    return [r.resolve() for r in roots]
 
 
-def read_table_function(spark, name: str, args: dict[str, str], base_dir: Path | None = None):
+def local_paths(file_path: str, base_dir: Optional[Path], secure_path: Optional[str]) -> list[Path]:
+    """The files (or folders) a local() ``file_path`` names, each checked to lie in a secure root.
+
+    Raises Doris's errors: ``can not contain '..' in path``, ``file path is not allowed: ...``."""
+    if ".." in file_path:
+        raise AnalysisError("can not contain '..' in path")
+    roots = secure_roots(secure_path, base_dir)
+    start = base_dir.resolve() if base_dir is not None else roots[0]
+    wanted = start / Path(file_path).expanduser()
+    _check_inside(Path(os.path.abspath(wanted)), roots)
+    if _GLOB.search(file_path):
+        matches = [Path(m) for m in sorted(glob.glob(str(wanted)))]
+    else:
+        matches = [wanted] if wanted.exists() else []
+    if not matches:
+        raise AnalysisError(f"local(): file not found: {file_path}")
+    for match in matches:
+        _check_inside(match.resolve(), roots)
+        if match.is_dir():
+            for folder, dirs, files in os.walk(match):
+                for entry in dirs + files:
+                    _check_inside((Path(folder) / entry).resolve(), roots)
+    return [m.resolve() for m in matches]
+
+
+def _check_inside(path: Path, roots: Sequence[Path]) -> None:
+    if not any(path == root or path.is_relative_to(root) for root in roots):
+        raise AnalysisError(f"file path is not allowed: {path}")
+
+
+def s3_location(args: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """The s3a:// location of an s3() call and the per-read Hadoop options for it."""
+    uri = args.get("uri") or ""
+    if not uri:
+        raise AnalysisError("s3(): property 'uri' is required")
+    scheme = urlsplit(uri).scheme.lower()
+    if scheme not in _S3_DORIS_SCHEMES:
+        raise AnalysisError(f"Invalid scheme: {uri}")
+    if scheme not in _S3_SCHEMES:
+        raise NotSupportedError(f"s3() uri scheme '{scheme}' (use s3://bucket/key)")
+    endpoint = args.get("s3.endpoint")
+    if endpoint is not None:
+        parts = urlsplit(endpoint if "://" in endpoint else f"http://{endpoint}")
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+            raise AnalysisError(f"Invalid s3.endpoint: {endpoint} (a host[:port] or an http(s):// address)")
+    options = {conf: args[key] for key, conf in _S3_OPTIONS.items() if key in args}
+    # These credentials are for this read only: never reuse a cached S3A client made with others.
+    options["fs.s3a.impl.disable.cache"] = "true"
+    return "s3a" + uri[len(scheme):], options
+
+
+def hdfs_location(args: dict[str, str]) -> str:
+    """The URI of an hdfs() call, checked to be an HDFS one (Doris's StorageBackend.checkUri)."""
+    uri = args.get("uri") or ""
+    if not uri:
+        raise AnalysisError("hdfs(): property 'uri' is required")
+    for value in (uri, args.get("fs.defaultfs")):
+        if value is None:
+            continue
+        scheme = urlsplit(value).scheme.lower()
+        if not scheme:
+            raise AnalysisError("Invalid export path, there is no schema of URI found. please check your path.")
+        if scheme not in _HDFS_SCHEMES:
+            raise AnalysisError("Invalid export path. please use valid 'HDFS://' or 'viewfs://' path.")
+    return uri
+
+
+def numbers(spark, args: dict[str, str]):
+    """``numbers("number" = "n", "backend_num" = "m")``: BIGINT ``number`` 0 .. n-1 (Doris's checks)."""
+    for key in args:
+        if key not in ("number", "backend_num"):
+            raise AnalysisError(f"{key} is invalid property")
+    if not args.get("number"):
+        raise AnalysisError('can not find `number` param, please specify `number`, like: numbers("number" = "10")')
+    count, slices = _natural(args["number"], "number"), _natural(args.get("backend_num", "1"), "backend_num")
+    return spark.range(0, count, 1, max(slices, 1)).withColumnRenamed("id", "number")
+
+
+def _natural(text: str, key: str) -> int:
+    if not text.strip().isdigit():
+        raise AnalysisError(f"can not parse `{key}` param to natural number")
+    return int(text)
+
+
+def read_table_function(spark, name: str, args: dict[str, str], base_dir: Optional[Path] = None,
+                        secure_path: Optional[str] = None):
+    """A DataFrame over the files a table function names (nothing is read until it runs)."""
+    if name == "numbers":
+        return numbers(spark, args)
     fmt = args.get("format", "").lower()
     if not fmt:
         raise AnalysisError(f"{name}(): property 'format' is required (csv, json, parquet, orc)")
+    options: dict[str, str] = {}
     if name == "local":
         path = args.get("file_path")
         if not path:
             raise AnalysisError("local(): property 'file_path' is required")
-        location = str(((base_dir or Path.cwd()) / Path(path).expanduser()).resolve())
-        if not Path(location).exists() and not any(ch in path for ch in "*?["):
-            raise AnalysisError(f"local(): file not found: {path}")
+        location: str | list[str] = [f"file://{p}" for p in local_paths(path, base_dir, secure_path)]
     elif name == "s3":
-        location = args.get("uri") or ""
-        if not location:
-            raise AnalysisError("s3(): property 'uri' is required")
-        location = re.sub(r"^s3://", "s3a://", location)
-        for key, conf in (("s3.access_key", "fs.s3a.access.key"), ("s3.secret_key", "fs.s3a.secret.key"),
-                          ("s3.endpoint", "fs.s3a.endpoint")):
-            if key in args:
-                spark.sparkContext._jsc.hadoopConfiguration().set(conf, args[key])
-    else:
-        location = args.get("uri") or ""
-        if not location:
-            raise AnalysisError("hdfs(): property 'uri' is required")
-    reader = spark.read
+        location, options = s3_location(args)
+    elif name == "hdfs":
+        location = hdfs_location(args)
+    else:  # pragma: no cover - the planner only passes TABLE_FUNCTIONS
+        raise AnalysisError(f"Could not find table function {name}")
+    reader = spark.read.options(**options)
     if fmt in ("csv", "csv_with_names", "csv_with_names_and_types"):
         separator = args.get("column_separator", "\t")
         reader = reader.option("sep", separator).option("header", fmt != "csv")

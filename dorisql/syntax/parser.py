@@ -167,7 +167,7 @@ def parse_statement(text: str) -> ast.Statement:
 def _query(text: str, start: int) -> ast.Query:
     sql = text[start:].rstrip(WHITESPACE)
     try:
-        tables = query_tables(sql, mask(sql))
+        tables = query_tables(sql)
     except SqlSyntaxError as e:
         raise located(e, text, start + e.pos) from None
     return ast.Query(sql=sql, tables=tables)

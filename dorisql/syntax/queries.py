@@ -1,4 +1,5 @@
-"""SELECT / WITH queries: kept as text, read with sqlglot only to learn which tables they use."""
+"""SELECT / WITH queries: kept as text, read with sqlglot (dorisql's Doris dialect, which knows
+``t PARTITION (...)`` and ``TABLET (...)``) only to learn which tables they use."""
 
 from __future__ import annotations
 
@@ -9,36 +10,6 @@ from dorisql.errors import SqlSyntaxError
 
 from .diagnose import offset_of
 from .limits import NESTED_TOO_DEEPLY
-
-# Doris's partition and tablet selection after a table name: `t PARTITION (p1, p2)`,
-# `t PARTITIONS (p1)`, `t PARTITION p1`, `t TEMPORARY PARTITION (...)`, `t TABLET (10001)`.
-# sqlglot does not know them; the engine applies them itself.
-_TABLE_SUFFIX = re.compile(
-    r"\b(?:TEMPORARY\s+)?PARTITIONS?\s*\([^()]*\)"
-    r"|\b(?:TEMPORARY\s+)?PARTITION\s+(?!BY\b)(?:`[^`]*`|[A-Za-z_0-9$]+)"
-    r"|\bTABLET\s*\([^()]*\)",
-    re.IGNORECASE,
-)
-
-
-def strip_table_suffixes(sql: str, masked: str) -> str:
-    """`sql` with Doris-only table suffixes blanked out (same length). `masked` is `sql` with
-    strings and comments blanked, so that suffix-looking text inside them is left alone."""
-    low = masked.lower()
-    if "partition" not in low and "tablet" not in low:  # (a quick answer for a long query)
-        return sql
-    spans = [m.span() for m in _TABLE_SUFFIX.finditer(masked)]
-    if not spans:
-        return sql
-    out = []
-    last = 0
-    for a, b in spans:
-        out.append(sql[last:a])
-        out.append(" " * (b - a))
-        last = b
-    out.append(sql[last:])
-    return "".join(out)
-
 
 _SQLGLOT_TOKEN = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), line: \d+.*?>")
 
@@ -52,7 +23,7 @@ def _clean_sqlglot(desc: str) -> str:
     return _SQLGLOT_TOKEN.sub(repl, desc)
 
 
-def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
+def query_tables(sql: str) -> tuple[ast.TableName, ...]:
     """The tables a query reads, in order of appearance, without CTE names.
 
     Raises SqlSyntaxError (pos relative to `sql`) if sqlglot cannot read the query.
@@ -61,9 +32,10 @@ def query_tables(sql: str, masked: str) -> tuple[ast.TableName, ...]:
     from sqlglot import exp
     from sqlglot.errors import ParseError, TokenError
 
-    text = strip_table_suffixes(sql, masked)
+    from dorisql.engine.dialect import Dorisql
+
     try:
-        tree = sqlglot.parse_one(text, read="doris")
+        tree = sqlglot.parse_one(sql, read=Dorisql)
     except RecursionError:  # a nesting .nesting does not count; never a traceback
         err = SqlSyntaxError(NESTED_TOO_DEEPLY)
         err.detail = NESTED_TOO_DEEPLY

@@ -167,7 +167,9 @@ def test_column_list_and_defaults(engine, sales):
         run(engine, "INSERT INTO sales_d (id, day) VALUES (1)")
 
 
-def test_load_files_with_local(engine, tmp_path, spark):
+def test_load_files_with_local(engine, tmp_path, spark, monkeypatch):
+    # local() reads only under user_files_secure_path (docs/security.md): here, the test's folder.
+    monkeypatch.setitem(engine.config.frontend, "user_files_secure_path", str(tmp_path))
     run(engine, SALES.replace("sales", "sales_f"))
     csv = tmp_path / "rows.csv"
     csv.write_text("1,2024-01-05,Paris,10,a\n2,2024-02-05,Rome,20,b\n")

@@ -27,7 +27,8 @@ TABLE = """CREATE TABLE {name} (id BIGINT NOT NULL, day DATE NOT NULL, v VARCHAR
 
 def _load_sql(table: str, start: int, stop: int, slices: int) -> str:
     return (f"USE d; INSERT INTO {table} SELECT id, date_add('2024-01-01', CAST(id % 31 AS INT)), "
-            f"concat('row-', CAST(id AS STRING)) FROM range({start}, {stop}, 1, {slices})")
+            f"concat('row-', CAST(id AS STRING)) FROM (SELECT number + {start} AS id "
+            f"FROM numbers(\"number\" = \"{stop - start}\", \"backend_num\" = \"{slices}\")) r")
 
 
 def _dorisql(warehouse: Path, sql: str) -> subprocess.Popen:

@@ -8,7 +8,8 @@ import pytest
 
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_of
-from dorisql.engine.query import explain, run_query
+from dorisql.engine import query as query_module
+from dorisql.engine.query import JoinPlan, drop_views, explain, plan_join, plan_query, run_query
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError, UnknownTableError
 
 from .conftest import col, lst, rng, table
@@ -144,6 +145,31 @@ def test_join_results(lake, events, users):
     # users holds k < 10: events k=1,5,9 on 05-28 have a user, the rest do not
     assert [r[0] for r in rows(df)] == [k for k in range(40) if k % 4 == 1 and k >= 10]
     assert scans[1].partitions == ("p_cn", "p_jp")  # IS NULL on the outer side prunes nothing
+
+
+def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users, monkeypatch):
+    seen = []
+
+    def spy(sides):
+        seen.append((sides, len(lake.scans)))
+        return JoinPlan("colocate", "test") if sides.right.meta.name == "users" else None
+
+    monkeypatch.setattr(query_module, "plan_join", spy)
+    scans_before = len(lake.scans)
+    plan = plan_query(lake.spark, """SELECT u.name FROM events e JOIN users PARTITION (p_cn) u
+                                     ON e.k = u.k AND u.name <> 'x' WHERE e.v > 0""", lake.resolve, lake.scan, "db")
+    try:
+        ((sides, scans_then),) = seen
+        assert scans_then == scans_before                      # decided before any table is read
+        assert [r.meta for r in sides.left] == [events] and sides.right.meta is users
+        assert sides.left[0].qualifier == "e" and sides.right.selected == ("p_cn",)
+        assert sides.on.sql() == "e.k = u.k AND u.name <> 'x'" and sides.kind == "INNER"
+        assert plan.joins == [(sides, JoinPlan("colocate", "test"))]
+        assert [s.table for s in plan.scans] == ["db.events", "db.users"]
+    finally:
+        drop_views(lake.spark, plan.views)
+    # Today no join gets a plan of its own: Spark joins them all.
+    assert plan_join(sides) is None
 
 
 def test_cte_subquery_and_union(lake, events, users):

@@ -1,42 +1,81 @@
-"""Pure parts of the query layer: the PARTITION clause and which predicates reach which table."""
+"""Pure parts of the query layer: Doris's table clauses in the parsed tree, which predicates
+reach which table, and the join seam."""
 
 from __future__ import annotations
 
 import pytest
-import sqlglot
 from sqlglot import exp
 
-from dorisql.engine.query import _conjuncts_for, _strip_partition_clauses, _table_refs
-from dorisql.errors import NotSupportedError
+from dorisql.engine.dialect import parse_query, partition_names
+from dorisql.engine.query import TableRef, _conjuncts_for, _join_sides, _sources
+from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError
+
+from .conftest import table
 
 
-def test_strip_partition_clauses_keeps_offsets():
-    sql = "SELECT * FROM `t` PARTITIONS (p1, `p2`) x JOIN db.u PARTITION p3 ON x.k = u.k"
-    text, found = _strip_partition_clauses(sql)
-    assert len(text) == len(sql)
-    assert "PARTITION" not in text.upper()
-    assert sorted(found.values()) == [("p1", "p2"), ("p3",)]
-    tree = sqlglot.parse_one(text, read="doris")
-    ends = {t.name: t.this.meta["end"] for t in _table_refs(tree)}
-    assert found[ends["t"]] == ("p1", "p2") and found[ends["u"]] == ("p3",)
+def _table_refs(tree):
+    return _sources(tree).tables
+
+
+def test_partition_clauses_are_read_from_the_tree():
+    sql = "SELECT * FROM `t` PARTITIONS (p1, `p2`) x JOIN db.u PARTITION p3 ON x.k = u.k JOIN v PARTITION (p4) ON 1=1"
+    refs = _table_refs(parse_query(sql))
+    assert [(t.name, t.alias, partition_names(t)) for t in refs] == [
+        ("t", "x", ("p1", "p2")), ("u", "", ("p3",)), ("v", "", ("p4",))]
+    assert refs[1].db == "db"
 
 
 @pytest.mark.parametrize("sql", [
     "SELECT k, row_number() OVER (PARTITION BY k ORDER BY v) FROM t",
     "SELECT `partition` FROM t",
     "SELECT a, partition FROM t WHERE partition = 1",
+    "SELECT * FROM t partitions",
+    "SELECT * FROM t partitions WHERE partitions.k = 1",
 ])
 def test_other_uses_of_partition_untouched(sql):
-    assert _strip_partition_clauses(sql) == (sql, {})
+    (t,) = _table_refs(parse_query(sql))
+    assert partition_names(t) is None
 
 
-def test_temporary_partition_not_supported():
-    with pytest.raises(NotSupportedError):
-        _strip_partition_clauses("SELECT * FROM t TEMPORARY PARTITION (p1)")
+def test_string_and_comment_text_is_never_a_clause():
+    tree = parse_query("SELECT 'FROM t PARTITION (p1)' /* t PARTITION (p2) */ FROM t -- PARTITION p3\n")
+    (t,) = _table_refs(tree)
+    assert partition_names(t) is None
+    assert tree.expressions[0].this == "FROM t PARTITION (p1)"
+
+
+def test_temporary_partition_and_tablet_not_supported():
+    (t,) = _table_refs(parse_query("SELECT * FROM t TEMPORARY PARTITION (p1)"))
+    with pytest.raises(NotSupportedError, match="TEMPORARY PARTITION"):
+        partition_names(t)
+    with pytest.raises(NotSupportedError, match="TABLET"):
+        _sources(parse_query("SELECT * FROM t TABLET (10001)"))
+
+
+def test_partition_clause_only_after_a_table():
+    with pytest.raises(NotSupportedError, match="PARTITION clause"):
+        _sources(parse_query("WITH c AS (SELECT 1) SELECT * FROM c PARTITION (p1)"))
+    with pytest.raises(SqlSyntaxError):
+        parse_query("SELECT * FROM t PARTITION ()")
+
+
+def test_only_tables_ctes_and_table_functions():
+    sources = _sources(parse_query(
+        "WITH c AS (SELECT * FROM t) SELECT * FROM c JOIN local(\"file_path\" = \"x\", \"format\" = \"csv\") l"
+        " ON c.k = l.c1 WHERE c.k IN (SELECT k FROM (u JOIN w ON u.k = w.k))"))
+    assert [t.name for t in sources.tables] == ["t", "u", "w"]
+    assert [t.this.name for t in sources.functions] == ["local"]
+    # Spark tables, views and files are never reachable: every name is a dorisql table.
+    with pytest.raises(AnalysisError, match="Could not find table function range"):
+        _sources(parse_query("SELECT * FROM range(10)"))
+    with pytest.raises(NotSupportedError, match="table name"):
+        _sources(parse_query("SELECT * FROM a.b.c.d"))
+    (t,) = _sources(parse_query("SELECT * FROM `parquet`.`/etc/passwd`")).tables
+    assert (t.db, t.name) == ("parquet", "/etc/passwd")  # looked up in the catalog like any table
 
 
 def _conj(sql):
-    tree = sqlglot.parse_one(sql, read="doris")
+    tree = parse_query(sql)
     return {(t.alias or t.name): sorted(c.sql() for c in _conjuncts_for(t)) for t in _table_refs(tree)}
 
 
@@ -52,11 +91,30 @@ def test_conjuncts_inner_and_outer_joins():
 
 
 def test_cte_names_and_subqueries():
-    tree = sqlglot.parse_one(
-        "WITH c AS (SELECT * FROM t WHERE t.p = 1) SELECT * FROM c JOIN (SELECT * FROM u) s ON c.k = s.k",
-        read="doris")
+    tree = parse_query(
+        "WITH c AS (SELECT * FROM t WHERE t.p = 1) SELECT * FROM c JOIN (SELECT * FROM u) s ON c.k = s.k")
     refs = _table_refs(tree)
     assert [t.name for t in refs] == ["t", "u"]
     assert [c.sql() for c in _conjuncts_for(refs[0])] == ["t.p = 1"]
     assert _conjuncts_for(refs[1]) == []
     assert isinstance(refs[0].parent, exp.From)
+
+
+def _sides(sql):
+    refs = [TableRef(node=t, meta=table(t.name, []), selected=partition_names(t))
+            for t in _table_refs(parse_query(sql))]
+    return _join_sides(refs)
+
+
+def test_join_sides_see_both_tables_and_the_condition():
+    (sides,) = _sides("SELECT * FROM a PARTITION (p1) x JOIN b ON x.k = b.k AND b.v > 1")
+    assert [r.meta.name for r in sides.left] == ["a"] and sides.right.meta.name == "b"
+    assert sides.left[0].selected == ("p1",) and sides.left[0].qualifier == "x"
+    assert sides.on.sql() == "x.k = b.k AND b.v > 1" and sides.kind == "INNER"
+    first, second = _sides("SELECT * FROM a LEFT JOIN b USING (k) JOIN c ON b.k = c.k")
+    assert first.kind == "LEFT" and [u.name for u in first.using] == ["k"]
+    assert [r.meta.name for r in second.left] == ["a", "b"] and second.right.meta.name == "c"
+    # In subqueries too; a join whose inputs are not all tables is Spark's.
+    assert [(s.left[0].meta.name, s.right.meta.name)
+            for s in _sides("SELECT * FROM (SELECT * FROM a JOIN b ON a.k = b.k) s JOIN c ON s.k = c.k")] == [("a", "b")]
+    assert _sides("SELECT * FROM a JOIN (SELECT * FROM b) s ON a.k = s.k JOIN c ON a.k = c.k") == []

@@ -181,7 +181,7 @@ def test_colour_is_used_and_no_color_turns_it_off(repl):
 def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(repl):
     shell = repl()
     # Long enough to still run when Ctrl-C comes; Spark starts in the background meanwhile.
-    shell.line("SELECT max(sha2(cast(id AS STRING), 256)) FROM range(0, 50000000000, 1, 4);")
+    shell.line('SELECT max(sha2(cast(number AS STRING), 256)) FROM numbers("number" = "50000000000", "backend_num" = "4");')
     shell.expect(r"\[Stage \d+: \d+/\d+ tasks", timeout=120)  # progress line: the job is running
     shell.send("\x03")
     shell.expect(r"ERROR 1317 \(70100\): Query execution was interrupted", timeout=60)

@@ -1,0 +1,155 @@
+"""Doris queries as sqlglot reads them: sqlglot's Doris dialect plus the table clauses it lacks.
+
+`Dorisql` extends sqlglot's ``Doris`` dialect so that a query is read as Doris reads it and no
+text is ever edited before parsing:
+
+- table selection after a table name: ``t PARTITION (p1, p2)``, ``t PARTITIONS (p1, p2)`` and
+  ``t PARTITION p1`` fill ``Table.args["partition"]`` with an `exp.Partition` of identifiers;
+  ``t TEMPORARY PARTITION (...)`` becomes a `TemporaryPartition` and ``t TABLET (10001, ...)``
+  fills ``Table.args["tablets"]``, for the planner to refuse by name;
+- every function call keeps the name it was written with in ``meta[CALL_NAME]`` (sqlglot turns
+  ``ifnull(a, b)`` into `exp.Coalesce` and would otherwise forget), so that the function
+  allow-list (:mod:`dorisql.engine.functions`) judges what the user wrote.
+
+`parse_query` returns the one query of a text; errors are dorisql's SqlSyntaxError.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.doris import Doris
+from sqlglot.generators.doris import DorisGenerator
+from sqlglot.parsers.doris import DorisParser
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import TokenType
+
+from dorisql.errors import NotSupportedError, SqlSyntaxError
+
+__all__ = ["Dorisql", "TemporaryPartition", "CALL_NAME", "parse_query", "partition_names", "call_name"]
+
+#: ``meta`` key holding the name a function was called by, as written (``IFNULL``, ``local``).
+CALL_NAME = "dorisql_call_name"
+
+#: Nodes `_parse_window` wraps a function call in (OVER, FILTER, WITHIN GROUP, IGNORE NULLS).
+_CALL_WRAPPERS = (exp.Window, exp.Filter, exp.WithinGroup, exp.IgnoreNulls, exp.RespectNulls)
+
+
+class TemporaryPartition(exp.Partition):
+    """``TEMPORARY PARTITION (...)`` after a table name (dorisql has no temporary partitions)."""
+
+
+class Dorisql(Doris):
+    """sqlglot's Doris dialect with Doris's table selection clauses and recorded call names."""
+
+    class Parser(DorisParser):
+        def _parse_table_parts(self, schema: bool = False, is_db_reference: bool = False,
+                               wildcard: bool = False, fast: bool = False):
+            table = super()._parse_table_parts(schema=schema, is_db_reference=is_db_reference,
+                                               wildcard=wildcard, fast=fast)
+            if isinstance(table, exp.Table) and not (schema or is_db_reference or fast):
+                partition = self._parse_partition_selection()
+                if partition is not None:
+                    table.set("partition", partition)
+                tablets = self._parse_tablet_selection()
+                if tablets is not None:
+                    table.set("tablets", tablets)
+            return table
+
+        def _parse_partition_selection(self) -> Optional[exp.Partition]:
+            """``[TEMPORARY] PARTITION[S] (p1, p2)`` or ``[TEMPORARY] PARTITION[S] p1``."""
+            index = self._index
+            temporary = self._match(TokenType.TEMPORARY)
+            if not (self._curr and self._curr.text.upper() in ("PARTITION", "PARTITIONS")):
+                self._retreat(index)
+                return None
+            nxt = self._next
+            if nxt is None or nxt.text.upper() == "BY":
+                self._retreat(index)
+                return None
+            if nxt.token_type == TokenType.L_PAREN:
+                self._advance()
+                names = self._parse_wrapped_csv(self._parse_partition_name)
+            elif nxt.token_type in (TokenType.VAR, TokenType.IDENTIFIER):
+                self._advance()
+                names = [self._parse_partition_name()]
+            else:  # `FROM t partitions` where `partitions` is an alias
+                self._retreat(index)
+                return None
+            cls = TemporaryPartition if temporary else exp.Partition
+            return self.expression(cls(expressions=names))
+
+        def _parse_partition_name(self) -> exp.Identifier:
+            name = self._parse_id_var(any_token=True)
+            if isinstance(name, exp.Identifier):
+                return name
+            self.raise_error("Expected a partition name")
+            return exp.to_identifier("")  # reached only when the parser collects errors
+
+        def _parse_tablet_selection(self) -> Optional[exp.Tuple]:
+            """``TABLET (10001, 10002)``."""
+            if not (self._curr and self._curr.text.upper() == "TABLET"
+                    and self._next and self._next.token_type == TokenType.L_PAREN):
+                return None
+            self._advance()
+            return self.expression(exp.Tuple(expressions=self._parse_wrapped_csv(self._parse_number)))
+
+        def _parse_function_call(self, functions=None, anonymous: bool = False,
+                                 optional_parens: bool = True, any_token: bool = False):
+            token = self._curr
+            result = super()._parse_function_call(functions=functions, anonymous=anonymous,
+                                                  optional_parens=optional_parens, any_token=any_token)
+            node = result
+            while isinstance(node, _CALL_WRAPPERS):
+                node = node.this
+            if isinstance(node, exp.Func) and token is not None and CALL_NAME not in node.meta:
+                node.meta[CALL_NAME] = token.text
+            return result
+
+    class Generator(DorisGenerator):
+        TRANSFORMS = {
+            **DorisGenerator.TRANSFORMS,
+            TemporaryPartition: lambda self, e: f"TEMPORARY {self.partition_sql(e)}",
+        }
+
+
+def parse_query(sql: str) -> exp.Query:
+    """The single query of `sql` (SELECT, WITH ..., UNION ...) as a sqlglot tree."""
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=Dorisql) if s is not None]
+    except ParseError as e:
+        info = e.errors[0] if e.errors else {}
+        desc = info.get("description") or str(e)
+        raise SqlSyntaxError(f"Syntax error: {desc}", line=info.get("line"), column=info.get("col")) from None
+    except TokenError as e:
+        raise SqlSyntaxError(f"Syntax error: {e}") from None
+    if len(statements) != 1:
+        raise SqlSyntaxError("Syntax error: expected exactly one query")
+    tree = statements[0]
+    if not isinstance(tree, exp.Query):
+        raise NotSupportedError(f"statement {tree.key.upper()} as a query")
+    return tree
+
+
+def partition_names(table: exp.Table) -> Optional[tuple[str, ...]]:
+    """The partitions a ``t PARTITION (...)`` clause selects (None: no clause)."""
+    clause = table.args.get("partition")
+    if clause is None:
+        return None
+    if isinstance(clause, TemporaryPartition):
+        raise NotSupportedError("TEMPORARY PARTITION in queries")
+    names = tuple(e.name for e in clause.expressions)
+    if not names or not all(names):
+        raise SqlSyntaxError("Syntax error: empty PARTITION () clause")
+    return names
+
+
+def call_name(node: exp.Func) -> Optional[str]:
+    """The name a function was called by, lower case; None for a node sqlglot built from an
+    operator (`a DIV b`, `x::int`) rather than from a call."""
+    if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)):
+        return node.name.lower()
+    written = node.meta.get(CALL_NAME)
+    return written.lower() if written else None

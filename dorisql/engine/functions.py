@@ -1,0 +1,131 @@
+"""The functions a query may call: an allow-list, checked on the parsed query before Spark sees it.
+
+Queries run on Spark, whose SQL has functions Doris does not, and some of them reach outside the
+data: ``reflect`` / ``java_method`` call any Java method (``reflect('java.lang.System', 'exit', 3)``
+stops the JVM), others read the environment or the files a query scans (``current_user``,
+``input_file_name``, ``version``). A deny-list would miss the next such function, so dorisql
+allows only the functions listed here: Doris functions (and the Spark spellings sqlglot gives
+them) that compute on their arguments and nothing else — math, string, date and time,
+conditional, type conversion, JSON, array, map and struct, aggregate and window functions.
+Anything else is refused the way Doris refuses an unknown function::
+
+    Can not found function 'reflect'
+
+The check judges the name each function was *called by* (:func:`dorisql.engine.dialect.call_name`),
+so ``IFNULL(a, b)`` is judged as ``ifnull`` although sqlglot reads it as ``COALESCE``. Nodes that
+sqlglot builds from operators rather than calls (``a DIV b``, ``x->>'$.k'``, the branches of a
+CASE) carry no call name and compute nothing beyond their operands; they pass. A qualified call
+(``db.f(x)``, Spark's ``builtin.reflect(...)``) is a user-defined function in Doris: dorisql has
+none, so every qualified call is refused.
+
+Table functions in ``FROM`` (``local()``, ``s3()``, ``hdfs()``) are the planner's business
+(:mod:`dorisql.engine.tvf`), not this list's.
+
+Adding a function: it must be a pure function of its arguments (no I/O, no JVM access, no
+session or machine state beyond the clock and random numbers), and a Doris function or the
+Spark name sqlglot gives one.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from dorisql.errors import AnalysisError
+
+from .dialect import call_name
+
+__all__ = ["ALLOWED_FUNCTIONS", "check_functions", "is_table_position"]
+
+_MATH = """
+abs acos asin atan atan2 bin bit_count bitand bitnot bitor bitxor bit_shift_left bit_shift_right
+cbrt ceil ceiling conv cos cosh cot csc degrees div e exp factorial floor fmod gcd greatest lcm
+least ln log log10 log2 mod negative pi pmod positive pow power radians rand random round
+round_bankers sec sign signbit sin sinh sqrt tan tanh truncate uuid uuid_numeric
+"""
+
+_STRING = """
+append_trailing_char_if_absent ascii bit_length char char_length character_length chr concat
+concat_ws crc32 elt ends_with field find_in_set format format_number from_base64 hex initcap instr
+lcase left length locate lower lpad ltrim mask mask_first_n mask_last_n md5 md5sum mid money_format
+not_null_or_empty null_or_empty overlay parse_url position printf quote regexp regexp_count
+regexp_extract regexp_extract_all regexp_extract_or_null regexp_like regexp_replace
+regexp_replace_one repeat replace replace_empty reverse right rlike rpad rtrim sha sha1 sha2 sm3
+soundex space split split_by_regexp split_by_string split_part starts_with strcmp strleft strright
+substr substring substring_index to_base64 translate trim trim_in ucase unhex upper url_decode
+url_encode
+"""
+
+_DATE = """
+add_months adddate convert_tz curdate current_date current_time current_timestamp curtime date
+date_add date_format date_sub date_trunc datediff datetime day dayname dayofmonth dayofweek
+dayofyear days_add days_diff days_sub extract from_days from_second from_unixtime hour
+hours_add hours_diff hours_sub last_day localtime localtimestamp makedate microsecond
+microseconds_add minute minutes_add minutes_diff minutes_sub month monthname months_add
+months_between months_diff months_sub next_day now quarter sec_to_time second seconds_add
+seconds_diff seconds_sub str_to_date time_to_sec timediff timestamp timestampadd timestampdiff
+to_date to_days to_monday unix_timestamp utc_timestamp week weekday weekofyear weeks_add
+weeks_diff weeks_sub year years_add years_diff years_sub yearweek
+"""
+
+_CONDITIONAL = """
+case coalesce if ifnull isnotnull isnull nullif nvl nvl2
+"""
+
+_CONVERSION = """
+cast convert try_cast
+"""
+
+_JSON = """
+get_json_bigint get_json_double get_json_int get_json_object get_json_string json_array
+json_contains json_exists_path json_extract json_extract_bigint json_extract_bool
+json_extract_double json_extract_int json_extract_isnull json_extract_string json_keys
+json_length json_object json_quote json_type json_unquote json_valid
+"""
+
+_COLLECTIONS = """
+array array_avg array_compact array_concat array_contains array_count array_cum_sum
+array_difference array_distinct array_enumerate array_except array_exists array_filter
+array_first array_first_index array_flatten array_intersect array_join array_last
+array_last_index array_map array_max array_min array_popback array_popfront array_position
+array_product array_pushback array_pushfront array_range array_remove array_repeat
+array_reverse_sort array_shuffle array_size array_slice array_sort array_sortby array_sum
+array_union array_with_constant array_zip arrays_overlap arrays_zip cardinality element_at
+flatten map map_contains_key map_contains_value map_keys map_size map_values named_struct
+sequence size slice sort_array struct struct_element
+explode explode_outer posexplode posexplode_outer
+"""
+
+_AGGREGATE = """
+any any_value approx_count_distinct array_agg avg avg_weighted bit_and bit_or bit_xor bool_and
+bool_or collect_list collect_set corr count count_by_enum covar covar_pop covar_samp every first
+group_array group_concat group_uniq_array last max max_by median min min_by ndv percentile
+percentile_approx percentile_array stddev stddev_pop stddev_samp std sum var_pop var_samp
+variance variance_pop variance_samp
+"""
+
+_WINDOW = """
+cume_dist dense_rank first_value lag last_value lead nth_value ntile percent_rank rank row_number
+"""
+
+#: Every function a query may call, by the name it is called by (lower case).
+ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
+    " ".join([_MATH, _STRING, _DATE, _CONDITIONAL, _CONVERSION, _JSON, _COLLECTIONS, _AGGREGATE,
+              _WINDOW]).split())
+
+
+def is_table_position(node: exp.Expr) -> bool:
+    """Whether `node` is called in FROM (``FROM local(...)``): a table function."""
+    return isinstance(node.parent, exp.Table) and node.arg_key == "this"
+
+
+def check_functions(tree: exp.Expression) -> None:
+    """Refuse the query if it calls a function that is not allowed (table functions aside)."""
+    for node in tree.find_all(exp.Func):
+        name = call_name(node)
+        if name is None or is_table_position(node):
+            continue
+        if isinstance(node.parent, exp.Dot) and node.arg_key == "expression":
+            qualifier = node.parent.this.sql(dialect="doris").replace("`", "")
+            raise AnalysisError(f"Can not found function '{qualifier}.{name}'")
+        if name not in ALLOWED_FUNCTIONS:
+            raise AnalysisError(f"Can not found function '{name}'")
