@@ -11,7 +11,7 @@ Anything else is refused the way Doris refuses an unknown function::
 
     Can not found function 'reflect'
 
-The check judges the name each function was *called by* (:func:`dorisql.engine.dialect.call_name`),
+The check judges the name each function was *called by* (:func:`dorisql.syntax.dialect.call_name`),
 so ``IFNULL(a, b)`` is judged as ``ifnull`` although sqlglot reads it as ``COALESCE``. Nodes that
 sqlglot builds from operators rather than calls (``a DIV b``, ``x->>'$.k'``, the branches of a
 CASE) carry no call name and compute nothing beyond their operands; they pass. A qualified call
@@ -32,7 +32,7 @@ from sqlglot import exp
 
 from dorisql.errors import AnalysisError
 
-from .dialect import call_name
+from dorisql.syntax.dialect import call_name
 
 __all__ = ["ALLOWED_FUNCTIONS", "check_functions", "is_table_position"]
 

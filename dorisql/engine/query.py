@@ -1,6 +1,6 @@
 """SELECT on Spark: Doris/MySQL-flavoured queries over dorisql tables.
 
-`plan_query` reads the query with the Doris dialect of :mod:`dorisql.engine.dialect` (no text is
+`plan_query` reads the query with the Doris dialect of :mod:`dorisql.syntax.dialect` (no text is
 edited first) and plans over that tree:
 
 1. every function the query calls must be on the allow-list (:mod:`dorisql.engine.functions`);
@@ -36,7 +36,7 @@ from sqlglot.errors import ErrorLevel, UnsupportedError
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
-from dorisql.engine.dialect import parse_query, partition_names
+from dorisql.syntax.dialect import parse_query, partition_names
 from dorisql.engine.functions import check_functions
 from dorisql.engine.merge import key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts

@@ -32,7 +32,7 @@ def query_tables(sql: str) -> tuple[ast.TableName, ...]:
     from sqlglot import exp
     from sqlglot.errors import ParseError, TokenError
 
-    from dorisql.engine.dialect import Dorisql
+    from .dialect import Dorisql
 
     try:
         tree = sqlglot.parse_one(sql, read=Dorisql)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dorisql import ast
-from dorisql.engine.dialect import parse_query
+from dorisql.syntax.dialect import parse_query
 from dorisql.engine.functions import ALLOWED_FUNCTIONS, check_functions
 from dorisql.engine.query import expression_spark_sql
 from dorisql.errors import AnalysisError, NotSupportedError

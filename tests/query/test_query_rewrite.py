@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlglot import exp
 
-from dorisql.engine.dialect import parse_query, partition_names
+from dorisql.syntax.dialect import parse_query, partition_names
 from dorisql.engine.query import TableRef, _conjuncts_for, _join_sides, _sources
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from dorisql.engine.dialect import parse_query
+from dorisql.syntax.dialect import parse_query
 from dorisql.engine.tvf import hdfs_location, local_paths, s3_location, table_function_properties
 from dorisql.errors import AnalysisError, NotSupportedError
 
