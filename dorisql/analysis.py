@@ -120,13 +120,13 @@ def default_keys(columns: tuple[ast.ColumnDef, ...]) -> ast.KeysDesc:
     VARCHAR (a first column that alone exceeds the limits is still taken if it is a string).
     """
     if any(c.agg_type for c in columns):
-        keys = []
+        keys: list[str] = []
         for c in columns:
             if c.agg_type:
                 break
             keys.append(c.name)
         return ast.KeysDesc("AGGREGATE", tuple(keys))
-    keys: list[str] = []
+    keys = []
     length = 0
     for c in columns:
         t = T.canonical(c.type)

@@ -22,6 +22,10 @@ class DorisqlError(Exception):
         self.context: str | None = None
         #: The statement's first line in its script, filled when running a script.
         self.statement_line: int | None = None
+        #: Offset of the problem in the statement text, filled by the front end (`located`).
+        self.pos: int | None = None
+        #: The text `pos` and the references are offsets in, when it is the statement itself.
+        self.source_text: str | None = None
 
     def __str__(self) -> str:
         return self.message
@@ -32,6 +36,15 @@ class SqlSyntaxError(DorisqlError):
 
     code = 1064
     sqlstate = "42000"
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None):
+        super().__init__(message, line=line, column=column)
+        #: The detail with `diagnose.ref(i)` placeholders, before they are turned into "line L, column C".
+        self.detail_template: str | None = None
+        #: The detail as shown in the message, placeholders filled in.
+        self.detail: str | None = None
+        #: Offsets the placeholders in `detail_template` stand for.
+        self.refs: tuple[int, ...] = ()
 
 
 class AnalysisError(DorisqlError):

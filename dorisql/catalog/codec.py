@@ -219,7 +219,7 @@ def _dataclass_builder(plan: _ClassPlan) -> Callable[[dict], Any]:
         if plan.fast:
             # Frozen dataclass without __post_init__: fill the instance dict directly, which is what
             # the generated __init__ does, minus one object.__setattr__ call per field.
-            obj = new(cls)
+            obj: object = new(cls)
             state = obj.__dict__
             state.update(defaults)
             state.update(d)
@@ -234,7 +234,7 @@ def _dataclass_builder(plan: _ClassPlan) -> Callable[[dict], Any]:
 
 def _iso(kind: str, parse: Callable[[str], Any]) -> Callable[[dict], Any]:
     def build(d: dict) -> Any:
-        v = d.get("v")
+        v: Any = d.get("v")  # any JSON value: parse turns down (TypeError, ValueError) what it cannot read
         try:
             return parse(v)
         except (TypeError, ValueError, decimal.InvalidOperation) as exc:

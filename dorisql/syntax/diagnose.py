@@ -14,12 +14,15 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from typing import TypeVar
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
 from .words import OBJECT_WORDS
+
+_E = TypeVar("_E", bound=DorisqlError)
 
 # --------------------------------------------------------------------------- positions
 
@@ -79,7 +82,7 @@ def ref(i: int) -> str:
     return f"\x00{i}\x00"
 
 
-def located(error: DorisqlError, text: str, pos: int, base: int = 0) -> DorisqlError:
+def located(error: _E, text: str, pos: int, base: int = 0) -> _E:
     """Give `error` the line, column and caret context of offset `pos` in `text`. `base` is
     where the statement the error was raised for starts in `text` (for reference offsets)."""
     line, col = line_col(text, pos)
@@ -88,10 +91,10 @@ def located(error: DorisqlError, text: str, pos: int, base: int = 0) -> DorisqlE
     if base == 0:
         error.source_text = text
     if isinstance(error, SqlSyntaxError):
-        template = getattr(error, "detail_template", None) or getattr(error, "detail", None) or error.message
+        template = error.detail_template or error.detail or error.message
         error.detail_template = template
         detail = template
-        for i, offset in enumerate(getattr(error, "refs", ())):
+        for i, offset in enumerate(error.refs):
             rl, rc = line_col(text, base + offset)
             detail = detail.replace(ref(i), f"line {rl}, column {rc}")
         error.detail = detail
@@ -123,10 +126,10 @@ def shift(error: DorisqlError, start_line: int, start_col: int) -> DorisqlError:
         return error
     line, col = moved(error.line, error.column or 1)
     error.line, error.column = line, col
-    if isinstance(error, SqlSyntaxError) and getattr(error, "detail_template", None):
+    if isinstance(error, SqlSyntaxError) and error.detail_template:
         detail = error.detail_template
-        source = getattr(error, "source_text", None)
-        for i, offset in enumerate(getattr(error, "refs", ())):
+        source = error.source_text
+        for i, offset in enumerate(error.refs):
             if source is not None:
                 rl, rc = moved(*line_col(source, offset))
                 detail = detail.replace(ref(i), f"line {rl}, column {rc}")
@@ -140,7 +143,7 @@ def relocate(error: DorisqlError, script: str, start_line: int, start_col: int) 
     """Move an error raised for one statement (positions relative to the statement text) to its
     place in the whole script, and record where the statement starts."""
     error.statement_line = start_line
-    pos = getattr(error, "pos", None)
+    pos = error.pos
     if pos is None or error.line is None:
         return error
     base = offset_of(script, start_line, start_col)
@@ -456,10 +459,11 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
             return syntax_error(text, pos, "unbalanced parentheses: ')' has no matching '('")
         want = describe_expected(expected, masked, pos, terminal_pattern)
         shown = _show_token(token.value)
-        open_at = _unclosed_paren(masked, pos)
-        if "RPAR" in expected and open_at is not None and token.type not in ("NAME", "QUOTED_NAME"):
+        # A '(' is left open before pos exactly when there is an innermost open one.
+        innermost = _innermost_open_paren(masked, pos)
+        if "RPAR" in expected and innermost is not None and token.type not in ("NAME", "QUOTED_NAME"):
             return syntax_error(text, pos, f"unexpected {shown} — '(' at {ref(0)} is not closed (missing ')'?)",
-                                refs=(_innermost_open_paren(masked, pos),))
+                                refs=(innermost,))
         if token.type not in ("NAME", "QUOTED_NAME", "STRING", "NUMBER") and token.value.replace("_", "").isalpha() \
                 and ("NAME" in expected):
             return syntax_error(text, pos, f"'{token.value}' is a reserved word; write it as `{token.value}`")
@@ -468,7 +472,7 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
 
 
 def _error_pos(exc: Exception, text: str) -> int:
-    if isinstance(exc, UnexpectedCharacters):
+    if isinstance(exc, UnexpectedCharacters) and exc.pos_in_stream is not None:  # always set by the lexer
         return exc.pos_in_stream
     token = getattr(exc, "token", None)
     if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":

@@ -92,7 +92,7 @@ class Driver:
             if m is None:
                 raise UnexpectedCharacters(text, pos, line, pos - line_start + 1,
                                            terminals_by_name=self.terminals_by_name)
-            kind = m.lastgroup
+            kind = m.lastgroup or ""  # never "": every alternative of _MASTER is a named group
             value = m.group()
             start_pos = pos
             pos = m.end()
@@ -109,7 +109,6 @@ class Driver:
                         kind = kw
             elif kind == "op":
                 row = choices()
-                kind = None
                 for n in (2, 1):
                     if len(value) >= n:
                         name = punctuation.get(value[:n])
@@ -117,7 +116,7 @@ class Driver:
                             kind = name
                             value = value[:n]
                             break
-                if kind is None:
+                else:  # no operator here the parser can take
                     if "OPERATOR" in row:
                         kind = "OPERATOR"
                     else:  # nothing fits: report the longest known piece

@@ -27,7 +27,7 @@ from .diagnose import (caret_context, feature_offset, located, mask, offset_of, 
                        translate, unsupported_feature)
 from .limits import check_nesting, check_size, ensure_recursion_limit
 from .queries import query_tables
-from .split import LEADING_NOISE, WHITESPACE, split_statements
+from .split import WHITESPACE, skip_noise, split_statements
 from .transform import SOURCE, PositionedError, ToAst
 from .words import STATEMENT_WORDS, UNSUPPORTED_STATEMENTS
 
@@ -48,21 +48,19 @@ def get_parser() -> Lark:
     """The shared Lark LALR parser (built on first use; thread-safe): its grammar, terminals and
     tables. Parse with parse_statement, not Lark.parse: Lark's own lexer, built here only
     because Lark needs one, does not know Doris's non-reserved words."""
-    if _parser is None:
-        _build()
-    return _parser
+    parser = _parser
+    return parser if parser is not None else _build()[0]
 
 
 def _get_driver() -> Driver:
-    if _driver is None:
-        _build()
-    return _driver
+    driver = _driver
+    return driver if driver is not None else _build()[1]
 
 
-def _build() -> None:
+def _build() -> tuple[Lark, Driver]:
     global _parser, _driver
     with _parser_lock:
-        if _parser is None:
+        if _parser is None or _driver is None:
             parser = Lark(
                 grammar_text(),
                 parser="lalr",
@@ -74,6 +72,7 @@ def _build() -> None:
             )
             _driver = Driver(parser)
             _parser = parser
+        return _parser, _driver
 
 
 def _terminal_pattern(name: str) -> str | None:
@@ -112,7 +111,7 @@ _EXPLAIN_LEVELS = frozenset(
 def _next_word(text: str, pos: int) -> tuple[str, int, int]:
     """The next word (upper case) or character after `pos`, skipping whitespace and comments:
     (word, start, end); ("", len, len) at the end."""
-    start = LEADING_NOISE.match(text, pos).end()
+    start = skip_noise(text, pos)
     if start >= len(text):
         return "", len(text), len(text)
     m = _WORD.match(text, start)
@@ -169,7 +168,7 @@ def _query(text: str, start: int) -> ast.Query:
     try:
         tables = query_tables(sql)
     except SqlSyntaxError as e:
-        raise located(e, text, start + e.pos) from None
+        raise located(e, text, start + (e.pos or 0)) from None  # (query_tables always sets pos)
     return ast.Query(sql=sql, tables=tables)
 
 

@@ -17,6 +17,13 @@ WHITESPACE = " \t\r\n\f\v"
 #: Whitespace and comments at the start of a statement.
 LEADING_NOISE = re.compile(r"(?:[ \t\r\n\f\v]+|(?:--|#)[^\n]*|/\*[\s\S]*?\*/)*")
 
+
+def skip_noise(text: str, pos: int, end: int | None = None) -> int:
+    """Where the whitespace and comments from `pos` on (before `end`) stop: `pos` if there are none."""
+    m = LEADING_NOISE.match(text, pos, len(text) if end is None else end)
+    return m.end() if m else pos  # (the pattern also matches nothing, so m is never None)
+
+
 # The end of a quoted run, from just after its opening quote. No match: unterminated.
 # (Written as "unrolled loops", [^'\\]*(?:\\.[^'\\]*)*, so that the regex engine keeps no state per
 # character: a 10 MB literal costs time and memory in proportion to its escapes, not its length.)
@@ -101,7 +108,7 @@ def split_statements(sql: str, delimiter: str = ";") -> list[tuple[str, int, int
     seg_start = 0
     for kind, a, b in _scan(sql, delimiter):
         seg_end = a if kind == "delim" else b
-        start = LEADING_NOISE.match(sql, seg_start, seg_end).end()
+        start = skip_noise(sql, seg_start, seg_end)
         if start < seg_end:
             # (an unterminated /* is not skipped as noise, so it stays for the parser to report)
             body = sql[start:seg_end].rstrip(WHITESPACE)
@@ -162,7 +169,7 @@ class CompletionTracker:
             else:
                 state = a
         if last_delim_end is not None or delimited:
-            noise_end = LEADING_NOISE.match(text, pos if last_delim_end is None else last_delim_end).end()
+            noise_end = skip_noise(text, pos if last_delim_end is None else last_delim_end)
             # (an unterminated /* at the very end is noise so far: a later piece may close it)
             delimited = noise_end == len(text) or (state == "/*" and text.startswith("/*", noise_end))
         return state, delimited

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextvars
 import difflib
 import re
+from typing import Any
 
 from lark import Token, Transformer
 
@@ -33,11 +34,11 @@ class PositionedError(Exception):
 
 
 def syntax_error_at(token: Token, detail: str) -> PositionedError:
-    return PositionedError(SqlSyntaxError(detail), token.start_pos)
+    return PositionedError(SqlSyntaxError(detail), token.start_pos or 0)  # (always set by .lexer.Driver)
 
 
 def not_supported_at(token: Token, feature: str) -> PositionedError:
-    return PositionedError(NotSupportedError(feature), token.start_pos)
+    return PositionedError(NotSupportedError(feature), token.start_pos or 0)
 
 
 # --------------------------------------------------------------------------- literals
@@ -299,7 +300,7 @@ class ToAst(Transformer):
 
     def column_def(self, c):
         name, dtype, *opts = c
-        kw = {}
+        kw: dict[str, Any] = {}  # ColumnDef's optional fields, of their various types
         for kind, value in opts:
             if kind == "key":
                 continue  # KEY marks a key column in Doris's old syntax; the key desc decides
