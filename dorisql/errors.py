@@ -38,6 +38,17 @@ class AnalysisError(DorisqlError):
     """A well-formed statement that Doris would refuse (unknown column, overlapping ranges...)."""
 
 
+class UnknownColumnError(AnalysisError):
+    """A column that no table in the statement has (Doris's ERR_BAD_FIELD_ERROR)."""
+
+    code = 1054
+    sqlstate = "42S22"
+
+
+class UnknownFunctionError(AnalysisError):
+    """A function name that Doris does not know ("Can not found function 'f'")."""
+
+
 class NotSupportedError(DorisqlError):
     """A statement or clause dorisql recognises but does not implement."""
 
@@ -80,6 +91,31 @@ class LoadError(DorisqlError):
 
 class ExecutionError(DorisqlError):
     """Spark or the storage layer failed while running a statement; nothing was committed."""
+
+
+class InvalidValueError(ExecutionError):
+    """A value the statement computed or read is out of its type's range (a date after
+    9999-12-31, a division by zero, a cast that overflows); nothing was committed."""
+
+
+class StorageDamagedError(ExecutionError):
+    """A table's files (its Delta log or data files) cannot be read as they are on disk."""
+
+    def __init__(self, message: str, *, table: str | None = None, **kw):
+        super().__init__(message, **kw)
+        self.table = table
+
+
+class ReadOnlyError(ExecutionError):
+    """The warehouse (or the file a statement must change) is not writable (Doris's
+    ERR_OPTION_PREVENTS_STATEMENT); nothing was changed."""
+
+    code = 1290
+
+
+class InternalError(ExecutionError):
+    """An unexpected failure inside dorisql, Spark or Delta: the user sees one line, the log
+    file has the traceback and the library's own message."""
 
 
 class CancelledError(DorisqlError):
