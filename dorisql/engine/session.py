@@ -81,6 +81,12 @@ class Engine:
     def spark_started(self) -> bool:
         return self._spark is not None
 
+    @property
+    def running_spark(self):
+        """The SparkSession if it has started, else None. Never starts Spark and never joins
+        a job group: for observers on other threads (the shell's progress line)."""
+        return self._spark
+
     def start_spark_in_background(self) -> None:
         """Start Spark on a daemon thread so the shell's prompt never waits for it."""
         with self._spark_lock:
