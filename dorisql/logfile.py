@@ -7,8 +7,8 @@ in the warehouse, so it can be written when the warehouse is read-only or shared
 
 What goes there: for every failure that was translated into a dorisql error, the statement, the
 error shown and the full traceback (library messages, Rust and Java text included); PySpark's
-query-context records (the Java stack trace of a failed Spark query); warnings from Python
-libraries (py4j, pyspark) that would otherwise be printed on the terminal.
+query-context records (the Java stack trace of a failed Spark query); log records and warnings
+from Python libraries (py4j, pyspark) that would otherwise be printed on the terminal.
 
 Nothing here imports pyspark: `capture_spark_logs` only touches it once it is loaded.
 """
@@ -76,6 +76,7 @@ def open_log(path: Path | None = None) -> Path:
         _close_locked()
         root = logging.getLogger()
         root.addHandler(handler)
+        logging.captureWarnings(True)  # library warnings (pyspark, pandas) too, not on the terminal
         if root.level == logging.NOTSET or root.level > logging.WARNING:
             root.setLevel(logging.WARNING)
         failure_logger.setLevel(logging.INFO)

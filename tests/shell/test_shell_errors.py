@@ -66,3 +66,11 @@ def test_a_damaged_delta_log_names_the_table_and_the_log(dorisql, shell_env, wh)
         f"ERROR 1105 (HY000) at line 1: Table 'd.t' storage is damaged: see ADMIN CHECK TABLE d.t and the log {log}"]
     text = log.read_text()
     assert "SELECT * FROM d.t" in text and "Traceback" in text and "DeltaError" in text
+
+
+def test_spark_that_cannot_start_is_one_line(dorisql, shell_env):
+    out = dorisql("-e", "SELECT 1", env={"JAVA_HOME": "/nonexistent-java"})
+    log = _log(shell_env)
+    assert _error_lines(out) == [f"ERROR 1105 (HY000) at line 1: Spark failed to start "
+                                 f"(see {log} and {log.with_name('spark.log')})"]
+    assert "Traceback" in log.read_text()
