@@ -44,7 +44,7 @@ MAX_MESSAGE = 300
 
 # CPython's own messages for dates it cannot hold (datetime module, C implementation).
 _DATE_FAILURES = re.compile(r"year (-?\d+) is out of range|date value out of range|ordinal must be >= 1"
-                            r"|signed integer is greater than maximum|days=\d+; must have magnitude")
+                            r"|days=-?\d+; must have magnitude")
 
 
 def translate(exc: BaseException, *, warehouse: Optional[Path] = None, statement: Optional[str] = None,
@@ -57,7 +57,7 @@ def translate(exc: BaseException, *, warehouse: Optional[Path] = None, statement
     if isinstance(exc, DorisqlError):
         return exc
     err = _classify(exc, warehouse, views or {})
-    logfile.record_failure(exc, shown=f"ERROR {err.code} ({err.sqlstate}): {err.message}", statement=statement)
+    logfile.record_failure(exc, shown=_as_shown(err), statement=statement)
     return err
 
 
@@ -65,8 +65,12 @@ def spark_startup_failure(exc: BaseException) -> DorisqlError:
     """Spark (its JVM) did not start."""
     path = logfile.log_path()
     err = ExecutionError(f"Spark failed to start (see {path} and {path.with_name('spark.log')})")
-    logfile.record_failure(exc, shown=err.message)
+    logfile.record_failure(exc, shown=_as_shown(err))
     return err
+
+
+def _as_shown(err: DorisqlError) -> str:
+    return f"ERROR {err.code} ({err.sqlstate}): {err.message}"
 
 
 def _classify(exc: BaseException, warehouse: Optional[Path], views: Mapping[str, str]) -> DorisqlError:

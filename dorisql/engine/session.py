@@ -152,7 +152,10 @@ class Engine:
 
     def close(self) -> None:
         if self._spark is not None and self._owns_spark():
-            self._spark.stop()
+            try:
+                self._spark.stop()
+            except Exception as exc:  # the JVM already died: nothing left to stop
+                logfile.record_failure(exc, shown="(none: stopping Spark at the end of the session)")
             self._spark = None
 
     def _owns_spark(self) -> bool:

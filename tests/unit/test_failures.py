@@ -241,3 +241,11 @@ def test_an_unwritable_log_never_prints_on_the_terminal(tmp_path, capsys):
     assert isinstance(err, InternalError)
     captured = capsys.readouterr()
     assert captured.err == "" and captured.out == ""
+
+
+def test_a_dead_jvm_is_spark_stopping_not_a_py4j_message(log):
+    from py4j.protocol import Py4JNetworkError
+
+    err = failures.translate(_raised(Py4JNetworkError("Answer from Java side is empty")))
+    assert _shown(err) == f"Spark stopped unexpectedly (see {log})"
+    assert "Py4JNetworkError: Answer from Java side is empty" in log.read_text()
