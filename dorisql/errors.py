@@ -6,6 +6,8 @@ context). `code` and `sqlstate` follow the MySQL/Doris numbers a Doris user reco
 
 from __future__ import annotations
 
+from typing import Optional
+
 
 class DorisqlError(Exception):
     """Base of every error dorisql raises deliberately."""
@@ -51,6 +53,17 @@ class AnalysisError(DorisqlError):
     """A well-formed statement that Doris would refuse (unknown column, overlapping ranges...)."""
 
 
+class UnknownColumnError(AnalysisError):
+    """A column that no table in the statement has (Doris's ERR_BAD_FIELD_ERROR)."""
+
+    code = 1054
+    sqlstate = "42S22"
+
+
+class UnknownFunctionError(AnalysisError):
+    """A function name that Doris does not know ("Can not found function 'f'")."""
+
+
 class NotSupportedError(DorisqlError):
     """A statement or clause dorisql recognises but does not implement."""
 
@@ -67,13 +80,17 @@ class CatalogError(DorisqlError):
 
 
 class ReadOnlyWarehouseError(CatalogError):
-    """The warehouse folder cannot be written (permissions, a read-only mount): reads still work."""
+    """The warehouse (or a file a statement must change) cannot be written: permissions or a
+    read-only mount (Doris's ERR_OPTION_PREVENTS_STATEMENT). Reads still work; nothing changed."""
 
     code = 1290
 
-    def __init__(self, root: object):
-        super().__init__(f"The warehouse '{root}' is read-only, so it cannot execute this statement "
-                         "(SELECT, SHOW and DESC work; writes need write access to the warehouse folder)")
+    def __init__(self, root: object = None, *, what: Optional[str] = None):
+        where = f"The warehouse '{root}'" if root is not None else "The warehouse"
+        detail = f" ({what} cannot be written)" if what else ""
+        super().__init__(f"{where} is read-only{detail}, so it cannot execute this statement"
+                         + (" (SELECT, SHOW and DESC work; writes need write access to the warehouse folder)"
+                            if root is not None else ""))
 
 
 class DamagedTableError(CatalogError):
@@ -121,6 +138,24 @@ class StatementTooLargeError(DorisqlError):
 
 class ExecutionError(DorisqlError):
     """Spark or the storage layer failed while running a statement; nothing was committed."""
+
+
+class InvalidValueError(ExecutionError):
+    """A value the statement computed or read is out of its type's range (a date after
+    9999-12-31, a division by zero, a cast that overflows); nothing was committed."""
+
+
+class StorageDamagedError(ExecutionError):
+    """A table's files (its Delta log or data files) cannot be read as they are on disk."""
+
+    def __init__(self, message: str, *, table: str | None = None, **kw):
+        super().__init__(message, **kw)
+        self.table = table
+
+
+class InternalError(ExecutionError):
+    """An unexpected failure inside dorisql, Spark or Delta: the user sees one line, the log
+    file has the traceback and the library's own message."""
 
 
 class CancelledError(DorisqlError):

@@ -36,12 +36,13 @@ from sqlglot.errors import ErrorLevel, UnsupportedError
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
-from dorisql.syntax.dialect import parse_query, partition_names
+from dorisql.engine import failures
 from dorisql.engine.functions import check_functions
 from dorisql.engine.merge import key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
+from dorisql.syntax.dialect import parse_query, partition_names
 
 __all__ = ["ScanInfo", "QueryPlan", "TableRef", "JoinSides", "JoinPlan", "plan_join", "run_query",
            "explain", "plan_query", "expression_spark_sql", "ResolveTable", "Scan", "ReadTableFunction"]
@@ -421,23 +422,6 @@ def drop_views(spark, views) -> None:
             pass
 
 
-def _translate_spark_error(e: Exception, views: dict[str, str]) -> DorisqlError:
-    """Spark's analysis error as a Doris-flavoured AnalysisError (view names put back)."""
-    message = str(e)
-    first = message.strip().splitlines()[0] if message.strip() else type(e).__name__
-    for view, name in views.items():
-        first = first.replace(f"`{view}`", f"`{name}`").replace(view, name)
-    first = re.sub(r"\s*SQLSTATE: \w+\.?", "", first)
-    first = re.sub(r";?\s*line \d+ pos \d+$", "", first).strip()
-    m = re.match(r"\[UNRESOLVED_COLUMN[.\w]*\] A column[^`]*`([^`]+(?:`\.`[^`]+)*)`", first)
-    if m:
-        return AnalysisError(f"Unknown column '{m.group(1).split('`.`')[-1]}' in 'table list'")
-    m = re.match(r"\[UNRESOLVED_ROUTINE\] Cannot resolve routine `([^`]+)`", first)
-    if m:
-        return AnalysisError(f"Can not found function '{m.group(1)}'")
-    return AnalysisError(first)
-
-
 def run_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable, scan: Scan,
               current_db: Optional[str], read_table_function: Optional[ReadTableFunction] = None):
     """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
@@ -450,21 +434,13 @@ def run_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable, 
     except DorisqlError:
         raise
     except Exception as e:
-        if _is_spark_analysis_error(e):
-            raise _translate_spark_error(e, plan.views) from None
+        if failures.is_spark_analysis_error(e):  # with the view names put back
+            raise failures.translate(e, views=plan.views, statement=plan.spark_sql) from e
         raise
     finally:
         # spark.sql analyses eagerly: the DataFrame keeps the views' plans, the names can go.
         drop_views(spark, plan.views)
     return df, plan.scans
-
-
-def _is_spark_analysis_error(e: Exception) -> bool:
-    try:
-        from pyspark.errors import AnalysisException, ParseException
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(e, (AnalysisException, ParseException))
 
 
 # --------------------------------------------------------------------------- EXPLAIN

@@ -12,12 +12,12 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from dorisql import ast
+from dorisql import ast, logfile
 from dorisql.clock import Clock, FixedClock, SystemClock, parse_now
-from dorisql.errors import (AnalysisError, CancelledError, DorisqlError, ExecutionError, NotSupportedError,
-                            ReadOnlyWarehouseError)
+from dorisql.errors import AnalysisError, CancelledError, DorisqlError, NotSupportedError, ReadOnlyWarehouseError
 from dorisql.result import Result
 
+from . import failures
 from .settings import FRONTEND_DEFAULTS, SESSION_DEFAULTS, check_frontend_setting, normalize_bool
 
 
@@ -82,6 +82,12 @@ class Engine:
     def spark_started(self) -> bool:
         return self._spark is not None
 
+    @property
+    def running_spark(self):
+        """The SparkSession if it has started, else None. Never starts Spark and never joins
+        a job group: for observers on other threads (the shell's progress line)."""
+        return self._spark
+
     def start_spark_in_background(self) -> None:
         """Start Spark on a daemon thread so the shell's prompt never waits for it."""
         with self._spark_lock:
@@ -95,6 +101,7 @@ class Engine:
             from dorisql.storage.spark import create_session
 
             session = create_session(master=self.config.master, conf=self.config.spark_conf)
+            logfile.capture_spark_logs()  # before any query can fail
             self._spark = session
         except BaseException as exc:  # reported to the statement that needs Spark
             self._spark_error = exc
@@ -113,7 +120,7 @@ class Engine:
             thread.join()
         if self._spark is None:
             err = self._spark_error
-            raise ExecutionError(f"Spark failed to start: {err}") from err
+            raise failures.spark_startup_failure(err) from err
         self._join_job_group()
         return self._spark
 
@@ -146,7 +153,10 @@ class Engine:
 
     def close(self) -> None:
         if self._spark is not None and self._owns_spark():
-            self._spark.stop()
+            try:
+                self._spark.stop()
+            except Exception as exc:  # the JVM already died: nothing left to stop
+                logfile.record_failure(exc, shown="(none: stopping Spark at the end of the session)")
             self._spark = None
 
     def _owns_spark(self) -> bool:
@@ -167,7 +177,11 @@ class Engine:
         return [self.execute(statement) for statement in parse(sql)]
 
     def execute(self, statement: ast.Statement) -> Result:
-        """Run one statement. A failure raises a DorisqlError and leaves every table as it was."""
+        """Run one statement. A failure raises a DorisqlError and leaves every table as it was.
+
+        Any other exception is translated into one (dorisql.engine.failures); its detail goes
+        to the log file, never to the terminal.
+        """
         handler = _HANDLERS.get(type(statement))
         if handler is None:
             raise NotSupportedError(type(statement).__name__)
@@ -176,6 +190,7 @@ class Engine:
         self._cancelled.clear()
         self._executing, self._in_job_group = True, False
         started = time.perf_counter()
+        logfile.capture_spark_logs()
         try:
             result = handler(self, statement)
         except DorisqlError:
@@ -186,7 +201,7 @@ class Engine:
         except Exception as exc:  # a Spark or storage failure: report it, never crash the shell
             if self._cancelled.is_set():
                 raise CancelledError() from exc
-            raise ExecutionError(_describe(exc)) from exc
+            raise failures.translate(exc, warehouse=self.warehouse, statement=statement.text) from exc
         finally:
             self._executing = False
         result.elapsed = time.perf_counter() - started
@@ -206,13 +221,6 @@ class Engine:
         except DorisqlError:
             pass
         return names
-
-
-def _describe(exc: Exception) -> str:
-    """A one-line description of an unexpected failure (Spark errors are long)."""
-    text = str(exc).strip().splitlines()
-    first = text[0] if text else type(exc).__name__
-    return f"{type(exc).__name__}: {first}"[:2000]
 
 
 # ---------------------------------------------------------------------- simple statements

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from dorisql.errors import DorisqlError, ExecutionError
+from dorisql.errors import DorisqlError
 from dorisql.result import Result
 
 from .script import Command
@@ -42,17 +42,19 @@ def place_error(err: BaseException, command: Command) -> None:
 
 def execute_command(engine, command: Command) -> Result:
     """Parse and execute one SQL command. Any failure arrives as a DorisqlError."""
-    statement = parse_command(command)
     started = time.perf_counter()
     try:
+        statement = parse_command(command)
         result = engine.execute(statement)
     except DorisqlError as err:
         place_error(err, command)
         raise
     except KeyboardInterrupt:
         raise
-    except Exception as exc:  # an engine bug must not kill the shell: report it like an error
-        err = ExecutionError(f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # an engine bug must not kill the shell: one line, the detail in the log
+        from dorisql.engine.failures import translate
+
+        err = translate(exc, warehouse=getattr(engine, "warehouse", None), statement=command.text)
         place_error(err, command)
         raise err from exc
     if result is None:

@@ -10,6 +10,10 @@ tested with golden strings. Formats:
   escaped, NULL as ``NULL``. Commands print nothing.
 - ``csv``: RFC 4180 with a header; NULL is an empty field.
 - ``json``: one JSON array of objects per result set, on one line.
+
+HELP's answer (a result marked ``shown_as_text``) is plain text in the ``table`` format, as the
+mysql client prints server help: ``Name: 'CREATE TABLE'``, ``Description:`` and the syntax,
+lines wrapped at `HELP_WIDTH` columns.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import datetime as dt
 import decimal
 import io
 import json
+import textwrap
 from typing import Any, Sequence
 
 FORMATS = ("table", "tsv", "csv", "json")
@@ -195,6 +200,46 @@ def format_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return json.dumps(objects, ensure_ascii=False)
 
 
+# ------------------------------------------------------------------------------- HELP
+
+HELP_WIDTH = 80
+
+
+def _wrap(text: str, width: int) -> str:
+    """Lines longer than `width` wrapped, continuation lines indented under their start."""
+    lines = []
+    for line in text.splitlines():
+        if display_width(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent + "    ", break_long_words=False,
+                                   break_on_hyphens=False) or [line])
+    return "\n".join(lines)
+
+
+def format_help(columns: Sequence[str], rows: Sequence[Sequence[Any]], message: str | None = None,
+                width: int = HELP_WIDTH) -> str:
+    """HELP's answer as the mysql client prints it: one topic (name, description, example), or
+    the list of topics that match."""
+    if len(columns) == 3 and len(rows) == 1:
+        name, description, example = (render_value(v, null="") for v in rows[0])
+        parts = [f"Name: '{name}'", "Description:", _wrap(description, width)]
+        if example:
+            parts += ["Examples:", _wrap(example, width)]
+        return "\n".join(parts)
+    if not rows:
+        return message or "Nothing found"
+    if message:  # nothing matched: the message says so, every topic follows
+        lines = [message]
+    else:
+        lines = ["Many help items for your request exist.",
+                 "To make a more specific request, please type 'help <item>',",
+                 "where <item> is one of the following topics:"]
+    lines += [f"   {render_value(row[0])}" for row in rows]
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------------------- entry point
 
 
@@ -210,6 +255,8 @@ def format_result(result, fmt: str = "table", *, vertical: bool = False, color: 
         raise ValueError(f"unknown format '{fmt}' (expected one of: {', '.join(FORMATS)})")
     if status is None:
         status = fmt == "table"
+    if fmt == "table" and getattr(result, "shown_as_text", False):
+        return format_help(result.columns or [], result.rows, result.message)
     parts: list[str] = []
     if result.is_query and (result.rows or not status):
         columns, rows = result.columns, result.rows

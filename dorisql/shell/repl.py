@@ -18,6 +18,8 @@ import re
 import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Iterator, TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.filters import completion_is_selected
@@ -27,8 +29,14 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
+try:
+    import termios
+except ImportError:  # Windows: no cooked terminal mode to work around
+    termios = None
+
 from dorisql import __version__
 from dorisql.config import state_dir
+from dorisql.engine.failures import translate
 from dorisql.errors import DorisqlError
 
 from .completer import DorisCompleter, Names
@@ -51,6 +59,38 @@ dorisql shell commands (SQL statements end with the delimiter, ';' by default):
   delimiter <str>   change the statement delimiter (DELIMITER //)
   <statement>\\G     show the result vertically
 Ctrl-C cancels a running statement, or clears the line at the prompt."""
+
+
+@contextmanager
+def typed_eof_kept(stream: TextIO) -> Iterator[None]:
+    """Keep a Ctrl-D typed while a statement runs for the next prompt, as the mysql client does.
+
+    Between prompts the terminal is in cooked mode, where Ctrl-D is the end-of-file control,
+    not a character: it would be swallowed and the shell would stay open. With VEOF disabled it
+    stays in the input as a character; prompt_toolkit then reads it at the next prompt, where it
+    leaves the shell (on an empty line). Keys typed ahead are kept either way.
+    """
+    if termios is None:
+        yield
+        return
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            raise OSError("not a terminal")
+        saved = termios.tcgetattr(fd)
+        changed = termios.tcgetattr(fd)
+        changed[6][termios.VEOF] = bytes([os.fpathconf(fd, "PC_VDISABLE")])
+        termios.tcsetattr(fd, termios.TCSANOW, changed)
+    except (OSError, ValueError, AttributeError, termios.error):  # no terminal (pipes): nothing to keep
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+        except (OSError, termios.error):  # the terminal went away
+            pass
 
 
 def color_enabled(env=os.environ) -> bool:
@@ -313,11 +353,15 @@ class Shell:
                 if not text.strip():
                     continue
                 try:
-                    self.run_input(text)
+                    with typed_eof_kept(sys.stdin):
+                        self.run_input(text)
                 except EOFError:
                     break
                 except KeyboardInterrupt:
                     self.echo("^C")
+                except Exception as exc:  # a shell bug must not end the session: one line, detail in the log
+                    self.show_error(translate(exc, warehouse=getattr(self.engine, "warehouse", None),
+                                              statement=text))
         finally:
             self.echo("Bye")
             self.close()

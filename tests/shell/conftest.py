@@ -35,9 +35,9 @@ def dorisql(shell_env, wh, tmp_path):
     """Run ``dorisql --warehouse <tmp> ARGS`` to completion (stdin not a terminal)."""
 
     def run(*args: str, input: str | None = "", warehouse: bool = True, timeout: float = 120,
-            cwd: Path | None = None) -> subprocess.CompletedProcess:
+            cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
         argv = [DORISQL, *(["--warehouse", str(wh)] if warehouse else []), *args]
-        return subprocess.run(argv, input=input, capture_output=True, text=True, env=shell_env,
+        return subprocess.run(argv, input=input, capture_output=True, text=True, env={**shell_env, **(env or {})},
                               timeout=timeout, cwd=cwd or tmp_path)
 
     return run

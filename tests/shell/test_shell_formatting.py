@@ -153,3 +153,112 @@ def test_error_with_location_and_caret():
 
 def test_use_prints_only_database_changed():
     assert format_result(Result.ok(message="Database changed"), "table") == "Database changed"
+
+
+# ---------------------------------------------------------------------------- HELP
+
+
+def test_help_topic_is_plain_text_like_the_mysql_client():
+    from dorisql.engine.help import lookup
+
+    text = format_result(lookup("create   table"), "table")
+    lines = text.splitlines()
+    assert lines[:3] == ["Name: 'CREATE TABLE'", "Description:", "CREATE TABLE [IF NOT EXISTS] [db.]table_name"]
+    assert "DISTRIBUTED BY HASH(cols) | RANDOM [BUCKETS n | BUCKETS AUTO]" in lines
+    assert max(len(line) for line in lines) <= 80
+    assert "+--" not in text and "|" not in lines[0] and "rows in set" not in text
+
+
+def test_help_text_wraps_long_lines_under_their_indent():
+    from dorisql.shell.formatting import format_help
+
+    long = "    ADD PARTITION " + " ".join(f"word{i}" for i in range(30))
+    text = format_help(["name", "description", "example"], [("X", long, "EXAMPLE 1;")], width=40)
+    lines = text.splitlines()
+    assert lines[0] == "Name: 'X'" and lines[-2:] == ["Examples:", "EXAMPLE 1;"]
+    body = lines[2:-2]
+    assert len(body) > 1 and all(len(line) <= 40 for line in body)
+    assert body[0].startswith("    ADD PARTITION") and all(line.startswith("        ") for line in body[1:])
+
+
+def test_help_with_several_matches_lists_them():
+    from dorisql.engine.help import lookup
+
+    assert format_result(lookup("show"), "table") == (
+        "Many help items for your request exist.\n"
+        "To make a more specific request, please type 'help <item>',\n"
+        "where <item> is one of the following topics:\n"
+        "   SHOW BUCKETS\n"
+        "   SHOW DYNAMIC PARTITION TABLES\n"
+        "   SHOW PARTITIONS")
+
+
+def test_help_with_no_match_says_so_then_lists_every_topic():
+    from dorisql.engine.help import TOPICS, lookup
+
+    lines = format_result(lookup("no such thing"), "table").splitlines()
+    assert lines[0] == "Nothing found for 'no such thing'; the topics are listed."
+    assert lines[1:] == [f"   {name}" for name in sorted(TOPICS)]
+
+
+def test_help_in_batch_formats_keeps_rows_and_columns():
+    from dorisql.engine.help import lookup
+
+    assert format_result(lookup("drop table"), "tsv") == (
+        "name\tdescription\texample\nDROP TABLE\tDROP TABLE [IF EXISTS] [db.]table [FORCE];\t")
+
+
+# ---------------------------------------------------------------------------- progress line
+
+
+def test_progress_line_shows_tasks_rows_bytes_and_time():
+    from dorisql.shell.progress import Progress, StageProgress, format_progress
+
+    progress = Progress(stages=(StageProgress(3, 1, 2, running=1), StageProgress(4, 0, 8)),
+                        rows_processed=1302440, rows_written=1000000, bytes_written=99_930_000)
+    assert format_progress(progress, 34.7) == (
+        "[Stage 3: 1/2 tasks, 1 running] [Stage 4: 0/8 tasks] "
+        "1,302,440 rows processed, 1,000,000 rows written (95.3 MB) - 34 s")
+
+
+def test_progress_line_with_tasks_only_and_with_an_engine_message():
+    from dorisql.shell.progress import Progress, StageProgress, format_progress
+
+    assert format_progress(Progress(stages=(StageProgress(0, 0, 2, running=2),)), 3.2) == (
+        "[Stage 0: 0/2 tasks, 2 running] - 3 s")
+    assert format_progress(None, 5.0, "committing") == "committing - 5 s"
+    assert format_progress(Progress(), 1.0) is None
+    assert format_progress(None, 1.0) is None
+
+
+@pytest.mark.parametrize("n, text", [(0, "0 B"), (1023, "1023 B"), (1024, "1.0 KB"),
+                                     (99_930_000, "95.3 MB"), (3 * 1024 ** 3, "3.0 GB")])
+def test_progress_bytes(n, text):
+    from dorisql.shell.progress import format_bytes
+
+    assert format_bytes(n) == text
+
+
+def test_progress_line_draws_and_clears_on_the_stream():
+    import io
+    import threading
+
+    from dorisql.shell.progress import Progress, ProgressLine, StageProgress
+
+    out = io.StringIO()
+    polls = iter([Progress(stages=(StageProgress(1, 0, 4),)), Progress(stages=(StageProgress(1, 3, 4),))])
+    drained = threading.Event()
+
+    def poll(engine):
+        answer = next(polls, None)
+        if answer is None:
+            drained.set()
+        return answer
+
+    ticks = iter([0.0, 0.0, 2.0, 3.0])
+    line = ProgressLine(None, out, delay=0, interval=0, clock=lambda: next(ticks, 3.0), poll=poll)
+    with line:
+        assert drained.wait(30)
+    text = out.getvalue()
+    assert "\r[Stage 1: 0/4 tasks] - 2 s" in text and "\r[Stage 1: 3/4 tasks] - 3 s" in text
+    assert text.endswith("\r")  # cleared: nothing left on the line

@@ -207,3 +207,62 @@ def test_the_dynamic_partition_scheduler_runs_while_the_shell_is_open(repl, dori
     today = dt.date.today().strftime("p%Y%m%d")
     out = shell.run("SHOW PARTITIONS FROM dyn.t;", DONE)
     assert today in out and "p20200529" not in out
+
+
+def test_help_create_table_is_text_that_fits_the_terminal(repl):
+    shell = repl()
+    out = shell.run("HELP CREATE TABLE;", r"Types: BOOLEAN")
+    lines = [line.rstrip() for line in out.splitlines()]
+    assert "Name: 'CREATE TABLE'" in lines and "Description:" in lines
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    assert not any(line.startswith("+-") for line in lines)
+
+
+@pytest.mark.spark
+def test_spark_errors_are_one_line_in_the_shell(repl, dorisql):
+    _make_table(dorisql)
+    shell = repl("-D", "d1")
+    shell.line("SELECT nope FROM sales_orders;")
+    shell.expect(r"ERROR 1054 \(42S22\): Unknown column 'nope' in 'table list'", timeout=180)
+    shell.prompt("d1")
+    shell.line("SELECT nofunc(order_id) FROM sales_orders;")
+    shell.expect(r"ERROR 1105 \(HY000\): Can not found function 'nofunc'")
+    shell.prompt("d1")
+    seen = ANSI_ESCAPE.sub("", "".join(shell.transcript))
+    for raw in ('{"ts"', "Traceback", "Exception", "java.", "py4j"):
+        assert raw not in seen, seen[-2000:]
+    assert shell.quit() == 0
+
+
+@pytest.mark.spark
+def test_the_progress_line_of_a_long_insert_moves(repl, dorisql):
+    _make_table(dorisql)
+    shell = repl("-D", "d1")
+    # Eight tasks on two cores: they finish one after another while the statement runs.
+    shell.line("INSERT INTO sales_orders SELECT id, '2020-01-15', id % 100 "
+               "FROM range(0, 1600000, 1, 8);")
+    lines = []
+    while True:
+        index = shell.child.expect([r"\[Stage \d+: (\d+)/(\d+) tasks[^\r\n]*? - \d+ s",
+                                    r"Query OK, 1600000 rows affected"], timeout=300)
+        if index == 1:
+            break
+        lines.append(ANSI_ESCAPE.sub("", shell.child.after))
+    shell.prompt("d1")
+    done = [int(re.search(r"(\d+)/8 tasks", line).group(1)) for line in lines if "/8 tasks" in line]
+    assert any(0 < n < 8 for n in done), lines  # task completion moves during the run
+    assert any(re.search(r"[1-9][\d,]* rows (processed|written)", line) for line in lines), lines
+    assert shell.quit() == 0
+
+
+@pytest.mark.spark
+def test_ctrl_d_typed_while_a_statement_runs_leaves_after_it(repl):
+    shell = repl()
+    shell.line("SELECT count(*) FROM range(0, 4000000, 1, 4) WHERE sha2(cast(id AS STRING), 512) LIKE '%abc%';")
+    shell.expect(r"\[Stage \d+: \d+/\d+ tasks", timeout=180)  # the statement is running
+    shell.send("\x04")
+    shell.expect(r"1 row in set", timeout=180)  # its output is printed in full...
+    shell.expect("Bye")  # ...then the shell leaves, as the mysql client does
+    shell.expect(shell.pexpect.EOF)
+    shell.child.close()
+    assert shell.child.exitstatus == 0

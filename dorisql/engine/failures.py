@@ -1,0 +1,262 @@
+"""Every failure a user sees, as a dorisql error: Doris's code and one line, never a Python type
+name, a traceback or a library's own text. The detail goes to the log file (dorisql.logfile).
+
+One place decides, by the kind of failure:
+
+- Spark's analysis errors (by their error condition): unknown column (1054), unknown function,
+  unknown table (1146); other Spark SQL errors as their first sentence, without Spark's advice;
+- date and datetime values beyond 9999-12-31 (Python cannot hold them): "Invalid date value";
+- Delta log or data files that cannot be read: "Table 'db.t' storage is damaged";
+- a read-only warehouse: ERR_OPTION_PREVENTS_STATEMENT (1290);
+- anything else: "Internal error (see <log file>)".
+
+Spark and deltalake are only inspected when they are already loaded: this module imports neither.
+"""
+
+from __future__ import annotations
+
+import errno
+import re
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Mapping, Optional
+
+from dorisql import logfile
+from dorisql.errors import (
+    AnalysisError,
+    CommitConflictError,
+    DorisqlError,
+    ExecutionError,
+    InternalError,
+    InvalidValueError,
+    ReadOnlyWarehouseError,
+    StorageDamagedError,
+    UnknownColumnError,
+    UnknownFunctionError,
+    UnknownTableError,
+)
+
+#: Doris's DATE/DATETIME range, as its messages show it.
+DATE_RANGE = "[0000-01-01, 9999-12-31]"
+#: Longest message shown; the rest is in the log.
+MAX_MESSAGE = 300
+
+# CPython's own messages for dates it cannot hold (datetime module, C implementation).
+_DATE_FAILURES = re.compile(r"year (-?\d+) is out of range|date value out of range|ordinal must be >= 1"
+                            r"|days=-?\d+; must have magnitude")
+
+
+def translate(exc: BaseException, *, warehouse: Optional[Path] = None, statement: Optional[str] = None,
+              views: Optional[Mapping[str, str]] = None) -> DorisqlError:
+    """The dorisql error to show for `exc`. A non-dorisql failure is logged in full first.
+
+    `warehouse` lets a storage failure name its table; `views` maps the temporary view names a
+    query was rewritten to back to the user's table names.
+    """
+    if isinstance(exc, DorisqlError):
+        return exc
+    err = _classify(exc, warehouse, views or {})
+    logfile.record_failure(exc, shown=_as_shown(err), statement=statement)
+    return err
+
+
+def spark_startup_failure(exc: BaseException) -> DorisqlError:
+    """Spark (its JVM) did not start."""
+    path = logfile.log_path()
+    err = ExecutionError(f"Spark failed to start (see {path} and {path.with_name('spark.log')})")
+    logfile.record_failure(exc, shown=_as_shown(err))
+    return err
+
+
+def _as_shown(err: DorisqlError) -> str:
+    return f"ERROR {err.code} ({err.sqlstate}): {err.message}"
+
+
+def _classify(exc: BaseException, warehouse: Optional[Path], views: Mapping[str, str]) -> DorisqlError:
+    spark = _spark_failure(exc, warehouse, views)
+    if spark is not None:
+        return spark
+    delta = _delta_failure(exc, warehouse)
+    if delta is not None:
+        return delta
+    if isinstance(exc, (OverflowError, ValueError)) and _DATE_FAILURES.search(str(exc)):
+        return _date_failure(str(exc))
+    read_only = _read_only_failure(exc, warehouse)
+    if read_only is not None:
+        return read_only
+    if _is_py4j_failure(exc):
+        return ExecutionError(f"Spark stopped unexpectedly (see {logfile.log_path()})")
+    return InternalError(f"Internal error (see {logfile.log_path()})")
+
+
+def _one_line(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
+
+
+def _date_failure(text: str) -> InvalidValueError:
+    year = re.search(r"year (-?\d+) is out of range", text)
+    if year:
+        return InvalidValueError(f"Invalid date value: year {year.group(1)} is out of range {DATE_RANGE}")
+    return InvalidValueError(f"Invalid date value: out of range {DATE_RANGE}")
+
+
+# ------------------------------------------------------------------------------------- Spark
+
+#: Sentences of Spark's messages that advise Spark-only remedies (try_cast, SET spark.sql...).
+_SPARK_ADVICE = re.compile(r"try_\w+|spark\.sql|\bset\b.*\bconfig|REFRESH TABLE|docroot|Verify the spelling"
+                           r"|Search path|bypass this error|the legacy configuration", re.IGNORECASE)
+
+
+def _spark_failure(exc: BaseException, warehouse: Optional[Path],
+                   views: Mapping[str, str]) -> Optional[DorisqlError]:
+    errors = sys.modules.get("pyspark.errors")
+    if errors is None or not isinstance(exc, errors.PySparkException):
+        return None
+    try:
+        condition = exc.getCondition() or ""
+        params = exc.getMessageParameters() or {}
+        sqlstate = exc.getSqlState() or ""
+        message = exc.getMessage() or str(exc)
+    except Exception:  # the JVM is gone: nothing more to ask it
+        return None
+    return spark_error(condition, params, sqlstate, message, warehouse=warehouse, views=views)
+
+
+def spark_error(condition: str, params: Mapping[str, str], sqlstate: str, message: str, *,
+                warehouse: Optional[Path] = None,
+                views: Optional[Mapping[str, str]] = None) -> Optional[DorisqlError]:
+    """A Spark error (its condition, parameters, SQLSTATE and message) as a Doris error; None
+    when it is not a SQL error a user caused (then it is an internal error)."""
+    views = views or {}
+    main = condition.split(".", 1)[0]
+    if main in ("UNRESOLVED_COLUMN", "UNRESOLVED_FIELD"):
+        name = params.get("objectName") or params.get("fieldName") or ""
+        return UnknownColumnError(f"Unknown column '{_last_part(name)}' in 'table list'")
+    if main == "UNRESOLVED_ROUTINE":
+        return UnknownFunctionError(f"Can not found function '{_last_part(params.get('routineName', ''))}'")
+    if main == "TABLE_OR_VIEW_NOT_FOUND":
+        name = _unquote(params.get("relationName", ""))
+        return UnknownTableError(f"Unknown table '{views.get(name, name)}'")
+    if main in ("DATETIME_OVERFLOW", "DATETIME_FIELD_OUT_OF_BOUNDS"):
+        return InvalidValueError(f"Invalid date value: out of range {DATE_RANGE}")
+    if main == "FAILED_READ_FILE":
+        return _damaged(_table_of(params.get("path", ""), warehouse))
+    text = _spark_sentences(message, views)
+    if sqlstate.startswith("42") and text:
+        return AnalysisError(text)
+    if sqlstate.startswith("22") and text:
+        return InvalidValueError(text)
+    return None
+
+
+def _spark_sentences(message: str, views: Mapping[str, str]) -> str:
+    """Spark's message without its [CONDITION] tag, SQLSTATE, position and Spark-only advice."""
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    for view, name in views.items():
+        first = first.replace(f"`{view}`", f"`{name}`").replace(view, name)
+    first = re.sub(r"^\[[A-Z0-9_.]+\]\s*", "", first)
+    first = re.sub(r"\s*SQLSTATE: \w+\.?", "", first)
+    first = re.sub(r";?\s*line \d+ pos \d+.*$", "", first)
+    sentences = re.split(r"(?<=\.)\s+(?=[A-Z])", first.strip())
+    kept = [s for s in sentences if not _SPARK_ADVICE.search(s)]
+    return _one_line(" ".join(kept or sentences[:1]).rstrip("."))
+
+
+def _unquote(name: str) -> str:
+    return ".".join(part.strip("`") for part in re.findall(r"`(?:[^`]|``)*`|[^.]+", name))
+
+
+def _last_part(name: str) -> str:
+    parts = re.findall(r"`((?:[^`]|``)*)`|([^.`]+)", name)
+    if not parts:
+        return name
+    quoted, plain = parts[-1]
+    return (quoted or plain).replace("``", "`")
+
+
+def is_spark_analysis_error(exc: BaseException) -> bool:
+    """Spark refused the query while analysing it (unknown names, types): the user's mistake."""
+    errors = sys.modules.get("pyspark.errors")
+    return errors is not None and isinstance(exc, errors.AnalysisException)
+
+
+def _is_py4j_failure(exc: BaseException) -> bool:
+    protocol = sys.modules.get("py4j.protocol")
+    return protocol is not None and isinstance(exc, protocol.Py4JError)
+
+
+# ------------------------------------------------------------------------------------- storage
+
+
+def _delta_failure(exc: BaseException, warehouse: Optional[Path]) -> Optional[DorisqlError]:
+    """deltalake's errors: a commit conflict, or a log or file it cannot read."""
+    errors = sys.modules.get("deltalake.exceptions")
+    rust_text = type(exc) is Exception and str(exc).startswith(("External error", "Generic error", "Kernel error"))
+    if errors is None or not (isinstance(exc, errors.DeltaError) or rust_text):
+        return None
+    table = _table_in_traceback(exc, warehouse)
+    if isinstance(exc, errors.CommitFailedError):
+        where = f" '{table}'" if table else ""
+        return CommitConflictError(f"Another statement changed table{where} at the same time; nothing was "
+                                   f"committed, run the statement again")
+    if _is_permission_text(str(exc)):
+        return _read_only(table)
+    if isinstance(exc, errors.SchemaMismatchError) or rust_text:
+        return None  # dorisql wrote something Delta refused: an internal error
+    return _damaged(table)
+
+
+def _damaged(table: Optional[str]) -> StorageDamagedError:
+    name = f"Table '{table}'" if table else "A table's"
+    check = f"ADMIN CHECK TABLE {table}" if table else "ADMIN CHECK TABLE"
+    return StorageDamagedError(f"{name} storage is damaged: see {check} and the log {logfile.log_path()}",
+                               table=table)
+
+
+def _table_in_traceback(exc: BaseException, warehouse: Optional[Path]) -> Optional[str]:
+    """`db.table` of the Delta table the failure happened in: the innermost DeltaStore on the
+    failing call stack (every executor reaches Delta through one) knows its folder."""
+    delta = sys.modules.get("dorisql.storage.delta")
+    if delta is None:
+        return None
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        owner = tb.tb_frame.f_locals.get("self")
+        if isinstance(owner, delta.DeltaStore):
+            found = owner.path
+        tb = tb.tb_next
+    return _table_of(str(found), warehouse) if found is not None else None
+
+
+def _table_of(path: str, warehouse: Optional[Path]) -> Optional[str]:
+    """`db.table` for a path inside the warehouse (a table folder or a file in it)."""
+    if not path or warehouse is None:
+        return None
+    local = re.sub(r"^file:(//)?", "", path)
+    try:
+        parts = Path(local).resolve().relative_to(Path(warehouse).resolve()).parts
+    except (ValueError, OSError):
+        return None
+    if len(parts) < 2 or parts[0].startswith("_"):
+        return None
+    return f"{parts[0]}.{parts[1]}"
+
+
+def _is_permission_text(text: str) -> bool:
+    return bool(re.search(r"permission denied|read-only file system|readonly database|os error 13|os error 30",
+                          text, re.IGNORECASE))
+
+
+def _read_only_failure(exc: BaseException, warehouse: Optional[Path]) -> Optional[DorisqlError]:
+    if isinstance(exc, PermissionError) or (isinstance(exc, OSError) and exc.errno == errno.EROFS):
+        return _read_only(_table_of(str(exc.filename or ""), warehouse))
+    if isinstance(exc, sqlite3.OperationalError) and _is_permission_text(str(exc)):
+        return _read_only(None)
+    return None
+
+
+def _read_only(table: Optional[str]) -> ReadOnlyWarehouseError:
+    return ReadOnlyWarehouseError(what=f"table '{table}'" if table else None)
