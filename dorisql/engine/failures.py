@@ -242,7 +242,23 @@ def _table_of(path: str, warehouse: Optional[Path]) -> Optional[str]:
         return None
     if len(parts) < 2 or parts[0].startswith("_"):
         return None
-    return f"{parts[0]}.{parts[1]}"
+    db, folder = parts[0], parts[1]
+    if folder.isdigit():  # tables live at <db>/<table id>: name it as the user knows it
+        folder = _table_name(Path(warehouse), db, int(folder)) or folder
+    return f"{db}.{folder}"
+
+
+def _table_name(warehouse: Path, db: str, table_id: int) -> Optional[str]:
+    from dorisql.catalog import open_catalog
+
+    try:
+        catalog = open_catalog(warehouse)
+        try:
+            return next((m.name for m in catalog.list_table_metas(db) if m.id == table_id), None)
+        finally:
+            catalog.close()
+    except DorisqlError:  # the catalog itself is unreadable: the folder name will have to do
+        return None
 
 
 def _is_permission_text(text: str) -> bool:
