@@ -453,6 +453,46 @@ class AdminSetFrontendConfig(Statement):
 
 
 @dataclass(frozen=True)
+class RecoverDatabase(Statement):
+    """RECOVER DATABASE name [id] [AS new_name]: back from the catalog recycle bin."""
+
+    name: str
+    id: Optional[int] = None
+    new_name: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class RecoverTable(Statement):
+    """RECOVER TABLE [db.]name [id] [AS new_name]."""
+
+    table: TableName
+    id: Optional[int] = None
+    new_name: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class RecoverPartition(Statement):
+    """RECOVER PARTITION name [id] [AS new_name] FROM [db.]table."""
+
+    name: str
+    table: TableName
+    id: Optional[int] = None
+    new_name: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class ShowCatalogRecycleBin(Statement):
+    """SHOW CATALOG RECYCLE BIN [WHERE NAME = 'x' | NAME LIKE 'x%']."""
+
+    where: Optional[Predicate] = None
+
+
+@dataclass(frozen=True)
+class AdminCleanTrash(Statement):
+    """ADMIN CLEAN TRASH: delete from disk now whatever the trash rules allow."""
+
+
+@dataclass(frozen=True)
 class SetVariable(Statement):
     """SET [GLOBAL|SESSION] name = value. value is text; `kind` as for Literal."""
     reads_only: ClassVar[bool] = True

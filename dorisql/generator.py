@@ -379,6 +379,37 @@ def _(s: ast.AdminSetFrontendConfig) -> str:
     return "ADMIN SET FRONTEND CONFIG " + properties_sql(s.properties)
 
 
+def _recover_tail(object_id, new_name) -> str:
+    return (f" {object_id}" if object_id is not None else "") + (
+        " AS " + quote_name(new_name) if new_name is not None else "")
+
+
+@to_sql.register
+def _(s: ast.RecoverDatabase) -> str:
+    return "RECOVER DATABASE " + quote_name(s.name) + _recover_tail(s.id, s.new_name)
+
+
+@to_sql.register
+def _(s: ast.RecoverTable) -> str:
+    return "RECOVER TABLE " + table_sql(s.table) + _recover_tail(s.id, s.new_name)
+
+
+@to_sql.register
+def _(s: ast.RecoverPartition) -> str:
+    return ("RECOVER PARTITION " + _partition_name(s.name) + _recover_tail(s.id, s.new_name)
+            + " FROM " + table_sql(s.table))
+
+
+@to_sql.register
+def _(s: ast.ShowCatalogRecycleBin) -> str:
+    return "SHOW CATALOG RECYCLE BIN" + (" WHERE " + predicate_sql(s.where) if s.where is not None else "")
+
+
+@to_sql.register
+def _(s: ast.AdminCleanTrash) -> str:
+    return "ADMIN CLEAN TRASH"
+
+
 @to_sql.register
 def _(s: ast.SetVariable) -> str:
     name = s.name if _PLAIN_NAME.match(s.name) and s.name.upper() not in RESERVED else quote_name(s.name)

@@ -15,11 +15,12 @@ from abc import ABC, abstractmethod
 from typing import Callable, Mapping, Optional, Sequence, Union
 
 from dorisql.ast import DataType, Properties
-from dorisql.catalog.model import TableMeta
+from dorisql.catalog.model import PartitionMeta, TableMeta
 from dorisql.errors import CommitConflictError, DamagedTableError
 
-__all__ = ["Catalog", "TableChange", "DatabaseMeta", "ColocationGroup", "COMMIT_RETRIES",
-           "GLOBAL_GROUP_PREFIX", "group_key"]
+__all__ = ["Catalog", "TableChange", "Recycled", "DatabaseMeta", "ColocationGroup", "COMMIT_RETRIES",
+           "GLOBAL_GROUP_PREFIX", "group_key", "RecycleBinEntry", "RecycledFile",
+           "RECYCLED_DATABASE", "RECYCLED_TABLE", "RECYCLED_PARTITION"]
 
 #: How often `update_table` re-reads and retries when another session changed the table meanwhile.
 COMMIT_RETRIES = 20
@@ -32,6 +33,10 @@ GLOBAL_GROUP_PREFIX = "__global__"
 #: It may be called several times (once per retry), each time with fresher metadata, so it must
 #: decide from its argument alone.
 TableChange = Callable[[TableMeta], Optional[TableMeta]]
+
+#: What a table change puts in the recycle bin, in the same transaction as the change: called
+#: with the metadata before and after the change (once per attempt, like TableChange).
+Recycled = Callable[[TableMeta, TableMeta], Sequence["RecycleBinEntry"]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +70,58 @@ class ColocationGroup:
         return self.name if not self.db else f"{self.db}.{self.name}"
 
 
+#: The kinds of recycle-bin entries, as SHOW CATALOG RECYCLE BIN prints them.
+RECYCLED_DATABASE = "Database"
+RECYCLED_TABLE = "Table"
+RECYCLED_PARTITION = "Partition"
+
+
+@dataclasses.dataclass(frozen=True)
+class RecycledFile:
+    """A data file of a dropped partition: an ``add`` action its DROP removed from the Delta log,
+    recorded so RECOVER PARTITION can add exactly the same files back."""
+
+    #: Relative to the table folder, as on disk (``__partition=<id>/__bucket=<n>/<file>``).
+    path: str
+    bucket: int
+    size: int
+    num_records: Optional[int] = None
+    #: ms since the epoch, as the add action had it.
+    modification_time: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class RecycleBinEntry:
+    """A dropped database, table or partition in the catalog recycle bin (Doris CatalogRecycleBin).
+
+    `id` is the object's own id (ids are never reused, so one id is one entry). A Database entry
+    lists the tables dropped with it (each has its own Table entry); a Partition entry holds the
+    partition's catalog metadata, its Delta partition value and the files its drop removed.
+    The data stays on disk until the entry expires (``catalog_trash_expire_second`` after
+    `dropped_at`, on the engine's clock) or is recovered.
+    """
+
+    kind: str
+    id: int
+    name: str
+    db_id: int
+    #: The database's name when the object was dropped.
+    db_name: str
+    #: Table entries: their own id; Partition entries: their table's; Database entries: None.
+    table_id: Optional[int]
+    dropped_at: dt.datetime
+    database: Optional[DatabaseMeta] = None
+    table_ids: tuple[int, ...] = ()
+    table: Optional[TableMeta] = None
+    partition: Optional[PartitionMeta] = None
+    storage_key: Optional[str] = None
+    files: tuple[RecycledFile, ...] = ()
+
+    @property
+    def files_size(self) -> int:
+        return sum(f.size for f in self.files)
+
+
 def group_key(db: str, group_name: str) -> tuple[str, str]:
     """The (db, name) a colocate_with value names: global groups belong to no database."""
     return ("" if group_name.startswith(GLOBAL_GROUP_PREFIX) else db), group_name
@@ -76,7 +133,8 @@ class Catalog(ABC):
     # ------------------------------------------------------------------ the one door for table changes
 
     def update_table(self, db: str, name: str, change: TableChange, *, table_id: Optional[int] = None,
-                     expected_version: Optional[int] = None, retries: int = COMMIT_RETRIES) -> TableMeta:
+                     expected_version: Optional[int] = None, retries: int = COMMIT_RETRIES,
+                     recycled: Optional[Recycled] = None, restore: Optional[int] = None) -> TableMeta:
         """Apply `change` to the table and commit it, retrying on concurrent changes.
 
         With `table_id`, the update applies only to that incarnation of the table: if it was
@@ -85,6 +143,11 @@ class Catalog(ABC):
         CommitConflictError if the table has moved on since. Returns the
         metadata as committed (or as found, when `change` had nothing to do). Errors raised by
         `change` (e.g. AnalysisError) leave the catalog untouched.
+
+        The recycle bin moves with the change, in the same transaction: `recycled(before, after)`
+        gives the entries the change puts in the bin (DROP PARTITION), `restore` is the id of the
+        entry the change takes out of it (RECOVER PARTITION; if that entry is gone by commit
+        time, nothing is committed and CatalogError says so).
         """
         if expected_version is not None:
             retries = 1
@@ -101,7 +164,9 @@ class Catalog(ABC):
             if new is None or new is current:
                 return current
             try:
-                return self.commit_table(new, expected_version=current.version)
+                return self.commit_table(new, expected_version=current.version,
+                                         recycle=recycled(current, new) if recycled is not None else (),
+                                         restore=restore)
             except CommitConflictError:
                 if attempt == retries - 1:
                     raise
@@ -132,7 +197,10 @@ class Catalog(ABC):
     def list_databases(self) -> list[str]: ...
 
     @abstractmethod
-    def drop_database(self, name: str, if_exists: bool = False, force: bool = False) -> list[TableMeta]: ...
+    def drop_database(self, name: str, if_exists: bool = False, force: bool = False, *,
+                      dropped_at: Optional[dt.datetime] = None) -> list[TableMeta]:
+        """DROP DATABASE: the database and its tables leave the catalog in one transaction and,
+        unless `force`, enter the recycle bin (stamped `dropped_at`). Returns the tables."""
 
     # ------------------------------------------------------------------ tables
 
@@ -155,13 +223,20 @@ class Catalog(ABC):
         """Every readable table, ordered by (db, name); unreadable ones are appended to `damaged`."""
 
     @abstractmethod
-    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None) -> TableMeta:
+    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None, *,
+                     recycle: Sequence[RecycleBinEntry] = (), restore: Optional[int] = None) -> TableMeta:
         """Replace the table's metadata if its version is still `expected_version` (else
-        CommitConflictError, nothing written). Backends implement this; callers use `update_table`."""
+        CommitConflictError, nothing written), adding `recycle` to the recycle bin and taking
+        entry `restore` out of it in the same transaction. Backends implement this; callers
+        use `update_table`."""
 
     @abstractmethod
     def drop_table(self, db: str, name: str, if_exists: bool = False,
-                   expected_version: Optional[int] = None) -> Optional[TableMeta]: ...
+                   expected_version: Optional[int] = None, *, force: bool = False,
+                   dropped_at: Optional[dt.datetime] = None) -> Optional[TableMeta]:
+        """DROP TABLE: the table leaves the catalog and, unless `force`, enters the recycle bin
+        (stamped `dropped_at`) in the same transaction. With `force` the bin also forgets the
+        table's dropped partitions (their files go with the table's folder)."""
 
     def rename_table(self, db: str, name: str, new_name: str, expected_version: Optional[int] = None) -> TableMeta:
         """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder)."""
@@ -178,6 +253,29 @@ class Catalog(ABC):
             return dataclasses.replace(meta, name=new_name, definition=definition)
 
         return self.update_table(db, name, rename, expected_version=expected_version)
+
+    # ------------------------------------------------------------------ recycle bin
+
+    @abstractmethod
+    def list_recycle_bin(self, *, kind: Optional[str] = None, db_id: Optional[int] = None,
+                         table_id: Optional[int] = None) -> list[RecycleBinEntry]:
+        """Entries of the recycle bin (optionally of one kind / database / table), oldest drop first."""
+
+    @abstractmethod
+    def recover_database(self, entry_id: int, new_name: Optional[str] = None) -> tuple[DatabaseMeta, list[TableMeta]]:
+        """RECOVER DATABASE: the database of bin entry `entry_id` and the tables dropped with it
+        come back (under `new_name` if given) in one transaction; their entries leave the bin."""
+
+    @abstractmethod
+    def recover_table(self, entry_id: int, new_name: Optional[str] = None) -> TableMeta:
+        """RECOVER TABLE: the table of bin entry `entry_id` comes back into its database (by id,
+        under its current name), named `new_name` if given; its entry leaves the bin."""
+
+    @abstractmethod
+    def erase_recycled(self, entry_ids: Sequence[int]) -> list[RecycleBinEntry]:
+        """Forget bin entries for good (their data is deleted next, by the caller): with a
+        database go its tables, with a table its partitions. Returns the entries this call
+        removed (not those already gone: a concurrent RECOVER wins or loses as a whole)."""
 
     # ------------------------------------------------------------------ frontend config
 

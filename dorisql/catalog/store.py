@@ -33,6 +33,15 @@ harmless and a retry finishes the job. The order this store is built for:
 Decoded `TableMeta`s are cached per `Catalog` by (table id, version): ids are never reused and
 every change bumps the version, so a cached entry can never be stale, and `list_table_metas`
 only decodes tables that changed since the last call.
+
+The recycle bin (table ``recycle_bin``, schema version 2) holds dropped databases, tables and
+partitions, one row per object id, written in the same transaction as the drop that puts them
+there and deleted in the same transaction as the RECOVER that takes them out.
+
+Schema versions (PRAGMA user_version): a new catalog gets the version-1 tables and then every
+migration; an older catalog gets the migrations it lacks. Either way in one transaction, taken
+with ``BEGIN IMMEDIATE``, so concurrent first openers apply a migration once and a failed
+migration leaves the catalog as it was. A catalog newer than this dorisql is refused.
 """
 
 from __future__ import annotations
@@ -48,7 +57,18 @@ from typing import Iterator, Mapping, Optional, Sequence, Union
 
 from dorisql.ast import Properties, props
 from dorisql.catalog import codec
-from dorisql.catalog.base import GLOBAL_GROUP_PREFIX, Catalog, ColocationGroup, DatabaseMeta, group_key
+from dorisql.catalog.base import (
+    GLOBAL_GROUP_PREFIX,
+    RECYCLED_DATABASE,
+    RECYCLED_PARTITION,
+    RECYCLED_TABLE,
+    Catalog,
+    ColocationGroup,
+    DatabaseMeta,
+    RecycleBinEntry,
+    RecycledFile,
+    group_key,
+)
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import (
     AlreadyExistsError,
@@ -64,8 +84,8 @@ from dorisql.warehouse import CATALOG_FILE, catalog_dir, validate_name
 
 __all__ = ["SqliteCatalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
 
-#: Version of the SQLite schema below (PRAGMA user_version).
-SCHEMA_VERSION = 1
+#: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
+SCHEMA_VERSION = 2
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
 
@@ -109,8 +129,30 @@ CREATE TABLE IF NOT EXISTS colocation_groups (
 """
 
 
+#: Schema migrations: the statements that take the catalog from version n - 1 to version n.
+_MIGRATIONS: dict[int, str] = {
+    # 2: the catalog recycle bin (DROP without FORCE, RECOVER, SHOW CATALOG RECYCLE BIN).
+    2: """
+CREATE TABLE recycle_bin (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    db_id       INTEGER NOT NULL,
+    db_name     TEXT NOT NULL,
+    table_id    INTEGER,
+    dropped_at  TEXT NOT NULL,
+    entry       TEXT NOT NULL
+);
+CREATE INDEX recycle_bin_by_db ON recycle_bin (db_id, kind);
+CREATE INDEX recycle_bin_by_table ON recycle_bin (table_id, kind);
+""",
+}
+
+
 codec.register(DatabaseMeta)
 codec.register(ColocationGroup)
+codec.register(RecycledFile)
+codec.register(RecycleBinEntry)
 
 
 def _colocate_key(meta: TableMeta) -> tuple[Optional[str], Optional[str]]:
@@ -244,6 +286,7 @@ class SqliteCatalog(Catalog):
             conn.execute("COMMIT")
 
     def _init_schema(self) -> None:
+        """Create or migrate the schema, all in one write transaction (see the module docstring)."""
         if self.read_only:
             version = self._conn().execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
@@ -255,12 +298,19 @@ class SqliteCatalog(Catalog):
             if version > SCHEMA_VERSION:
                 raise CatalogError(f"the catalog '{self.path}' has schema version {version}, newer than this "
                                    f"dorisql understands ({SCHEMA_VERSION}); upgrade dorisql")
-            if version < SCHEMA_VERSION:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+            if version == SCHEMA_VERSION:
+                return
+            if version == 0:
+                _run_script(conn, _SCHEMA)
                 conn.execute("INSERT OR IGNORE INTO sequences (name, value) VALUES ('id', ?)", (FIRST_ID,))
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                version = 1
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                try:
+                    _run_script(conn, _MIGRATIONS[target])
+                except sqlite3.Error as exc:
+                    raise CatalogError(f"could not upgrade the catalog '{self.path}' to schema version {target} "
+                                       f"({exc}); it was left unchanged at version {version}") from exc
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # ------------------------------------------------------------------ ids
 
@@ -328,21 +378,26 @@ class SqliteCatalog(Catalog):
     def list_databases(self) -> list[str]:
         return [r[0] for r in self._conn().execute("SELECT name FROM databases ORDER BY name")]
 
-    def drop_database(self, name: str, if_exists: bool = False, force: bool = False) -> list[TableMeta]:
+    def drop_database(self, name: str, if_exists: bool = False, force: bool = False, *,
+                      dropped_at: Optional[dt.datetime] = None) -> list[TableMeta]:
         """DROP DATABASE: removes the database and all its tables and colocation groups, as Doris does.
 
-        Returns the dropped tables' metadata so the engine can delete their data. Doris moves a
-        dropped database to its recycle bin unless FORCE; dorisql has no recycle bin, so `force`
-        changes nothing here (accepted for the statement's sake). A missing database is
-        ``Can't drop database 'db'; database doesn't exist`` (1008) unless `if_exists`.
+        Unless `force`, the database and its tables go into the recycle bin (stamped
+        `dropped_at`, default now) in the same transaction; their data stays where it is. With
+        `force` the bin forgets the tables' dropped partitions too. Returns the dropped tables'
+        metadata. A missing database is ``Can't drop database 'db'; database doesn't exist``
+        (1008) unless `if_exists`.
         """
         with self._write() as conn:
-            if conn.execute("SELECT 1 FROM databases WHERE name = ?", (name,)).fetchone() is None:
+            db_row = conn.execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?",
+                                  (name,)).fetchone()
+            if db_row is None:
                 if if_exists:
                     return []
                 err = UnknownDatabaseError(f"Can't drop database '{name}'; database doesn't exist")
                 err.code, err.sqlstate = 1008, "HY000"
                 raise err
+            database = self._database_from_row(db_row)
             rows = conn.execute("SELECT id, version, meta, db, name FROM tables WHERE db = ? ORDER BY name",
                                 (name,)).fetchall()
             dropped = []
@@ -356,6 +411,16 @@ class SqliteCatalog(Catalog):
             for meta in dropped:
                 self._gc_group(conn, *_colocate_key(meta))  # global groups the db's tables were in
             conn.execute("DELETE FROM databases WHERE name = ?", (name,))
+            if force:
+                self._forget_partitions(conn, [meta.id for meta in dropped])
+            else:
+                when = dropped_at or dt.datetime.now()
+                self._put_in_bin(conn, RecycleBinEntry(
+                    kind=RECYCLED_DATABASE, id=database.id, name=name, db_id=database.id, db_name=name,
+                    table_id=None, dropped_at=when, database=database,
+                    table_ids=tuple(meta.id for meta in dropped)))
+                for meta in dropped:
+                    self._put_in_bin(conn, self._table_entry(meta, database.id, when))
         for meta in dropped:
             self._meta_cache.pop(meta.id, None)
         return dropped
@@ -501,7 +566,8 @@ class SqliteCatalog(Catalog):
                 found[tid] = self._remember(tid, heads_by_id[tid][1], meta)
         return [found[h[0]] for h in heads if h[0] in found]
 
-    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None) -> TableMeta:
+    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None, *,
+                     recycle: Sequence[RecycleBinEntry] = (), restore: Optional[int] = None) -> TableMeta:
         """Replace the table's metadata if nobody changed it since `expected_version`.
 
         `expected_version` defaults to ``meta.version`` (the version it was loaded at). The update
@@ -510,6 +576,9 @@ class SqliteCatalog(Catalog):
         Returns the metadata as stored: ``version = expected + 1`` and ids for new partitions
         (id <= 0). The table is found by ``meta.id``, so `meta` may carry a new name or database
         (that is a rename; `rename_table` is the friendlier call).
+
+        In the same transaction, `recycle` entries go into the recycle bin and entry `restore`
+        leaves it (CatalogError, nothing written, if it is not there any more).
         """
         expected = meta.version if expected_version is None else expected_version
         validate_name("database", meta.db)
@@ -517,6 +586,10 @@ class SqliteCatalog(Catalog):
         for p in meta.partitions:
             validate_name("partition", p.name)
         with self._write() as conn:
+            if restore is not None and conn.execute("DELETE FROM recycle_bin WHERE id = ? AND table_id = ?",
+                                                    (restore, meta.id)).rowcount != 1:
+                raise CatalogError(f"entry {restore} of table '{meta.db}.{meta.name}' is no longer in the "
+                                   "recycle bin (recovered or expired meanwhile); nothing was committed")
             new = self._assign_partition_ids(conn, replace(meta, version=expected + 1))
             cdb, cgroup = _colocate_key(new)
             old_group = conn.execute("SELECT colocate_db, colocate_group, db, name FROM tables WHERE id = ?",
@@ -531,6 +604,8 @@ class SqliteCatalog(Catalog):
                 raise self._conflict(conn, meta, expected)
             if old_group is not None and (old_group[0], old_group[1]) != (cdb, cgroup):
                 self._gc_group(conn, old_group[0], old_group[1])
+            for entry in recycle:
+                self._put_in_bin(conn, entry)
         self._meta_cache[new.id] = (new.version, new)
         return new
 
@@ -555,9 +630,13 @@ class SqliteCatalog(Catalog):
             raise AlreadyExistsError(f"Table name[{name}] is already used")
 
     def drop_table(self, db: str, name: str, if_exists: bool = False,
-                   expected_version: Optional[int] = None) -> Optional[TableMeta]:
-        """Remove the table's metadata (the engine removes its data) and return it.
+                   expected_version: Optional[int] = None, *, force: bool = False,
+                   dropped_at: Optional[dt.datetime] = None) -> Optional[TableMeta]:
+        """Remove the table's metadata and return it.
 
+        Unless `force`, the table goes into the recycle bin (stamped `dropped_at`, default now)
+        in the same transaction and its data stays where it is; with `force` the engine deletes
+        the data and the bin forgets the table's dropped partitions.
         ``Unknown table 't'`` (1051, as Doris's DROP TABLE) unless `if_exists` (then None). With
         `expected_version`, refuses with CommitConflictError if the table changed since. A
         colocation group left without tables is removed, as in Doris.
@@ -582,8 +661,127 @@ class SqliteCatalog(Catalog):
                 meta = None  # a damaged entry can still be dropped
             conn.execute("DELETE FROM tables WHERE id = ?", (row[0],))
             self._gc_group(conn, row[5], row[6])
+            if force or meta is None:  # a damaged entry cannot be recovered: it skips the bin
+                self._forget_partitions(conn, [row[0]])
+            else:
+                (db_id,) = conn.execute("SELECT id FROM databases WHERE name = ?", (db,)).fetchone()
+                self._put_in_bin(conn, self._table_entry(meta, db_id, dropped_at or dt.datetime.now()))
         self._meta_cache.pop(row[0], None)
         return meta
+
+    # ------------------------------------------------------------------ recycle bin
+
+    @staticmethod
+    def _table_entry(meta: TableMeta, db_id: int, when: dt.datetime) -> RecycleBinEntry:
+        return RecycleBinEntry(kind=RECYCLED_TABLE, id=meta.id, name=meta.name, db_id=db_id, db_name=meta.db,
+                               table_id=meta.id, dropped_at=when, table=meta)
+
+    @staticmethod
+    def _put_in_bin(conn: sqlite3.Connection, entry: RecycleBinEntry) -> None:
+        conn.execute("INSERT OR REPLACE INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     (entry.id, entry.kind, entry.name, entry.db_id, entry.db_name, entry.table_id,
+                      entry.dropped_at.isoformat(timespec="microseconds"), codec.encode(entry)))
+
+    @staticmethod
+    def _forget_partitions(conn: sqlite3.Connection, table_ids: Sequence[int]) -> None:
+        conn.executemany("DELETE FROM recycle_bin WHERE table_id = ? AND kind = ?",
+                         [(tid, RECYCLED_PARTITION) for tid in table_ids])
+
+    @staticmethod
+    def _bin_entry(conn: sqlite3.Connection, entry_id: int, kind: str) -> Optional[RecycleBinEntry]:
+        row = conn.execute("SELECT entry FROM recycle_bin WHERE id = ? AND kind = ?", (entry_id, kind)).fetchone()
+        return None if row is None else codec.decode(row[0])
+
+    def list_recycle_bin(self, *, kind: Optional[str] = None, db_id: Optional[int] = None,
+                         table_id: Optional[int] = None) -> list[RecycleBinEntry]:
+        """Entries of the recycle bin, oldest drop first (then by id)."""
+        where, args = [], []
+        for column, value in (("kind", kind), ("db_id", db_id), ("table_id", table_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        sql = "SELECT entry FROM recycle_bin" + (" WHERE " + " AND ".join(where) if where else "")
+        rows = self._conn().execute(sql + " ORDER BY dropped_at, id", args).fetchall()
+        return list(codec.decode_all(r[0] for r in rows))
+
+    def recover_database(self, entry_id: int, new_name: Optional[str] = None) -> tuple[DatabaseMeta, list[TableMeta]]:
+        """RECOVER DATABASE: the database of entry `entry_id` and the tables dropped with it come
+        back in one transaction, under `new_name` if given (``Database[x] already exist.`` when
+        the name is taken, as Doris says it)."""
+        with self._write() as conn:
+            entry = self._bin_entry(conn, entry_id, RECYCLED_DATABASE)
+            if entry is None or entry.database is None:
+                raise UnknownDatabaseError(f"Unknown database id '{entry_id}' in the recycle bin "
+                                           "(recovered or expired meanwhile)")
+            target = validate_name("database", new_name or entry.name)
+            if conn.execute("SELECT 1 FROM databases WHERE name = ?", (target,)).fetchone():
+                raise CatalogError(f"Database[{target}] already exist.")
+            tables = [self._bin_entry(conn, tid, RECYCLED_TABLE) for tid in entry.table_ids]
+            missing = [name for name, t in zip(entry.table_ids, tables) if t is None or t.db_id != entry.id]
+            if missing:
+                raise CatalogError(f"Tables[[{', '.join(map(str, missing))}]] is missing. Can not recover db")
+            database = replace(entry.database, name=target)
+            conn.execute("INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
+                         (target, database.id, codec.encode(database.properties), codec.encode(database.created_at)))
+            recovered = [self._insert_recovered(conn, t.table, target, t.table.name) for t in tables if t.table]
+            conn.executemany("DELETE FROM recycle_bin WHERE id = ?", [(i,) for i in (entry.id, *entry.table_ids)])
+        return database, recovered
+
+    def recover_table(self, entry_id: int, new_name: Optional[str] = None) -> TableMeta:
+        """RECOVER TABLE: the table of entry `entry_id` comes back into its database (found by
+        id), named `new_name` if given (``Table 'x' already exists`` when the name is taken)."""
+        with self._write() as conn:
+            entry = self._bin_entry(conn, entry_id, RECYCLED_TABLE)
+            if entry is None or entry.table is None:
+                raise UnknownTableError(f"Unknown table id '{entry_id}' in the recycle bin "
+                                        "(recovered or expired meanwhile)")
+            db_row = conn.execute("SELECT name FROM databases WHERE id = ?", (entry.db_id,)).fetchone()
+            if db_row is None:
+                raise UnknownDatabaseError(f"Unknown database '{entry.db_name}'")
+            target = validate_name("table", new_name or entry.name)
+            if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db_row[0], target)).fetchone():
+                raise AlreadyExistsError(f"Table '{target}' already exists")
+            meta = self._insert_recovered(conn, entry.table, db_row[0], target)
+            conn.execute("DELETE FROM recycle_bin WHERE id = ?", (entry.id,))
+        return meta
+
+    def _insert_recovered(self, conn: sqlite3.Connection, meta: TableMeta, db: str, name: str) -> TableMeta:
+        """Put a table from the bin back, in database `db` as `name`. Its version moves on, so no
+        cached copy of the dropped table (other name, other database) is ever taken for it."""
+        table = replace(meta.definition.table, name=name, db=db)
+        meta = replace(meta, db=db, name=name, version=meta.version + 1,
+                       definition=replace(meta.definition, table=table))
+        cdb, cgroup = _colocate_key(meta)
+        conn.execute(
+            "INSERT INTO tables (id, db, name, version, colocate_db, colocate_group, meta, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (meta.id, db, name, meta.version, cdb, cgroup, codec.encode(meta), _now_text()))
+        self._meta_cache[meta.id] = (meta.version, meta)
+        return meta
+
+    def erase_recycled(self, entry_ids: Sequence[int]) -> list[RecycleBinEntry]:
+        """Forget entries for good; a database takes its tables along, a table its partitions.
+        Returns what this call removed."""
+        erased: dict[int, RecycleBinEntry] = {}
+        with self._write() as conn:
+            pending = list(entry_ids)
+            while pending:
+                entry_id = pending.pop()
+                if entry_id in erased:
+                    continue
+                row = conn.execute("SELECT entry FROM recycle_bin WHERE id = ?", (entry_id,)).fetchone()
+                if row is None:
+                    continue
+                entry: RecycleBinEntry = codec.decode(row[0])
+                erased[entry.id] = entry
+                conn.execute("DELETE FROM recycle_bin WHERE id = ?", (entry.id,))
+                if entry.kind == RECYCLED_DATABASE:
+                    pending.extend(tid for tid in entry.table_ids if tid not in erased)
+                elif entry.kind == RECYCLED_TABLE:
+                    pending.extend(r[0] for r in conn.execute(
+                        "SELECT id FROM recycle_bin WHERE table_id = ? AND kind = ?", (entry.id, RECYCLED_PARTITION)))
+        return list(erased.values())
 
     # ------------------------------------------------------------------ frontend config
 
@@ -721,6 +919,13 @@ def _writable(path: Path) -> bool:
     except OSError:
         return False
     return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run `;`-separated statements one by one (executescript would commit the transaction)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
 
 
 def _config_text(value: object) -> str:

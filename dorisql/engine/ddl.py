@@ -2,12 +2,16 @@
 
 Order of work, so that a crash at any point leaves a consistent warehouse:
 - CREATE TABLE creates the Delta table in a folder named by a reserved table id, then adds the
-  catalog entry that makes it visible (a crash in between leaves an unreferenced folder).
-- DROP TABLE / DATABASE remove the catalog entries first, then the folders.
+  catalog entry that makes it visible (a crash in between leaves an unreferenced folder, which
+  the trash job removes).
+- DROP TABLE / DATABASE move the catalog entries into the recycle bin in one catalog commit and
+  leave the folders alone (RECOVER brings them back; engine.recycle). With FORCE they remove
+  the catalog entries first, then the folders.
 - RENAME TABLE / PARTITION are catalog changes only: folders and Delta partition values are
   keyed by immutable ids (TableMeta.layout).
-- DROP PARTITION records its intent, updates the catalog, then commits the Delta `remove`s
-  under the table's commit lock (engine.partitions.drop_partitions finishes an interrupted one).
+- DROP PARTITION records its intent, updates the catalog (and the recycle bin), then commits
+  the Delta `remove`s under the table's commit lock (engine.partitions.drop_partitions finishes
+  an interrupted one).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, Dama
 from dorisql.result import Result
 
 from . import partitions as parts
+from . import recycle, trash
 from dorisql.storage.locks import table_lock
 from .tables import arrow_schema, meta_dir
 
@@ -39,15 +44,19 @@ def drop_database(engine, stmt: ast.DropDatabase) -> Result:
         if stmt.if_exists:
             return Result.ok()
         raise UnknownDatabaseError(f"Can't drop database '{stmt.name}'; database doesn't exist")
-    # Doris drops the tables with their database. Catalog first, then the folders: a crash in
-    # between leaves only unreachable folders, never catalog tables without their Delta tables.
-    dropped = engine.catalog.drop_database(stmt.name, if_exists=True, force=True)
-    for meta in dropped:
-        _drop_table_data(engine, meta)
-    try:  # only when empty: the database may already have been re-created with new tables
-        (engine.warehouse / stmt.name).rmdir()
-    except OSError:
-        pass
+    if not stmt.force:
+        # Into the recycle bin with its tables, in one catalog commit; the folders stay.
+        engine.catalog.drop_database(stmt.name, if_exists=True, dropped_at=engine.now())
+    else:
+        # Doris drops the tables with their database. Catalog first, then the folders: a crash in
+        # between leaves only unreachable folders, never catalog tables without their Delta tables.
+        dropped = engine.catalog.drop_database(stmt.name, if_exists=True, force=True)
+        for meta in dropped:
+            _drop_table_data(engine, meta)
+        try:  # only when empty: the database may already have been re-created with new tables
+            (engine.warehouse / stmt.name).rmdir()
+        except OSError:
+            pass
     if engine.current_db == stmt.name:
         engine.current_db = None
     return Result.ok()
@@ -105,9 +114,12 @@ def drop_table(engine, stmt: ast.DropTable) -> Result:
         return Result.ok()
     if meta is None:
         return Result.ok()
+    # Under the commit lock, so no load commits into the table while it leaves the catalog.
     with table_lock(str(meta_dir(engine.warehouse, meta))):
-        engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists)
-    _drop_table_data(engine, meta)
+        dropped = engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists, force=stmt.force,
+                                            dropped_at=engine.now())
+    if stmt.force and dropped is not None:  # without FORCE the folder waits in the recycle bin
+        _drop_table_data(engine, dropped)
     return Result.ok()
 
 
@@ -185,7 +197,7 @@ def _drop_partition(engine, meta: TableMeta, action: ast.DropPartition) -> Table
             return meta
         raise AnalysisError(f"Error in list of partitions to {meta.name}: partition {action.name} does not exist")
     parts.check_manual_change_allowed(engine, meta, "DROP PARTITION")
-    return parts.drop_partitions(engine, meta, [action.name], reason="dorisql DROP PARTITION")
+    return parts.drop_partitions(engine, meta, [action.name], reason="dorisql DROP PARTITION", force=action.force)
 
 
 def _set_properties(engine, meta: TableMeta, action: ast.SetProperties) -> TableMeta:
@@ -254,4 +266,6 @@ HANDLERS = {
     ast.DropTable: drop_table,
     ast.TruncateTable: truncate_table,
     ast.AlterTable: alter_table,
+    **recycle.HANDLERS,
+    **trash.HANDLERS,
 }

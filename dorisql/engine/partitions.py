@@ -98,7 +98,7 @@ def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMet
 # ---------------------------------------------------------------------- dropping partitions
 
 
-def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) -> TableMeta:
+def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str, *, force: bool = False) -> TableMeta:
     """Drop partitions: catalog first, then one Delta commit of `remove`s for their files.
 
     Both happen under the table's commit lock (dorisql.storage.locks, re-entrant, the lock a
@@ -106,12 +106,21 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
     into the partitions before is removed with them, and a load committing after is refused by
     its partition guard. Rows never remain in a dropped partition.
 
+    Unless `force`, the partitions go into the catalog recycle bin in the same catalog commit
+    (engine.recycle), each with the files the Delta commit is about to remove: the snapshot is
+    read under the lock, so no commit can change those files in between. The files stay on
+    disk until RECOVER PARTITION adds them back or the bin entry expires (engine.trash). With
+    `force` they are ordinary removed files, deleted once trash_file_expire_time_sec has passed.
+
     Crash safety: before the catalog commit, the partitions' storage keys are written to an
     intent file in the table folder (``_dorisql_pending_drop.json``); it is deleted once the
     Delta removes are committed. A crash in between leaves files of partitions the catalog no
     longer lists (invisible to queries, which read only live partitions); the next drop, ADD
-    PARTITION or scheduler pass on the table finishes the removal (``finish_pending_drops``)."""
+    PARTITION, scheduler pass or trash pass on the table finishes the removal
+    (``finish_pending_drops``); the bin entry already lists those files."""
     from dorisql.storage.delta import DeltaStore
+
+    from . import recycle
 
     wanted = {n.lower() for n in names}
     location = meta_dir(engine.warehouse, meta)
@@ -130,12 +139,29 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
     with table_lock(str(location)):
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(engine, meta, location)
-        updated = engine.catalog.update_table(meta.db, meta.name, drop, table_id=meta.id)
+        has_log = (location / "_delta_log").is_dir()
+        recycled = None
+        if not force:
+            files = recycle.files_by_partition(DeltaStore(location).snapshot()) if has_log else {}
+            db_id = engine.catalog.get_database(meta.db).id
+            dropped_at = engine.now()
+
+            def recycled(before: TableMeta, after: TableMeta):
+                return recycle.partition_entries(before, after, files, db_id, dropped_at)
+
+        updated = engine.catalog.update_table(meta.db, meta.name, drop, table_id=meta.id, recycled=recycled)
         if dropping:
-            if (location / "_delta_log").is_dir():
+            if has_log:
                 DeltaStore(location).drop_partitions(dropping, operation=reason)
             _clear_pending_drops(location)
     return updated
+
+
+def mark_pending_drops(location, keys: list[str]) -> None:
+    """Record in the table's intent file that these Delta partition values must have no files
+    unless the catalog lists their partition (RECOVER PARTITION writes it before re-adding files,
+    so an interrupted recovery is undone by ``finish_pending_drops``)."""
+    _write_pending_drops(location, keys)
 
 
 #: Intent file of a partition drop in progress (a name starting with '_' is ignored by Delta readers).

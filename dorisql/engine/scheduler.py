@@ -1,6 +1,7 @@
 """The frontend's background jobs and the ``dorisql scheduler`` command (cron: ``--once``;
 service: without), and the first of those jobs: Doris's dynamic partition scheduler, a pass over
-every dynamic table (``run_pass``). How jobs are run: :mod:`dorisql.engine.jobs`."""
+every dynamic table (``run_pass``). The trash job lives in :mod:`dorisql.engine.trash`. How jobs
+are run: :mod:`dorisql.engine.jobs`."""
 
 from __future__ import annotations
 
@@ -111,8 +112,11 @@ DYNAMIC_PARTITIONS = Job(
 
 
 def default_jobs() -> list[Job]:
-    """The frontend's background jobs, in the order a round runs them."""
-    return [DYNAMIC_PARTITIONS]
+    """The frontend's background jobs, in the order a round runs them: the dynamic partition
+    scheduler, then the trash job (engine.trash), which deletes what the recycle bin let go."""
+    from .trash import TRASH
+
+    return [DYNAMIC_PARTITIONS, TRASH]
 
 
 def print_run(run: JobRun, *, show_disabled: bool = True) -> None:

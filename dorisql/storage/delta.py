@@ -474,6 +474,88 @@ class DeltaStore:
         """Delete the table folder and everything in it (the engine decides when)."""
         fs.remove_tree(self.path)
 
+    def removed_files(self, older_than_hours: int) -> list[str]:
+        """Files that a commit removed from the table (``remove`` actions: drops, truncates,
+        rewrites) at least ``older_than_hours`` ago by the commit's deletion timestamp, and that
+        the latest snapshot does not hold again. Paths relative to the table folder, as on disk.
+        Lists only (``DeltaTable.vacuum`` dry run); nothing is deleted."""
+        return sorted(self._table().vacuum(retention_hours=max(int(older_than_hours), 0), dry_run=True,
+                                           enforce_retention_duration=False))
+
+    def unreferenced_files(self, older_than_hours: int) -> list[str]:
+        """Every data file the latest snapshot does not reference and that is old enough: the
+        removed files of :meth:`removed_files`, plus files no commit ever added (a load that
+        died before its commit) modified at least ``older_than_hours`` ago. Folders starting with
+        ``_`` (the log, staging, locks) are not looked at. Lists only (vacuum dry run, full)."""
+        return sorted(self._table().vacuum(retention_hours=max(int(older_than_hours), 0), dry_run=True,
+                                           enforce_retention_duration=False, full=True))
+
+    def delete_files(self, paths: Iterable[str]) -> int:
+        """Delete data files (paths relative to the table folder) and the tablet folders they
+        leave empty. Returns the bytes freed. The caller decides what is garbage (under the
+        commit lock, so that no commit adds a file back meanwhile)."""
+        freed = 0
+        folders: set[str] = set()
+        for rel in paths:
+            full = os.path.join(self.path, rel)
+            try:
+                size = os.path.getsize(full)
+                os.remove(full)
+            except FileNotFoundError:
+                continue
+            freed += size
+            folders.add(os.path.dirname(full))
+        for folder in sorted(folders, key=len, reverse=True):
+            while folder != self.path and folder.startswith(self.path + os.sep):
+                try:
+                    os.rmdir(folder)  # only when empty
+                except OSError:
+                    break
+                folder = os.path.dirname(folder)
+        return freed
+
+    def restore_files(self, files: Sequence[FileEntry], *, operation: str = "dorisql RECOVER PARTITION",
+                      statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:
+        """Add back files that an earlier commit removed (RECOVER PARTITION): one commit of
+        ``add`` actions with the same paths and partition values, statistics read again from
+        the footers. Under the commit lock; files the latest snapshot already holds are skipped,
+        so a retry after a crash adds what is missing. If any file is no longer on disk, nothing
+        is committed (ExecutionError). Nothing to add: nothing is committed."""
+        from deltalake.transaction import AddAction
+
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            live = _live_paths(dt)
+            todo = [f for f in files if f.path not in live]
+            if not todo:
+                version = dt.version()
+                return WriteResult(version, version, False, (), 0, 0, {})
+            missing = [f.path for f in todo if not os.path.isfile(os.path.join(self.path, f.path))]
+            if missing:
+                raise ExecutionError(f"{len(missing)} of the {len(todo)} files to add back are no longer in "
+                                     f"{self.path} (e.g. {missing[0]}); nothing was committed")
+
+            def placed(f: FileEntry):
+                footer = read_footer_stats(os.path.join(self.path, f.path))
+                entry = replace(f, uri=self._uri(f.path), size=footer.size, num_records=footer.num_records)
+                return entry, footer.stats_json
+
+            with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(todo))) as pool:
+                results = list(pool.map(placed, todo))
+            adds = [AddAction(path=e.path, size=e.size,
+                              partition_values={PARTITION_COLUMN: e.partition, BUCKET_COLUMN: str(e.bucket)},
+                              modification_time=e.modification_time, data_change=True, stats=st)
+                    for e, st in results]
+            read_version = dt.version()
+            version = self._commit_actions(dt, adds, [], data_change=True, read_version=read_version,
+                                           operation=operation, statement=statement, metadata=metadata)
+        entries = tuple(e for e, _ in results)
+        tablet_rows: dict[tuple[str, int], int] = {}
+        for e in entries:
+            tablet_rows[(e.partition, e.bucket)] = tablet_rows.get((e.partition, e.bucket), 0) + (e.num_records or 0)
+        return WriteResult(version, read_version, True, entries, sum(tablet_rows.values()),
+                           sum(e.size for e in entries), tablet_rows)
+
     # ----------------------------------------------------------------- internals: staging
 
     def new_staging_dir(self) -> str:

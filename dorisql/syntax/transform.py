@@ -577,6 +577,26 @@ class ToAst(Transformer):
     def admin_set_config(self, c):
         return ast.AdminSetFrontendConfig(c[0])
 
+    # recycle bin and trash
+
+    def recover_database(self, c):
+        name, number, new_name = c
+        return ast.RecoverDatabase(name, id=_object_id(number), new_name=new_name)
+
+    def recover_table(self, c):
+        table, number, new_name = c
+        return ast.RecoverTable(table, id=_object_id(number), new_name=new_name)
+
+    def recover_partition(self, c):
+        name, number, new_name, table = c
+        return ast.RecoverPartition(name, table, id=_object_id(number), new_name=new_name)
+
+    def show_recycle_bin(self, c):
+        return ast.ShowCatalogRecycleBin(where=c[0])
+
+    def admin_clean_trash(self, c):
+        return ast.AdminCleanTrash()
+
     def where(self, c):
         return c[0]
 
@@ -678,6 +698,11 @@ class ToAst(Transformer):
         while isinstance(last, _Expr):
             last = last.last
         return _Expr(first, last, items)
+
+
+def _object_id(token) -> int | None:
+    """The optional id of RECOVER (a database, table or partition id)."""
+    return None if token is None else _int(token)
 
 
 def _literal(e: _Expr, signed_numbers: bool = False) -> ast.Literal:

@@ -14,7 +14,7 @@ import pytest
 from dorisql.ast import DataType, props
 from dorisql.catalog import codec
 from dorisql.catalog.model import PartitionMeta
-from dorisql.catalog.store import FIRST_ID, ColocationGroup, SqliteCatalog as Catalog
+from dorisql.catalog.store import FIRST_ID, SCHEMA_VERSION, ColocationGroup, SqliteCatalog as Catalog
 from dorisql.errors import (
     AlreadyExistsError,
     AnalysisError,
@@ -48,7 +48,7 @@ def test_catalog_file_and_wal(warehouse):
     assert path.exists()
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     conn.close()
 
 

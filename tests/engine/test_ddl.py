@@ -33,7 +33,8 @@ def test_database_lifecycle(engine):
     run(engine, "CREATE TABLE db_life.t (k INT) DISTRIBUTED BY HASH(k) BUCKETS 2")
     assert delta_version(engine, "t", db="db_life") >= 0
     run(engine, "DROP DATABASE db_life")
-    assert not (engine.warehouse / "db_life").exists()
+    # The folder waits in the recycle bin (RECOVER DATABASE; tests/engine/test_recycle_bin.py).
+    assert (engine.warehouse / "db_life").is_dir()
     assert ("db_life",) not in rows(engine, "SHOW DATABASES")
     with pytest.raises(CatalogError):
         run(engine, "DROP DATABASE db_life")
@@ -56,7 +57,7 @@ def test_table_lifecycle_and_if_not_exists(engine):
     assert ("life",) in rows(engine, "SHOW TABLES")
     life_path = table_path(engine, "life")
     run(engine, "DROP TABLE life")
-    assert not os.path.exists(life_path)
+    assert os.path.exists(life_path)  # in the recycle bin until it expires
     assert ("life",) not in rows(engine, "SHOW TABLES")
     with pytest.raises(CatalogError):
         run(engine, "DROP TABLE life")
@@ -165,4 +166,8 @@ def test_catalog_only_statements_on_unknown_objects(engine):
         run(engine, "CREATE TABLE bad (k INT) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), "
                     "PARTITION p2 VALUES [(\"5\"), (\"20\"))) DISTRIBUTED BY HASH(k) BUCKETS 1")
     assert ("bad",) not in rows(engine, "SHOW TABLES")
-    assert table_folders(engine) == {table_path(engine, name) for (name,) in rows(engine, "SHOW TABLES")}
+    # No folder is left by the failed CREATE: every folder is a table's, live or in the recycle bin.
+    d_id = engine.catalog.get_database("d").id
+    recycled = {str(engine.warehouse / "d" / str(r[3])) for r in rows(engine, "SHOW CATALOG RECYCLE BIN")
+                if r[0] == "Table" and r[2] == d_id}
+    assert table_folders(engine) == {table_path(engine, name) for (name,) in rows(engine, "SHOW TABLES")} | recycled
