@@ -18,7 +18,7 @@ import pytest
 
 from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, CommitConflictError, UnknownTableError
 
-from .conftest import delta, make_engine, parquet_files_on_disk, partition_key, rows, run, table_path
+from .conftest import delta, parquet_files_on_disk, partition_key, rows, run, table_path
 
 TABLE = """CREATE TABLE {name} (k INT, v VARCHAR(10), n BIGINT) UNIQUE KEY(k)
     PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (20),
@@ -32,8 +32,8 @@ LOADS = ("INSERT INTO {name} VALUES (1, 'a', 1), (11, 'b', 1), (12, 'c', 1), (21
 
 
 @pytest.fixture
-def engine(spark, tmp_path):
-    eng = make_engine(spark, tmp_path / "wh")
+def engine(spark, tmp_path, make_engine):
+    eng = make_engine(tmp_path / "wh", spark=spark)
     eng.execute_sql("CREATE DATABASE d; USE d")
     yield eng
     eng.close()
