@@ -441,6 +441,13 @@ class AdminSetFrontendConfig(Statement):
 
 
 @dataclass(frozen=True)
+class AdminCheckTable(Statement):
+    """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
+
+    table: TableName
+
+
+@dataclass(frozen=True)
 class SetVariable(Statement):
     """SET [GLOBAL|SESSION] name = value. value is text; `kind` as for Literal."""
 

@@ -22,6 +22,7 @@ from dorisql.result import Result
 
 from . import partitions as parts
 from dorisql.storage.locks import table_lock
+from .consistency import require_storage, table_storage
 from .tables import arrow_schema, meta_dir
 
 
@@ -66,6 +67,9 @@ def create_table(engine, stmt: ast.CreateTable) -> Result:
         raise UnknownDatabaseError(f"Unknown database '{db}'")
     if engine.catalog.table_exists(db, stmt.table.name):
         if stmt.if_not_exists:
+            existing = _load(engine, db, stmt.table.name, if_exists=True)
+            if existing is not None:  # "exists" only if it is a whole table, never a bare catalog entry
+                require_storage(engine.warehouse, existing)
             return Result.ok()
         raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
 
@@ -102,20 +106,22 @@ def drop_table(engine, stmt: ast.DropTable) -> Result:
     if meta is None:
         return Result.ok()
     with table_lock(str(meta_dir(engine.warehouse, meta))):
-        engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists)
-    _drop_table_data(engine, meta)
+        dropped = engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists)
+    # The folder of the entry really dropped: another session may have dropped and re-created
+    # the name since `meta` was read.
+    if dropped is not None:
+        _drop_table_data(engine, dropped)
     return Result.ok()
 
 
 def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
-    from dorisql.storage.delta import DeltaStore
-
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
     keys = list(meta.partition_keys(names).values())
-    DeltaStore(meta_dir(engine.warehouse, meta)).truncate(keys, statement=stmt.text)
-    parts.bump_versions(engine, meta, names)
+    with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
+        removed = store.truncate(keys, statement=stmt.text)
+    parts.bump_versions(engine, meta, names, delta_version=removed.version if removed.committed else None)
     return Result.ok()
 
 
@@ -162,6 +168,8 @@ def _drop_partition(engine, meta: TableMeta, action: ast.DropPartition) -> Table
 
         raise NotSupportedError("temporary partitions")
     if meta.partition(action.name) is None:
+        # A drop of it that crashed after its catalog commit: its retry finishes the Delta part.
+        parts.finish_pending_drops(engine, meta)
         if action.if_exists:
             return meta
         raise AnalysisError(f"Error in list of partitions to {meta.name}: partition {action.name} does not exist")

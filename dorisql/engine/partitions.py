@@ -21,6 +21,7 @@ from dorisql.partitioning import dynamic
 from dorisql.storage.locks import table_lock
 
 from .bucket_counts import initial_decision, next_decision
+from .consistency import check_log_reached
 from .tables import meta_dir
 
 # ---------------------------------------------------------------------- creating partitions
@@ -127,6 +128,7 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str) 
                                                              if p.name.lower() not in wanted))
 
     with table_lock(str(location)):
+        check_log_reached(engine.warehouse, meta)  # a lost commit: refuse before changing anything
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(engine, meta, location)
         updated = engine.catalog.update_table(meta.db, meta.name, drop, table_id=meta.id)
@@ -210,13 +212,15 @@ def finish_pending_drops(engine, meta: TableMeta) -> list[str]:
         return _finish_pending_drops_locked(engine, meta, location)
 
 
-def bump_versions(engine, meta: TableMeta, names: Iterable[str]) -> TableMeta:
-    """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time)."""
+def bump_versions(engine, meta: TableMeta, names: Iterable[str], delta_version: int | None = None) -> TableMeta:
+    """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time),
+    and the Delta version it committed (TableMeta.known_delta_version)."""
     touched = {n.lower() for n in names}
     now = engine.now()
 
     def bump(current: TableMeta) -> TableMeta:
-        return dataclasses.replace(current, partitions=tuple(
+        known = max(current.known_delta_version, delta_version or 0)
+        return dataclasses.replace(current, known_delta_version=known, partitions=tuple(
             dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
             if p.name.lower() in touched else p for p in current.partitions))
 

@@ -253,7 +253,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import ddl, dml, show
+    from . import check, ddl, dml, show
 
     return {
         ast.Use: _use,
@@ -262,6 +262,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         **ddl.HANDLERS,
         **show.HANDLERS,
         **dml.HANDLERS,
+        **check.HANDLERS,
     }
 
 

@@ -576,6 +576,9 @@ class ToAst(Transformer):
     def admin_set_config(self, c):
         return ast.AdminSetFrontendConfig(c[0])
 
+    def admin_check_table(self, c):
+        return ast.AdminCheckTable(c[0])
+
     def where(self, c):
         return c[0]
 
