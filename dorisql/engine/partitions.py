@@ -188,6 +188,7 @@ def _finish_pending_drops_locked(engine, meta: TableMeta, location) -> list[str]
     leaves the intent file too, and those partitions are still live)."""
     from dorisql.storage.delta import DeltaStore
 
+    check_log_reached(engine.warehouse, meta)
     keys = _read_pending_drops(location)
     if not keys:
         _clear_pending_drops(location)
@@ -441,6 +442,7 @@ def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMet
     executeDynamicPartitionFirstTime after the change); a range conflict is then recorded in
     SHOW DYNAMIC PARTITION TABLES (State ERROR), not raised. LastUpdateTime is the ALTER time.
     """
+    check_log_reached(engine.warehouse, meta)  # its dorisql.ddl stamp is a Delta commit
     merged = table_properties.merge(ast.props(meta.definition.properties), changes)
     if "estimate_partition_size" in changes:
         auto.parse_data_size(changes["estimate_partition_size"])

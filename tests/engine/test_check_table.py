@@ -88,7 +88,8 @@ def test_deleted_latest_commit_is_refused_not_served_short(engine):
     expected = (f"Table 'd.behind' storage is behind its catalog: Delta log at version {version - 1}, "
                 f"catalog expects >= {version}; run ADMIN CHECK TABLE d.behind")
     for statement in ("SELECT k FROM behind", "INSERT INTO behind VALUES (5, 'x')", "TRUNCATE TABLE behind",
-                      "ALTER TABLE behind DROP PARTITION p2", "SHOW PARTITIONS FROM behind"):
+                      "ALTER TABLE behind DROP PARTITION p2", "ALTER TABLE behind SET (\"replication_num\" = \"1\")",
+                      "SHOW PARTITIONS FROM behind"):
         with pytest.raises(TableStorageError) as err:
             run(engine, statement)
         assert str(err.value) == expected, statement
