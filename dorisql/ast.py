@@ -492,6 +492,12 @@ class AdminCleanTrash(Statement):
     """ADMIN CLEAN TRASH: delete from disk now whatever the trash rules allow."""
 
 
+class AdminCheckTable(Statement):
+    """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
+
+    table: TableName
+
+
 @dataclass(frozen=True)
 class SetVariable(Statement):
     """SET [GLOBAL|SESSION] name = value. value is text; `kind` as for Literal."""

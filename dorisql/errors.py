@@ -158,6 +158,12 @@ class InternalError(ExecutionError):
     file has the traceback and the library's own message."""
 
 
+class TableStorageError(DorisqlError):
+    """A table's storage does not match its catalog entry: its Delta folder is missing, its log
+    is older than the catalog knows it to be, or the log cannot be read. Nothing was done;
+    ADMIN CHECK TABLE lists what is wrong."""
+
+
 class CancelledError(DorisqlError):
     """The user cancelled the running statement (Ctrl-C); nothing was committed."""
 

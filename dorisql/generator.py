@@ -411,6 +411,11 @@ def _(s: ast.AdminCleanTrash) -> str:
 
 
 @to_sql.register
+def _(s: ast.AdminCheckTable) -> str:
+    return "ADMIN CHECK TABLE " + table_sql(s.table)
+
+
+@to_sql.register
 def _(s: ast.SetVariable) -> str:
     name = s.name if _PLAIN_NAME.match(s.name) and s.name.upper() not in RESERVED else quote_name(s.name)
     return "SET " + (f"{s.scope} " if s.scope else "") + f"{name} = {literal_sql(s.value)}"

@@ -95,6 +95,11 @@ class TableMeta:
     #: change, and a name dropped and re-created (even concurrently) never shares files with the
     #: old one. Tables made by dorisql 0.1 have no layout stored and read as LEGACY_LAYOUT.
     layout: int = 1
+    #: The latest Delta version this catalog entry is known to follow: a load or truncate records
+    #: the version it committed. The table's Delta log must have reached it; an older log lost
+    #: commits (a deleted ``_delta_log`` file), so reads and writes refuse it instead of serving
+    #: less data (dorisql.engine.consistency). 0: nothing recorded yet.
+    known_delta_version: int = 0
 
     def partition_key(self, partition: PartitionMeta) -> str:
         """The partition's value in the Delta partition column ``__partition``: its immutable id,

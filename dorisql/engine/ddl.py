@@ -17,6 +17,7 @@ Order of work, so that a crash at any point leaves a consistent warehouse:
 from __future__ import annotations
 
 import dataclasses
+import os
 import shutil
 
 from dorisql import ast
@@ -27,6 +28,7 @@ from dorisql.result import Result
 from . import partitions as parts
 from . import recycle, trash
 from dorisql.storage.locks import table_lock
+from .consistency import has_storage, require_storage, table_storage
 from .tables import arrow_schema, meta_dir
 
 
@@ -74,9 +76,10 @@ def create_table(engine, stmt: ast.CreateTable) -> Result:
     if not engine.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
     if engine.catalog.table_exists(db, stmt.table.name):
-        if stmt.if_not_exists:
+        if not stmt.if_not_exists:
+            raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
+        if _whole_table_exists(engine, db, stmt.table.name):
             return Result.ok()
-        raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
 
     definition = normalize_create_table(dataclasses.replace(stmt, table=ast.TableName(stmt.table.name, db)))
     partition_list = parts.initial_partitions(engine, definition)
@@ -101,25 +104,61 @@ def create_table(engine, stmt: ast.CreateTable) -> Result:
     return Result.ok()
 
 
+def _whole_table_exists(engine, db: str, name: str) -> bool:
+    """For CREATE TABLE IF NOT EXISTS: is there a table with its storage under this name?
+
+    A catalog entry without its Delta table is refused (TableStorageError), never reported as an
+    existing table, unless it is being dropped right now (DROP removes the entry first, then the
+    folder): then the name is free."""
+    existing = _load(engine, db, name, if_exists=True)
+    if existing is None or has_storage(engine.warehouse, existing):
+        return existing is not None
+    again = _load(engine, db, name, if_exists=True)
+    if again is None or again.id != existing.id:
+        return again is not None
+    require_storage(engine.warehouse, again)
+    return True
+
+
 def _drop_table_data(engine, meta: TableMeta) -> None:
-    shutil.rmtree(meta_dir(engine.warehouse, meta), ignore_errors=True)
+    location = meta_dir(engine.warehouse, meta)
+    for _ in range(3):  # again if a session racing to drop it re-created the folder for its lock
+        shutil.rmtree(location, ignore_errors=True)
+        if not location.exists():
+            return
+
+
+#: DROP TABLE re-reads the table when another session dropped it under its lock.
+_DROP_ATTEMPTS = 5
 
 
 def drop_table(engine, stmt: ast.DropTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
-    try:
-        meta = _load(engine, db, stmt.table.name, if_exists=stmt.if_exists)
-    except DamagedTableError as exc:
-        _drop_damaged_table(engine, exc)
-        return Result.ok()
-    if meta is None:
-        return Result.ok()
-    # Under the commit lock, so no load commits into the table while it leaves the catalog.
-    with table_lock(str(meta_dir(engine.warehouse, meta))):
-        dropped = engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists, force=stmt.force,
-                                            dropped_at=engine.now())
-    if stmt.force and dropped is not None:  # without FORCE the folder waits in the recycle bin
+    for attempt in range(_DROP_ATTEMPTS):
+        try:
+            meta = _load(engine, db, stmt.table.name, if_exists=stmt.if_exists)
+        except DamagedTableError as exc:
+            _drop_damaged_table(engine, exc)
+            return Result.ok()
+        if meta is None:
+            return Result.ok()
+        location = meta_dir(engine.warehouse, meta)
+        try:
+            # Under the commit lock, so no load commits into the table while it leaves the catalog.
+            with table_lock(str(location)):
+                dropped = engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists, force=stmt.force,
+                                                    dropped_at=engine.now())
+            break
+        except (FileNotFoundError, FileExistsError):  # its folder went while locking: dropped by another session
+            if attempt == _DROP_ATTEMPTS - 1:
+                raise
+    # Without FORCE the folder waits in the recycle bin. With it, the folder of the entry really
+    # dropped goes: another session may have dropped and re-created the name since `meta` was
+    # read, and the lock may then have re-created `meta`'s folder, empty.
+    if stmt.force and dropped is not None:
         _drop_table_data(engine, dropped)
+    if dropped is None or dropped.id != meta.id:
+        _remove_lock_only_folder(location)
     return Result.ok()
 
 
@@ -136,15 +175,24 @@ def _drop_damaged_table(engine, damaged: DamagedTableError) -> None:
             return
 
 
-def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
-    from dorisql.storage.delta import DeltaStore
+def _remove_lock_only_folder(location) -> None:
+    from dorisql.storage.locks import LOCK_FILE
 
+    try:
+        if set(os.listdir(location)) <= {LOCK_FILE}:
+            shutil.rmtree(location, ignore_errors=True)
+    except FileNotFoundError:
+        pass
+
+
+def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
     keys = list(meta.partition_keys(names).values())
-    DeltaStore(meta_dir(engine.warehouse, meta)).truncate(keys, statement=stmt.text)
-    parts.bump_versions(engine, meta, names)
+    with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
+        removed = store.truncate(keys, statement=stmt.text)
+    parts.bump_versions(engine, meta, names, delta_version=removed.version if removed.committed else None)
     return Result.ok()
 
 
@@ -193,6 +241,8 @@ def _drop_partition(engine, meta: TableMeta, action: ast.DropPartition) -> Table
 
         raise NotSupportedError("temporary partitions")
     if meta.partition(action.name) is None:
+        # A drop of it that crashed after its catalog commit: its retry finishes the Delta part.
+        parts.finish_pending_drops(engine, meta)
         if action.if_exists:
             return meta
         raise AnalysisError(f"Error in list of partitions to {meta.name}: partition {action.name} does not exist")

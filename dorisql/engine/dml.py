@@ -18,7 +18,7 @@ from dorisql.result import Result
 from dorisql.types import spark_string
 
 from . import tvf
-from .tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, meta_dir, needs_sequence, storage_view
+from .tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, needs_sequence, storage_view
 
 _BAD = "__dorisql_bad"
 _WHY = "__dorisql_why"
@@ -37,12 +37,14 @@ _SAMPLE_ROWS = 3
 def scan_table(engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
     partitions (names) and buckets ({partition: {bucket, ...}})."""
-    from dorisql.storage.delta import DeltaStore, read_files
+    from dorisql.storage.delta import read_files
 
+    from .consistency import table_storage
     from .tables import spark_ddl_schema
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
-    snapshot = DeltaStore(meta_dir(engine.warehouse, meta)).snapshot(partitions=set(keys.values()))
+    with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
+        snapshot = store.snapshot(partitions=set(keys.values()))
     if buckets is not None:
         buckets = {keys[name]: chosen for name, chosen in buckets.items() if name in keys}
     files = [f for f in snapshot.files
@@ -107,10 +109,13 @@ def insert(engine, stmt: ast.Insert) -> Result:
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
+    from .consistency import require_storage, table_storage
+
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     if stmt.overwrite:
         raise NotSupportedError("INSERT OVERWRITE")
+    require_storage(engine.warehouse, meta)
     target = _target_columns(meta, stmt.columns)
     spark = engine.spark
 
@@ -130,8 +135,6 @@ def insert(engine, stmt: ast.Insert) -> Result:
                               F.sum(F.col(_BAD).cast("long")).alias("bad"))
     good = observed.filter(~F.col(_BAD)).drop(_BAD)
 
-    from dorisql.storage.delta import DeltaStore
-
     counts: dict[str, int] = {}
 
     def strict_violation() -> bool:
@@ -145,16 +148,18 @@ def insert(engine, stmt: ast.Insert) -> Result:
             raise _StrictModeViolation()
         _check_partitions_still_exist(meta, engine.catalog.load_table(db, meta.name), set(touched))
 
-    store = DeltaStore(meta_dir(engine.warehouse, meta))
     try:
-        written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
+        # The commit is refused under the lock when the log is behind the catalog (a lost commit
+        # whose version number this one would otherwise take).
+        with table_storage(engine.warehouse, meta) as store:
+            written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:
         raise LoadError(_filtered_message(engine, meta, source, target, stmt.partitions,
                                           counts["bad"], counts["total"])) from None
     if written.committed:
-        _bump_loaded_partitions(engine, meta, written.partitions)
+        _bump_loaded_partitions(engine, meta, written.partitions, written.version)
     else:
         strict_violation()
     total, bad = counts["total"], counts["bad"]
@@ -360,11 +365,11 @@ def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched
             "nothing was loaded")
 
 
-def _bump_loaded_partitions(engine, meta: TableMeta, touched: set[str]) -> None:
+def _bump_loaded_partitions(engine, meta: TableMeta, touched: set[str], delta_version: int) -> None:
     from .partitions import bump_versions
 
     names = {meta.partition_key(p): p.name for p in meta.partitions}
-    bump_versions(engine, meta, [names[key] for key in touched if key in names])
+    bump_versions(engine, meta, [names[key] for key in touched if key in names], delta_version=delta_version)
 
 
 HANDLERS = {

@@ -22,6 +22,7 @@ from dorisql.partitioning import dynamic
 from dorisql.storage.locks import table_lock
 
 from .bucket_counts import initial_decision, next_decision
+from .consistency import check_log_reached
 from .tables import meta_dir
 
 # ---------------------------------------------------------------------- creating partitions
@@ -137,6 +138,7 @@ def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str, 
                                                              if p.name.lower() not in wanted))
 
     with table_lock(str(location)):
+        check_log_reached(engine.warehouse, meta)  # a lost commit: refuse before changing anything
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(engine, meta, location)
         has_log = (location / "_delta_log").is_dir()
@@ -213,6 +215,7 @@ def _finish_pending_drops_locked(engine, meta: TableMeta, location) -> list[str]
     leaves the intent file too, and those partitions are still live)."""
     from dorisql.storage.delta import DeltaStore
 
+    check_log_reached(engine.warehouse, meta)
     keys = _read_pending_drops(location)
     if not keys:
         _clear_pending_drops(location)
@@ -237,13 +240,15 @@ def finish_pending_drops(engine, meta: TableMeta) -> list[str]:
         return _finish_pending_drops_locked(engine, meta, location)
 
 
-def bump_versions(engine, meta: TableMeta, names: Iterable[str]) -> TableMeta:
-    """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time)."""
+def bump_versions(engine, meta: TableMeta, names: Iterable[str], delta_version: int | None = None) -> TableMeta:
+    """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time),
+    and the Delta version it committed (TableMeta.known_delta_version)."""
     touched = {n.lower() for n in names}
     now = engine.now()
 
     def bump(current: TableMeta) -> TableMeta:
-        return dataclasses.replace(current, partitions=tuple(
+        known = max(current.known_delta_version, delta_version or 0)
+        return dataclasses.replace(current, known_delta_version=known, partitions=tuple(
             dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
             if p.name.lower() in touched else p for p in current.partitions))
 
@@ -469,6 +474,7 @@ def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMet
     executeDynamicPartitionFirstTime after the change); a range conflict is then recorded in
     SHOW DYNAMIC PARTITION TABLES (State ERROR), not raised. LastUpdateTime is the ALTER time.
     """
+    check_log_reached(engine.warehouse, meta)  # its dorisql.ddl stamp is a Delta commit
     merged = table_properties.merge(ast.props(meta.definition.properties), changes)
     if "estimate_partition_size" in changes:
         auto.parse_data_size(changes["estimate_partition_size"])

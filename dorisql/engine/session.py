@@ -265,7 +265,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import ddl, dml, show
+    from . import check, ddl, dml, show
 
     return {
         ast.Use: _use,
@@ -274,6 +274,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         **ddl.HANDLERS,
         **show.HANDLERS,
         **dml.HANDLERS,
+        **check.HANDLERS,
     }
 
 

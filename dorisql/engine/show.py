@@ -13,7 +13,6 @@ from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseErro
 from dorisql.result import Result
 
 from .buckets import show_buckets
-from .tables import meta_dir
 
 SHOW_PARTITIONS_COLUMNS = (
     "PartitionId", "PartitionName", "VisibleVersion", "VisibleVersionTime", "State", "PartitionKey",
@@ -192,10 +191,11 @@ def show_partitions(engine, stmt: ast.ShowPartitions) -> Result:
 
 def table_stats(engine, meta: TableMeta):
     """Per-partition size and rows of the live partitions, from the Delta log."""
-    from dorisql.storage.delta import DeltaStore
+    from .consistency import table_storage
 
     names = {key: name for name, key in meta.partition_keys().items()}  # Delta value -> partition name
-    stats = DeltaStore(meta_dir(engine.warehouse, meta)).partition_stats()
+    with table_storage(engine.warehouse, meta) as store:
+        stats = store.partition_stats()
     return {names[key]: s for key, s in stats.items() if key in names}
 
 

@@ -51,7 +51,7 @@ from dorisql.storage.locks import table_lock, tablet_lock
 from dorisql.storage.stats import read_footer_stats
 
 __all__ = [
-    "DeltaStore", "Snapshot", "FileEntry", "WriteResult", "CommitResult", "PartitionStats",
+    "DeltaStore", "Snapshot", "FileEntry", "WriteResult", "CommitResult", "PartitionStats", "LogBehindError",
     "arrow_schema_from_spark", "read_files", "STAGING_DIR", "DDL_PROPERTY", "tablet_lock",
 ]
 
@@ -202,17 +202,31 @@ class _Staged:
 
 # --------------------------------------------------------------------------- the store
 
+class LogBehindError(ExecutionError):
+    """The latest Delta version is older than a version the table is known to have reached
+    (``DeltaStore(min_version=...)``): commit files were lost from ``_delta_log``."""
+
+    def __init__(self, path: str, version: int, expected: int):
+        super().__init__(f"the Delta log of {path} is at version {version}, older than version {expected} "
+                         f"which it is known to have reached: commits are missing from _delta_log")
+        self.path, self.version, self.expected = path, version, expected
+
+
 class DeltaStore:
     """The Delta table in one folder ``<warehouse>/<db>/<table>``.
 
     Cheap to construct (opens nothing); every method reads the latest log state it needs.
+    With ``min_version`` (the last version the caller knows was committed), every read and
+    commit of the latest state raises LogBehindError when the log is older: a later commit would
+    otherwise reuse the lost version number and hide the loss for good.
     """
 
     partition_by: tuple[str, ...] = (PARTITION_COLUMN, BUCKET_COLUMN)
 
-    def __init__(self, path: str | os.PathLike, *, lock_timeout: float = 120.0):
+    def __init__(self, path: str | os.PathLike, *, lock_timeout: float = 120.0, min_version: Optional[int] = None):
         self.path = fs.local_path(path)
         self.lock_timeout = lock_timeout
+        self.min_version = min_version
 
     def __repr__(self) -> str:
         return f"DeltaStore({self.path!r})"
@@ -251,7 +265,10 @@ class DeltaStore:
     def _table(self, version: Optional[int] = None):
         from deltalake import DeltaTable
 
-        return DeltaTable(self.path, version=version)
+        dt = DeltaTable(self.path, version=version)
+        if version is None and self.min_version is not None and dt.version() < self.min_version:
+            raise LogBehindError(self.path, dt.version(), self.min_version)
+        return dt
 
     def version(self) -> int:
         return self._table().version()

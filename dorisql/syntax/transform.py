@@ -597,6 +597,9 @@ class ToAst(Transformer):
     def admin_clean_trash(self, c):
         return ast.AdminCleanTrash()
 
+    def admin_check_table(self, c):
+        return ast.AdminCheckTable(c[0])
+
     def where(self, c):
         return c[0]
 

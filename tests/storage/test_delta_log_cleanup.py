@@ -12,6 +12,7 @@ from deltalake import DeltaTable
 
 from dorisql.config import Config
 from dorisql.engine.session import Engine
+from dorisql.engine.tables import meta_dir
 from dorisql.errors import CommitConflictError
 
 pytestmark = pytest.mark.spark
@@ -122,7 +123,7 @@ def test_engine_answers_the_same_after_cleanup(spark, tmp_path):
         DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ("replication_num" = "1");
         INSERT INTO t VALUES (1, '2024-01-05', 'a'), (2, '2024-02-05', 'b'), (3, '2024-03-05', 'c');
         INSERT INTO t VALUES (4, '2024-01-06', 'd'), (5, '2024-02-06', 'e')""")
-    location = engine.warehouse / "d" / "t"
+    location = meta_dir(engine.warehouse, engine.catalog.load_table("d", "t"))
     DeltaTable(str(location)).alter.set_table_properties(NO_LOG_RETENTION, raise_if_not_exists=False)
     questions = ["SHOW PARTITIONS FROM t", "SHOW DATA FROM t", "SHOW DATA", "SELECT * FROM t ORDER BY k",
                  "SELECT count(*) FROM t PARTITION (p2)"]
