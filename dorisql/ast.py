@@ -483,6 +483,7 @@ class RecoverPartition(Statement):
 @dataclass(frozen=True)
 class ShowCatalogRecycleBin(Statement):
     """SHOW CATALOG RECYCLE BIN [WHERE NAME = 'x' | NAME LIKE 'x%']."""
+    reads_only: ClassVar[bool] = True
 
     where: Optional[Predicate] = None
 
@@ -492,8 +493,10 @@ class AdminCleanTrash(Statement):
     """ADMIN CLEAN TRASH: delete from disk now whatever the trash rules allow."""
 
 
+@dataclass(frozen=True)
 class AdminCheckTable(Statement):
     """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
+    reads_only: ClassVar[bool] = True
 
     table: TableName
 

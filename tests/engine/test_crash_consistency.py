@@ -29,7 +29,7 @@ from dorisql.engine.check import GRACE_SECONDS, LEFTOVER, WARNING, check_table
 from dorisql.engine.tables import meta_dir
 from dorisql.errors import DorisqlError
 
-from .conftest import make_engine, rows, run
+from .conftest import rows, run
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
 CRASHKIT = Path(__file__).with_name("crashkit")
@@ -162,9 +162,9 @@ LOAD_STEPS = {
 }
 
 
-def _crash_and_recover(spark, tmp_path, step: Step) -> None:
+def _crash_and_recover(make_engine, spark, tmp_path, step: Step) -> None:
     warehouse = tmp_path / "wh"
-    setup = make_engine(spark, warehouse)
+    setup = make_engine(warehouse, spark=spark)
     run(setup, "CREATE DATABASE d; USE d")
     if step.seeded:
         run(setup, TABLE.format(name="t"))
@@ -177,7 +177,7 @@ def _crash_and_recover(spark, tmp_path, step: Step) -> None:
     if step.half_removed:
         assert folder.is_dir() and 0 < sum(1 for _ in folder.rglob("*")) < files_before
 
-    engine = make_engine(spark, warehouse)
+    engine = make_engine(warehouse, spark=spark)
     run(engine, "USE d")
     seen = observe(engine, step.table)
     assert seen in (before, step.after), f"half-done: {seen}"
@@ -202,13 +202,13 @@ def _crash_and_recover(spark, tmp_path, step: Step) -> None:
 
 
 @pytest.mark.parametrize("name", list(STEPS))
-def test_killed_statement_leaves_before_or_after(spark, tmp_path, name):
-    _crash_and_recover(spark, tmp_path, STEPS[name])
+def test_killed_statement_leaves_before_or_after(spark, tmp_path, make_engine, name):
+    _crash_and_recover(make_engine, spark, tmp_path, STEPS[name])
 
 
 @pytest.mark.parametrize("name", list(LOAD_STEPS))
-def test_killed_load_leaves_before_or_after(spark, tmp_path, name):
-    _crash_and_recover(spark, tmp_path, LOAD_STEPS[name])
+def test_killed_load_leaves_before_or_after(spark, tmp_path, make_engine, name):
+    _crash_and_recover(make_engine, spark, tmp_path, LOAD_STEPS[name])
 
 
 # ---------------------------------------------------------------------- DROP TABLE racing CREATE TABLE
@@ -228,11 +228,11 @@ def _assert_whole_or_absent(engine) -> None:
     assert orphans == {}
 
 
-def test_drop_removes_the_folder_of_the_table_it_dropped(spark, tmp_path):
+def test_drop_removes_the_folder_of_the_table_it_dropped(spark, tmp_path, make_engine):
     """Session A reads table t, then, before A's catalog drop, session B drops t and creates it
     again: A's DROP drops B's new table, so it must remove the new table's folder (before the
     fix it removed the old, already removed folder and left the new one behind)."""
-    a, b = make_engine(spark, tmp_path / "wh"), make_engine(spark, tmp_path / "wh")
+    a, b = make_engine(tmp_path / "wh", spark=spark), make_engine(tmp_path / "wh", spark=spark)
     run(a, "CREATE DATABASE d; USE d")
     run(b, "USE d")
     run(a, TABLE.format(name="t"))
@@ -249,14 +249,14 @@ def test_drop_removes_the_folder_of_the_table_it_dropped(spark, tmp_path):
     assert _orphan_folders(b) == set()
 
 
-def test_drop_table_racing_create_table_threads(spark, tmp_path):
-    setup = make_engine(spark, tmp_path / "wh")
+def test_drop_table_racing_create_table_threads(spark, tmp_path, make_engine):
+    setup = make_engine(tmp_path / "wh", spark=spark)
     run(setup, "CREATE DATABASE d")
     errors: list[BaseException] = []
     start = threading.Barrier(4)
 
     def loop(sql: str) -> None:
-        engine = make_engine(spark, tmp_path / "wh")
+        engine = make_engine(tmp_path / "wh", spark=spark)
         run(engine, "USE d")
         start.wait()
         try:
@@ -277,7 +277,7 @@ def test_drop_table_racing_create_table_threads(spark, tmp_path):
     for t in threads:
         t.join()
     assert errors == []
-    engine = make_engine(spark, tmp_path / "wh")
+    engine = make_engine(tmp_path / "wh", spark=spark)
     run(engine, "USE d")
     _assert_whole_or_absent(engine)
     run(engine, TABLE.format(name="IF NOT EXISTS t"))
@@ -285,10 +285,10 @@ def test_drop_table_racing_create_table_threads(spark, tmp_path):
     assert rows(engine, "SELECT k, v FROM t") == [(1, "a")]
 
 
-def test_drop_table_racing_create_table_processes(spark, tmp_path):
+def test_drop_table_racing_create_table_processes(spark, tmp_path, make_engine):
     """Two `dorisql` processes: one drops the name over and over, the other creates it."""
     warehouse = tmp_path / "wh"
-    setup = make_engine(spark, warehouse)
+    setup = make_engine(warehouse, spark=spark)
     run(setup, "CREATE DATABASE d")
     create = TABLE.format(name="IF NOT EXISTS t").replace("\n", " ")
     scripts = {"drop": "DROP TABLE IF EXISTS t;\n" * 40, "create": (create + ";\n") * 40}
@@ -301,6 +301,6 @@ def test_drop_table_racing_create_table_processes(spark, tmp_path):
     for out, err, code in results:
         assert code == 0, err
         assert "Traceback" not in err and "DeltaError" not in err, err
-    engine = make_engine(spark, warehouse)
+    engine = make_engine(warehouse, spark=spark)
     run(engine, "USE d")
     _assert_whole_or_absent(engine)
