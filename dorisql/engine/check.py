@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
@@ -63,8 +64,6 @@ class Finding:
 
 
 def admin_check_table(engine, stmt: ast.AdminCheckTable) -> Result:
-    import time
-
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     findings = check_table(engine.warehouse, meta, now=time.time())
