@@ -19,7 +19,7 @@ Guarantees:
 
 - A statement is one Delta commit. Anything that fails before the commit removes what it wrote
   and re-raises: the table version and its visible rows are unchanged. A crash leaves at most
-  orphan files (in ``_staging`` or tablet folders) that :meth:`DeltaStore.vacuum` removes.
+  orphan files (in ``_staging`` or tablet folders) that the trash job (dorisql.engine.trash) removes.
 - Every commit holds the table's commit lock while it checks and commits. Rewrites (compaction,
   partition drop, truncate) verify under that lock that each file they remove is still in the
   table and that no commit since their read version removed it (``deltalake`` itself does not:
@@ -383,7 +383,7 @@ class DeltaStore:
                         metadata: Optional[Mapping[str, Any]] = None) -> CommitResult:
         """One commit of ``remove`` actions (dataChange=true) for every file of these partitions.
 
-        Metadata only: files stay on disk until :meth:`vacuum`. The file list is taken from the
+        Metadata only: files stay on disk until the trash job deletes them (dorisql.engine.trash). The file list is taken from the
         latest snapshot *under the commit lock*, so rows that a concurrent load committed into the
         partition before this point are removed too (the engine drops the partition from the
         catalog first; the load's ``expected_partitions`` guard refuses after that).

@@ -177,6 +177,30 @@ def test_recover_partition_is_safe_to_retry_after_a_crash_between_its_commits(en
     assert query(engine) == before and stored(engine) == before_stored
 
 
+def test_a_drop_partition_that_crashed_before_its_delta_commit_is_recoverable(engine, monkeypatch):
+    """The process dies after DROP PARTITION's catalog commit (partition in the bin), before its
+    Delta removes: the bin entry already lists the files, and RECOVER settles the table first."""
+    from dorisql.storage.delta import DeltaStore
+
+    make_table(engine)
+    before, before_stored = query(engine), stored(engine)
+
+    class Crash(BaseException):
+        pass
+
+    def die(self, *args, **kwargs):
+        raise Crash()
+
+    monkeypatch.setattr(DeltaStore, "drop_partitions", die)
+    with pytest.raises(Crash):
+        run(engine, "ALTER TABLE t DROP PARTITION p2")
+    monkeypatch.undo()
+    assert [r[1] for r in recycle_bin(engine)] == ["p2"]
+    assert stored(engine) == before_stored  # the Delta removes never happened
+    run(engine, "RECOVER PARTITION p2 FROM t")
+    assert query(engine) == before and stored(engine) == before_stored
+
+
 def test_a_recover_partition_whose_catalog_commit_fails_changes_nothing(engine, monkeypatch):
     make_table(engine)
     run(engine, "ALTER TABLE t DROP PARTITION p2")
@@ -488,7 +512,10 @@ def test_show_catalog_recycle_bin_filters_by_name(engine):
             run(engine, "SHOW CATALOG RECYCLE BIN" + where)
 
 
-def test_retention_settings(engine):
+def test_retention_settings_and_the_job_switch(engine):
+    from dorisql.engine.jobs import run_job
+    from dorisql.engine.trash import TRASH
+
     run(engine, 'ADMIN SET FRONTEND CONFIG ("catalog_trash_expire_second" = "60", "trash_enable" = "off")')
     assert engine.frontend("catalog_trash_expire_second") == "60" and engine.frontend("trash_enable") == "false"
     run(engine, 'ADMIN SET FRONTEND CONFIG ("trash_file_expire_time_sec" = "0")')
@@ -496,8 +523,12 @@ def test_retention_settings(engine):
         run(engine, 'ADMIN SET FRONTEND CONFIG ("trash_check_interval_seconds" = "0")')
     base = real_now()
     at(engine, base)
-    run(engine, "CREATE TABLE t (x INT) DISTRIBUTED BY HASH(x) BUCKETS 1; INSERT INTO t VALUES (1); DROP TABLE t")
-    folder = engine.catalog.list_recycle_bin()[0].table
+    run(engine, "CREATE TABLE t (x INT) DISTRIBUTED BY HASH(x) BUCKETS 1; INSERT INTO t VALUES (1)")
+    folder = table_path(engine, "t")
+    run(engine, "DROP TABLE t")
     at(engine, base + dt.timedelta(seconds=61))
-    run(engine, "ADMIN CLEAN TRASH")  # whatever the job's switch: it is asked for
-    assert recycle_bin(engine) == [] and folder is not None
+    assert run_job(TRASH, engine).disabled  # the background job is off ...
+    assert os.path.isdir(folder) and len(recycle_bin(engine)) == 1
+    result = run(engine, "ADMIN CLEAN TRASH")  # ... but asked for, a pass runs
+    assert result.message.startswith("trash: 1 recycle bin entries expired")
+    assert recycle_bin(engine) == [] and not os.path.exists(folder)
