@@ -7,6 +7,8 @@ that is stored on the partition (SHOW BUCKETS prints it).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import shutil
 
 from dorisql import ast
@@ -15,8 +17,11 @@ from dorisql.catalog.model import BucketDecision, TableMeta
 
 from .tables import meta_dir
 
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
-def topology(engine) -> auto.Topology:
+
+def topology(engine: Engine) -> auto.Topology:
     """BE nodes and disks for BUCKETS AUTO: ADMIN SET FRONTEND CONFIG / config file, else the
     Spark executors (without starting Spark: a local master is one node) and the warehouse
     volume's available capacity."""
@@ -30,7 +35,7 @@ def topology(engine) -> auto.Topology:
     return auto.Topology.uniform(max(nodes, 1), max(disks, 1), capacity)
 
 
-def _spark_nodes(engine) -> int:
+def _spark_nodes(engine: Engine) -> int:
     master = engine.config.master or "local[*]"
     if master.startswith("local") or not engine.spark_started:
         return 1
@@ -41,11 +46,11 @@ def _spark_nodes(engine) -> int:
         return 1
 
 
-def _auto_limits(engine) -> tuple[int, int]:
+def _auto_limits(engine: Engine) -> tuple[int, int]:
     return int(engine.frontend("autobucket_min_buckets")), int(engine.frontend("autobucket_max_buckets"))
 
 
-def initial_decision(engine, definition: ast.CreateTable, explicit: int | None = None) -> BucketDecision:
+def initial_decision(engine: Engine, definition: ast.CreateTable, explicit: int | None = None) -> BucketDecision:
     """Bucket count of a partition created with the table (or without any history)."""
     distribution = definition.distribution
     if explicit is not None:
@@ -57,7 +62,7 @@ def initial_decision(engine, definition: ast.CreateTable, explicit: int | None =
     return auto.initial_buckets(estimate, topology(engine), low, high)
 
 
-def next_decision(engine, meta: TableMeta, explicit: int | None = None,
+def next_decision(engine: Engine, meta: TableMeta, explicit: int | None = None,
                   dynamic_buckets: int | None = None, exclude: str | None = None) -> BucketDecision:
     """Bucket count of a partition added later: explicit BUCKETS, dynamic_partition.buckets,
     the table's fixed count, or BUCKETS AUTO from the sizes of earlier partitions."""
@@ -82,7 +87,7 @@ def next_decision(engine, meta: TableMeta, explicit: int | None = None,
     return auto.subsequent_buckets(history, topology(engine), low, high, fallback_estimate_bytes=estimate)
 
 
-def partition_size_history(engine, meta: TableMeta, exclude: str | None = None) -> list[int]:
+def partition_size_history(engine: Engine, meta: TableMeta, exclude: str | None = None) -> list[int]:
     """Stored sizes of the partitions that hold data, in range order (oldest first)."""
     from dorisql.partitioning.keys import sorted_partition_names
 

@@ -17,9 +17,14 @@ they were chosen. dorisql records a BucketDecision on every partition when it cr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dorisql import ast
 from dorisql.bucketing.auto import format_size
 from dorisql.result import Result
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 SHOW_BUCKETS_COLUMNS = ("PartitionName", "Buckets", "Rule", "EstimateSize", "N", "M", "Reason", "History")
 
@@ -39,6 +44,6 @@ def bucket_rows(meta) -> list[tuple]:
     return rows
 
 
-def show_buckets(engine, stmt: ast.ShowBuckets) -> Result:
+def show_buckets(engine: Engine, stmt: ast.ShowBuckets) -> Result:
     meta = engine.catalog.load_table(engine.resolve_db(stmt.table.db), stmt.table.name)
     return Result.table(SHOW_BUCKETS_COLUMNS, bucket_rows(meta))

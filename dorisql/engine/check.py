@@ -27,7 +27,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 from urllib.parse import unquote
 
 from dorisql import ast
@@ -36,6 +36,9 @@ from dorisql.result import Result
 
 from .consistency import log_error_reason, qualified
 from .tables import arrow_schema, meta_dir
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 CHECK_COLUMNS = ("Table", "Partition", "Problem", "Severity", "Detail")
 
@@ -63,7 +66,7 @@ class Finding:
 # ---------------------------------------------------------------------- the statement
 
 
-def admin_check_table(engine, stmt: ast.AdminCheckTable) -> Result:
+def admin_check_table(engine: Engine, stmt: ast.AdminCheckTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     findings = check_table(engine.warehouse, meta, now=time.time())

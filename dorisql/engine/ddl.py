@@ -16,6 +16,8 @@ Order of work, so that a crash at any point leaves a consistent warehouse:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import dataclasses
 import os
 import shutil
@@ -31,17 +33,20 @@ from dorisql.storage.locks import table_lock
 from .consistency import has_storage, require_storage, table_storage
 from .tables import arrow_schema, meta_dir
 
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
+
 
 # ---------------------------------------------------------------------- databases
 
 
-def create_database(engine, stmt: ast.CreateDatabase) -> Result:
+def create_database(engine: Engine, stmt: ast.CreateDatabase) -> Result:
     engine.catalog.create_database(stmt.name, if_not_exists=stmt.if_not_exists, properties=dict(stmt.properties))
     (engine.warehouse / stmt.name).mkdir(exist_ok=True)
     return Result.ok(1)
 
 
-def drop_database(engine, stmt: ast.DropDatabase) -> Result:
+def drop_database(engine: Engine, stmt: ast.DropDatabase) -> Result:
     if not engine.catalog.database_exists(stmt.name):
         if stmt.if_exists:
             return Result.ok()
@@ -67,7 +72,7 @@ def drop_database(engine, stmt: ast.DropDatabase) -> Result:
 # ---------------------------------------------------------------------- tables
 
 
-def create_table(engine, stmt: ast.CreateTable) -> Result:
+def create_table(engine: Engine, stmt: ast.CreateTable) -> Result:
     from dorisql.analysis import normalize_create_table
     from dorisql.generator import to_sql
     from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
@@ -104,7 +109,7 @@ def create_table(engine, stmt: ast.CreateTable) -> Result:
     return Result.ok()
 
 
-def _whole_table_exists(engine, db: str, name: str) -> bool:
+def _whole_table_exists(engine: Engine, db: str, name: str) -> bool:
     """For CREATE TABLE IF NOT EXISTS: is there a table with its storage under this name?
 
     A catalog entry without its Delta table is refused (TableStorageError), never reported as an
@@ -120,7 +125,7 @@ def _whole_table_exists(engine, db: str, name: str) -> bool:
     return True
 
 
-def _drop_table_data(engine, meta: TableMeta) -> None:
+def _drop_table_data(engine: Engine, meta: TableMeta) -> None:
     location = meta_dir(engine.warehouse, meta)
     for _ in range(3):  # again if a session racing to drop it re-created the folder for its lock
         shutil.rmtree(location, ignore_errors=True)
@@ -132,7 +137,7 @@ def _drop_table_data(engine, meta: TableMeta) -> None:
 _DROP_ATTEMPTS = 5
 
 
-def drop_table(engine, stmt: ast.DropTable) -> Result:
+def drop_table(engine: Engine, stmt: ast.DropTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     for attempt in range(_DROP_ATTEMPTS):
         try:
@@ -162,7 +167,7 @@ def drop_table(engine, stmt: ast.DropTable) -> Result:
     return Result.ok()
 
 
-def _drop_damaged_table(engine, damaged: DamagedTableError) -> None:
+def _drop_damaged_table(engine: Engine, damaged: DamagedTableError) -> None:
     """DROP TABLE of a table whose catalog entry cannot be read: its folder is found by id
     (or, for a dorisql 0.1 table, by name), the entry goes, nothing else is touched."""
     from dorisql.warehouse import table_id_path, table_path
@@ -185,7 +190,7 @@ def _remove_lock_only_folder(location) -> None:
         pass
 
 
-def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
+def truncate_table(engine: Engine, stmt: ast.TruncateTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
@@ -196,7 +201,7 @@ def truncate_table(engine, stmt: ast.TruncateTable) -> Result:
     return Result.ok()
 
 
-def _load(engine, db: str, name: str, if_exists: bool = False) -> TableMeta | None:
+def _load(engine: Engine, db: str, name: str, if_exists: bool = False) -> TableMeta | None:
     try:
         return engine.catalog.load_table(db, name)
     except DamagedTableError:
@@ -217,7 +222,7 @@ def _partition(meta: TableMeta, name: str):
 # ---------------------------------------------------------------------- ALTER TABLE
 
 
-def alter_table(engine, stmt: ast.AlterTable) -> Result:
+def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     for action in stmt.actions:  # refuse before changing anything
@@ -230,12 +235,12 @@ def alter_table(engine, stmt: ast.AlterTable) -> Result:
     return Result.ok()
 
 
-def _add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
+def _add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
     parts.check_manual_change_allowed(engine, meta, "ADD PARTITION")
     return parts.add_partition(engine, meta, action)
 
 
-def _drop_partition(engine, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
+def _drop_partition(engine: Engine, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
     if action.temporary:
         from dorisql.errors import NotSupportedError
 
@@ -250,11 +255,11 @@ def _drop_partition(engine, meta: TableMeta, action: ast.DropPartition) -> Table
     return parts.drop_partitions(engine, meta, [action.name], reason="dorisql DROP PARTITION", force=action.force)
 
 
-def _set_properties(engine, meta: TableMeta, action: ast.SetProperties) -> TableMeta:
+def _set_properties(engine: Engine, meta: TableMeta, action: ast.SetProperties) -> TableMeta:
     return parts.set_properties(engine, meta, dict(action.properties))
 
 
-def _rename_table(engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta:
+def _rename_table(engine: Engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta:
     from dorisql.warehouse import validate_name
 
     validate_name("table", action.new_name)
@@ -277,7 +282,7 @@ def _rename_table(engine, meta: TableMeta, action: ast.RenameTable) -> TableMeta
     return engine.catalog.load_table(meta.db, action.new_name)
 
 
-def _rename_partition(engine, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
+def _rename_partition(engine: Engine, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
     from dorisql.storage.delta import DeltaStore
 
     old = _partition(meta, action.old_name)

@@ -9,6 +9,8 @@ a dropped partition). Anything that fails before that commit leaves the table as
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import random
 
 from dorisql import ast
@@ -19,6 +21,9 @@ from dorisql.types import spark_string
 
 from . import tvf
 from .tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, needs_sequence, storage_view
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 _BAD = "__dorisql_bad"
 _WHY = "__dorisql_why"
@@ -34,7 +39,7 @@ _SAMPLE_ROWS = 3
 # ---------------------------------------------------------------------- reading
 
 
-def scan_table(engine, meta: TableMeta, partitions=None, buckets=None):
+def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
     partitions (names) and buckets ({partition: {bucket, ...}})."""
     from dorisql.storage.delta import read_files
@@ -60,14 +65,14 @@ def scan_table(engine, meta: TableMeta, partitions=None, buckets=None):
     return frame
 
 
-def _resolver(engine):
+def _resolver(engine: Engine):
     def resolve(table: ast.TableName) -> TableMeta:
         return engine.catalog.load_table(engine.resolve_db(table.db), table.name)
 
     return resolve
 
 
-def _planner_callbacks(engine) -> dict:
+def _planner_callbacks(engine: Engine) -> dict:
     """How the query planner reaches the engine: catalog lookups, table scans, table functions."""
     spark = engine.spark
 
@@ -83,19 +88,19 @@ def _planner_callbacks(engine) -> dict:
     }
 
 
-def _run_query(engine, query: ast.Query):
+def _run_query(engine: Engine, query: ast.Query):
     from .query import run_query
 
     return run_query(engine.spark, query, **_planner_callbacks(engine))
 
 
-def select(engine, stmt: ast.Query) -> Result:
+def select(engine: Engine, stmt: ast.Query) -> Result:
     df, _scans = _run_query(engine, stmt)
     rows = [tuple(row) for row in df.collect()]
     return Result.table(df.columns, rows)
 
 
-def explain(engine, stmt: ast.Explain) -> Result:
+def explain(engine: Engine, stmt: ast.Explain) -> Result:
     from .query import explain as explain_query
 
     lines = explain_query(engine.spark, stmt.query, verbose=stmt.verbose, **_planner_callbacks(engine))
@@ -105,7 +110,7 @@ def explain(engine, stmt: ast.Explain) -> Result:
 # ---------------------------------------------------------------------- loading
 
 
-def insert(engine, stmt: ast.Insert) -> Result:
+def insert(engine: Engine, stmt: ast.Insert) -> Result:
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
@@ -199,7 +204,7 @@ def _values_frame(spark, rows, target, now=None):
     return spark.sql(f"SELECT * FROM VALUES {body} AS v({names})")
 
 
-def _routed_frame(engine, meta: TableMeta, source, target: list[ast.ColumnDef], only_partitions: tuple[str, ...],
+def _routed_frame(engine: Engine, meta: TableMeta, source, target: list[ast.ColumnDef], only_partitions: tuple[str, ...],
                   diagnose: bool = False):
     """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows.
 
@@ -337,7 +342,7 @@ def _existing_partition(meta: TableMeta, name: str) -> str:
     return found.name
 
 
-def _filtered_message(engine, meta: TableMeta, source, target, only_partitions, bad: int, total: int) -> str:
+def _filtered_message(engine: Engine, meta: TableMeta, source, target, only_partitions, bad: int, total: int) -> str:
     """Doris's strict-mode refusal, with the count and a few of the offending rows (as given,
     with the reason each was refused)."""
     from pyspark.sql import functions as F
@@ -365,7 +370,7 @@ def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched
             "nothing was loaded")
 
 
-def _bump_loaded_partitions(engine, meta: TableMeta, touched: set[str], delta_version: int) -> None:
+def _bump_loaded_partitions(engine: Engine, meta: TableMeta, touched: set[str], delta_version: int) -> None:
     from .partitions import bump_versions
 
     names = {meta.partition_key(p): p.name for p in meta.partitions}

@@ -11,7 +11,7 @@ import collections
 import dataclasses
 import datetime as dt
 import functools
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from dorisql import ast, table_properties
 from dorisql.bucketing import auto
@@ -25,10 +25,13 @@ from .bucket_counts import initial_decision, next_decision
 from .consistency import check_log_reached
 from .tables import meta_dir
 
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
+
 # ---------------------------------------------------------------------- creating partitions
 
 
-def initial_partitions(engine, definition: ast.CreateTable) -> list[PartitionMeta]:
+def initial_partitions(engine: Engine, definition: ast.CreateTable) -> list[PartitionMeta]:
     """The partitions CREATE TABLE makes: the listed ones, or the single hidden partition
     named after the table, plus whatever the dynamic partition rules create right away."""
     from dorisql.partitioning.keys import build_partitions
@@ -70,7 +73,7 @@ def _storage_medium(definition: ast.CreateTable) -> str:
     return value if value in ("HDD", "SSD") else "HDD"
 
 
-def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
+def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
     from dorisql.partitioning import keys
 
     item = action.partition
@@ -99,7 +102,7 @@ def add_partition(engine, meta: TableMeta, action: ast.AddPartition) -> TableMet
 # ---------------------------------------------------------------------- dropping partitions
 
 
-def drop_partitions(engine, meta: TableMeta, names: Iterable[str], reason: str, *, force: bool = False) -> TableMeta:
+def drop_partitions(engine: Engine, meta: TableMeta, names: Iterable[str], reason: str, *, force: bool = False) -> TableMeta:
     """Drop partitions: catalog first, then one Delta commit of `remove`s for their files.
 
     Both happen under the table's commit lock (dorisql.storage.locks, re-entrant, the lock a
@@ -203,12 +206,12 @@ def _clear_pending_drops(location) -> None:
         pass
 
 
-def has_pending_drops(engine, meta: TableMeta) -> bool:
+def has_pending_drops(engine: Engine, meta: TableMeta) -> bool:
     """True when a partition drop of this table was interrupted (one stat, no log read)."""
     return (meta_dir(engine.warehouse, meta) / PENDING_DROP_FILE).exists()
 
 
-def _finish_pending_drops_locked(engine, meta: TableMeta, location) -> list[str]:
+def _finish_pending_drops_locked(engine: Engine, meta: TableMeta, location) -> list[str]:
     """Under the table lock: commit the Delta removes of an interrupted drop, then forget it.
 
     Only names the catalog no longer lists are removed (a crash before the catalog commit
@@ -229,7 +232,7 @@ def _finish_pending_drops_locked(engine, meta: TableMeta, location) -> list[str]
     return stale
 
 
-def finish_pending_drops(engine, meta: TableMeta) -> list[str]:
+def finish_pending_drops(engine: Engine, meta: TableMeta) -> list[str]:
     """Finish a partition drop that crashed between its catalog commit and its Delta commit.
 
     Cheap when there is nothing to do (one stat). Returns the partition names cleaned up."""
@@ -240,7 +243,7 @@ def finish_pending_drops(engine, meta: TableMeta) -> list[str]:
         return _finish_pending_drops_locked(engine, meta, location)
 
 
-def bump_versions(engine, meta: TableMeta, names: Iterable[str], delta_version: int | None = None) -> TableMeta:
+def bump_versions(engine: Engine, meta: TableMeta, names: Iterable[str], delta_version: int | None = None) -> TableMeta:
     """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time),
     and the Delta version it committed (TableMeta.known_delta_version)."""
     touched = {n.lower() for n in names}
@@ -266,7 +269,7 @@ def _partition_type(definition: ast.CreateTable) -> str:
     return column(definition, definition.partition.columns[0]).type.name
 
 
-def dynamic_properties(engine, definition: ast.CreateTable, properties: dict[str, str] | None = None):
+def dynamic_properties(engine: Engine, definition: ast.CreateTable, properties: dict[str, str] | None = None):
     """The table's parsed dynamic_partition.* properties, or None if it has none."""
     props = ast.props(definition.properties) if properties is None else properties
     if not dynamic.has_dynamic_properties(props):
@@ -300,7 +303,7 @@ def existing_for_planner(meta: TableMeta) -> list[dynamic.ExistingPartition]:
     return result
 
 
-def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetime) -> TableMeta:
+def _apply_plan_partitions(engine: Engine, meta: TableMeta, plan, props, now: dt.datetime) -> TableMeta:
     """The table with the plan's new partitions added (catalog objects only; nothing committed)."""
     from dorisql.partitioning.keys import component_text, partition_columns
 
@@ -331,7 +334,7 @@ def _apply_plan_partitions(engine, meta: TableMeta, plan, props, now: dt.datetim
     return dataclasses.replace(meta, partitions=tuple(partitions))
 
 
-def with_dynamic_state_created(engine, meta: TableMeta) -> TableMeta:
+def with_dynamic_state_created(engine: Engine, meta: TableMeta) -> TableMeta:
     """A new dynamic table has been scheduled once, at creation (Doris runs the rules immediately)."""
     if dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
         now = engine.now()
@@ -340,7 +343,7 @@ def with_dynamic_state_created(engine, meta: TableMeta) -> TableMeta:
     return meta
 
 
-def now_zone(engine) -> str | None:
+def now_zone(engine: Engine) -> str | None:
     """The zone a naive "now" is in: the session's ``time_zone`` when set, else None (the
     table's own dynamic_partition.time_zone, so ``SET dorisql_now = '2020-05-29 10:00:00'`` is
     10:00 on the table's clock whatever the machine's zone)."""
@@ -348,13 +351,13 @@ def now_zone(engine) -> str | None:
     return zone.strip() or None
 
 
-def _plan_for(engine, meta: TableMeta, props, now: dt.datetime, creating_table: bool = False):
+def _plan_for(engine: Engine, meta: TableMeta, props, now: dt.datetime, creating_table: bool = False):
     return dynamic.plan(props, existing_for_planner(meta), now, _partition_type(meta.definition),
                         max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
                         creating_table=creating_table, now_zone=now_zone(engine))
 
 
-def run_dynamic_pass(engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
+def run_dynamic_pass(engine: Engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
     """One scheduler pass over one table: drop, then create, as the plan says
     (DynamicPartitionScheduler.executeDynamicPartition for one table).
 
@@ -430,7 +433,7 @@ def _remember_idle(key, value) -> None:
         _IDLE_MEMO.popitem(last=False)
 
 
-def _idle_memo_key(engine, meta: TableMeta, props, now: dt.datetime):
+def _idle_memo_key(engine: Engine, meta: TableMeta, props, now: dt.datetime):
     try:
         zone_name = now_zone(engine)
         now_local = dynamic.localize_now(now, props.zone, zone_name)
@@ -456,7 +459,7 @@ GLOBAL_DISABLED_MESSAGE = ("Could not create table with dynamic partition when f
                            "firstly.")
 
 
-def check_global_switch(engine, properties: dict[str, str]) -> None:
+def check_global_switch(engine: Engine, properties: dict[str, str]) -> None:
     """Doris refuses ``"dynamic_partition.enable" = "true"`` (CREATE or ALTER) while the FE
     config dynamic_partition_enable is false."""
     value = properties.get(dynamic.ENABLE)
@@ -465,7 +468,7 @@ def check_global_switch(engine, properties: dict[str, str]) -> None:
         raise AnalysisError(GLOBAL_DISABLED_MESSAGE)
 
 
-def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMeta:
+def set_properties(engine: Engine, meta: TableMeta, changes: dict[str, str]) -> TableMeta:
     """ALTER TABLE ... SET (...): validate, store, and apply dynamic partition rules at once.
 
     Doris (ModifyTablePropertiesClause + DynamicPartitionUtil): the merged rule set must be
@@ -502,7 +505,7 @@ def set_properties(engine, meta: TableMeta, changes: dict[str, str]) -> TableMet
     return updated
 
 
-def _stamp_ddl(engine, meta: TableMeta) -> None:
+def _stamp_ddl(engine: Engine, meta: TableMeta) -> None:
     """Keep the Delta table's ``dorisql.ddl`` property in step with the Doris definition."""
     from dorisql.generator import to_sql
     from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
@@ -532,7 +535,7 @@ MANUAL_CHANGE_MESSAGE = ("Cannot add/drop partition on a Dynamic Partition Table
                          "`ALTER TABLE tbl_name SET (\"dynamic_partition.enable\" = \"false\")` firstly.")
 
 
-def check_manual_change_allowed(engine, meta: TableMeta, what: str) -> None:
+def check_manual_change_allowed(engine: Engine, meta: TableMeta, what: str) -> None:
     """Doris refuses manual ADD PARTITION and DROP PARTITION while the table's dynamic rules are
     enabled (``dynamic_partition.enable`` of the table; the FE switch does not matter)."""
     if what not in ("ADD PARTITION", "DROP PARTITION"):

@@ -23,7 +23,7 @@ import datetime as dt
 import fnmatch
 import os
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from dorisql import ast
 from dorisql.catalog.base import (
@@ -40,6 +40,9 @@ from dorisql.storage.locks import table_lock
 from dorisql.warehouse import validate_name
 
 from .tables import meta_dir
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 SHOW_COLUMNS = ("Type", "Name", "DbId", "TableId", "PartitionId", "DropTime", "DataSize", "RemoteDataSize")
 
@@ -106,7 +109,7 @@ def database_folders(warehouse: Path) -> list[Path]:
         return []
 
 
-def _move_table_folder(engine, meta: TableMeta, db: str, name: str) -> None:
+def _move_table_folder(engine: Engine, meta: TableMeta, db: str, name: str) -> None:
     """Put a recycled table's folder where the recovered table will look for it (its database,
     or its name for dorisql 0.1 tables, may change). Before the catalog commit: if that commit
     fails, `table_folder` still finds the folder."""
@@ -141,7 +144,7 @@ def _shown_id(wanted_id: Optional[int]) -> int:
 # ---------------------------------------------------------------------- RECOVER
 
 
-def recover_database(engine, stmt: ast.RecoverDatabase) -> Result:
+def recover_database(engine: Engine, stmt: ast.RecoverDatabase) -> Result:
     target = validate_name("database", stmt.new_name or stmt.name)
     if engine.catalog.database_exists(target):
         raise CatalogError(f"Database[{target}] already exist.")
@@ -158,7 +161,7 @@ def recover_database(engine, stmt: ast.RecoverDatabase) -> Result:
     return Result.ok()
 
 
-def recover_table(engine, stmt: ast.RecoverTable) -> Result:
+def recover_table(engine: Engine, stmt: ast.RecoverTable) -> Result:
     from .partitions import finish_pending_drops
 
     db = engine.resolve_db(stmt.table.db)
@@ -176,7 +179,7 @@ def recover_table(engine, stmt: ast.RecoverTable) -> Result:
     return Result.ok()
 
 
-def recover_partition(engine, stmt: ast.RecoverPartition) -> Result:
+def recover_partition(engine: Engine, stmt: ast.RecoverPartition) -> Result:
     """RECOVER PARTITION: the files come back in Delta first, then the partition in the catalog.
 
     Crash safety (the two cannot be one transaction): before the Delta commit, the partition's
@@ -270,7 +273,7 @@ def _name_filter(where: Optional[ast.Predicate]):
     return lambda name: fnmatch.fnmatchcase(name.lower(), glob)
 
 
-def show_recycle_bin(engine, stmt: ast.ShowCatalogRecycleBin) -> Result:
+def show_recycle_bin(engine: Engine, stmt: ast.ShowCatalogRecycleBin) -> Result:
     """Doris's columns; databases, then tables, then partitions, each by name and drop time.
     DataSize is in bytes: a partition's recorded files, a table's Delta snapshot, a database's
     tables and their dropped partitions. Nothing is remote: RemoteDataSize is 0."""
@@ -298,7 +301,7 @@ def show_recycle_bin(engine, stmt: ast.ShowCatalogRecycleBin) -> Result:
     return Result.table(SHOW_COLUMNS, rows)
 
 
-def _table_bytes(engine, meta: TableMeta) -> int:
+def _table_bytes(engine: Engine, meta: TableMeta) -> int:
     """Bytes of a recycled table's latest Delta snapshot (0 when its folder or log is unreadable:
     SHOW must not fail for one damaged entry)."""
     from dorisql.storage.delta import DeltaStore

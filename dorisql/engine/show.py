@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import fnmatch
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
@@ -13,6 +13,9 @@ from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseErro
 from dorisql.result import Result
 
 from .buckets import show_buckets
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 SHOW_PARTITIONS_COLUMNS = (
     "PartitionId", "PartitionName", "VisibleVersion", "VisibleVersionTime", "State", "PartitionKey",
@@ -50,12 +53,12 @@ def _like(pattern: str | None, value: str) -> bool:
 # ---------------------------------------------------------------------- databases and tables
 
 
-def show_databases(engine, stmt: ast.ShowDatabases) -> Result:
+def show_databases(engine: Engine, stmt: ast.ShowDatabases) -> Result:
     names = [n for n in engine.catalog.list_databases() if _like(stmt.like, n)]
     return Result.table(["Database"], [(n,) for n in sorted(names)])
 
 
-def show_tables(engine, stmt: ast.ShowTables) -> Result:
+def show_tables(engine: Engine, stmt: ast.ShowTables) -> Result:
     db = engine.resolve_db(stmt.db)
     if not engine.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
@@ -63,7 +66,7 @@ def show_tables(engine, stmt: ast.ShowTables) -> Result:
     return Result.table([f"Tables_in_{db}"], [(n,) for n in sorted(names)])
 
 
-def load_meta(engine, table: ast.TableName) -> TableMeta:
+def load_meta(engine: Engine, table: ast.TableName) -> TableMeta:
     return engine.catalog.load_table(engine.resolve_db(table.db), table.name)
 
 
@@ -87,14 +90,14 @@ def current_definition(meta: TableMeta) -> ast.CreateTable:
                                columns=columns)
 
 
-def show_create_table(engine, stmt: ast.ShowCreateTable) -> Result:
+def show_create_table(engine: Engine, stmt: ast.ShowCreateTable) -> Result:
     from dorisql.generator import to_sql
 
     meta = load_meta(engine, stmt.table)
     return Result.table(["Table", "Create Table"], [(meta.name, to_sql(current_definition(meta)) + ";")])
 
 
-def describe(engine, stmt: ast.Describe) -> Result:
+def describe(engine: Engine, stmt: ast.Describe) -> Result:
     from dorisql.generator import type_sql
 
     meta = load_meta(engine, stmt.table)
@@ -116,7 +119,7 @@ def describe(engine, stmt: ast.Describe) -> Result:
 # ---------------------------------------------------------------------- partitions
 
 
-def partition_rows(engine, meta: TableMeta) -> list[tuple[Any, ...]]:
+def partition_rows(engine: Engine, meta: TableMeta) -> list[tuple[Any, ...]]:
     from dorisql.partitioning.keys import partition_range_string
     stats = table_stats(engine, meta)
     definition = meta.definition
@@ -172,7 +175,7 @@ def _column_name(name: str) -> str:
     raise AnalysisError(f"Unknown column '{name}' in SHOW PARTITIONS; columns are: {', '.join(SHOW_PARTITIONS_COLUMNS)}")
 
 
-def show_partitions(engine, stmt: ast.ShowPartitions) -> Result:
+def show_partitions(engine: Engine, stmt: ast.ShowPartitions) -> Result:
     if stmt.temporary:
         return Result.table(SHOW_PARTITIONS_COLUMNS, [])
     meta = load_meta(engine, stmt.table)
@@ -189,7 +192,7 @@ def show_partitions(engine, stmt: ast.ShowPartitions) -> Result:
     return Result.table(SHOW_PARTITIONS_COLUMNS, [tuple(r.values()) for r in rows])
 
 
-def table_stats(engine, meta: TableMeta):
+def table_stats(engine: Engine, meta: TableMeta):
     """Per-partition size and rows of the live partitions, from the Delta log."""
     from .consistency import table_storage
 
@@ -199,7 +202,7 @@ def table_stats(engine, meta: TableMeta):
     return {names[key]: s for key, s in stats.items() if key in names}
 
 
-def show_data(engine, stmt: ast.ShowData) -> Result:
+def show_data(engine: Engine, stmt: ast.ShowData) -> Result:
     if stmt.table is not None:
         meta = load_meta(engine, stmt.table)
         stats = table_stats(engine, meta)
@@ -224,7 +227,7 @@ def show_data(engine, stmt: ast.ShowData) -> Result:
     return Result.table(["TableName", "Size", "ReplicaCount", "RemoteSize"], rows)
 
 
-def show_dynamic_partition_tables(engine, stmt: ast.ShowDynamicPartitionTables) -> Result:
+def show_dynamic_partition_tables(engine: Engine, stmt: ast.ShowDynamicPartitionTables) -> Result:
     from .scheduler import dynamic_rows
 
     db = engine.resolve_db(stmt.db)
@@ -233,11 +236,11 @@ def show_dynamic_partition_tables(engine, stmt: ast.ShowDynamicPartitionTables) 
     return dynamic_rows(engine, db)
 
 
-def show_proc(engine, stmt: ast.ShowProc) -> Result:
+def show_proc(engine: Engine, stmt: ast.ShowProc) -> Result:
     raise NotSupportedError(f"SHOW PROC '{stmt.path}'")
 
 
-def help_topic(engine, stmt: ast.Help) -> Result:
+def help_topic(engine: Engine, stmt: ast.Help) -> Result:
     from .help import lookup
 
     return lookup(stmt.topic)

@@ -12,7 +12,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from dorisql.errors import DorisqlError
 
@@ -20,11 +20,14 @@ from .execute import error_line, execute_command
 from .formatting import format_error, format_result
 from .script import Command, iter_script, read_script
 
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
+
 MAX_SOURCE_DEPTH = 16
 
 
 @contextmanager
-def script_folder(engine, filename: str | None):
+def script_folder(engine: Engine, filename: str | None):
     """While a file runs, relative paths in it (local() table functions) start at its folder."""
     if not filename or not hasattr(engine, "base_dir"):
         yield
@@ -126,7 +129,7 @@ class BatchRunner:
         return self.force
 
 
-def run_batch(engine, text: str, *, filename: str | None = None, fmt: str = "tsv", force: bool = False,
+def run_batch(engine: Engine, text: str, *, filename: str | None = None, fmt: str = "tsv", force: bool = False,
               out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run a script; the exit code (0 ok, 1 something failed)."""
     runner = BatchRunner(engine, fmt=fmt, force=force, out=out or sys.stdout, err=err or sys.stderr)

@@ -5,12 +5,17 @@ Shared by the batch and interactive modes (mycli's main_modes/execute.py). No te
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import time
 
 from dorisql.errors import DorisqlError
 from dorisql.result import Result
 
 from .script import Command
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 
 def parse_command(command: Command):
@@ -40,7 +45,7 @@ def place_error(err: BaseException, command: Command) -> None:
         pass
 
 
-def execute_command(engine, command: Command) -> Result:
+def execute_command(engine: Engine, command: Command) -> Result:
     """Parse and execute one SQL command. Any failure arrives as a DorisqlError."""
     started = time.perf_counter()
     try:

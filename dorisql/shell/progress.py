@@ -24,7 +24,10 @@ import threading
 import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
+
+if TYPE_CHECKING:  # the engine imports these modules: type-only import
+    from dorisql.engine.session import Engine
 
 #: The running queries' SQL metrics looked at (the newest executions; older ones are done).
 RECENT_EXECUTIONS = 4
@@ -88,7 +91,7 @@ class SparkProgress:
         #: Accumulator ids of each SQL execution's row-count metrics (asked once per execution).
         self._row_metrics: dict[int, set[int]] = {}
 
-    def __call__(self, engine) -> Progress | None:
+    def __call__(self, engine: Engine) -> Progress | None:
         spark = getattr(engine, "running_spark", None)
         if spark is None:
             return None
@@ -169,7 +172,7 @@ def _count(text: str) -> int:
 class ProgressLine:
     """Draws and clears one status line on `out` while a statement runs."""
 
-    def __init__(self, engine, out: TextIO, *, delay: float = 0.7, interval: float = 0.5,
+    def __init__(self, engine: Engine, out: TextIO, *, delay: float = 0.7, interval: float = 0.5,
                  poll: Callable[[object], Progress | None] | None = None,
                  clock: Callable[[], float] = time.monotonic):
         self.engine = engine
