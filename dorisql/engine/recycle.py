@@ -109,20 +109,28 @@ def database_folders(warehouse: Path) -> list[Path]:
         return []
 
 
-def _move_table_folder(engine: Engine, meta: TableMeta, db: str, name: str) -> None:
+def _move_table_folder(engine: Engine, meta: TableMeta, db: str, name: str) -> Optional[tuple[Path, Path]]:
     """Put a recycled table's folder where the recovered table will look for it (its database,
-    or its name for dorisql 0.1 tables, may change). Before the catalog commit: if that commit
-    fails, `table_folder` still finds the folder."""
+    or its name for dorisql 0.1 tables, may change), before the catalog commit. Returns the
+    move made, (from, to), so a failed commit can put the folder back; if the process dies
+    instead, `table_folder` still finds an id-named folder."""
     source = table_folder(engine.warehouse, meta)
     if source is None:
         raise ExecutionError(f"the data folder of table '{meta.name}' (id {meta.id}) is missing; it cannot be recovered")
     target = meta_dir(engine.warehouse, dataclasses.replace(meta, db=db, name=name))
     if source == target:
-        return
+        return None
     if target.exists():
         raise ExecutionError(f"cannot recover table '{meta.name}': '{target}' is already taken")
     target.parent.mkdir(parents=True, exist_ok=True)
     os.rename(source, target)
+    return source, target
+
+
+def _move_back(moves: Iterable[Optional[tuple[Path, Path]]]) -> None:
+    for move in moves:
+        if move is not None and move[1].is_dir() and not move[0].exists():
+            os.rename(move[1], move[0])
 
 
 # ---------------------------------------------------------------------- choosing an entry
@@ -154,10 +162,15 @@ def recover_database(engine: Engine, stmt: ast.RecoverDatabase) -> Result:
         raise CatalogError(f"Unknown database '{stmt.name}' or database id '{_shown_id(stmt.id)}'")
     tables = [e for e in engine.catalog.list_recycle_bin(kind=RECYCLED_TABLE, db_id=entry.id)
               if e.id in entry.table_ids and e.table is not None]
-    for table in tables:
-        _move_table_folder(engine, table.table, target, table.name)
-    (engine.warehouse / target).mkdir(exist_ok=True)
-    engine.catalog.recover_database(entry.id, new_name=stmt.new_name)
+    moves: list[Optional[tuple[Path, Path]]] = []
+    try:
+        for table in tables:
+            moves.append(_move_table_folder(engine, table.table, target, table.name))
+        (engine.warehouse / target).mkdir(exist_ok=True)
+        engine.catalog.recover_database(entry.id, new_name=stmt.new_name)
+    except BaseException:
+        _move_back(moves)
+        raise
     return Result.ok()
 
 
@@ -173,8 +186,12 @@ def recover_table(engine: Engine, stmt: ast.RecoverTable) -> Result:
                    if e.name == stmt.table.name), stmt.id)
     if entry is None or entry.table is None:
         raise CatalogError(f"Unknown table '{stmt.table.name}' or table id '{_shown_id(stmt.id)}' in {db}")
-    _move_table_folder(engine, entry.table, db, target)
-    meta = engine.catalog.recover_table(entry.id, new_name=stmt.new_name)
+    move = _move_table_folder(engine, entry.table, db, target)
+    try:
+        meta = engine.catalog.recover_table(entry.id, new_name=stmt.new_name)
+    except BaseException:
+        _move_back([move])
+        raise
     finish_pending_drops(engine, meta)  # a DROP PARTITION it was in the middle of when dropped
     return Result.ok()
 

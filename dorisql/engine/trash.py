@@ -103,9 +103,10 @@ class TrashReport:
     def details(self) -> list[str]:
         return [f"expired {name}" for name in self.expired]
 
-    def _deleted(self, files: int, size: int) -> None:
-        self.files += files
-        self.bytes += size
+    def count_deleted(self, deleted: tuple[int, int]) -> None:
+        """Add what DeltaStore.delete_files reports: (files, bytes)."""
+        self.files += deleted[0]
+        self.bytes += deleted[1]
 
 
 # ---------------------------------------------------------------------- one pass
@@ -191,7 +192,7 @@ def _delete_partition_files(engine: "Engine", owner: TableMeta, entry: RecycleBi
             finish_pending_drops(engine, owner)  # an interrupted RECOVER PARTITION re-added some
         live = {f.path for f in store.snapshot().files} if (folder / "_delta_log").is_dir() else set()
         paths = [f.path for f in entry.files if f.path not in live]
-        report._deleted(len(paths), store.delete_files(paths))
+        report.count_deleted(store.delete_files(paths))
 
 
 def _clean_table(engine: "Engine", meta: TableMeta, settings: _Settings, report: TrashReport) -> None:
@@ -214,7 +215,7 @@ def _clean_table(engine: "Engine", meta: TableMeta, settings: _Settings, report:
         untracked = set(store.unreferenced_files(vacuum_hours(settings.orphan_cutoff, settings.wall_now)))
         untracked = {p for p in untracked - every_removed if _mtime_old_enough(folder / p, settings, wall)}
         garbage = sorted((removed | untracked) - held)
-        report._deleted(len(garbage), store.delete_files(garbage))
+        report.count_deleted(store.delete_files(garbage))
         staging = folder / STAGING_DIR
         if staging.is_dir():
             for txn in staging.iterdir():

@@ -507,11 +507,12 @@ class DeltaStore:
         return sorted(self._table().vacuum(retention_hours=max(int(older_than_hours), 0), dry_run=True,
                                            enforce_retention_duration=False, full=True))
 
-    def delete_files(self, paths: Iterable[str]) -> int:
+    def delete_files(self, paths: Iterable[str]) -> tuple[int, int]:
         """Delete data files (paths relative to the table folder) and the tablet folders they
-        leave empty. Returns the bytes freed. The caller decides what is garbage (under the
-        commit lock, so that no commit adds a file back meanwhile)."""
-        freed = 0
+        leave empty. Returns (files deleted, bytes freed); files already gone are skipped. The
+        caller decides what is garbage (under the commit lock, so that no commit adds a file
+        back meanwhile)."""
+        count = freed = 0
         folders: set[str] = set()
         for rel in paths:
             full = os.path.join(self.path, rel)
@@ -520,6 +521,7 @@ class DeltaStore:
                 os.remove(full)
             except FileNotFoundError:
                 continue
+            count += 1
             freed += size
             folders.add(os.path.dirname(full))
         for folder in sorted(folders, key=len, reverse=True):
@@ -529,7 +531,7 @@ class DeltaStore:
                 except OSError:
                     break
                 folder = os.path.dirname(folder)
-        return freed
+        return count, freed
 
     def restore_files(self, files: Sequence[FileEntry], *, operation: str = "dorisql RECOVER PARTITION",
                       statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:

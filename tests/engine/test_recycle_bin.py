@@ -309,6 +309,25 @@ def test_drop_database_then_recover_gives_back_exactly_the_rows(engine):
     assert rows(engine, "SHOW TABLES FROM shop") == [] and recycle_bin(engine) == []
 
 
+def test_a_failed_recover_database_as_leaves_the_folders_where_they_were(engine, monkeypatch):
+    run(engine, "CREATE DATABASE shop; CREATE TABLE shop.t (x INT) DISTRIBUTED BY HASH(x) BUCKETS 1; "
+                "INSERT INTO shop.t VALUES (7)")
+    folder = table_path(engine, "t", "shop")
+    run(engine, "DROP DATABASE shop")
+
+    def refuse(*args, **kwargs):
+        raise CatalogError("Database[shop2] already exist.")
+
+    monkeypatch.setattr(engine.catalog, "recover_database", refuse)
+    with pytest.raises(CatalogError):
+        run(engine, "RECOVER DATABASE shop AS shop2")
+    monkeypatch.undo()
+    assert os.path.isdir(folder) and not (engine.warehouse / "shop2" / os.path.basename(folder)).exists()
+    run(engine, "RECOVER DATABASE shop AS shop2")
+    assert rows(engine, "SELECT * FROM shop2.t") == [(7,)]
+    assert not os.path.exists(folder)
+
+
 # --------------------------------------------------------------------------- FORCE
 
 
