@@ -27,7 +27,6 @@ Not a test: run it by hand. ``--rows 1000000 --big-mb 64`` is a quick run.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
@@ -58,9 +57,11 @@ def raw_write(spark, source: str, out: str) -> float:
     from pyspark.sql import functions as F
 
     started = time.perf_counter()
-    df = (spark.read.parquet(source)
-          .withColumn("p", F.date_format("day", "'p'yyyyMMdd"))
-          .withColumn("b", F.expr(f"pmod(hash(k), {BUCKETS})")))
+    df = (
+        spark.read.parquet(source)
+        .withColumn("p", F.date_format("day", "'p'yyyyMMdd"))
+        .withColumn("b", F.expr(f"pmod(hash(k), {BUCKETS})"))
+    )
     df.write.mode("overwrite").partitionBy("p", "b").parquet(out)
     return time.perf_counter() - started
 
@@ -76,7 +77,8 @@ def dorisql_insert(engine, name: str, source: str) -> tuple[float, int]:
     engine.execute_sql(CREATE.format(name=name))
     started = time.perf_counter()
     (result,) = engine.execute_sql(
-        f'INSERT INTO {name} SELECT * FROM local("file_path" = "{source}", "format" = "parquet")')
+        f'INSERT INTO {name} SELECT * FROM local("file_path" = "{source}", "format" = "parquet")'
+    )
     return time.perf_counter() - started, result.affected_rows
 
 
@@ -109,20 +111,25 @@ def main(argv=None) -> int:
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="dorisql-ingest-"))
     work.mkdir(parents=True, exist_ok=True)
-    spark = create_session(master=args.master, app_name="dorisql-bench-ingest",
-                           conf={"spark.driver.memory": args.driver_memory})
+    spark = create_session(
+        master=args.master, app_name="dorisql-bench-ingest", conf={"spark.driver.memory": args.driver_memory}
+    )
     cores = spark.sparkContext.defaultParallelism
     # local() reads only under user_files_secure_path (docs/security.md): the work folder here.
-    engine = Engine(Config(warehouse=str(work / "wh"), master=args.master,
-                           frontend={"user_files_secure_path": str(work)}), spark=spark)
+    engine = Engine(
+        Config(warehouse=str(work / "wh"), master=args.master, frontend={"user_files_secure_path": str(work)}),
+        spark=spark,
+    )
     engine.execute_sql("CREATE DATABASE IF NOT EXISTS bench; USE bench")
     try:
         print(f"dorisql ingest benchmark: {args.rows:,} rows, master {args.master} ({cores} cores), work {work}")
         t = time.perf_counter()
         source = str(work / "source.parquet")
         generate(spark, args.rows, source)
-        print(f"generated the source in {time.perf_counter() - t:.1f} s "
-              f"({mb(sum(f.stat().st_size for f in Path(source).glob('*.parquet')))})")
+        print(
+            f"generated the source in {time.perf_counter() - t:.1f} s "
+            f"({mb(sum(f.stat().st_size for f in Path(source).glob('*.parquet')))})"
+        )
 
         warm = str(work / "warm.parquet")
         generate(spark, min(args.rows, 200_000), warm)
@@ -138,21 +145,31 @@ def main(argv=None) -> int:
             assert loaded == args.rows, (loaded, args.rows)
             dorisql_runs.append(seconds)
         raw_seconds, dorisql_seconds = min(raw_runs), min(dorisql_runs)
-        print("runs (s): raw " + ", ".join(f"{s:.1f}" for s in raw_runs)
-              + "; dorisql " + ", ".join(f"{s:.1f}" for s in dorisql_runs))
+        print(
+            "runs (s): raw "
+            + ", ".join(f"{s:.1f}" for s in raw_runs)
+            + "; dorisql "
+            + ", ".join(f"{s:.1f}" for s in dorisql_runs)
+        )
         raw_rate, dorisql_rate = args.rows / raw_seconds, args.rows / dorisql_seconds
         ratio = dorisql_rate / raw_rate
         raw_files = sum(1 for _ in Path(work / "raw").rglob("*.parquet"))
         snap = DeltaStore(work / "wh" / "bench" / "t").snapshot()
         print()
-        print(f"raw Spark partitionBy('p','b').parquet : {raw_seconds:7.1f} s  {raw_rate:12,.0f} rows/s  {raw_files} files")
-        print(f"dorisql INSERT INTO t SELECT local()   : {dorisql_seconds:7.1f} s  {dorisql_rate:12,.0f} rows/s  "
-              f"{len(snap.files)} files, {mb(snap.total_bytes)}, Delta version {snap.version}")
-        print(f"ratio dorisql / raw                    : {ratio:.2f}  (target >= {TARGET_RATIO}: "
-              f"{'OK' if ratio >= TARGET_RATIO else 'BELOW TARGET'})")
+        print(
+            f"raw Spark partitionBy('p','b').parquet : {raw_seconds:7.1f} s  {raw_rate:12,.0f} rows/s  {raw_files} files"
+        )
+        print(
+            f"dorisql INSERT INTO t SELECT local()   : {dorisql_seconds:7.1f} s  {dorisql_rate:12,.0f} rows/s  "
+            f"{len(snap.files)} files, {mb(snap.total_bytes)}, Delta version {snap.version}"
+        )
+        print(
+            f"ratio dorisql / raw                    : {ratio:.2f}  (target >= {TARGET_RATIO}: "
+            f"{'OK' if ratio >= TARGET_RATIO else 'BELOW TARGET'})"
+        )
 
         # Point query on the full hash key (and the partition column) vs a full scan.
-        (day, k), = [tuple(r) for r in spark.read.parquet(source).select("day", "k").limit(1).collect()]
+        ((day, k),) = [tuple(r) for r in spark.read.parquet(source).select("day", "k").limit(1).collect()]
         point = files_read(engine, f"SELECT * FROM t WHERE day = '{day}' AND k = {k}")
         hash_only = files_read(engine, f"SELECT * FROM t WHERE k = {k}")
         full = files_read(engine, "SELECT * FROM t")
@@ -162,24 +179,34 @@ def main(argv=None) -> int:
             tablet_files[(f.partition, f.bucket)] = tablet_files.get((f.partition, f.bucket), 0) + 1
         one_bucket = {p.split("/__bucket=")[1].split("/")[0] for p in point}
         print()
-        print(f"files read, point query day = '{day}' AND k = {k}: {len(point)} "
-              f"(buckets {sorted(one_bucket)}; a tablet holds {min(tablet_files.values())}-{max(tablet_files.values())} files)")
+        print(
+            f"files read, point query day = '{day}' AND k = {k}: {len(point)} "
+            f"(buckets {sorted(one_bucket)}; a tablet holds {min(tablet_files.values())}-{max(tablet_files.values())} files)"
+        )
         print(f"files read, k = {k} only (one bucket per partition): {len(hash_only)}")
         print(f"files read, full scan: {len(full)} ({len(tablets)} tablets)")
-        print(f"point query reads one bucket's files: {'OK' if len(one_bucket) == 1 and len(point) <= max(tablet_files.values()) else 'NO'}")
+        print(
+            f"point query reads one bucket's files: {'OK' if len(one_bucket) == 1 and len(point) <= max(tablet_files.values()) else 'NO'}"
+        )
 
         # DROP PARTITION: a big partition vs a ~1 MB one (both metadata-only commits).
         engine.execute_sql("""CREATE TABLE drops (g INT NOT NULL, id BIGINT NOT NULL, payload STRING)
             DUPLICATE KEY(g) PARTITION BY RANGE(g) (
                 PARTITION pbig VALUES [("1"), ("2")), PARTITION psmall VALUES [("2"), ("3")))
             DISTRIBUTED BY HASH(id) BUCKETS 8""")
-        payload = ("concat(sha2(CAST(id AS STRING), 512), sha2(CAST(id + 1 AS STRING), 512), "
-                   "sha2(CAST(id + 2 AS STRING), 512), sha2(CAST(id + 3 AS STRING), 512))")  # 512 hex chars
-        big_rows = max(args.big_mb * 2**20 // 480, 1000)   # ~480 bytes a row once written (hex barely compresses)
+        payload = (
+            "concat(sha2(CAST(id AS STRING), 512), sha2(CAST(id + 1 AS STRING), 512), "
+            "sha2(CAST(id + 2 AS STRING), 512), sha2(CAST(id + 3 AS STRING), 512))"
+        )  # 512 hex chars
+        big_rows = max(args.big_mb * 2**20 // 480, 1000)  # ~480 bytes a row once written (hex barely compresses)
         t = time.perf_counter()
-        engine.execute_sql(f"INSERT INTO drops SELECT 1, id, {payload} FROM (SELECT number AS id FROM numbers(\"number\" = \"{big_rows}\", \"backend_num\" = \"{max(cores, 2) * 4}\")) r")
+        engine.execute_sql(
+            f'INSERT INTO drops SELECT 1, id, {payload} FROM (SELECT number AS id FROM numbers("number" = "{big_rows}", "backend_num" = "{max(cores, 2) * 4}")) r'
+        )
         big_load = time.perf_counter() - t
-        engine.execute_sql(f"INSERT INTO drops SELECT 2, id, {payload} FROM (SELECT number AS id FROM numbers(\"number\" = \"3500\")) r")
+        engine.execute_sql(
+            f'INSERT INTO drops SELECT 2, id, {payload} FROM (SELECT number AS id FROM numbers("number" = "3500")) r'
+        )
         stats = DeltaStore(work / "wh" / "bench" / "drops").partition_stats()
         big, small = stats["pbig"], stats["psmall"]
         path = work / "wh" / "bench" / "drops"
@@ -190,13 +217,19 @@ def main(argv=None) -> int:
             timings[name] = time.perf_counter() - t
         still_there = sum(1 for _ in path.rglob("*.parquet"))
         print()
-        print(f"DROP PARTITION pbig   ({mb(big.data_size)}, {big.row_count:,} rows, {big.file_count} files; "
-              f"loaded in {big_load:.1f} s): {timings['pbig'] * 1000:8.1f} ms")
-        print(f"DROP PARTITION psmall ({mb(small.data_size)}, {small.row_count:,} rows, {small.file_count} files): "
-              f"{timings['psmall'] * 1000:8.1f} ms")
+        print(
+            f"DROP PARTITION pbig   ({mb(big.data_size)}, {big.row_count:,} rows, {big.file_count} files; "
+            f"loaded in {big_load:.1f} s): {timings['pbig'] * 1000:8.1f} ms"
+        )
+        print(
+            f"DROP PARTITION psmall ({mb(small.data_size)}, {small.row_count:,} rows, {small.file_count} files): "
+            f"{timings['psmall'] * 1000:8.1f} ms"
+        )
         drop_ratio = timings["pbig"] / timings["psmall"]
-        print(f"ratio big / small: {drop_ratio:.2f} (target within 2x: {'OK' if drop_ratio <= 2 else 'NO'}); "
-              f"{still_there} data files still on disk until vacuum (metadata-only drop)")
+        print(
+            f"ratio big / small: {drop_ratio:.2f} (target within 2x: {'OK' if drop_ratio <= 2 else 'NO'}); "
+            f"{still_there} data files still on disk until vacuum (metadata-only drop)"
+        )
         return 0
     finally:
         engine.close()

@@ -44,16 +44,20 @@ def batch_sql(name: str, partitions: int) -> str:
         end = start + dt.timedelta(days=days)
         clauses.append(f'FROM ("{start}") TO ("{end}") INTERVAL 1 DAY')
         start, left = end, left - days
-    return (f"CREATE TABLE {name} (d DATE, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) "
-            f"({', '.join(clauses)}) DISTRIBUTED BY HASH(v) BUCKETS 1")
+    return (
+        f"CREATE TABLE {name} (d DATE, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) "
+        f"({', '.join(clauses)}) DISTRIBUTED BY HASH(v) BUCKETS 1"
+    )
 
 
 def dynamic_sql(name: str, partitions: int) -> str:
-    return (f"CREATE TABLE {name} (t DATETIME, v INT) DUPLICATE KEY(t) PARTITION BY RANGE(t) () "
-            "DISTRIBUTED BY HASH(v) BUCKETS 1 PROPERTIES ("
-            '"dynamic_partition.enable" = "true", "dynamic_partition.time_unit" = "HOUR", '
-            f'"dynamic_partition.end" = "{partitions - 1}", "dynamic_partition.prefix" = "p", '
-            '"dynamic_partition.time_zone" = "UTC")')
+    return (
+        f"CREATE TABLE {name} (t DATETIME, v INT) DUPLICATE KEY(t) PARTITION BY RANGE(t) () "
+        "DISTRIBUTED BY HASH(v) BUCKETS 1 PROPERTIES ("
+        '"dynamic_partition.enable" = "true", "dynamic_partition.time_unit" = "HOUR", '
+        f'"dynamic_partition.end" = "{partitions - 1}", "dynamic_partition.prefix" = "p", '
+        '"dynamic_partition.time_zone" = "UTC")'
+    )
 
 
 def timed_create(engine, sql: str, db: str, name: str, partitions: int) -> float:
@@ -75,8 +79,10 @@ def baseline(partition_metas, folder: Path, run: int) -> float:
     conn.commit()
     started = time.perf_counter()
     with conn:
-        conn.executemany("INSERT INTO partitions (id, table_id, name, body) VALUES (?, ?, ?, ?)",
-                         ((p.id, 1, p.name, codec.encode(p)) for p in partition_metas))
+        conn.executemany(
+            "INSERT INTO partitions (id, table_id, name, body) VALUES (?, ?, ?, ?)",
+            ((p.id, 1, p.name, codec.encode(p)) for p in partition_metas),
+        )
     elapsed = time.perf_counter() - started
     conn.close()
     return elapsed
@@ -110,8 +116,10 @@ def main(argv=None) -> int:
     b, d, s = min(batch), min(dynamic), min(base)
     print(f"{n} partitions, best of {args.repeat}:")
     print(f"  baseline: {n} JSON catalog rows into SQLite  {s:7.3f} s  ({s / n * 1e6:6.1f} us per row)")
-    for label, t in (("CREATE TABLE, FROM .. TO .. INTERVAL 1 DAY", b),
-                     ("CREATE TABLE, dynamic HOUR partitions     ", d)):
+    for label, t in (
+        ("CREATE TABLE, FROM .. TO .. INTERVAL 1 DAY", b),
+        ("CREATE TABLE, dynamic HOUR partitions     ", d),
+    ):
         print(f"  {label}  {t:7.3f} s  ({t / n * 1e6:6.1f} us per partition, {t / s:5.1f}x the baseline)")
     met = max(b, d) < TARGET_SECONDS
     print(f"target: {n} partitions in under {TARGET_SECONDS:.0f} s: {'met' if met else 'MISSED'}")

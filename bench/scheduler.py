@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime as dt
-import os
 import statistics
 import sys
 import tempfile
@@ -63,12 +62,19 @@ def build(warehouse: Path, tables: int, partitions: int, now: str):
     for i in range(1, tables):
         name = f"t{i:04d}"
         clone = dataclasses.replace(
-            template, id=0, name=name, version=0,
+            template,
+            id=0,
+            name=name,
+            version=0,
             definition=dataclasses.replace(template.definition, table=ast.TableName(name, "bench")),
-            partitions=tuple(dataclasses.replace(p, id=0) for p in template.partitions))
+            partitions=tuple(dataclasses.replace(p, id=0) for p in template.partitions),
+        )
         meta = engine.catalog.create_table(clone)
-        DeltaStore.create(meta_dir(engine.warehouse, meta), arrow_schema(meta.definition),
-                          properties={DDL_PROPERTY: ddl.replace("t0000", name)})
+        DeltaStore.create(
+            meta_dir(engine.warehouse, meta),
+            arrow_schema(meta.definition),
+            properties={DDL_PROPERTY: ddl.replace("t0000", name)},
+        )
     return engine
 
 
@@ -86,8 +92,10 @@ def main(argv=None) -> int:
         warehouse = Path(tmp) / "wh"
         started = time.perf_counter()
         engine = build(warehouse, args.tables, args.partitions, now.strftime("%Y-%m-%d %H:%M:%S"))
-        print(f"warehouse: {args.tables} tables x {args.partitions} partitions built in "
-              f"{time.perf_counter() - started:.1f} s")
+        print(
+            f"warehouse: {args.tables} tables x {args.partitions} partitions built in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
 
         # a fresh engine, as `dorisql scheduler --once` would have (cold catalog cache first)
         from dorisql.config import Config
@@ -125,10 +133,14 @@ def main(argv=None) -> int:
 
         idle = statistics.median(idle_times)
         print(f"idle pass (cold catalog cache):      {cold * 1000:8.1f} ms")
-        print(f"idle pass (median of {args.repeat}):            {idle * 1000:8.1f} ms  "
-              f"({idle / args.tables * 1e6:.0f} us per table)")
-        print(f"creating pass (1 partition per table): {creating * 1000:8.1f} ms  "
-              f"({creating / args.tables * 1e3:.2f} ms per table)")
+        print(
+            f"idle pass (median of {args.repeat}):            {idle * 1000:8.1f} ms  "
+            f"({idle / args.tables * 1e6:.0f} us per table)"
+        )
+        print(
+            f"creating pass (1 partition per table): {creating * 1000:8.1f} ms  "
+            f"({creating / args.tables * 1e3:.2f} ms per table)"
+        )
         print(f"ratio idle / creating: {idle / creating:.3f}   (creating / idle: {creating / idle:.1f}x)")
         print(f"Delta commits during the idle passes: {delta_commits}; catalog table commits: {catalog_commits}")
         print(f"Delta commits during the creating pass: {creating_delta_commits} (creating is metadata only)")

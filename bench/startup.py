@@ -25,8 +25,14 @@ TARGET_SECONDS = 1.0
 
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
-    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_STATE_HOME=str(home / ".local/state"),
-               XDG_DATA_HOME=str(home / ".local/share"), PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm-256color")
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_STATE_HOME=str(home / ".local/state"),
+        XDG_DATA_HOME=str(home / ".local/share"),
+        PROMPT_TOOLKIT_NO_CPR="1",
+        TERM="xterm-256color",
+    )
     return env
 
 
@@ -37,8 +43,14 @@ def time_prompt(dorisql: str) -> float:
         home = Path(tmp) / "home"
         home.mkdir()
         started = time.perf_counter()
-        child = pexpect.spawn(dorisql, ["--warehouse", str(Path(tmp) / "wh")], env=_env(home),
-                              dimensions=(40, 120), encoding="utf-8", timeout=60)
+        child = pexpect.spawn(
+            dorisql,
+            ["--warehouse", str(Path(tmp) / "wh")],
+            env=_env(home),
+            dimensions=(40, 120),
+            encoding="utf-8",
+            timeout=60,
+        )
         child.expect(r"dorisql>")
         elapsed = time.perf_counter() - started
         child.sendeof()
@@ -62,8 +74,9 @@ def time_baseline() -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--dorisql", default=shutil.which("dorisql", path=str(Path(sys.executable).parent))
-                        or shutil.which("dorisql"))
+    parser.add_argument(
+        "--dorisql", default=shutil.which("dorisql", path=str(Path(sys.executable).parent)) or shutil.which("dorisql")
+    )
     args = parser.parse_args(argv)
     if not args.dorisql:
         parser.error("cannot find the dorisql command (pip install -e .)")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Optional
 
 from dorisql import ast
 from dorisql import types as T
@@ -26,12 +25,31 @@ SHORTKEY_MAX_COLUMN_COUNT = 3
 SHORTKEY_MAXSIZE_BYTES = 36
 
 KEYS_TYPE_NAME = {"AGGREGATE": "AGG_KEYS", "UNIQUE": "UNIQUE_KEYS", "DUPLICATE": "DUP_KEYS"}
-AGG_TYPES = ("SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL", "HLL_UNION", "BITMAP_UNION",
-             "QUANTILE_UNION", "GENERIC", "NONE")
+AGG_TYPES = (
+    "SUM",
+    "MAX",
+    "MIN",
+    "REPLACE",
+    "REPLACE_IF_NOT_NULL",
+    "HLL_UNION",
+    "BITMAP_UNION",
+    "QUANTILE_UNION",
+    "GENERIC",
+    "NONE",
+)
 
 _DATA_VOLUME_UNITS = {
-    "B": 1, "K": 1024, "KB": 1024, "M": 1024**2, "MB": 1024**2, "G": 1024**3, "GB": 1024**3,
-    "T": 1024**4, "TB": 1024**4, "P": 1024**5, "PB": 1024**5,
+    "B": 1,
+    "K": 1024,
+    "KB": 1024,
+    "M": 1024**2,
+    "MB": 1024**2,
+    "G": 1024**3,
+    "GB": 1024**3,
+    "T": 1024**4,
+    "TB": 1024**4,
+    "P": 1024**5,
+    "PB": 1024**5,
 }
 _DATA_VOLUME_RE = re.compile(r"^(\d+)(\D*)$")
 
@@ -59,8 +77,10 @@ def check_column_name(name: str) -> None:
     if name.startswith(MV_NAME_PREFIXES):
         raise AnalysisError(f"Incorrect column name {name}, column name can't start with 'mv_'/'mva_'")
     if name.lower() in DORISQL_HIDDEN_COLUMNS or name.lower().startswith(DORISQL_NAME_PREFIX):
-        raise AnalysisError(f"Incorrect column name '{name}'. {', '.join(DORISQL_HIDDEN_COLUMNS)} and names "
-                            f"starting with {DORISQL_NAME_PREFIX} are reserved by dorisql")
+        raise AnalysisError(
+            f"Incorrect column name '{name}'. {', '.join(DORISQL_HIDDEN_COLUMNS)} and names "
+            f"starting with {DORISQL_NAME_PREFIX} are reserved by dorisql"
+        )
 
 
 def parse_data_volume(text: str) -> int:
@@ -97,9 +117,11 @@ def _agg_compatible(agg: str, t: ast.DataType) -> bool:
     if agg == "SUM":
         return n in T.INTEGER_TYPES or n in T.FLOAT_TYPES or n == "DECIMAL"
     if agg in ("MAX", "MIN"):
-        return n in T.INTEGER_TYPES or n in T.FLOAT_TYPES or n in ("DECIMAL", "DATE", "DATETIME",
-                                                                   "CHAR", "VARCHAR", "STRING",
-                                                                   "BOOLEAN", "IPV4", "IPV6")
+        return (
+            n in T.INTEGER_TYPES
+            or n in T.FLOAT_TYPES
+            or n in ("DECIMAL", "DATE", "DATETIME", "CHAR", "VARCHAR", "STRING", "BOOLEAN", "IPV4", "IPV6")
+        )
     if agg in ("REPLACE", "REPLACE_IF_NOT_NULL", "NONE", "GENERIC"):
         return True
     if agg == "HLL_UNION":
@@ -135,15 +157,21 @@ def default_keys(columns: tuple[ast.ColumnDef, ...]) -> ast.KeysDesc:
             if not keys and t.name in T.STRING_TYPES:
                 keys.append(c.name)
             break
-        if t.name in T.FLOAT_TYPES or t.name in ("STRING", "JSON", "VARIANT") or \
-                t.name in T.COMPLEX_TYPES or t.name in T.AGG_ONLY_TYPES:
+        if (
+            t.name in T.FLOAT_TYPES
+            or t.name in ("STRING", "JSON", "VARIANT")
+            or t.name in T.COMPLEX_TYPES
+            or t.name in T.AGG_ONLY_TYPES
+        ):
             break
         keys.append(c.name)
         if t.name == "VARCHAR":
             break
     if not keys:
-        raise AnalysisError("The olap table first column could not be float, double, string or "
-                            "array, struct, map, please use decimal or varchar instead.")
+        raise AnalysisError(
+            "The olap table first column could not be float, double, string or "
+            "array, struct, map, please use decimal or varchar instead."
+        )
     return ast.KeysDesc("DUPLICATE", tuple(keys))
 
 
@@ -169,8 +197,11 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
     columns = []
     for c in stmt.columns:
         nullable = c.nullable if c.nullable is not None else _default_nullable(c)
-        columns.append(dataclasses.replace(c, type=T.canonical(c.type), nullable=nullable,
-                                           agg_type=c.agg_type.upper() if c.agg_type else None))
+        columns.append(
+            dataclasses.replace(
+                c, type=T.canonical(c.type), nullable=nullable, agg_type=c.agg_type.upper() if c.agg_type else None
+            )
+        )
     columns_t = tuple(columns)
     keys = stmt.keys
     if keys is None:
@@ -189,9 +220,15 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
     partition = stmt.partition
     if partition is not None:
         partition = dataclasses.replace(partition, kind=partition.kind.upper())
-    return dataclasses.replace(stmt, columns=columns_t, keys=keys, distribution=dist,
-                               properties=properties, partition=partition,
-                               engine=(stmt.engine or "OLAP").upper())
+    return dataclasses.replace(
+        stmt,
+        columns=columns_t,
+        keys=keys,
+        distribution=dist,
+        properties=properties,
+        partition=partition,
+        engine=(stmt.engine or "OLAP").upper(),
+    )
 
 
 # --------------------------------------------------------------------------- checks
@@ -249,9 +286,11 @@ def _check_buckets(dist: ast.DistributedBy) -> None:
     if dist.auto or dist.buckets is None:
         return
     if dist.buckets <= 0:
-        raise AnalysisError("Number of hash distribution should be greater than zero."
-                            if dist.kind.upper() == "HASH"
-                            else "Number of random distribution should be greater than zero.")
+        raise AnalysisError(
+            "Number of hash distribution should be greater than zero."
+            if dist.kind.upper() == "HASH"
+            else "Number of random distribution should be greater than zero."
+        )
     too_many = bucket_limit_error(dist.buckets)
     if too_many:
         raise AnalysisError(too_many)
@@ -270,8 +309,7 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
         seen.add(c.name.lower())
         check_column_name(c.name)
         if c.name.upper().startswith("__DORIS_"):
-            raise AnalysisError(
-                f"Disable to create table column with name start with __DORIS_: {c.name.upper()}")
+            raise AnalysisError(f"Disable to create table column with name start with __DORIS_: {c.name.upper()}")
         T.check_type(c.type, c.name)
         if c.agg_type and c.agg_type.upper() not in AGG_TYPES:
             raise AnalysisError(f"Unknown aggregate type {c.agg_type} for column '{c.name}'")
@@ -310,19 +348,22 @@ def _check_keys(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
             if not any(c.name.lower() == key.lower() for c in columns):
                 raise AnalysisError(f"Key column[{key}] doesn't exist.")
             raise AnalysisError(
-                "Key columns should be a ordered prefix of the schema. KeyColumns[" + str(i)
-                + "] (starts from zero) is " + key + ", but corresponding column is " + name
-                + " in the previous columns declaration.")
+                "Key columns should be a ordered prefix of the schema. KeyColumns["
+                + str(i)
+                + "] (starts from zero) is "
+                + key
+                + ", but corresponding column is "
+                + name
+                + " in the previous columns declaration."
+            )
         if columns[i].agg_type is not None:
             raise AnalysisError(f"Key column[{name}] should not specify aggregate type.")
-    for c in columns[len(keys.columns):]:
+    for c in columns[len(keys.columns) :]:
         if keys.type == "AGGREGATE":
             if c.agg_type is None:
-                raise AnalysisError(
-                    f"{kt} table should specify aggregate type for non-key column[{c.name}]")
+                raise AnalysisError(f"{kt} table should specify aggregate type for non-key column[{c.name}]")
         elif c.agg_type is not None:
-            raise AnalysisError(
-                f"{kt} table should not specify aggregate type for non-key column[{c.name}]")
+            raise AnalysisError(f"{kt} table should not specify aggregate type for non-key column[{c.name}]")
 
 
 def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None:
@@ -344,26 +385,30 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
         agg = c.agg_type.upper() if c.agg_type else None
         if agg is not None:
             if agg != "GENERIC" and not _agg_compatible(agg, t):
-                raise AnalysisError(f"Aggregate type {agg} is not compatible with primitive type "
-                                    f"{T.type_sql(t)}")
+                raise AnalysisError(f"Aggregate type {agg} is not compatible with primitive type {T.type_sql(t)}")
             if agg == "REPLACE_IF_NOT_NULL" and c.nullable is False:
-                raise AnalysisError("REPLACE_IF_NOT_NULL column must be nullable, maybe should use "
-                                    f"REPLACE, column:{c.name}")
+                raise AnalysisError(
+                    f"REPLACE_IF_NOT_NULL column must be nullable, maybe should use REPLACE, column:{c.name}"
+                )
             if t.name in T.COMPLEX_TYPES and agg not in ("NONE", "REPLACE", "REPLACE_IF_NOT_NULL"):
                 raise AnalysisError(f"{t.name} column can't support aggregation {agg}")
         if c.default is not None and c.default.kind == "null" and c.nullable is False:
             raise AnalysisError(f"Can not set null default value to non nullable column: {c.name}")
-        if c.default is not None and c.default.kind in ("string", "number") \
-                and c.default.value is not None and t.name not in T.COMPLEX_TYPES \
-                and t.name not in T.AGG_ONLY_TYPES and t.name not in ("JSON", "VARIANT"):
+        if (
+            c.default is not None
+            and c.default.kind in ("string", "number")
+            and c.default.value is not None
+            and t.name not in T.COMPLEX_TYPES
+            and t.name not in T.AGG_ONLY_TYPES
+            and t.name not in ("JSON", "VARIANT")
+        ):
             try:
                 T.parse_value(c.default.value, t)
             except AnalysisError as e:
                 raise AnalysisError(f"Invalid default value for '{c.name}': {e.message}") from None
         if c.auto_increment:
             if keys.type == "AGGREGATE":
-                raise AnalysisError("the AUTO_INCREMENT column can only be used in DUPLICATE KEY "
-                                    "and UNIQUE KEY table")
+                raise AnalysisError("the AUTO_INCREMENT column can only be used in DUPLICATE KEY and UNIQUE KEY table")
             if t.name != "BIGINT":
                 raise AnalysisError(f"the AUTO_INCREMENT column should be BIGINT type, column:{c.name}")
             if c.nullable is True:
@@ -372,8 +417,7 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
         raise AnalysisError("at most one AUTO_INCREMENT column can be used in a table")
 
 
-def _check_partition(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool,
-                     allow_nullable: bool) -> None:
+def _check_partition(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool, allow_nullable: bool) -> None:
     part = stmt.partition
     if part is None:
         return
@@ -404,26 +448,34 @@ def _check_partition(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool,
             raise AnalysisError(msg)
         nullable = c.nullable if c.nullable is not None else _default_nullable(c)
         if nullable and not allow_nullable:
-            raise AnalysisError(
-                "The partition column must be NOT NULL with allow_partition_column_nullable OFF")
+            raise AnalysisError("The partition column must be NOT NULL with allow_partition_column_nullable OFF")
     for item in part.items:
-        ok = (isinstance(item, ast.ListPartition) if kind == "LIST"
-              else isinstance(item, (ast.RangePartition, ast.BatchRangePartition)))
+        ok = (
+            isinstance(item, ast.ListPartition)
+            if kind == "LIST"
+            else isinstance(item, (ast.RangePartition, ast.BatchRangePartition))
+        )
         if not ok:
-            raise AnalysisError("partitions types is invalid, expected FIXED or LESS in range "
-                                "partitions and IN in list partitions")
+            raise AnalysisError(
+                "partitions types is invalid, expected FIXED or LESS in range partitions and IN in list partitions"
+            )
     from dorisql.partitioning import keys as K
 
     normalized = dataclasses.replace(
-        stmt, columns=tuple(dataclasses.replace(c, nullable=c.nullable if c.nullable is not None
-                                                else _default_nullable(c)) for c in stmt.columns))
+        stmt,
+        columns=tuple(
+            dataclasses.replace(c, nullable=c.nullable if c.nullable is not None else _default_nullable(c))
+            for c in stmt.columns
+        ),
+    )
     defs = K.build_partitions(normalized)
     if len(defs) > CREATE_TABLE_PARTITION_MAX_NUM:
         raise AnalysisError(
             f"The number of partitions to be created is [{len(defs)}], exceeding the maximum value "
             f"of [{CREATE_TABLE_PARTITION_MAX_NUM}]. Creating too many partitions can be "
             "time-consuming. If necessary, You can set the session variable "
-            "'create_table_partition_max_num' to a larger value.")
+            "'create_table_partition_max_num' to a larger value."
+        )
 
 
 def _check_distribution(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
@@ -455,10 +507,12 @@ def _check_distribution(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
         if keys.type == "UNIQUE":
             raise AnalysisError("Create unique keys table should not contain random distribution desc")
         if keys.type == "AGGREGATE" and any(
-                (c.agg_type or "").upper() in ("REPLACE", "REPLACE_IF_NOT_NULL") for c in stmt.columns):
+            (c.agg_type or "").upper() in ("REPLACE", "REPLACE_IF_NOT_NULL") for c in stmt.columns
+        ):
             raise AnalysisError(
                 "Create aggregate keys table with value columns of which aggregate type is "
-                "REPLACE or REPLACE_IF_NOT_NULL should not contain random distribution desc")
+                "REPLACE or REPLACE_IF_NOT_NULL should not contain random distribution desc"
+            )
 
 
 def _positive_int(key: str, value: str) -> int:
@@ -471,7 +525,7 @@ def _positive_int(key: str, value: str) -> int:
     return n
 
 
-def _check_property_values(props: dict[str, str], keys_type: Optional[str]) -> None:
+def _check_property_values(props: dict[str, str], keys_type: str | None) -> None:
     """Property texts Doris validates at CREATE/ALTER (dynamic_partition.* excluded)."""
     for key, value in props.items():
         k = key.lower()
@@ -499,9 +553,16 @@ def _check_property_values(props: dict[str, str], keys_type: Optional[str]) -> N
                 T.parse_datetime(value)
             except AnalysisError:
                 raise AnalysisError(f"Invalid storage_cooldown_time: {value}") from None
-        elif k in ("enable_unique_key_merge_on_write", "light_schema_change", "in_memory",
-                   "disable_auto_compaction", "enable_single_replica_compaction",
-                   "store_row_column", "is_being_synced", "skip_write_index_on_load"):
+        elif k in (
+            "enable_unique_key_merge_on_write",
+            "light_schema_change",
+            "in_memory",
+            "disable_auto_compaction",
+            "enable_single_replica_compaction",
+            "store_row_column",
+            "is_being_synced",
+            "skip_write_index_on_load",
+        ):
             if value.strip().lower() not in ("true", "false"):
                 raise AnalysisError(f"Invalid {key} value: '{value}' (expected true or false)")
         elif k == "colocate_with":

@@ -14,8 +14,7 @@ Conventions:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Optional, Union
-
+from typing import ClassVar
 
 # --------------------------------------------------------------------------- values
 
@@ -23,7 +22,7 @@ from typing import ClassVar, Optional, Union
 class _MaxValue:
     """The MAXVALUE bound of a RANGE partition (a singleton)."""
 
-    _instance: "_MaxValue | None" = None
+    _instance: _MaxValue | None = None
 
     def __new__(cls):
         if cls._instance is None:
@@ -40,7 +39,7 @@ class _MaxValue:
 MAXVALUE = _MaxValue()
 
 #: One partition value as written: text (quotes stripped), None for NULL, or MAXVALUE.
-PartitionValue = Union[str, None, _MaxValue]
+PartitionValue = str | None | _MaxValue
 
 Properties = tuple[tuple[str, str], ...]
 
@@ -61,7 +60,7 @@ class Pos:
 @dataclass(frozen=True)
 class TableName:
     name: str
-    db: Optional[str] = None
+    db: str | None = None
 
     def __str__(self) -> str:
         return f"{self.db}.{self.name}" if self.db else self.name
@@ -76,7 +75,7 @@ class Literal:
     For "function", `value` is the canonical call text, e.g. "CURRENT_TIMESTAMP" or "CURRENT_TIMESTAMP(3)".
     """
 
-    value: Optional[str]
+    value: str | None
     kind: str = "string"
 
 
@@ -96,15 +95,15 @@ class DataType:
 
     name: str
     params: tuple[int, ...] = ()
-    args: tuple["DataType", ...] = ()
-    fields: tuple["StructField", ...] = ()
+    args: tuple[DataType, ...] = ()
+    fields: tuple[StructField, ...] = ()
 
 
 @dataclass(frozen=True)
 class StructField:
     name: str
     type: DataType
-    comment: Optional[str] = None
+    comment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,19 +111,19 @@ class ColumnDef:
     name: str
     type: DataType
     #: SUM, MAX, MIN, REPLACE, REPLACE_IF_NOT_NULL, HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC
-    agg_type: Optional[str] = None
+    agg_type: str | None = None
     #: True for NULL, False for NOT NULL, None when not written (Doris then defaults by model).
-    nullable: Optional[bool] = None
-    default: Optional[Literal] = None
+    nullable: bool | None = None
+    default: Literal | None = None
     #: AUTO_INCREMENT; auto_increment_start holds AUTO_INCREMENT(n).
     auto_increment: bool = False
-    auto_increment_start: Optional[int] = None
+    auto_increment_start: int | None = None
     #: ON UPDATE CURRENT_TIMESTAMP[(n)] as canonical text.
-    on_update: Optional[str] = None
-    comment: Optional[str] = None
+    on_update: str | None = None
+    comment: str | None = None
     #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as canonical text
     #: (not supported: dorisql.analysis refuses it).
-    generated: Optional[str] = None
+    generated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,9 +132,9 @@ class IndexDef:
 
     name: str
     columns: tuple[str, ...]
-    using: Optional[str] = None
+    using: str | None = None
     properties: Properties = ()
-    comment: Optional[str] = None
+    comment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -159,7 +158,7 @@ class RangePartition:
 
     name: str
     upper: tuple[PartitionValue, ...]
-    lower: Optional[tuple[PartitionValue, ...]] = None
+    lower: tuple[PartitionValue, ...] | None = None
     if_not_exists: bool = False
     properties: Properties = ()
 
@@ -184,10 +183,10 @@ class BatchRangePartition:
     start: tuple[PartitionValue, ...]
     end: tuple[PartitionValue, ...]
     interval: int
-    unit: Optional[str] = None
+    unit: str | None = None
 
 
-PartitionItem = Union[RangePartition, ListPartition, BatchRangePartition]
+PartitionItem = RangePartition | ListPartition | BatchRangePartition
 
 
 @dataclass(frozen=True)
@@ -215,7 +214,7 @@ class DistributedBy:
 
     kind: str  # "HASH" | "RANDOM"
     columns: tuple[str, ...] = ()
-    buckets: Optional[int] = None
+    buckets: int | None = None
     auto: bool = False
 
 
@@ -234,8 +233,8 @@ class RollupDef:
 class Statement:
     """Base of all statements. `pos` and `text` (the statement's source) never affect equality."""
 
-    pos: Optional[Pos] = field(default=None, compare=False, repr=False, kw_only=True)
-    text: Optional[str] = field(default=None, compare=False, repr=False, kw_only=True)
+    pos: Pos | None = field(default=None, compare=False, repr=False, kw_only=True)
+    text: str | None = field(default=None, compare=False, repr=False, kw_only=True)
     #: True for statements that change nothing in the warehouse (they run on a read-only one).
     reads_only: ClassVar[bool] = False
 
@@ -266,15 +265,15 @@ class CreateTable(Statement):
     columns: tuple[ColumnDef, ...]
     indexes: tuple[IndexDef, ...] = ()
     if_not_exists: bool = False
-    engine: Optional[str] = None
-    keys: Optional[KeysDesc] = None
-    comment: Optional[str] = None
-    partition: Optional[PartitionBy] = None
-    distribution: Optional[DistributedBy] = None
+    engine: str | None = None
+    keys: KeysDesc | None = None
+    comment: str | None = None
+    partition: PartitionBy | None = None
+    distribution: DistributedBy | None = None
     rollups: tuple[RollupDef, ...] = ()
     properties: Properties = ()
     #: CREATE TABLE ... AS <query> (not supported: dorisql.analysis refuses it); `columns` is empty.
-    as_query: Optional["Query"] = None
+    as_query: Query | None = None
 
 
 @dataclass(frozen=True)
@@ -306,8 +305,8 @@ class TruncateTable(Statement):
 class AddPartition:
     """ADD PARTITION [IF NOT EXISTS] <item> [DISTRIBUTED BY ... BUCKETS n]."""
 
-    partition: Union[RangePartition, ListPartition]
-    distribution: Optional[DistributedBy] = None
+    partition: RangePartition | ListPartition
+    distribution: DistributedBy | None = None
 
 
 @dataclass(frozen=True)
@@ -348,7 +347,7 @@ class UnsupportedAlter:
     text: str
 
 
-AlterAction = Union[AddPartition, DropPartition, SetProperties, RenameTable, RenamePartition, UnsupportedAlter]
+AlterAction = AddPartition | DropPartition | SetProperties | RenameTable | RenamePartition | UnsupportedAlter
 
 
 @dataclass(frozen=True)
@@ -372,10 +371,10 @@ class Comparison:
 @dataclass(frozen=True)
 class BoolOp:
     op: str  # "AND" | "OR"
-    items: tuple["Predicate", ...]
+    items: tuple[Predicate, ...]
 
 
-Predicate = Union[Comparison, BoolOp]
+Predicate = Comparison | BoolOp
 
 
 @dataclass(frozen=True)
@@ -387,14 +386,14 @@ class OrderItem:
 @dataclass(frozen=True)
 class ShowDatabases(Statement):
     reads_only: ClassVar[bool] = True
-    like: Optional[str] = None
+    like: str | None = None
 
 
 @dataclass(frozen=True)
 class ShowTables(Statement):
     reads_only: ClassVar[bool] = True
-    db: Optional[str] = None
-    like: Optional[str] = None
+    db: str | None = None
+    like: str | None = None
 
 
 @dataclass(frozen=True)
@@ -407,17 +406,17 @@ class ShowCreateTable(Statement):
 class ShowPartitions(Statement):
     reads_only: ClassVar[bool] = True
     table: TableName
-    where: Optional[Predicate] = None
+    where: Predicate | None = None
     order_by: tuple[OrderItem, ...] = ()
-    limit: Optional[int] = None
-    offset: Optional[int] = None
+    limit: int | None = None
+    offset: int | None = None
     temporary: bool = False
 
 
 @dataclass(frozen=True)
 class ShowDynamicPartitionTables(Statement):
     reads_only: ClassVar[bool] = True
-    db: Optional[str] = None
+    db: str | None = None
 
 
 @dataclass(frozen=True)
@@ -429,12 +428,13 @@ class ShowProc(Statement):
 @dataclass(frozen=True)
 class ShowData(Statement):
     reads_only: ClassVar[bool] = True
-    table: Optional[TableName] = None
+    table: TableName | None = None
 
 
 @dataclass(frozen=True)
 class ShowBuckets(Statement):
     """SHOW BUCKETS FROM [db.]t -- a dorisql extension: each partition's bucket decision."""
+
     reads_only: ClassVar[bool] = True
 
     table: TableName
@@ -457,8 +457,8 @@ class RecoverDatabase(Statement):
     """RECOVER DATABASE name [id] [AS new_name]: back from the catalog recycle bin."""
 
     name: str
-    id: Optional[int] = None
-    new_name: Optional[str] = None
+    id: int | None = None
+    new_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -466,8 +466,8 @@ class RecoverTable(Statement):
     """RECOVER TABLE [db.]name [id] [AS new_name]."""
 
     table: TableName
-    id: Optional[int] = None
-    new_name: Optional[str] = None
+    id: int | None = None
+    new_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -476,16 +476,17 @@ class RecoverPartition(Statement):
 
     name: str
     table: TableName
-    id: Optional[int] = None
-    new_name: Optional[str] = None
+    id: int | None = None
+    new_name: str | None = None
 
 
 @dataclass(frozen=True)
 class ShowCatalogRecycleBin(Statement):
     """SHOW CATALOG RECYCLE BIN [WHERE NAME = 'x' | NAME LIKE 'x%']."""
+
     reads_only: ClassVar[bool] = True
 
-    where: Optional[Predicate] = None
+    where: Predicate | None = None
 
 
 @dataclass(frozen=True)
@@ -496,6 +497,7 @@ class AdminCleanTrash(Statement):
 @dataclass(frozen=True)
 class AdminCheckTable(Statement):
     """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
+
     reads_only: ClassVar[bool] = True
 
     table: TableName
@@ -504,11 +506,12 @@ class AdminCheckTable(Statement):
 @dataclass(frozen=True)
 class SetVariable(Statement):
     """SET [GLOBAL|SESSION] name = value. value is text; `kind` as for Literal."""
+
     reads_only: ClassVar[bool] = True
 
     name: str
     value: Literal
-    scope: Optional[str] = None  # "GLOBAL" | "SESSION" | None
+    scope: str | None = None  # "GLOBAL" | "SESSION" | None
 
 
 @dataclass(frozen=True)
@@ -524,6 +527,7 @@ class Help(Statement):
 class Query(Statement):
     """A SELECT (or WITH ... SELECT). `sql` is the query text as written; `tables` are the
     tables it reads (resolved by the engine against the current database)."""
+
     reads_only: ClassVar[bool] = True
 
     sql: str
@@ -540,15 +544,16 @@ class Insert(Statement):
     table: TableName
     partitions: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
-    rows: Optional[tuple[tuple[Literal, ...], ...]] = None
-    query: Optional[Query] = None
-    label: Optional[str] = None
+    rows: tuple[tuple[Literal, ...], ...] | None = None
+    query: Query | None = None
+    label: str | None = None
     overwrite: bool = False
 
 
 @dataclass(frozen=True)
 class Explain(Statement):
     """EXPLAIN <query>."""
+
     reads_only: ClassVar[bool] = True
 
     query: Query

@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from dorisql.errors import DorisqlError
 
@@ -147,8 +148,9 @@ def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
     unknown = sorted(set(data) - _TOP_LEVEL)
     if unknown:
-        raise ConfigError(f"{path}: unknown setting(s): {', '.join(unknown)} "
-                          f"(expected: {', '.join(sorted(_TOP_LEVEL))})")
+        raise ConfigError(
+            f"{path}: unknown setting(s): {', '.join(unknown)} (expected: {', '.join(sorted(_TOP_LEVEL))})"
+        )
     config = Config(warehouse=default_warehouse(env), source=str(path))
     warehouse = _string(data, "warehouse", path)
     if warehouse:

@@ -6,8 +6,6 @@ context). `code` and `sqlstate` follow the MySQL/Doris numbers a Doris user reco
 
 from __future__ import annotations
 
-from typing import Optional
-
 
 class DorisqlError(Exception):
     """Base of every error dorisql raises deliberately."""
@@ -85,12 +83,17 @@ class ReadOnlyWarehouseError(CatalogError):
 
     code = 1290
 
-    def __init__(self, root: object = None, *, what: Optional[str] = None):
+    def __init__(self, root: object = None, *, what: str | None = None):
         where = f"The warehouse '{root}'" if root is not None else "The warehouse"
         detail = f" ({what} cannot be written)" if what else ""
-        super().__init__(f"{where} is read-only{detail}, so it cannot execute this statement"
-                         + (" (SELECT, SHOW and DESC work; writes need write access to the warehouse folder)"
-                            if root is not None else ""))
+        super().__init__(
+            f"{where} is read-only{detail}, so it cannot execute this statement"
+            + (
+                " (SELECT, SHOW and DESC work; writes need write access to the warehouse folder)"
+                if root is not None
+                else ""
+            )
+        )
 
 
 class DamagedTableError(CatalogError):
@@ -99,8 +102,10 @@ class DamagedTableError(CatalogError):
     Only that table is affected: other tables keep working, and DROP TABLE removes it."""
 
     def __init__(self, db: str, name: str, table_id: int, detail: str):
-        super().__init__(f"Table '{db}.{name}' (id {table_id}) has a damaged catalog entry ({detail}); "
-                         f"other tables are not affected, DROP TABLE {name} removes it")
+        super().__init__(
+            f"Table '{db}.{name}' (id {table_id}) has a damaged catalog entry ({detail}); "
+            f"other tables are not affected, DROP TABLE {name} removes it"
+        )
         self.db, self.name, self.table_id = db, name, table_id
 
 

@@ -15,13 +15,30 @@ from functools import singledispatch
 from dorisql import ast
 from dorisql.syntax.words import RESERVED
 
-__all__ = ["to_sql", "type_sql", "quote_name", "quote_string", "literal_sql", "predicate_sql",
-           "partition_item_sql", "distribution_sql", "properties_sql"]
+__all__ = [
+    "to_sql",
+    "type_sql",
+    "quote_name",
+    "quote_string",
+    "literal_sql",
+    "predicate_sql",
+    "partition_item_sql",
+    "distribution_sql",
+    "properties_sql",
+]
 
 # --------------------------------------------------------------------------- pieces
 
-_STRING_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0",
-                   "\x1a": "\\Z", "\b": "\\b"}
+_STRING_ESCAPES = {
+    "\\": "\\\\",
+    '"': '\\"',
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\0": "\\0",
+    "\x1a": "\\Z",
+    "\b": "\\b",
+}
 _NEEDS_ESCAPE = re.compile(r'[\\"\n\r\t\0\x1a\b]')
 
 
@@ -150,8 +167,9 @@ def column_sql(c: ast.ColumnDef) -> str:
     if c.nullable is not None:
         parts.append("NULL" if c.nullable else "NOT NULL")
     if c.auto_increment:
-        parts.append("AUTO_INCREMENT" if c.auto_increment_start is None
-                     else f"AUTO_INCREMENT({c.auto_increment_start})")
+        parts.append(
+            "AUTO_INCREMENT" if c.auto_increment_start is None else f"AUTO_INCREMENT({c.auto_increment_start})"
+        )
     if c.default is not None:
         parts.append("DEFAULT " + literal_sql(c.default))
     if c.on_update:
@@ -177,8 +195,6 @@ def predicate_sql(p: ast.Predicate, nested: bool = False) -> str:
         return f"{quote_name(p.column)} {p.op} {literal_sql(p.value)}"
     s = f" {p.op} ".join(predicate_sql(item, nested=True) for item in p.items)
     return f"({s})" if nested else s
-
-
 
 
 # --------------------------------------------------------------------------- statements
@@ -215,8 +231,7 @@ def _(s: ast.CreateDatabase) -> str:
 
 @to_sql.register
 def _(s: ast.DropDatabase) -> str:
-    return ("DROP DATABASE " + ("IF EXISTS " if s.if_exists else "") + quote_name(s.name)
-            + (" FORCE" if s.force else ""))
+    return "DROP DATABASE " + ("IF EXISTS " if s.if_exists else "") + quote_name(s.name) + (" FORCE" if s.force else "")
 
 
 @to_sql.register
@@ -269,14 +284,18 @@ def _(s: ast.CreateTable) -> str:
 
 @to_sql.register
 def _(s: ast.CreateTableLike) -> str:
-    return ("CREATE TABLE " + ("IF NOT EXISTS " if s.if_not_exists else "") + table_sql(s.table)
-            + " LIKE " + table_sql(s.source))
+    return (
+        "CREATE TABLE "
+        + ("IF NOT EXISTS " if s.if_not_exists else "")
+        + table_sql(s.table)
+        + " LIKE "
+        + table_sql(s.source)
+    )
 
 
 @to_sql.register
 def _(s: ast.DropTable) -> str:
-    return ("DROP TABLE " + ("IF EXISTS " if s.if_exists else "") + table_sql(s.table)
-            + (" FORCE" if s.force else ""))
+    return "DROP TABLE " + ("IF EXISTS " if s.if_exists else "") + table_sql(s.table) + (" FORCE" if s.force else "")
 
 
 @to_sql.register
@@ -294,8 +313,14 @@ def _action_sql(a) -> str:
             out += " " + distribution_sql(a.distribution)
         return out
     if isinstance(a, ast.DropPartition):
-        return ("DROP " + ("TEMPORARY " if a.temporary else "") + "PARTITION "
-                + ("IF EXISTS " if a.if_exists else "") + quote_name(a.name) + (" FORCE" if a.force else ""))
+        return (
+            "DROP "
+            + ("TEMPORARY " if a.temporary else "")
+            + "PARTITION "
+            + ("IF EXISTS " if a.if_exists else "")
+            + quote_name(a.name)
+            + (" FORCE" if a.force else "")
+        )
     if isinstance(a, ast.SetProperties):
         return "SET " + properties_sql(a.properties)
     if isinstance(a, ast.RenameTable):
@@ -338,8 +363,7 @@ def _(s: ast.ShowPartitions) -> str:
     if s.where is not None:
         out += " WHERE " + predicate_sql(s.where)
     if s.order_by:
-        out += " ORDER BY " + ", ".join(quote_name(o.column) + (" DESC" if o.descending else "")
-                                        for o in s.order_by)
+        out += " ORDER BY " + ", ".join(quote_name(o.column) + (" DESC" if o.descending else "") for o in s.order_by)
     if s.limit is not None:
         out += f" LIMIT {s.limit}"
         if s.offset is not None:
@@ -381,7 +405,8 @@ def _(s: ast.AdminSetFrontendConfig) -> str:
 
 def _recover_tail(object_id, new_name) -> str:
     return (f" {object_id}" if object_id is not None else "") + (
-        " AS " + quote_name(new_name) if new_name is not None else "")
+        " AS " + quote_name(new_name) if new_name is not None else ""
+    )
 
 
 @to_sql.register
@@ -396,8 +421,9 @@ def _(s: ast.RecoverTable) -> str:
 
 @to_sql.register
 def _(s: ast.RecoverPartition) -> str:
-    return ("RECOVER PARTITION " + _partition_name(s.name) + _recover_tail(s.id, s.new_name)
-            + " FROM " + table_sql(s.table))
+    return (
+        "RECOVER PARTITION " + _partition_name(s.name) + _recover_tail(s.id, s.new_name) + " FROM " + table_sql(s.table)
+    )
 
 
 @to_sql.register

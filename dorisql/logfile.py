@@ -20,8 +20,8 @@ import logging.handlers
 import os
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 LOG_NAME = "dorisql.log"
 MAX_BYTES = 5 * 1024 * 1024
@@ -67,8 +67,9 @@ def open_log(path: Path | None = None) -> Path:
         target = Path(path) if path is not None else default_log_path()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            handler: logging.Handler = _QuietFileHandler(target, maxBytes=MAX_BYTES, backupCount=BACKUPS,
-                                                         encoding="utf-8", delay=True)
+            handler: logging.Handler = _QuietFileHandler(
+                target, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True
+            )
         except OSError:  # no writable state folder: keep the terminal clean, lose the detail
             handler = logging.NullHandler()
             handler.baseFilename = str(target)  # type: ignore[attr-defined]

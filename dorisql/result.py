@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 
 @dataclass
@@ -28,9 +29,9 @@ class Result:
         return self.columns is not None
 
     @classmethod
-    def ok(cls, affected_rows: int = 0, message: str | None = None) -> "Result":
+    def ok(cls, affected_rows: int = 0, message: str | None = None) -> Result:
         return cls(affected_rows=affected_rows, message=message)
 
     @classmethod
-    def table(cls, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> "Result":
+    def table(cls, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> Result:
         return cls(columns=list(columns), rows=list(rows))

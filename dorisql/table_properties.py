@@ -6,7 +6,7 @@ checks both use, so the stored properties and the validated ones cannot drift ap
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 __all__ = ["merge"]
 

@@ -64,7 +64,12 @@ STRING_TYPES = ("CHAR", "VARCHAR", "STRING")
 COMPLEX_TYPES = ("ARRAY", "MAP", "STRUCT")
 AGG_ONLY_TYPES = ("HLL", "BITMAP", "QUANTILE_STATE", "AGG_STATE")
 SCALAR_TYPES = (
-    ("BOOLEAN",) + INTEGER_TYPES + FLOAT_TYPES + ("DECIMAL",) + DATE_TYPES + STRING_TYPES
+    ("BOOLEAN",)
+    + INTEGER_TYPES
+    + FLOAT_TYPES
+    + ("DECIMAL",)
+    + DATE_TYPES
+    + STRING_TYPES
     + ("JSON", "VARIANT", "IPV4", "IPV6")
 )
 ALL_TYPES = SCALAR_TYPES + COMPLEX_TYPES + AGG_ONLY_TYPES
@@ -89,8 +94,19 @@ DEFAULT_DECIMAL = (9, 0)
 #: Bytes each type contributes to Doris's short key (Type.getIndexSize), for the default
 #: DUPLICATE KEY rule (at most 3 columns / 36 bytes).
 INDEX_SIZE = {
-    "BOOLEAN": 1, "TINYINT": 1, "SMALLINT": 2, "INT": 4, "BIGINT": 8, "LARGEINT": 16,
-    "FLOAT": 4, "DOUBLE": 8, "DECIMAL": 16, "DATE": 4, "DATETIME": 8, "IPV4": 4, "IPV6": 16,
+    "BOOLEAN": 1,
+    "TINYINT": 1,
+    "SMALLINT": 2,
+    "INT": 4,
+    "BIGINT": 8,
+    "LARGEINT": 16,
+    "FLOAT": 4,
+    "DOUBLE": 8,
+    "DECIMAL": 16,
+    "DATE": 4,
+    "DATETIME": 8,
+    "IPV4": 4,
+    "IPV6": 16,
 }
 
 
@@ -132,8 +148,7 @@ def check_type(t: DataType, column: str | None = None) -> DataType:
     if c.name == "VARCHAR":
         n = c.params[0]
         if n < 1 or n > MAX_VARCHAR_LENGTH:
-            raise AnalysisError(
-                f"varchar size must be between 1 and {MAX_VARCHAR_LENGTH}, got {n}{where}")
+            raise AnalysisError(f"varchar size must be between 1 and {MAX_VARCHAR_LENGTH}, got {n}{where}")
     elif c.name == "CHAR":
         n = c.params[0]
         if n < 1 or n > MAX_CHAR_LENGTH:
@@ -143,7 +158,8 @@ def check_type(t: DataType, column: str | None = None) -> DataType:
         if p > MAX_DECIMAL_PRECISION and p <= 76:
             raise NotSupportedError(
                 f"DECIMAL({p}, {s}){where}: precision above {MAX_DECIMAL_PRECISION} (Doris DECIMAL256) "
-                f"cannot be stored in Spark/Delta")
+                f"cannot be stored in Spark/Delta"
+            )
         if p < 1 or p > 76:
             raise AnalysisError(f"Precision of decimal must between 1 and 76. Precision was set to: {p}.")
         if s < 0 or s > p:
@@ -310,10 +326,22 @@ def spark_type(t: DataType) -> str:
     c = canonical(t)
     n = c.name
     simple = {
-        "BOOLEAN": "BOOLEAN", "TINYINT": "TINYINT", "SMALLINT": "SMALLINT", "INT": "INT",
-        "BIGINT": "BIGINT", "LARGEINT": "DECIMAL(38,0)", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE",
-        "DATE": "DATE", "DATETIME": "TIMESTAMP_NTZ", "CHAR": "STRING", "VARCHAR": "STRING",
-        "STRING": "STRING", "JSON": "STRING", "VARIANT": "STRING", "IPV4": "BIGINT",
+        "BOOLEAN": "BOOLEAN",
+        "TINYINT": "TINYINT",
+        "SMALLINT": "SMALLINT",
+        "INT": "INT",
+        "BIGINT": "BIGINT",
+        "LARGEINT": "DECIMAL(38,0)",
+        "FLOAT": "FLOAT",
+        "DOUBLE": "DOUBLE",
+        "DATE": "DATE",
+        "DATETIME": "TIMESTAMP_NTZ",
+        "CHAR": "STRING",
+        "VARCHAR": "STRING",
+        "STRING": "STRING",
+        "JSON": "STRING",
+        "VARIANT": "STRING",
+        "IPV4": "BIGINT",
         "IPV6": "STRING",
     }
     if n in simple:
@@ -339,10 +367,21 @@ def arrow_type(t: DataType):
     c = canonical(t)
     n = c.name
     simple = {
-        "BOOLEAN": pa.bool_, "TINYINT": pa.int8, "SMALLINT": pa.int16, "INT": pa.int32,
-        "BIGINT": pa.int64, "FLOAT": pa.float32, "DOUBLE": pa.float64, "DATE": pa.date32,
-        "CHAR": pa.string, "VARCHAR": pa.string, "STRING": pa.string, "JSON": pa.string,
-        "VARIANT": pa.string, "IPV4": pa.int64, "IPV6": pa.string,
+        "BOOLEAN": pa.bool_,
+        "TINYINT": pa.int8,
+        "SMALLINT": pa.int16,
+        "INT": pa.int32,
+        "BIGINT": pa.int64,
+        "FLOAT": pa.float32,
+        "DOUBLE": pa.float64,
+        "DATE": pa.date32,
+        "CHAR": pa.string,
+        "VARCHAR": pa.string,
+        "STRING": pa.string,
+        "JSON": pa.string,
+        "VARIANT": pa.string,
+        "IPV4": pa.int64,
+        "IPV6": pa.string,
     }
     if n in simple:
         return simple[n]()
@@ -423,8 +462,7 @@ def min_value(t: DataType) -> Any:
 _INT_RE = re.compile(r"^[+-]?\d+$")
 _DATE_DASH = re.compile(r"^(\d{1,4})-(\d{1,2})-(\d{1,2})$")
 _DATE_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
-_DATETIME_RE = re.compile(
-    r"^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?$")
+_DATETIME_RE = re.compile(r"^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,9}))?)?)?$")
 _DATETIME_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{1,9}))?$")
 
 
@@ -439,7 +477,8 @@ def _parse_int(text: str, name: str) -> int:
     if name == "LARGEINT" and not LARGEINT_STORAGE_MIN <= v <= LARGEINT_STORAGE_MAX:
         raise AnalysisError(
             f"LARGEINT value [{text}] is outside the range dorisql can store: LARGEINT is kept as "
-            f"DECIMAL(38,0), which holds [-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}]")
+            f"DECIMAL(38,0), which holds [-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}]"
+        )
     return v
 
 
@@ -545,8 +584,7 @@ def parse_value(text: str | None, t: DataType) -> Any:
         limit = c.params[0]
         size = byte_length(text)
         if size > limit:
-            raise AnalysisError(
-                f"String '{text}' is too long for {n}({limit}): {size} bytes > {limit}")
+            raise AnalysisError(f"String '{text}' is too long for {n}({limit}): {size} bytes > {limit}")
         return text
     if n in ("STRING", "JSON", "VARIANT", "IPV6"):
         return text

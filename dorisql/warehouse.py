@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping, Optional, Union
+from typing import Union
 
 from dorisql.errors import AnalysisError, ExecutionError
 
@@ -72,8 +73,7 @@ class InvalidNameError(AnalysisError):
 
 def _shown(name: str) -> str:
     """The name for an error message, with control characters made visible."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
-                   for c in name)
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}" for c in name)
 
 
 def validate_name(kind: str, name: object) -> str:
@@ -92,15 +92,20 @@ def validate_name(kind: str, name: object) -> str:
         if not isinstance(name, str) or not _TABLE_NAME.fullmatch(name):
             raise InvalidNameError(
                 f"Incorrect table name '{shown}'. Table name regex is '{TABLE_NAME_REGEX}'",
-                code=1103, kind=kind, name=text)
+                code=1103,
+                kind=kind,
+                name=text,
+            )
         if len(name) > TABLE_NAME_LENGTH_LIMIT:
             raise InvalidNameError(
                 f"Incorrect table name '{shown}'. The length of table name is {len(name)} which is greater "
                 f"than the configuration 'table_name_length_limit' ({TABLE_NAME_LENGTH_LIMIT})",
-                code=1103, kind=kind, name=text)
+                code=1103,
+                kind=kind,
+                name=text,
+            )
     elif kind == "partition":
-        if (not isinstance(name, str) or not _COMMON_NAME.fullmatch(name)
-                or name.startswith(FORBIDDEN_PARTITION_PREFIX)):
+        if not isinstance(name, str) or not _COMMON_NAME.fullmatch(name) or name.startswith(FORBIDDEN_PARTITION_PREFIX):
             raise InvalidNameError(f"Incorrect partition name '{shown}'", code=1567, kind=kind, name=text)
     else:
         raise ValueError(f"unknown kind of name: {kind!r}")
@@ -123,11 +128,11 @@ def validate_partition_name(name: str) -> str:
 
 
 def resolve_root(
-    explicit: Optional[PathLike] = None,
+    explicit: PathLike | None = None,
     *,
-    config_value: Optional[PathLike] = None,
-    environ: Optional[Mapping[str, str]] = None,
-    cwd: Optional[PathLike] = None,
+    config_value: PathLike | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: PathLike | None = None,
 ) -> Path:
     """The warehouse root as an absolute path (not created).
 

@@ -50,13 +50,17 @@ def spark():
     """A real local Spark (2 cores, small shuffles, no UI), shared by every test that needs one."""
     from dorisql.storage.spark import create_session
 
-    session = create_session(master="local[2]", app_name="dorisql-tests", conf={
-        "spark.sql.shuffle.partitions": "4",
-        "spark.default.parallelism": "4",
-        "spark.ui.enabled": "false",
-        "spark.ui.showConsoleProgress": "false",
-        "spark.driver.memory": "2g",
-    })
+    session = create_session(
+        master="local[2]",
+        app_name="dorisql-tests",
+        conf={
+            "spark.sql.shuffle.partitions": "4",
+            "spark.default.parallelism": "4",
+            "spark.ui.enabled": "false",
+            "spark.ui.showConsoleProgress": "false",
+            "spark.driver.memory": "2g",
+        },
+    )
     yield session
     session.stop()
 
@@ -93,13 +97,15 @@ def process_env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
-    env.update({
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_STATE_HOME": str(home / ".local/state"),
-        "XDG_DATA_HOME": str(home / ".local/share"),
-        "PYSPARK_PYTHON": sys.executable,
-    })
+    env.update(
+        {
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_STATE_HOME": str(home / ".local/state"),
+            "XDG_DATA_HOME": str(home / ".local/share"),
+            "PYSPARK_PYTHON": sys.executable,
+        }
+    )
     return env
 
 

@@ -26,8 +26,8 @@ All sizes are bytes with binary units (1K = 1024).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
 
 from dorisql.catalog.model import BucketDecision
 from dorisql.errors import AnalysisError
@@ -72,11 +72,16 @@ EMA_PERIOD = 7
 
 _UNITS = {
     "B": 1,
-    "K": KB, "KB": KB,
-    "M": MB, "MB": MB,
-    "G": GB, "GB": GB,
-    "T": TB, "TB": TB,
-    "P": PB, "PB": PB,
+    "K": KB,
+    "KB": KB,
+    "M": MB,
+    "MB": MB,
+    "G": GB,
+    "GB": GB,
+    "T": TB,
+    "TB": TB,
+    "P": PB,
+    "PB": PB,
 }
 _DATA_VOLUME = re.compile(r"(\d+)(\D*)", re.ASCII)
 _JAVA_LONG_MAX = 2**63 - 1
@@ -105,7 +110,8 @@ def parse_data_size(text: str, prop: str = ESTIMATE_PROPERTY) -> int:
     if not m:
         raise AnalysisError(
             f"Invalid {prop} '{raw}': invalid data volumn expression:{raw} "
-            f"(expected a whole number with an optional unit B, K, M, G, T, P, e.g. '100G')")
+            f"(expected a whole number with an optional unit B, K, M, G, T, P, e.g. '100G')"
+        )
     number = int(m.group(1))
     if number > _JAVA_LONG_MAX:
         raise AnalysisError(f"Invalid {prop} '{raw}': invalid data volumn:{m.group(1)}")
@@ -115,8 +121,8 @@ def parse_data_size(text: str, prop: str = ESTIMATE_PROPERTY) -> int:
     unit = unit_text.upper() if unit_text else "B"
     if unit not in _UNITS:
         raise AnalysisError(
-            f"Invalid {prop} '{raw}': invalid unit:{unit_text} (expected B, K, KB, M, MB, G, GB, "
-            f"T, TB, P or PB)")
+            f"Invalid {prop} '{raw}': invalid unit:{unit_text} (expected B, K, KB, M, MB, G, GB, T, TB, P or PB)"
+        )
     value = number * _UNITS[unit]
     if value > _JAVA_LONG_MAX:
         raise AnalysisError(f"Invalid {prop} '{raw}': the size is too large")
@@ -165,8 +171,7 @@ class Topology:
         if disks and all(isinstance(d, (list, tuple)) for d in disks):
             per_node = tuple(tuple(int(c) for c in node) for node in disks)
             if len(per_node) != self.nodes:
-                raise ValueError(
-                    f"per-node disk list has {len(per_node)} entries for {self.nodes} nodes")
+                raise ValueError(f"per-node disk list has {len(per_node)} entries for {self.nodes} nodes")
             object.__setattr__(self, "disks", per_node)
         elif any(isinstance(d, (list, tuple)) for d in disks):
             raise ValueError("disks mixes per-node lists and single capacities")
@@ -174,7 +179,7 @@ class Topology:
             object.__setattr__(self, "disks", tuple(int(c) for c in disks))
 
     @classmethod
-    def uniform(cls, nodes: int, disks_per_node: int, capacity: int) -> "Topology":
+    def uniform(cls, nodes: int, disks_per_node: int, capacity: int) -> Topology:
         """``nodes`` nodes, each with ``disks_per_node`` disks of ``capacity`` bytes."""
         return cls(nodes, (capacity,) * disks_per_node)
 
@@ -220,19 +225,25 @@ def _decide(estimate_bytes: int, topology: Topology, min_buckets: int, max_bucke
     return n, m, result, reason
 
 
-def initial_buckets(estimate_bytes: int, topology: Topology,
-                    min_buckets: int = AUTOBUCKET_MIN_BUCKETS,
-                    max_buckets: int = AUTOBUCKET_MAX_BUCKETS) -> BucketDecision:
+def initial_buckets(
+    estimate_bytes: int,
+    topology: Topology,
+    min_buckets: int = AUTOBUCKET_MIN_BUCKETS,
+    max_buckets: int = AUTOBUCKET_MAX_BUCKETS,
+) -> BucketDecision:
     """Buckets of a partition from ``estimate_partition_size`` (the first partitions of a table).
 
     ``estimate_bytes`` is the uncompressed estimate (the property's value).
     """
     n, m, buckets, reason = _decide(estimate_bytes, topology, min_buckets, max_buckets)
-    reason = (f"estimate_partition_size={format_size(estimate_bytes)}, /{COMPRESSION_RATIO} = "
-              f"{format_size(_jdiv(estimate_bytes, COMPRESSION_RATIO))} -> N={n}; "
-              f"{topology.nodes} nodes -> M={m}; " + reason)
-    return BucketDecision(rule="auto-initial", buckets=buckets, estimate_bytes=int(estimate_bytes),
-                          n=n, m=m, reason=reason)
+    reason = (
+        f"estimate_partition_size={format_size(estimate_bytes)}, /{COMPRESSION_RATIO} = "
+        f"{format_size(_jdiv(estimate_bytes, COMPRESSION_RATIO))} -> N={n}; "
+        f"{topology.nodes} nodes -> M={m}; " + reason
+    )
+    return BucketDecision(
+        rule="auto-initial", buckets=buckets, estimate_bytes=int(estimate_bytes), n=n, m=m, reason=reason
+    )
 
 
 # --------------------------------------------------------------------------- subsequent
@@ -250,8 +261,7 @@ def ema(values: Sequence[int], period: int = EMA_PERIOD) -> int:
     return int(acc)  # Java (long) cast truncates toward zero
 
 
-def estimate_next_partition_size(history_bytes: Sequence[int],
-                                 fallback: Optional[int] = None) -> int:
+def estimate_next_partition_size(history_bytes: Sequence[int], fallback: int | None = None) -> int:
     """The next partition's expected *stored* size from earlier partitions' sizes, oldest first.
 
     DynamicPartitionScheduler.getNextPartitionSize, over the (up to) 7 most recent entries:
@@ -276,11 +286,13 @@ def estimate_next_partition_size(history_bytes: Sequence[int],
     return ema(history, EMA_PERIOD)
 
 
-def subsequent_buckets(history_bytes: Sequence[int], topology: Topology,
-                       min_buckets: int = AUTOBUCKET_MIN_BUCKETS,
-                       max_buckets: int = AUTOBUCKET_MAX_BUCKETS,
-                       fallback_estimate_bytes: int = DEFAULT_ESTIMATE_PARTITION_SIZE
-                       ) -> BucketDecision:
+def subsequent_buckets(
+    history_bytes: Sequence[int],
+    topology: Topology,
+    min_buckets: int = AUTOBUCKET_MIN_BUCKETS,
+    max_buckets: int = AUTOBUCKET_MAX_BUCKETS,
+    fallback_estimate_bytes: int = DEFAULT_ESTIMATE_PARTITION_SIZE,
+) -> BucketDecision:
     """Buckets of a new partition of a BUCKETS AUTO table that already has data.
 
     ``history_bytes``: the stored (compressed) sizes of the earlier partitions that hold data
@@ -292,17 +304,31 @@ def subsequent_buckets(history_bytes: Sequence[int], topology: Topology,
     history = tuple(int(s) for s in history_bytes)
     if not history:
         d = initial_buckets(fallback_estimate_bytes, topology, min_buckets, max_buckets)
-        return BucketDecision(rule=d.rule, buckets=d.buckets, estimate_bytes=d.estimate_bytes,
-                              n=d.n, m=d.m, reason="no earlier partition holds data; " + d.reason)
+        return BucketDecision(
+            rule=d.rule,
+            buckets=d.buckets,
+            estimate_bytes=d.estimate_bytes,
+            n=d.n,
+            m=d.m,
+            reason="no earlier partition holds data; " + d.reason,
+        )
     window = history[-HISTORY_WINDOW:]
     stored = estimate_next_partition_size(window)
     uncompressed = stored * COMPRESSION_RATIO
     n, m, buckets, reason = _decide(uncompressed, topology, min_buckets, max_buckets)
     ascending = len(window) > 1 and all(window[i] >= window[i - 1] for i in range(1, len(window)))
-    how = ("ascending: last + EMA(deltas)" if ascending
-           else ("one partition" if len(window) == 1 else "EMA(sizes)"))
-    reason = (f"last {len(window)} partitions {[format_size(s) for s in window]} -> {how} = "
-              f"{format_size(stored)} stored, x{COMPRESSION_RATIO} = {format_size(uncompressed)}"
-              f" -> N={n}; {topology.nodes} nodes -> M={m}; " + reason)
-    return BucketDecision(rule="auto-subsequent", buckets=buckets, estimate_bytes=uncompressed,
-                          n=n, m=m, reason=reason, history_bytes=window)
+    how = "ascending: last + EMA(deltas)" if ascending else ("one partition" if len(window) == 1 else "EMA(sizes)")
+    reason = (
+        f"last {len(window)} partitions {[format_size(s) for s in window]} -> {how} = "
+        f"{format_size(stored)} stored, x{COMPRESSION_RATIO} = {format_size(uncompressed)}"
+        f" -> N={n}; {topology.nodes} nodes -> M={m}; " + reason
+    )
+    return BucketDecision(
+        rule="auto-subsequent",
+        buckets=buckets,
+        estimate_bytes=uncompressed,
+        n=n,
+        m=m,
+        reason=reason,
+        history_bytes=window,
+    )

@@ -21,7 +21,8 @@ import decimal as _decimal
 import math
 import re
 import struct
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 __all__ = ["SEED", "bucket_expr_sql", "bucket_of", "spark_hash", "bucket_literal_sql"]
 
@@ -60,10 +61,15 @@ def bucket_literal_sql(value: Any, spark_type: str) -> str:
     if isinstance(value, str):
         return "CAST('" + value.replace("\\", "\\\\").replace("'", "\\'") + f"' AS {spark_type})"
     if isinstance(value, (_dt.datetime, _dt.date)):
-        return f"CAST('{value.isoformat(sep=' ') if isinstance(value, _dt.datetime) else value.isoformat()}' AS {spark_type})"
+        text = value.isoformat(sep=" ") if isinstance(value, _dt.datetime) else value.isoformat()
+        return f"CAST('{text}' AS {spark_type})"
     if isinstance(value, bytes):
         return f"CAST(X'{value.hex()}' AS {spark_type})"
-    return f"CAST({value!r} AS {spark_type})" if not isinstance(value, _decimal.Decimal) else f"CAST({value} AS {spark_type})"
+    return (
+        f"CAST({value!r} AS {spark_type})"
+        if not isinstance(value, _decimal.Decimal)
+        else f"CAST({value} AS {spark_type})"
+    )
 
 
 def bucket_of(values: Sequence[Any], spark_types: Sequence[str], buckets: int) -> int:
@@ -95,8 +101,14 @@ def spark_hash(values: Sequence[Any], spark_types: Sequence[str], seed: int = SE
 
 _DECIMAL_RE = re.compile(r"^decimal\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$")
 _ALIASES = {
-    "byte": "tinyint", "short": "smallint", "integer": "int", "long": "bigint", "bool": "boolean",
-    "real": "float", "largeint": "decimal(38,0)", "datetime": "timestamp_ntz",
+    "byte": "tinyint",
+    "short": "smallint",
+    "integer": "int",
+    "long": "bigint",
+    "bool": "boolean",
+    "real": "float",
+    "largeint": "decimal(38,0)",
+    "datetime": "timestamp_ntz",
     "text": "string",
 }
 
@@ -206,6 +218,7 @@ def _java_bigint_bytes(n: int) -> bytes:
 
 
 # --------------------------------------------------------------------------- Murmur3 x86_32
+
 
 def _rotl(x: int, r: int) -> int:
     return ((x << r) | (x >> (32 - r))) & _M32

@@ -15,6 +15,7 @@ MAX_BUCKET_NUM_PER_PARTITION = 768
 def bucket_limit_error(buckets: int, limit: int = MAX_BUCKET_NUM_PER_PARTITION) -> str | None:
     """Doris's message when a fixed bucket count is above the limit, else None."""
     if limit and buckets > limit:
-        return (f"Number of buckets ({buckets}) exceeds the maximum allowed value ({limit}) "
-                "of max_bucket_num_per_partition")
+        return (
+            f"Number of buckets ({buckets}) exceeds the maximum allowed value ({limit}) of max_bucket_num_per_partition"
+        )
     return None

@@ -8,14 +8,13 @@ needing only `dorisql.catalog.model` does not load SQLite.
 from __future__ import annotations
 
 import os
-from typing import Union
 
 from dorisql.catalog.base import Catalog, ColocationGroup, DatabaseMeta
 
 __all__ = ["Catalog", "ColocationGroup", "DatabaseMeta", "open_catalog"]
 
 
-def open_catalog(warehouse_root: Union[str, "os.PathLike[str]"]) -> Catalog:
+def open_catalog(warehouse_root: str | os.PathLike[str]) -> Catalog:
     """The catalog of a warehouse: SQLite at ``<warehouse>/_catalog/catalog.db`` (the embedded default)."""
     from dorisql.catalog.store import SqliteCatalog
 

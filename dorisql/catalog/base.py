@@ -12,15 +12,27 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from abc import ABC, abstractmethod
-from typing import Callable, Mapping, Optional, Sequence, Union
+from collections.abc import Callable, Mapping, Sequence
 
 from dorisql.ast import DataType, Properties
 from dorisql.catalog.model import PartitionMeta, TableMeta
 from dorisql.errors import CommitConflictError, DamagedTableError
 
-__all__ = ["Catalog", "TableChange", "Recycled", "DatabaseMeta", "ColocationGroup", "COMMIT_RETRIES",
-           "GLOBAL_GROUP_PREFIX", "group_key", "RecycleBinEntry", "RecycledFile",
-           "RECYCLED_DATABASE", "RECYCLED_TABLE", "RECYCLED_PARTITION"]
+__all__ = [
+    "Catalog",
+    "TableChange",
+    "Recycled",
+    "DatabaseMeta",
+    "ColocationGroup",
+    "COMMIT_RETRIES",
+    "GLOBAL_GROUP_PREFIX",
+    "group_key",
+    "RecycleBinEntry",
+    "RecycledFile",
+    "RECYCLED_DATABASE",
+    "RECYCLED_TABLE",
+    "RECYCLED_PARTITION",
+]
 
 #: How often `update_table` re-reads and retries when another session changed the table meanwhile.
 COMMIT_RETRIES = 20
@@ -32,7 +44,7 @@ GLOBAL_GROUP_PREFIX = "__global__"
 #: itself (or None) means "nothing to change"; raising aborts the update with nothing written.
 #: It may be called several times (once per retry), each time with fresher metadata, so it must
 #: decide from its argument alone.
-TableChange = Callable[[TableMeta], Optional[TableMeta]]
+TableChange = Callable[[TableMeta], TableMeta | None]
 
 #: What a table change puts in the recycle bin, in the same transaction as the change: called
 #: with the metadata before and after the change (once per attempt, like TableChange).
@@ -85,7 +97,7 @@ class RecycledFile:
     path: str
     bucket: int
     size: int
-    num_records: Optional[int] = None
+    num_records: int | None = None
     #: ms since the epoch, as the add action had it.
     modification_time: int = 0
 
@@ -108,13 +120,13 @@ class RecycleBinEntry:
     #: The database's name when the object was dropped.
     db_name: str
     #: Table entries: their own id; Partition entries: their table's; Database entries: None.
-    table_id: Optional[int]
+    table_id: int | None
     dropped_at: dt.datetime
-    database: Optional[DatabaseMeta] = None
+    database: DatabaseMeta | None = None
     table_ids: tuple[int, ...] = ()
-    table: Optional[TableMeta] = None
-    partition: Optional[PartitionMeta] = None
-    storage_key: Optional[str] = None
+    table: TableMeta | None = None
+    partition: PartitionMeta | None = None
+    storage_key: str | None = None
     files: tuple[RecycledFile, ...] = ()
 
     @property
@@ -132,9 +144,18 @@ class Catalog(ABC):
 
     # ------------------------------------------------------------------ the one door for table changes
 
-    def update_table(self, db: str, name: str, change: TableChange, *, table_id: Optional[int] = None,
-                     expected_version: Optional[int] = None, retries: int = COMMIT_RETRIES,
-                     recycled: Optional[Recycled] = None, restore: Optional[int] = None) -> TableMeta:
+    def update_table(
+        self,
+        db: str,
+        name: str,
+        change: TableChange,
+        *,
+        table_id: int | None = None,
+        expected_version: int | None = None,
+        retries: int = COMMIT_RETRIES,
+        recycled: Recycled | None = None,
+        restore: int | None = None,
+    ) -> TableMeta:
         """Apply `change` to the table and commit it, retrying on concurrent changes.
 
         With `table_id`, the update applies only to that incarnation of the table: if it was
@@ -155,18 +176,23 @@ class Catalog(ABC):
             current = self.load_table(db, name)
             if table_id is not None and current.id != table_id:
                 raise CommitConflictError(
-                    f"Table '{db}.{name}' was dropped and re-created by another session; nothing was committed")
+                    f"Table '{db}.{name}' was dropped and re-created by another session; nothing was committed"
+                )
             if expected_version is not None and current.version != expected_version:
                 raise CommitConflictError(
                     f"Table '{db}.{name}' was changed by another session (catalog version is {current.version}, "
-                    f"this change was based on version {expected_version}); nothing was committed, retry the statement")
+                    f"this change was based on version {expected_version}); nothing was committed, retry the statement"
+                )
             new = change(current)
             if new is None or new is current:
                 return current
             try:
-                return self.commit_table(new, expected_version=current.version,
-                                         recycle=recycled(current, new) if recycled is not None else (),
-                                         restore=restore)
+                return self.commit_table(
+                    new,
+                    expected_version=current.version,
+                    recycle=recycled(current, new) if recycled is not None else (),
+                    restore=restore,
+                )
             except CommitConflictError:
                 if attempt == retries - 1:
                     raise
@@ -184,8 +210,9 @@ class Catalog(ABC):
     # ------------------------------------------------------------------ databases
 
     @abstractmethod
-    def create_database(self, name: str, if_not_exists: bool = False,
-                        properties: Union[Properties, Mapping[str, str], None] = None) -> DatabaseMeta: ...
+    def create_database(
+        self, name: str, if_not_exists: bool = False, properties: Properties | Mapping[str, str] | None = None
+    ) -> DatabaseMeta: ...
 
     @abstractmethod
     def get_database(self, name: str) -> DatabaseMeta: ...
@@ -197,16 +224,18 @@ class Catalog(ABC):
     def list_databases(self) -> list[str]: ...
 
     @abstractmethod
-    def drop_database(self, name: str, if_exists: bool = False, force: bool = False, *,
-                      dropped_at: Optional[dt.datetime] = None) -> list[TableMeta]:
+    def drop_database(
+        self, name: str, if_exists: bool = False, force: bool = False, *, dropped_at: dt.datetime | None = None
+    ) -> list[TableMeta]:
         """DROP DATABASE: the database and its tables leave the catalog in one transaction and,
         unless `force`, enter the recycle bin (stamped `dropped_at`). Returns the tables."""
 
     # ------------------------------------------------------------------ tables
 
     @abstractmethod
-    def create_table(self, meta: TableMeta, if_not_exists: bool = False, *,
-                     colocation_group: Optional[ColocationGroup] = None) -> TableMeta: ...
+    def create_table(
+        self, meta: TableMeta, if_not_exists: bool = False, *, colocation_group: ColocationGroup | None = None
+    ) -> TableMeta: ...
 
     @abstractmethod
     def load_table(self, db: str, name: str) -> TableMeta: ...
@@ -218,27 +247,41 @@ class Catalog(ABC):
     def list_tables(self, db: str) -> list[str]: ...
 
     @abstractmethod
-    def list_table_metas(self, db: Optional[str] = None, *,
-                         damaged: Optional[list[DamagedTableError]] = None) -> list[TableMeta]:
+    def list_table_metas(
+        self, db: str | None = None, *, damaged: list[DamagedTableError] | None = None
+    ) -> list[TableMeta]:
         """Every readable table, ordered by (db, name); unreadable ones are appended to `damaged`."""
 
     @abstractmethod
-    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None, *,
-                     recycle: Sequence[RecycleBinEntry] = (), restore: Optional[int] = None) -> TableMeta:
+    def commit_table(
+        self,
+        meta: TableMeta,
+        expected_version: int | None = None,
+        *,
+        recycle: Sequence[RecycleBinEntry] = (),
+        restore: int | None = None,
+    ) -> TableMeta:
         """Replace the table's metadata if its version is still `expected_version` (else
         CommitConflictError, nothing written), adding `recycle` to the recycle bin and taking
         entry `restore` out of it in the same transaction. Backends implement this; callers
         use `update_table`."""
 
     @abstractmethod
-    def drop_table(self, db: str, name: str, if_exists: bool = False,
-                   expected_version: Optional[int] = None, *, force: bool = False,
-                   dropped_at: Optional[dt.datetime] = None) -> Optional[TableMeta]:
+    def drop_table(
+        self,
+        db: str,
+        name: str,
+        if_exists: bool = False,
+        expected_version: int | None = None,
+        *,
+        force: bool = False,
+        dropped_at: dt.datetime | None = None,
+    ) -> TableMeta | None:
         """DROP TABLE: the table leaves the catalog and, unless `force`, enters the recycle bin
         (stamped `dropped_at`) in the same transaction. With `force` the bin also forgets the
         table's dropped partitions (their files go with the table's folder)."""
 
-    def rename_table(self, db: str, name: str, new_name: str, expected_version: Optional[int] = None) -> TableMeta:
+    def rename_table(self, db: str, name: str, new_name: str, expected_version: int | None = None) -> TableMeta:
         """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder)."""
         from dorisql.errors import AnalysisError
         from dorisql.warehouse import validate_name
@@ -248,8 +291,9 @@ class Catalog(ABC):
             raise AnalysisError("Same table name")
 
         def rename(meta: TableMeta) -> TableMeta:
-            definition = dataclasses.replace(meta.definition,
-                                             table=dataclasses.replace(meta.definition.table, name=new_name))
+            definition = dataclasses.replace(
+                meta.definition, table=dataclasses.replace(meta.definition.table, name=new_name)
+            )
             return dataclasses.replace(meta, name=new_name, definition=definition)
 
         return self.update_table(db, name, rename, expected_version=expected_version)
@@ -257,17 +301,18 @@ class Catalog(ABC):
     # ------------------------------------------------------------------ recycle bin
 
     @abstractmethod
-    def list_recycle_bin(self, *, kind: Optional[str] = None, db_id: Optional[int] = None,
-                         table_id: Optional[int] = None) -> list[RecycleBinEntry]:
+    def list_recycle_bin(
+        self, *, kind: str | None = None, db_id: int | None = None, table_id: int | None = None
+    ) -> list[RecycleBinEntry]:
         """Entries of the recycle bin (optionally of one kind / database / table), oldest drop first."""
 
     @abstractmethod
-    def recover_database(self, entry_id: int, new_name: Optional[str] = None) -> tuple[DatabaseMeta, list[TableMeta]]:
+    def recover_database(self, entry_id: int, new_name: str | None = None) -> tuple[DatabaseMeta, list[TableMeta]]:
         """RECOVER DATABASE: the database of bin entry `entry_id` and the tables dropped with it
         come back (under `new_name` if given) in one transaction; their entries leave the bin."""
 
     @abstractmethod
-    def recover_table(self, entry_id: int, new_name: Optional[str] = None) -> TableMeta:
+    def recover_table(self, entry_id: int, new_name: str | None = None) -> TableMeta:
         """RECOVER TABLE: the table of bin entry `entry_id` comes back into its database (by id,
         under its current name), named `new_name` if given; its entry leaves the bin."""
 
@@ -280,10 +325,10 @@ class Catalog(ABC):
     # ------------------------------------------------------------------ frontend config
 
     @abstractmethod
-    def get_config(self, key: str, default: Optional[str] = None) -> Optional[str]: ...
+    def get_config(self, key: str, default: str | None = None) -> str | None: ...
 
     @abstractmethod
-    def set_configs(self, values: Union[Mapping[str, object], Sequence[tuple[str, object]]]) -> None: ...
+    def set_configs(self, values: Mapping[str, object] | Sequence[tuple[str, object]]) -> None: ...
 
     def set_config(self, key: str, value: object) -> None:
         self.set_configs({key: value})
@@ -300,7 +345,7 @@ class Catalog(ABC):
     def create_colocation_group(self, group: ColocationGroup) -> ColocationGroup: ...
 
     @abstractmethod
-    def get_colocation_group(self, db: str, name: str) -> Optional[ColocationGroup]: ...
+    def get_colocation_group(self, db: str, name: str) -> ColocationGroup | None: ...
 
     @abstractmethod
     def list_colocation_groups(self) -> list[ColocationGroup]: ...

@@ -29,8 +29,9 @@ import decimal
 import gc
 import json
 import math
+from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import Any, Callable, Iterable, Union
+from typing import Any
 
 from dorisql import ast
 from dorisql.catalog import model
@@ -301,7 +302,7 @@ def decode(text: str | bytes) -> Any:
         raise CodecError(f"not a dorisql catalog document: {exc}") from None
 
 
-def decode_all(texts: Iterable[Union[str, bytes]]) -> list[Any]:
+def decode_all(texts: Iterable[str | bytes]) -> list[Any]:
     """`decode` each text, with the cyclic garbage collector paused meanwhile.
 
     Decoding builds many small containers and no cycles; with the collector running, large
@@ -320,4 +321,3 @@ def decode_all(texts: Iterable[Union[str, bytes]]) -> list[Any]:
 def from_jsonable(value: Any) -> Any:
     """Inverse of `to_jsonable` (for structures already parsed by a JSON library)."""
     return decode(json.dumps(value))
-

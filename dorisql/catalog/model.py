@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Optional
 
 from dorisql.ast import CreateTable
 
@@ -36,9 +35,9 @@ class BucketDecision:
 
     rule: str
     buckets: int
-    estimate_bytes: Optional[int] = None
-    n: Optional[int] = None
-    m: Optional[int] = None
+    estimate_bytes: int | None = None
+    n: int | None = None
+    m: int | None = None
     reason: str = ""
     history_bytes: tuple[int, ...] = ()
 
@@ -49,28 +48,28 @@ class PartitionMeta:
     name: str
     buckets: int
     #: RANGE: [lower, upper) as canonical text per partition column; None for LIST.
-    lower: Optional[tuple[str, ...]] = None
-    upper: Optional[tuple[str, ...]] = None
+    lower: tuple[str, ...] | None = None
+    upper: tuple[str, ...] | None = None
     #: LIST: one tuple per allowed value combination; None entries are NULL.
-    values: Optional[tuple[tuple[Optional[str], ...], ...]] = None
+    values: tuple[tuple[str | None, ...], ...] | None = None
     created_at: dt.datetime = field(default_factory=dt.datetime.now)
     #: Doris's VisibleVersion: 1 at creation, +1 per load that committed data into it.
     visible_version: int = 1
-    visible_version_time: Optional[dt.datetime] = None
+    visible_version_time: dt.datetime | None = None
     replication_num: int = 1
     storage_medium: str = "HDD"
-    bucket_decision: Optional[BucketDecision] = None
+    bucket_decision: BucketDecision | None = None
 
 
 @dataclass(frozen=True)
 class DynamicState:
     """What SHOW DYNAMIC PARTITION TABLES reports about the scheduler's last pass."""
 
-    last_update_time: Optional[dt.datetime] = None
-    last_scheduler_time: Optional[dt.datetime] = None
+    last_update_time: dt.datetime | None = None
+    last_scheduler_time: dt.datetime | None = None
     state: str = "NORMAL"
-    last_create_partition_msg: Optional[str] = None
-    last_drop_partition_msg: Optional[str] = None
+    last_create_partition_msg: str | None = None
+    last_drop_partition_msg: str | None = None
 
 
 @dataclass(frozen=True)
@@ -117,7 +116,7 @@ class TableMeta:
                 out[p.name] = self.partition_key(p)
         return out
 
-    def partition(self, name: str) -> Optional[PartitionMeta]:
+    def partition(self, name: str) -> PartitionMeta | None:
         lowered = name.lower()
         for p in self.partitions:
             if p.name.lower() == lowered:

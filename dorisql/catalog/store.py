@@ -50,10 +50,10 @@ import datetime as dt
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator, Mapping, Optional, Sequence, Union
 
 from dorisql.ast import Properties, props
 from dorisql.catalog import codec
@@ -155,7 +155,7 @@ codec.register(RecycledFile)
 codec.register(RecycleBinEntry)
 
 
-def _colocate_key(meta: TableMeta) -> tuple[Optional[str], Optional[str]]:
+def _colocate_key(meta: TableMeta) -> tuple[str | None, str | None]:
     name = props(meta.definition.properties).get("colocate_with")
     if not name:
         return None, None
@@ -166,7 +166,7 @@ def _now_text() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
 
 
-def _properties(value: Union[Properties, Mapping[str, str], None]) -> Properties:
+def _properties(value: Properties | Mapping[str, str] | None) -> Properties:
     if value is None:
         return ()
     if isinstance(value, Mapping):
@@ -183,7 +183,7 @@ class SqliteCatalog(Catalog):
     >>> meta = cat.update_table("db", "t", lambda m: dataclasses.replace(m, partitions=...))  # version + 1
     """
 
-    def __init__(self, warehouse_root: Union[str, "os.PathLike[str]"], *, timeout: float = 60.0):
+    def __init__(self, warehouse_root: str | os.PathLike[str], *, timeout: float = 60.0):
         self.root = Path(warehouse_root)
         self.path = catalog_dir(self.root) / CATALOG_FILE
         self.timeout = timeout
@@ -203,14 +203,15 @@ class SqliteCatalog(Catalog):
     def _connect(self) -> sqlite3.Connection:
         if self.read_only:
             return self._connect_read_only()
-        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             conn.close()
-            raise CatalogError(f"cannot switch the catalog '{self.path}' to WAL mode (got {mode!r}); "
-                               "is the warehouse on a network filesystem?")
+            raise CatalogError(
+                f"cannot switch the catalog '{self.path}' to WAL mode (got {mode!r}); "
+                "is the warehouse on a network filesystem?"
+            )
         conn.execute("PRAGMA synchronous = FULL")
         return conn
 
@@ -220,8 +221,9 @@ class SqliteCatalog(Catalog):
         uri = self.path.resolve().as_uri()
         for params in ("mode=ro", "mode=ro&immutable=1"):
             try:
-                conn = sqlite3.connect(f"{uri}?{params}", uri=True, timeout=self.timeout, isolation_level=None,
-                                       check_same_thread=False)
+                conn = sqlite3.connect(
+                    f"{uri}?{params}", uri=True, timeout=self.timeout, isolation_level=None, check_same_thread=False
+                )
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
                 return conn
             except sqlite3.OperationalError:
@@ -249,7 +251,7 @@ class SqliteCatalog(Catalog):
                 pass
         self._local = threading.local()
 
-    def __enter__(self) -> "SqliteCatalog":
+    def __enter__(self) -> SqliteCatalog:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -265,8 +267,10 @@ class SqliteCatalog(Catalog):
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise CatalogError(f"the catalog '{self.path}' is busy ({exc}); another dorisql process holds "
-                               f"its write lock for more than {self.timeout:g}s") from exc
+            raise CatalogError(
+                f"the catalog '{self.path}' is busy ({exc}); another dorisql process holds "
+                f"its write lock for more than {self.timeout:g}s"
+            ) from exc
         try:
             yield conn
             conn.execute("COMMIT")
@@ -290,14 +294,18 @@ class SqliteCatalog(Catalog):
         if self.read_only:
             version = self._conn().execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
-                raise CatalogError(f"the catalog '{self.path}' has schema version {version} and dorisql "
-                                   f"{SCHEMA_VERSION}; the warehouse is read-only, so it cannot be migrated")
+                raise CatalogError(
+                    f"the catalog '{self.path}' has schema version {version} and dorisql "
+                    f"{SCHEMA_VERSION}; the warehouse is read-only, so it cannot be migrated"
+                )
             return
         with self._write() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise CatalogError(f"the catalog '{self.path}' has schema version {version}, newer than this "
-                                   f"dorisql understands ({SCHEMA_VERSION}); upgrade dorisql")
+                raise CatalogError(
+                    f"the catalog '{self.path}' has schema version {version}, newer than this "
+                    f"dorisql understands ({SCHEMA_VERSION}); upgrade dorisql"
+                )
             if version == SCHEMA_VERSION:
                 return
             if version == 0:
@@ -308,8 +316,10 @@ class SqliteCatalog(Catalog):
                 try:
                     _run_script(conn, _MIGRATIONS[target])
                 except sqlite3.Error as exc:
-                    raise CatalogError(f"could not upgrade the catalog '{self.path}' to schema version {target} "
-                                       f"({exc}); it was left unchanged at version {version}") from exc
+                    raise CatalogError(
+                        f"could not upgrade the catalog '{self.path}' to schema version {target} "
+                        f"({exc}); it was left unchanged at version {version}"
+                    ) from exc
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # ------------------------------------------------------------------ ids
@@ -325,8 +335,9 @@ class SqliteCatalog(Catalog):
     def _take_ids(conn: sqlite3.Connection, count: int) -> range:
         if count == 0:
             return range(0)
-        (last,) = conn.execute("UPDATE sequences SET value = value + ? WHERE name = 'id' RETURNING value",
-                               (count,)).fetchone()
+        (last,) = conn.execute(
+            "UPDATE sequences SET value = value + ? WHERE name = 'id' RETURNING value", (count,)
+        ).fetchone()
         return range(last - count + 1, last + 1)
 
     def _assign_partition_ids(self, conn: sqlite3.Connection, meta: TableMeta) -> TableMeta:
@@ -341,13 +352,15 @@ class SqliteCatalog(Catalog):
 
     # ------------------------------------------------------------------ databases
 
-    def create_database(self, name: str, if_not_exists: bool = False,
-                        properties: Union[Properties, Mapping[str, str], None] = None) -> DatabaseMeta:
+    def create_database(
+        self, name: str, if_not_exists: bool = False, properties: Properties | Mapping[str, str] | None = None
+    ) -> DatabaseMeta:
         """CREATE DATABASE. ``Can't create database 'db'; database exists`` (1007) unless `if_not_exists`."""
         validate_name("database", name)
         with self._write() as conn:
-            row = conn.execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?",
-                               (name,)).fetchone()
+            row = conn.execute(
+                "SELECT id, name, properties, created_at FROM databases WHERE name = ?", (name,)
+            ).fetchone()
             if row is not None:
                 if if_not_exists:
                     return self._database_from_row(row)
@@ -355,19 +368,23 @@ class SqliteCatalog(Catalog):
                 err.code, err.sqlstate = 1007, "HY000"
                 raise err
             meta = DatabaseMeta(id=self._take_ids(conn, 1)[0], name=name, properties=_properties(properties))
-            conn.execute("INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
-                         (name, meta.id, codec.encode(meta.properties), codec.encode(meta.created_at)))
+            conn.execute(
+                "INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
+                (name, meta.id, codec.encode(meta.properties), codec.encode(meta.created_at)),
+            )
             return meta
 
     @staticmethod
     def _database_from_row(row) -> DatabaseMeta:
-        return DatabaseMeta(id=row[0], name=row[1], properties=codec.decode(row[2]),
-                            created_at=codec.decode(row[3]))
+        return DatabaseMeta(id=row[0], name=row[1], properties=codec.decode(row[2]), created_at=codec.decode(row[3]))
 
     def get_database(self, name: str) -> DatabaseMeta:
         """The database, or ``Unknown database 'db'`` (1049)."""
-        row = self._conn().execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?",
-                                   (name,)).fetchone()
+        row = (
+            self._conn()
+            .execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?", (name,))
+            .fetchone()
+        )
         if row is None:
             raise UnknownDatabaseError(f"Unknown database '{name}'")
         return self._database_from_row(row)
@@ -378,8 +395,9 @@ class SqliteCatalog(Catalog):
     def list_databases(self) -> list[str]:
         return [r[0] for r in self._conn().execute("SELECT name FROM databases ORDER BY name")]
 
-    def drop_database(self, name: str, if_exists: bool = False, force: bool = False, *,
-                      dropped_at: Optional[dt.datetime] = None) -> list[TableMeta]:
+    def drop_database(
+        self, name: str, if_exists: bool = False, force: bool = False, *, dropped_at: dt.datetime | None = None
+    ) -> list[TableMeta]:
         """DROP DATABASE: removes the database and all its tables and colocation groups, as Doris does.
 
         Unless `force`, the database and its tables go into the recycle bin (stamped
@@ -389,8 +407,9 @@ class SqliteCatalog(Catalog):
         (1008) unless `if_exists`.
         """
         with self._write() as conn:
-            db_row = conn.execute("SELECT id, name, properties, created_at FROM databases WHERE name = ?",
-                                  (name,)).fetchone()
+            db_row = conn.execute(
+                "SELECT id, name, properties, created_at FROM databases WHERE name = ?", (name,)
+            ).fetchone()
             if db_row is None:
                 if if_exists:
                     return []
@@ -398,8 +417,9 @@ class SqliteCatalog(Catalog):
                 err.code, err.sqlstate = 1008, "HY000"
                 raise err
             database = self._database_from_row(db_row)
-            rows = conn.execute("SELECT id, version, meta, db, name FROM tables WHERE db = ? ORDER BY name",
-                                (name,)).fetchall()
+            rows = conn.execute(
+                "SELECT id, version, meta, db, name FROM tables WHERE db = ? ORDER BY name", (name,)
+            ).fetchall()
             dropped = []
             for row in rows:  # a damaged entry goes with its database; its folder is found by id
                 try:
@@ -415,10 +435,20 @@ class SqliteCatalog(Catalog):
                 self._forget_partitions(conn, [meta.id for meta in dropped])
             else:
                 when = dropped_at or dt.datetime.now()
-                self._put_in_bin(conn, RecycleBinEntry(
-                    kind=RECYCLED_DATABASE, id=database.id, name=name, db_id=database.id, db_name=name,
-                    table_id=None, dropped_at=when, database=database,
-                    table_ids=tuple(meta.id for meta in dropped)))
+                self._put_in_bin(
+                    conn,
+                    RecycleBinEntry(
+                        kind=RECYCLED_DATABASE,
+                        id=database.id,
+                        name=name,
+                        db_id=database.id,
+                        db_name=name,
+                        table_id=None,
+                        dropped_at=when,
+                        database=database,
+                        table_ids=tuple(meta.id for meta in dropped),
+                    ),
+                )
                 for meta in dropped:
                     self._put_in_bin(conn, self._table_entry(meta, database.id, when))
         for meta in dropped:
@@ -427,8 +457,9 @@ class SqliteCatalog(Catalog):
 
     # ------------------------------------------------------------------ tables
 
-    def _meta_from_row(self, table_id: int, version: int, text: Optional[str], db: str = "?",
-                       name: str = "?") -> TableMeta:
+    def _meta_from_row(
+        self, table_id: int, version: int, text: str | None, db: str = "?", name: str = "?"
+    ) -> TableMeta:
         cached = self._meta_cache.get(table_id)
         if cached is not None and cached[0] == version:
             return cached[1]
@@ -458,8 +489,9 @@ class SqliteCatalog(Catalog):
         if conn.execute("SELECT 1 FROM databases WHERE name = ?", (db,)).fetchone() is None:
             raise UnknownDatabaseError(f"Unknown database '{db}'")
 
-    def create_table(self, meta: TableMeta, if_not_exists: bool = False, *,
-                     colocation_group: Optional[ColocationGroup] = None) -> TableMeta:
+    def create_table(
+        self, meta: TableMeta, if_not_exists: bool = False, *, colocation_group: ColocationGroup | None = None
+    ) -> TableMeta:
         """Add a table. Returns it with ``version == 1``, its id (``meta.id`` when it is one reserved
         with `next_ids`, else a new one) and an id for every partition whose id is <= 0.
 
@@ -474,8 +506,9 @@ class SqliteCatalog(Catalog):
             validate_name("partition", p.name)
         with self._write() as conn:
             self._require_database(conn, meta.db)
-            row = conn.execute("SELECT id, version, meta, db, name FROM tables WHERE db = ? AND name = ?",
-                               (meta.db, meta.name)).fetchone()
+            row = conn.execute(
+                "SELECT id, version, meta, db, name FROM tables WHERE db = ? AND name = ?", (meta.db, meta.name)
+            ).fetchone()
             if row is not None:
                 if if_not_exists:
                     return self._meta_from_row(*row)
@@ -490,7 +523,8 @@ class SqliteCatalog(Catalog):
             conn.execute(
                 "INSERT INTO tables (id, db, name, version, colocate_db, colocate_group, meta, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (new.id, new.db, new.name, new.version, cdb, cgroup, codec.encode(new), _now_text()))
+                (new.id, new.db, new.name, new.version, cdb, cgroup, codec.encode(new), _now_text()),
+            )
         self._meta_cache[new.id] = (new.version, new)
         return new
 
@@ -509,8 +543,7 @@ class SqliteCatalog(Catalog):
         return self._meta_from_row(table_id, version, text, db, name)
 
     def table_exists(self, db: str, name: str) -> bool:
-        return self._conn().execute("SELECT 1 FROM tables WHERE db = ? AND name = ?",
-                                    (db, name)).fetchone() is not None
+        return self._conn().execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone() is not None
 
     def list_tables(self, db: str) -> list[str]:
         """Table names of `db`, sorted; ``Unknown database 'db'`` (1049)."""
@@ -518,8 +551,9 @@ class SqliteCatalog(Catalog):
             self._require_database(conn, db)
             return [r[0] for r in conn.execute("SELECT name FROM tables WHERE db = ? ORDER BY name", (db,))]
 
-    def list_table_metas(self, db: Optional[str] = None, *,
-                         damaged: Optional[list[DamagedTableError]] = None) -> list[TableMeta]:
+    def list_table_metas(
+        self, db: str | None = None, *, damaged: list[DamagedTableError] | None = None
+    ) -> list[TableMeta]:
         """Every table's metadata (of one database, or all), ordered by (db, name), from one snapshot.
 
         Only tables changed since this Catalog last saw them are fetched and decoded. A table
@@ -531,8 +565,9 @@ class SqliteCatalog(Catalog):
                 heads = conn.execute("SELECT id, version, db, name FROM tables ORDER BY db, name").fetchall()
             else:
                 self._require_database(conn, db)
-                heads = conn.execute("SELECT id, version, db, name FROM tables WHERE db = ? ORDER BY name",
-                                     (db,)).fetchall()
+                heads = conn.execute(
+                    "SELECT id, version, db, name FROM tables WHERE db = ? ORDER BY name", (db,)
+                ).fetchall()
             found: dict[int, TableMeta] = {}
             stale: list[int] = []
             for tid, version, _db, _name in heads:
@@ -543,7 +578,7 @@ class SqliteCatalog(Catalog):
                     stale.append(tid)
             texts: dict[int, str] = {}
             for start in range(0, len(stale), 500):
-                chunk = stale[start:start + 500]
+                chunk = stale[start : start + 500]
                 marks = ",".join("?" * len(chunk))
                 texts.update(conn.execute(f"SELECT id, meta FROM tables WHERE id IN ({marks})", chunk))
         if texts:
@@ -566,8 +601,14 @@ class SqliteCatalog(Catalog):
                 found[tid] = self._remember(tid, heads_by_id[tid][1], meta)
         return [found[h[0]] for h in heads if h[0] in found]
 
-    def commit_table(self, meta: TableMeta, expected_version: Optional[int] = None, *,
-                     recycle: Sequence[RecycleBinEntry] = (), restore: Optional[int] = None) -> TableMeta:
+    def commit_table(
+        self,
+        meta: TableMeta,
+        expected_version: int | None = None,
+        *,
+        recycle: Sequence[RecycleBinEntry] = (),
+        restore: int | None = None,
+    ) -> TableMeta:
         """Replace the table's metadata if nobody changed it since `expected_version`.
 
         `expected_version` defaults to ``meta.version`` (the version it was loaded at). The update
@@ -586,20 +627,27 @@ class SqliteCatalog(Catalog):
         for p in meta.partitions:
             validate_name("partition", p.name)
         with self._write() as conn:
-            if restore is not None and conn.execute("DELETE FROM recycle_bin WHERE id = ? AND table_id = ?",
-                                                    (restore, meta.id)).rowcount != 1:
-                raise CatalogError(f"entry {restore} of table '{meta.db}.{meta.name}' is no longer in the "
-                                   "recycle bin (recovered or expired meanwhile); nothing was committed")
+            if (
+                restore is not None
+                and conn.execute("DELETE FROM recycle_bin WHERE id = ? AND table_id = ?", (restore, meta.id)).rowcount
+                != 1
+            ):
+                raise CatalogError(
+                    f"entry {restore} of table '{meta.db}.{meta.name}' is no longer in the "
+                    "recycle bin (recovered or expired meanwhile); nothing was committed"
+                )
             new = self._assign_partition_ids(conn, replace(meta, version=expected + 1))
             cdb, cgroup = _colocate_key(new)
-            old_group = conn.execute("SELECT colocate_db, colocate_group, db, name FROM tables WHERE id = ?",
-                                     (meta.id,)).fetchone()
+            old_group = conn.execute(
+                "SELECT colocate_db, colocate_group, db, name FROM tables WHERE id = ?", (meta.id,)
+            ).fetchone()
             if old_group is not None and (old_group[2], old_group[3]) != (new.db, new.name):
                 self._check_rename_target(conn, new.db, new.name)
             cur = conn.execute(
                 "UPDATE tables SET db = ?, name = ?, version = version + 1, colocate_db = ?, colocate_group = ?, "
                 "meta = ?, updated_at = ? WHERE id = ? AND version = ?",
-                (new.db, new.name, cdb, cgroup, codec.encode(new), _now_text(), meta.id, expected))
+                (new.db, new.name, cdb, cgroup, codec.encode(new), _now_text(), meta.id, expected),
+            )
             if cur.rowcount != 1:
                 raise self._conflict(conn, meta, expected)
             if old_group is not None and (old_group[0], old_group[1]) != (cdb, cgroup):
@@ -615,23 +663,31 @@ class SqliteCatalog(Catalog):
         if row is not None:
             return CommitConflictError(
                 f"Table '{label}' was changed by another session (catalog version is {row[0]}, this change "
-                f"was based on version {expected}); nothing was committed, retry the statement")
+                f"was based on version {expected}); nothing was committed, retry the statement"
+            )
         other = conn.execute("SELECT id FROM tables WHERE db = ? AND name = ?", (meta.db, meta.name)).fetchone()
         if other is not None:
             return CommitConflictError(
                 f"Table '{label}' was dropped and re-created by another session (id {meta.id} is now "
-                f"{other[0]}); nothing was committed, retry the statement")
-        return CommitConflictError(
-            f"Table '{label}' was dropped by another session; nothing was committed")
+                f"{other[0]}); nothing was committed, retry the statement"
+            )
+        return CommitConflictError(f"Table '{label}' was dropped by another session; nothing was committed")
 
     def _check_rename_target(self, conn: sqlite3.Connection, db: str, name: str) -> None:
         self._require_database(conn, db)
         if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone():
             raise AlreadyExistsError(f"Table name[{name}] is already used")
 
-    def drop_table(self, db: str, name: str, if_exists: bool = False,
-                   expected_version: Optional[int] = None, *, force: bool = False,
-                   dropped_at: Optional[dt.datetime] = None) -> Optional[TableMeta]:
+    def drop_table(
+        self,
+        db: str,
+        name: str,
+        if_exists: bool = False,
+        expected_version: int | None = None,
+        *,
+        force: bool = False,
+        dropped_at: dt.datetime | None = None,
+    ) -> TableMeta | None:
         """Remove the table's metadata and return it.
 
         Unless `force`, the table goes into the recycle bin (stamped `dropped_at`, default now)
@@ -642,8 +698,10 @@ class SqliteCatalog(Catalog):
         colocation group left without tables is removed, as in Doris.
         """
         with self._write() as conn:
-            row = conn.execute("SELECT id, version, meta, db, name, colocate_db, colocate_group FROM tables "
-                               "WHERE db = ? AND name = ?", (db, name)).fetchone()
+            row = conn.execute(
+                "SELECT id, version, meta, db, name, colocate_db, colocate_group FROM tables WHERE db = ? AND name = ?",
+                (db, name),
+            ).fetchone()
             if row is None:
                 self._require_database(conn, db)
                 if if_exists:
@@ -654,9 +712,10 @@ class SqliteCatalog(Catalog):
             if expected_version is not None and row[1] != expected_version:
                 raise CommitConflictError(
                     f"Table '{db}.{name}' was changed by another session (catalog version is {row[1]}, this "
-                    f"change was based on version {expected_version}); nothing was committed, retry the statement")
+                    f"change was based on version {expected_version}); nothing was committed, retry the statement"
+                )
             try:
-                meta: Optional[TableMeta] = self._meta_from_row(*row[:5])
+                meta: TableMeta | None = self._meta_from_row(*row[:5])
             except DamagedTableError:
                 meta = None  # a damaged entry can still be dropped
             conn.execute("DELETE FROM tables WHERE id = ?", (row[0],))
@@ -673,28 +732,48 @@ class SqliteCatalog(Catalog):
 
     @staticmethod
     def _table_entry(meta: TableMeta, db_id: int, when: dt.datetime) -> RecycleBinEntry:
-        return RecycleBinEntry(kind=RECYCLED_TABLE, id=meta.id, name=meta.name, db_id=db_id, db_name=meta.db,
-                               table_id=meta.id, dropped_at=when, table=meta)
+        return RecycleBinEntry(
+            kind=RECYCLED_TABLE,
+            id=meta.id,
+            name=meta.name,
+            db_id=db_id,
+            db_name=meta.db,
+            table_id=meta.id,
+            dropped_at=when,
+            table=meta,
+        )
 
     @staticmethod
     def _put_in_bin(conn: sqlite3.Connection, entry: RecycleBinEntry) -> None:
-        conn.execute("INSERT OR REPLACE INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     (entry.id, entry.kind, entry.name, entry.db_id, entry.db_name, entry.table_id,
-                      entry.dropped_at.isoformat(timespec="microseconds"), codec.encode(entry)))
+        conn.execute(
+            "INSERT OR REPLACE INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                entry.id,
+                entry.kind,
+                entry.name,
+                entry.db_id,
+                entry.db_name,
+                entry.table_id,
+                entry.dropped_at.isoformat(timespec="microseconds"),
+                codec.encode(entry),
+            ),
+        )
 
     @staticmethod
     def _forget_partitions(conn: sqlite3.Connection, table_ids: Sequence[int]) -> None:
-        conn.executemany("DELETE FROM recycle_bin WHERE table_id = ? AND kind = ?",
-                         [(tid, RECYCLED_PARTITION) for tid in table_ids])
+        conn.executemany(
+            "DELETE FROM recycle_bin WHERE table_id = ? AND kind = ?", [(tid, RECYCLED_PARTITION) for tid in table_ids]
+        )
 
     @staticmethod
-    def _bin_entry(conn: sqlite3.Connection, entry_id: int, kind: str) -> Optional[RecycleBinEntry]:
+    def _bin_entry(conn: sqlite3.Connection, entry_id: int, kind: str) -> RecycleBinEntry | None:
         row = conn.execute("SELECT entry FROM recycle_bin WHERE id = ? AND kind = ?", (entry_id, kind)).fetchone()
         return None if row is None else codec.decode(row[0])
 
-    def list_recycle_bin(self, *, kind: Optional[str] = None, db_id: Optional[int] = None,
-                         table_id: Optional[int] = None) -> list[RecycleBinEntry]:
+    def list_recycle_bin(
+        self, *, kind: str | None = None, db_id: int | None = None, table_id: int | None = None
+    ) -> list[RecycleBinEntry]:
         """Entries of the recycle bin, oldest drop first (then by id)."""
         where, args = [], []
         for column, value in (("kind", kind), ("db_id", db_id), ("table_id", table_id)):
@@ -705,15 +784,16 @@ class SqliteCatalog(Catalog):
         rows = self._conn().execute(sql + " ORDER BY dropped_at, id", args).fetchall()
         return list(codec.decode_all(r[0] for r in rows))
 
-    def recover_database(self, entry_id: int, new_name: Optional[str] = None) -> tuple[DatabaseMeta, list[TableMeta]]:
+    def recover_database(self, entry_id: int, new_name: str | None = None) -> tuple[DatabaseMeta, list[TableMeta]]:
         """RECOVER DATABASE: the database of entry `entry_id` and the tables dropped with it come
         back in one transaction, under `new_name` if given (``Database[x] already exist.`` when
         the name is taken, as Doris says it)."""
         with self._write() as conn:
             entry = self._bin_entry(conn, entry_id, RECYCLED_DATABASE)
             if entry is None or entry.database is None:
-                raise UnknownDatabaseError(f"Unknown database id '{entry_id}' in the recycle bin "
-                                           "(recovered or expired meanwhile)")
+                raise UnknownDatabaseError(
+                    f"Unknown database id '{entry_id}' in the recycle bin (recovered or expired meanwhile)"
+                )
             target = validate_name("database", new_name or entry.name)
             if conn.execute("SELECT 1 FROM databases WHERE name = ?", (target,)).fetchone():
                 raise CatalogError(f"Database[{target}] already exist.")
@@ -722,20 +802,25 @@ class SqliteCatalog(Catalog):
             if missing:
                 raise CatalogError(f"Tables[[{', '.join(map(str, missing))}]] is missing. Can not recover db")
             database = replace(entry.database, name=target)
-            conn.execute("INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
-                         (target, database.id, codec.encode(database.properties), codec.encode(database.created_at)))
-            recovered = [self._insert_recovered(conn, t.table, target, t.table.name) for t in tables if t.table]
+            conn.execute(
+                "INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
+                (target, database.id, codec.encode(database.properties), codec.encode(database.created_at)),
+            )
+            recovered = [
+                self._insert_recovered(conn, t.table, target, t.table.name) for t in tables if t is not None and t.table
+            ]
             conn.executemany("DELETE FROM recycle_bin WHERE id = ?", [(i,) for i in (entry.id, *entry.table_ids)])
         return database, recovered
 
-    def recover_table(self, entry_id: int, new_name: Optional[str] = None) -> TableMeta:
+    def recover_table(self, entry_id: int, new_name: str | None = None) -> TableMeta:
         """RECOVER TABLE: the table of entry `entry_id` comes back into its database (found by
         id), named `new_name` if given (``Table 'x' already exists`` when the name is taken)."""
         with self._write() as conn:
             entry = self._bin_entry(conn, entry_id, RECYCLED_TABLE)
             if entry is None or entry.table is None:
-                raise UnknownTableError(f"Unknown table id '{entry_id}' in the recycle bin "
-                                        "(recovered or expired meanwhile)")
+                raise UnknownTableError(
+                    f"Unknown table id '{entry_id}' in the recycle bin (recovered or expired meanwhile)"
+                )
             db_row = conn.execute("SELECT name FROM databases WHERE id = ?", (entry.db_id,)).fetchone()
             if db_row is None:
                 raise UnknownDatabaseError(f"Unknown database '{entry.db_name}'")
@@ -750,13 +835,15 @@ class SqliteCatalog(Catalog):
         """Put a table from the bin back, in database `db` as `name`. Its version moves on, so no
         cached copy of the dropped table (other name, other database) is ever taken for it."""
         table = replace(meta.definition.table, name=name, db=db)
-        meta = replace(meta, db=db, name=name, version=meta.version + 1,
-                       definition=replace(meta.definition, table=table))
+        meta = replace(
+            meta, db=db, name=name, version=meta.version + 1, definition=replace(meta.definition, table=table)
+        )
         cdb, cgroup = _colocate_key(meta)
         conn.execute(
             "INSERT INTO tables (id, db, name, version, colocate_db, colocate_group, meta, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (meta.id, db, name, meta.version, cdb, cgroup, codec.encode(meta), _now_text()))
+            (meta.id, db, name, meta.version, cdb, cgroup, codec.encode(meta), _now_text()),
+        )
         self._meta_cache[meta.id] = (meta.version, meta)
         return meta
 
@@ -779,24 +866,29 @@ class SqliteCatalog(Catalog):
                 if entry.kind == RECYCLED_DATABASE:
                     pending.extend(tid for tid in entry.table_ids if tid not in erased)
                 elif entry.kind == RECYCLED_TABLE:
-                    pending.extend(r[0] for r in conn.execute(
-                        "SELECT id FROM recycle_bin WHERE table_id = ? AND kind = ?", (entry.id, RECYCLED_PARTITION)))
+                    pending.extend(
+                        r[0]
+                        for r in conn.execute(
+                            "SELECT id FROM recycle_bin WHERE table_id = ? AND kind = ?", (entry.id, RECYCLED_PARTITION)
+                        )
+                    )
         return list(erased.values())
 
     # ------------------------------------------------------------------ frontend config
 
-    def get_config(self, key: str, default: Optional[str] = None) -> Optional[str]:
+    def get_config(self, key: str, default: str | None = None) -> str | None:
         row = self._conn().execute("SELECT value FROM frontend_config WHERE key = ?", (key,)).fetchone()
         return default if row is None else row[0]
 
-    def set_configs(self, values: Union[Mapping[str, object], Sequence[tuple[str, object]]]) -> None:
+    def set_configs(self, values: Mapping[str, object] | Sequence[tuple[str, object]]) -> None:
         """Persist several settings in one transaction (ADMIN SET FRONTEND CONFIG ("k" = "v", ...))."""
         items = list(values.items()) if isinstance(values, Mapping) else list(values)
         with self._write() as conn:
             conn.executemany(
                 "INSERT INTO frontend_config (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                [(str(k), _config_text(v)) for k, v in items])
+                [(str(k), _config_text(v)) for k, v in items],
+            )
 
     def unset_config(self, key: str) -> None:
         with self._write() as conn:
@@ -809,9 +901,15 @@ class SqliteCatalog(Catalog):
 
     @staticmethod
     def _group_from_row(row) -> ColocationGroup:
-        return ColocationGroup(db=row[0], name=row[1], id=row[2], buckets=row[3],
-                               distribution_types=codec.decode(row[4]), replication_num=row[5],
-                               is_stable=bool(row[6]))
+        return ColocationGroup(
+            db=row[0],
+            name=row[1],
+            id=row[2],
+            buckets=row[3],
+            distribution_types=codec.decode(row[4]),
+            replication_num=row[5],
+            is_stable=bool(row[6]),
+        )
 
     _GROUP_COLUMNS = "db, name, id, buckets, distribution_types, replication_num, is_stable"
 
@@ -819,19 +917,29 @@ class SqliteCatalog(Catalog):
         if group.name.startswith(GLOBAL_GROUP_PREFIX) and group.db:
             group = replace(group, db="")
         try:
-            validate_name("table", group.name[len(GLOBAL_GROUP_PREFIX):]
-                          if group.name.startswith(GLOBAL_GROUP_PREFIX) else group.name)
+            validate_name(
+                "table",
+                group.name[len(GLOBAL_GROUP_PREFIX) :] if group.name.startswith(GLOBAL_GROUP_PREFIX) else group.name,
+            )
         except AnalysisError:
             raise AnalysisError(f"Incorrect colocate group name '{group.name}'") from None
         if group.db:
             self._require_database(conn, group.db)
-        if conn.execute("SELECT 1 FROM colocation_groups WHERE db = ? AND name = ?",
-                        (group.db, group.name)).fetchone():
+        if conn.execute("SELECT 1 FROM colocation_groups WHERE db = ? AND name = ?", (group.db, group.name)).fetchone():
             raise AlreadyExistsError(f"Colocate group '{group.full_name}' already exists")
         group = replace(group, id=self._take_ids(conn, 1)[0])
-        conn.execute(f"INSERT INTO colocation_groups ({self._GROUP_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     (group.db, group.name, group.id, group.buckets, codec.encode(group.distribution_types),
-                      group.replication_num, int(group.is_stable)))
+        conn.execute(
+            f"INSERT INTO colocation_groups ({self._GROUP_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                group.db,
+                group.name,
+                group.id,
+                group.buckets,
+                codec.encode(group.distribution_types),
+                group.replication_num,
+                int(group.is_stable),
+            ),
+        )
         return group
 
     def create_colocation_group(self, group: ColocationGroup) -> ColocationGroup:
@@ -839,16 +947,21 @@ class SqliteCatalog(Catalog):
         with self._write() as conn:
             return self._insert_group(conn, group)
 
-    def get_colocation_group(self, db: str, name: str) -> Optional[ColocationGroup]:
+    def get_colocation_group(self, db: str, name: str) -> ColocationGroup | None:
         """The group that ``"colocate_with" = name`` names from database `db`, or None."""
         gdb, gname = group_key(db, name)
-        row = self._conn().execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?",
-                                   (gdb, gname)).fetchone()
+        row = (
+            self._conn()
+            .execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
+            .fetchone()
+        )
         return None if row is None else self._group_from_row(row)
 
     def list_colocation_groups(self) -> list[ColocationGroup]:
-        return [self._group_from_row(r) for r in self._conn().execute(
-            f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups ORDER BY db, name")]
+        return [
+            self._group_from_row(r)
+            for r in self._conn().execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups ORDER BY db, name")
+        ]
 
     def update_colocation_group(self, group: ColocationGroup) -> ColocationGroup:
         """Change a group's buckets / types / replication / stability (found by db and name)."""
@@ -856,12 +969,20 @@ class SqliteCatalog(Catalog):
             cur = conn.execute(
                 "UPDATE colocation_groups SET buckets = ?, distribution_types = ?, replication_num = ?, "
                 "is_stable = ? WHERE db = ? AND name = ?",
-                (group.buckets, codec.encode(group.distribution_types), group.replication_num,
-                 int(group.is_stable), group.db, group.name))
+                (
+                    group.buckets,
+                    codec.encode(group.distribution_types),
+                    group.replication_num,
+                    int(group.is_stable),
+                    group.db,
+                    group.name,
+                ),
+            )
             if cur.rowcount != 1:
                 raise CatalogError(f"Colocate group '{group.full_name}' does not exist")
-            row = conn.execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?",
-                               (group.db, group.name)).fetchone()
+            row = conn.execute(
+                f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?", (group.db, group.name)
+            ).fetchone()
             return self._group_from_row(row)
 
     def drop_colocation_group(self, db: str, name: str, if_exists: bool = False) -> bool:
@@ -876,14 +997,17 @@ class SqliteCatalog(Catalog):
         """Tables whose ``colocate_with`` names this group, ordered by (db, name)."""
         gdb, gname = group_key(db, name)
         with self._read() as conn:
-            rows = conn.execute("SELECT id, version, meta FROM tables WHERE colocate_db = ? AND colocate_group = ? "
-                                "ORDER BY db, name", (gdb, gname)).fetchall()
+            rows = conn.execute(
+                "SELECT id, version, meta FROM tables WHERE colocate_db = ? AND colocate_group = ? ORDER BY db, name",
+                (gdb, gname),
+            ).fetchall()
         return [self._meta_from_row(*r) for r in rows]
 
     def _join_group(self, conn: sqlite3.Connection, meta: TableMeta, group: ColocationGroup) -> None:
         gdb, gname = group_key(meta.db, group.name)
-        row = conn.execute(f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?",
-                           (gdb, gname)).fetchone()
+        row = conn.execute(
+            f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname)
+        ).fetchone()
         if row is None:
             self._insert_group(conn, replace(group, db=gdb, name=gname))
             return
@@ -892,20 +1016,28 @@ class SqliteCatalog(Catalog):
             raise AnalysisError(f"Colocate tables must have same bucket num: {existing.buckets}")
         if len(existing.distribution_types) != len(group.distribution_types):
             raise AnalysisError(
-                f"Colocate tables distribution columns size must be same : {len(existing.distribution_types)}")
-        for i, (a, b) in enumerate(zip(existing.distribution_types, group.distribution_types)):
+                f"Colocate tables distribution columns size must be same : {len(existing.distribution_types)}"
+            )
+        for _i, (a, b) in enumerate(zip(existing.distribution_types, group.distribution_types)):
             if a != b:
                 raise AnalysisError(
-                    f"Colocate tables distribution columns must have the same data type: {b.name} should be {a.name}")
+                    f"Colocate tables distribution columns must have the same data type: {b.name} should be {a.name}"
+                )
         if existing.replication_num != group.replication_num:
-            raise AnalysisError(f"Colocate tables must have same replication allocation: {existing.replication_num}"
-                                f" should be {group.replication_num}")
+            raise AnalysisError(
+                f"Colocate tables must have same replication allocation: {existing.replication_num}"
+                f" should be {group.replication_num}"
+            )
 
-    def _gc_group(self, conn: sqlite3.Connection, gdb: Optional[str], gname: Optional[str]) -> None:
+    def _gc_group(self, conn: sqlite3.Connection, gdb: str | None, gname: str | None) -> None:
         if gname is None:
             return
-        if conn.execute("SELECT 1 FROM tables WHERE colocate_db = ? AND colocate_group = ? LIMIT 1",
-                        (gdb, gname)).fetchone() is None:
+        if (
+            conn.execute(
+                "SELECT 1 FROM tables WHERE colocate_db = ? AND colocate_group = ? LIMIT 1", (gdb, gname)
+            ).fetchone()
+            is None
+        ):
             conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
 
 

@@ -7,9 +7,8 @@ that is stored on the partition (SHOW BUCKETS prints it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import shutil
+from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.bucketing import auto
@@ -30,8 +29,11 @@ def topology(engine: Engine) -> auto.Topology:
     capacity_text = engine.frontend("cluster_disk_capacity")
     nodes = int(nodes_text) if nodes_text else _spark_nodes(engine)
     disks = int(disks_text) if disks_text else 1
-    capacity = auto.parse_data_size(capacity_text, prop="cluster_disk_capacity") if capacity_text \
+    capacity = (
+        auto.parse_data_size(capacity_text, prop="cluster_disk_capacity")
+        if capacity_text
         else shutil.disk_usage(engine.warehouse).free
+    )
     return auto.Topology.uniform(max(nodes, 1), max(disks, 1), capacity)
 
 
@@ -62,17 +64,28 @@ def initial_decision(engine: Engine, definition: ast.CreateTable, explicit: int 
     return auto.initial_buckets(estimate, topology(engine), low, high)
 
 
-def next_decision(engine: Engine, meta: TableMeta, explicit: int | None = None,
-                  dynamic_buckets: int | None = None, exclude: str | None = None) -> BucketDecision:
+def next_decision(
+    engine: Engine,
+    meta: TableMeta,
+    explicit: int | None = None,
+    dynamic_buckets: int | None = None,
+    exclude: str | None = None,
+) -> BucketDecision:
     """Bucket count of a partition added later: explicit BUCKETS, dynamic_partition.buckets,
     the table's fixed count, or BUCKETS AUTO from the sizes of earlier partitions."""
     distribution = meta.definition.distribution
     if explicit is not None:
         return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
     auto_table = distribution is not None and distribution.auto
-    dynamic_rule = None if dynamic_buckets is None else BucketDecision(
-        rule="dynamic_partition.buckets", buckets=dynamic_buckets,
-        reason=f"dynamic_partition.buckets = {dynamic_buckets}")
+    dynamic_rule = (
+        None
+        if dynamic_buckets is None
+        else BucketDecision(
+            rule="dynamic_partition.buckets",
+            buckets=dynamic_buckets,
+            reason=f"dynamic_partition.buckets = {dynamic_buckets}",
+        )
+    )
     if dynamic_rule is not None and not auto_table:
         return dynamic_rule
     if distribution is not None and not distribution.auto and distribution.buckets:
@@ -96,5 +109,8 @@ def partition_size_history(engine: Engine, meta: TableMeta, exclude: str | None 
     if not (meta_dir(engine.warehouse, meta) / "_delta_log").is_dir():
         return []  # CREATE TABLE: the Delta table does not exist yet, so nothing holds data
     stats = table_stats(engine, meta)
-    return [stats[name].data_size for name in sorted_partition_names(meta)
-            if name != exclude and name in stats and stats[name].data_size > 0]
+    return [
+        stats[name].data_size
+        for name in sorted_partition_names(meta)
+        if name != exclude and name in stats and stats[name].data_size > 0
+    ]

@@ -35,8 +35,9 @@ def bucket_rows(meta) -> list[tuple]:
     for p in meta.partitions:
         d = p.bucket_decision
         if d is None:
-            rows.append((p.name, p.buckets, "unknown", None, None, None,
-                         "created before bucket decisions were recorded", ""))
+            rows.append(
+                (p.name, p.buckets, "unknown", None, None, None, "created before bucket decisions were recorded", "")
+            )
             continue
         estimate = format_size(d.estimate_bytes) if d.estimate_bytes is not None else None
         history = ", ".join(format_size(s) for s in d.history_bytes)

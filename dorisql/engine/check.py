@@ -25,9 +25,10 @@ import json
 import os
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from dorisql import ast
@@ -70,8 +71,9 @@ def admin_check_table(engine: Engine, stmt: ast.AdminCheckTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
     findings = check_table(engine.warehouse, meta, now=time.time())
-    return Result.table(CHECK_COLUMNS, [(qualified(meta), f.partition, f.problem, f.severity, f.detail)
-                                        for f in findings])
+    return Result.table(
+        CHECK_COLUMNS, [(qualified(meta), f.partition, f.problem, f.severity, f.detail) for f in findings]
+    )
 
 
 HANDLERS = {ast.AdminCheckTable: admin_check_table}
@@ -88,9 +90,15 @@ def check_table(warehouse: Path, meta: TableMeta, now: float, grace: float = GRA
     log_dir = location / "_delta_log"
     if not log_dir.is_dir():
         what = "folder" if not location.is_dir() else "Delta log (_delta_log)"
-        findings.append(Finding("", "STORAGE_MISSING", ERROR,
-                                f"the table's {what} at {location.relative_to(warehouse)} does not exist: its rows are "
-                                f"gone; DROP TABLE removes the catalog entry"))
+        findings.append(
+            Finding(
+                "",
+                "STORAGE_MISSING",
+                ERROR,
+                f"the table's {what} at {location.relative_to(warehouse)} does not exist: its rows are "
+                f"gone; DROP TABLE removes the catalog entry",
+            )
+        )
         return _sorted(findings)
     names = os.listdir(log_dir)
     findings += log_gap_findings(_versions(names, _COMMIT_FILE), _versions(names, _CHECKPOINT_FILE))
@@ -106,21 +114,33 @@ def check_table(warehouse: Path, meta: TableMeta, now: float, grace: float = GRA
         live = _live_files(dt)
         removed = {unquote(p) for p in dt.vacuum(retention_hours=0, dry_run=True, enforce_retention_duration=False)}
     except DeltaError as exc:
-        findings.append(Finding("", "LOG_UNREADABLE", ERROR,
-                                f"deltalake cannot read the latest version: {log_error_reason(exc)}; "
-                                f"every statement on the table fails until _delta_log is repaired"))
+        findings.append(
+            Finding(
+                "",
+                "LOG_UNREADABLE",
+                ERROR,
+                f"deltalake cannot read the latest version: {log_error_reason(exc)}; "
+                f"every statement on the table fails until _delta_log is repaired",
+            )
+        )
         return _sorted(findings)
 
     on_disk = _data_files(location)
-    lost_commit_files = [f for f in on_disk if f.path not in live and _stamp(f.path) is not None
-                         and version < _stamp(f.path) <= meta.known_delta_version]
+    lost_commit_files = [
+        f
+        for f in on_disk
+        if f.path not in live and _stamp(f.path) is not None and version < _stamp(f.path) <= meta.known_delta_version
+    ]
     if version < meta.known_delta_version:
         findings.append(_behind_finding(version, meta.known_delta_version, lost_commit_files))
     findings += _schema_findings(meta, dt)
     findings += _live_file_findings(meta, location, live, _pending_drops(location))
     lost = {f.path for f in lost_commit_files}
-    unreferenced = [f for f in on_disk if f.path not in live and f.path not in removed and f.path not in lost
-                    and now - f.mtime >= grace]
+    unreferenced = [
+        f
+        for f in on_disk
+        if f.path not in live and f.path not in removed and f.path not in lost and now - f.mtime >= grace
+    ]
     findings += _uncommitted_findings(meta, unreferenced)
     return _sorted(findings)
 
@@ -152,16 +172,28 @@ def log_gap_findings(commits: set[int], checkpoints: set[int]) -> list[Finding]:
         if latest_checkpoint >= last:
             if first == 0:
                 continue  # cleaned up below a checkpoint
-            findings.append(Finding("", "LOG_GAP", WARNING,
-                                    f"{_span(first, last)} missing below checkpoint "
-                                    f"{latest_checkpoint}: the latest version reads fine, older versions "
-                                    f"that need them do not"))
+            findings.append(
+                Finding(
+                    "",
+                    "LOG_GAP",
+                    WARNING,
+                    f"{_span(first, last)} missing below checkpoint "
+                    f"{latest_checkpoint}: the latest version reads fine, older versions "
+                    f"that need them do not",
+                )
+            )
         else:
-            findings.append(Finding("", "LOG_GAP", ERROR,
-                                    f"{_span(first, last)} missing from _delta_log and no "
-                                    f"checkpoint covers them (latest version {latest}, latest checkpoint "
-                                    f"{'none' if latest_checkpoint < 0 else latest_checkpoint}): the table "
-                                    f"cannot be read"))
+            findings.append(
+                Finding(
+                    "",
+                    "LOG_GAP",
+                    ERROR,
+                    f"{_span(first, last)} missing from _delta_log and no "
+                    f"checkpoint covers them (latest version {latest}, latest checkpoint "
+                    f"{'none' if latest_checkpoint < 0 else latest_checkpoint}): the table "
+                    f"cannot be read",
+                )
+            )
     return findings
 
 
@@ -187,18 +219,28 @@ def _stale_log_temp_files(log_dir: Path, names: list[str], now: float, grace: fl
     stale = [n for n in names if n.endswith(".tmp") and now - _mtime(log_dir / n) >= grace]
     if not stale:
         return []
-    return [Finding("", "LOG_TEMP_FILES", LEFTOVER,
-                    f"{len(stale)} temporary commit file(s) of interrupted commits in _delta_log (e.g. {stale[0]}); "
-                    f"not part of the log")]
+    return [
+        Finding(
+            "",
+            "LOG_TEMP_FILES",
+            LEFTOVER,
+            f"{len(stale)} temporary commit file(s) of interrupted commits in _delta_log (e.g. {stale[0]}); "
+            f"not part of the log",
+        )
+    ]
 
 
-def _behind_finding(version: int, expected: int, lost_files: list["_DiskFile"]) -> Finding:
-    detail = (f"Delta log at version {version}, catalog expects >= {expected}: "
-              f"{_span(version + 1, expected)} missing and the rows added there are not visible; "
-              f"reads and writes of the table are refused")
+def _behind_finding(version: int, expected: int, lost_files: list[_DiskFile]) -> Finding:
+    detail = (
+        f"Delta log at version {version}, catalog expects >= {expected}: "
+        f"{_span(version + 1, expected)} missing and the rows added there are not visible; "
+        f"reads and writes of the table are refused"
+    )
     if lost_files:
-        detail += (f". {len(lost_files)} data file(s) ({_size(sum(f.size for f in lost_files))}) of those commits "
-                   f"are still on disk (e.g. {lost_files[0].path}): restoring the commit files brings them back")
+        detail += (
+            f". {len(lost_files)} data file(s) ({_size(sum(f.size for f in lost_files))}) of those commits "
+            f"are still on disk (e.g. {lost_files[0].path}): restoring the commit files brings them back"
+        )
     return Finding("", "LOG_BEHIND_CATALOG", ERROR, detail)
 
 
@@ -211,9 +253,15 @@ def _catalog_findings(meta: TableMeta) -> list[Finding]:
     for p in meta.partitions:
         key = meta.partition_key(p)
         if key in seen:
-            findings.append(Finding(p.name, "DUPLICATE_PARTITION_ID", ERROR,
-                                    f"partitions {seen[key]} and {p.name} share the storage key {key} "
-                                    f"({PARTITION_COLUMN}): each would show the other's rows"))
+            findings.append(
+                Finding(
+                    p.name,
+                    "DUPLICATE_PARTITION_ID",
+                    ERROR,
+                    f"partitions {seen[key]} and {p.name} share the storage key {key} "
+                    f"({PARTITION_COLUMN}): each would show the other's rows",
+                )
+            )
         seen[key] = p.name
     return findings
 
@@ -225,8 +273,14 @@ def _schema_findings(meta: TableMeta, dt) -> list[Finding]:
     found = pa.schema(dt.schema()).names
     if expected == found:
         return []
-    return [Finding("", "SCHEMA_MISMATCH", ERROR,
-                    f"the Delta table's columns ({', '.join(found)}) are not the catalog's ({', '.join(expected)})")]
+    return [
+        Finding(
+            "",
+            "SCHEMA_MISMATCH",
+            ERROR,
+            f"the Delta table's columns ({', '.join(found)}) are not the catalog's ({', '.join(expected)})",
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -243,13 +297,17 @@ def _live_files(dt) -> dict[str, _LiveFile]:
 
     actions = pa.table(dt.get_add_actions(flatten=True)).to_pydict()
     pcol, bcol = f"partition.{PARTITION_COLUMN}", f"partition.{BUCKET_COLUMN}"
-    return {unquote(p): _LiveFile(unquote(p), part, int(b), size, n or 0)
-            for p, part, b, size, n in zip(actions["path"], actions[pcol], actions[bcol],
-                                           actions["size_bytes"], actions["num_records"])}
+    return {
+        unquote(p): _LiveFile(unquote(p), part, int(b), size, n or 0)
+        for p, part, b, size, n in zip(
+            actions["path"], actions[pcol], actions[bcol], actions["size_bytes"], actions["num_records"]
+        )
+    }
 
 
-def _live_file_findings(meta: TableMeta, location: Path, live: dict[str, _LiveFile],
-                        pending_drops: set[str]) -> list[Finding]:
+def _live_file_findings(
+    meta: TableMeta, location: Path, live: dict[str, _LiveFile], pending_drops: set[str]
+) -> list[Finding]:
     """Files the log says are live: on disk, in a live partition, in one of its buckets."""
     partitions = {meta.partition_key(p): p for p in meta.partitions}
     missing: dict[str, list[_LiveFile]] = {}
@@ -266,26 +324,50 @@ def _live_file_findings(meta: TableMeta, location: Path, live: dict[str, _LiveFi
     findings = []
     shown = {key: p.name for key, p in partitions.items()}
     for key, files in sorted(missing.items()):
-        findings.append(Finding(shown.get(key, key), "FILE_MISSING", ERROR,
-                                f"{_files(files)} referenced by the Delta log are missing on disk (e.g. {files[0].path}): "
-                                f"reads of this partition fail"))
+        findings.append(
+            Finding(
+                shown.get(key, key),
+                "FILE_MISSING",
+                ERROR,
+                f"{_files(files)} referenced by the Delta log are missing on disk (e.g. {files[0].path}): "
+                f"reads of this partition fail",
+            )
+        )
     for key, files in sorted(stray.items()):
         if key in pending_drops:
-            findings.append(Finding(key, "DROP_PENDING", WARNING,
-                                    f"an interrupted DROP PARTITION still has {_files(files)} to remove from the "
-                                    f"Delta log (invisible to queries); the next DROP PARTITION, ADD PARTITION or "
-                                    f"scheduler pass on the table finishes it"))
+            findings.append(
+                Finding(
+                    key,
+                    "DROP_PENDING",
+                    WARNING,
+                    f"an interrupted DROP PARTITION still has {_files(files)} to remove from the "
+                    f"Delta log (invisible to queries); the next DROP PARTITION, ADD PARTITION or "
+                    f"scheduler pass on the table finishes it",
+                )
+            )
         else:
-            findings.append(Finding(key, "UNKNOWN_PARTITION", ERROR,
-                                    f"the Delta log holds {_files(files)} with {PARTITION_COLUMN}={key}, which is no "
-                                    f"partition of the table (a dropped partition whose removal is missing from the "
-                                    f"log?); queries do not read them"))
+            findings.append(
+                Finding(
+                    key,
+                    "UNKNOWN_PARTITION",
+                    ERROR,
+                    f"the Delta log holds {_files(files)} with {PARTITION_COLUMN}={key}, which is no "
+                    f"partition of the table (a dropped partition whose removal is missing from the "
+                    f"log?); queries do not read them",
+                )
+            )
     for key, files in sorted(out_of_range.items()):
         p = partitions[key]
         buckets = sorted({f.bucket for f in files})
-        findings.append(Finding(p.name, "BUCKET_OUT_OF_RANGE", ERROR,
-                                f"{_files(files)} in bucket(s) {', '.join(map(str, buckets))}, but the partition has "
-                                f"{p.buckets} bucket(s) (0..{p.buckets - 1}): bucket pruning skips them"))
+        findings.append(
+            Finding(
+                p.name,
+                "BUCKET_OUT_OF_RANGE",
+                ERROR,
+                f"{_files(files)} in bucket(s) {', '.join(map(str, buckets))}, but the partition has "
+                f"{p.buckets} bucket(s) (0..{p.buckets - 1}): bucket pruning skips them",
+            )
+        )
     return findings
 
 
@@ -319,8 +401,11 @@ def _data_files(location: Path) -> list[_DiskFile]:
     starting with '_' or '.' (the log, staging, locks, intent files, Spark's checksums)."""
     found = []
     for root, dirs, files in os.walk(location):
-        dirs[:] = [d for d in dirs if not d.startswith(("_", ".")) or d.startswith((PARTITION_COLUMN + "=",
-                                                                                     BUCKET_COLUMN + "="))]
+        dirs[:] = [
+            d
+            for d in dirs
+            if not d.startswith(("_", ".")) or d.startswith((PARTITION_COLUMN + "=", BUCKET_COLUMN + "="))
+        ]
         for name in files:
             if name.startswith(("_", ".")):
                 continue
@@ -333,7 +418,7 @@ def _data_files(location: Path) -> list[_DiskFile]:
     return found
 
 
-def _stamp(path: str) -> Optional[int]:
+def _stamp(path: str) -> int | None:
     m = _STAMP.search(path)
     return int(m.group(1)) if m else None
 
@@ -343,13 +428,19 @@ def _uncommitted_findings(meta: TableMeta, files: list[_DiskFile]) -> list[Findi
     by_partition: dict[str, list[_DiskFile]] = {}
     for f in files:
         first = f.path.split(os.sep, 1)[0]
-        key = first[len(PARTITION_COLUMN) + 1:] if first.startswith(PARTITION_COLUMN + "=") else ""
+        key = first[len(PARTITION_COLUMN) + 1 :] if first.startswith(PARTITION_COLUMN + "=") else ""
         by_partition.setdefault(names.get(key, key), []).append(f)
-    return [Finding(partition, "UNCOMMITTED_FILES", LEFTOVER,
-                    f"{len(files)} data file(s) ({_size(sum(f.size for f in files))}) that no live or removed entry "
-                    f"of the Delta log references (e.g. {files[0].path}): written by statements that never "
-                    f"committed, or removed long ago; harmless, left for the cleanup")
-            for partition, files in sorted(by_partition.items())]
+    return [
+        Finding(
+            partition,
+            "UNCOMMITTED_FILES",
+            LEFTOVER,
+            f"{len(files)} data file(s) ({_size(sum(f.size for f in files))}) that no live or removed entry "
+            f"of the Delta log references (e.g. {files[0].path}): written by statements that never "
+            f"committed, or removed long ago; harmless, left for the cleanup",
+        )
+        for partition, files in sorted(by_partition.items())
+    ]
 
 
 def _staging_leftovers(location: Path, now: float, grace: float) -> list[Finding]:
@@ -366,9 +457,15 @@ def _staging_leftovers(location: Path, now: float, grace: float) -> list[Finding
             size += total
     if not stale:
         return []
-    return [Finding("", "STAGING_LEFTOVER", LEFTOVER,
-                    f"{len(stale)} staging folder(s) ({_size(size)}) of loads that never finished "
-                    f"({STAGING_DIR}/{stale[0]}); harmless, left for the cleanup")]
+    return [
+        Finding(
+            "",
+            "STAGING_LEFTOVER",
+            LEFTOVER,
+            f"{len(stale)} staging folder(s) ({_size(size)}) of loads that never finished "
+            f"({STAGING_DIR}/{stale[0]}); harmless, left for the cleanup",
+        )
+    ]
 
 
 def _tree_age(path: Path) -> tuple[float, int]:

@@ -18,8 +18,9 @@ ADMIN CHECK TABLE (dorisql.engine.check) gives the full picture.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import TableStorageError
@@ -41,19 +42,25 @@ def has_storage(warehouse: Path, meta: TableMeta) -> bool:
 
 def missing_message(warehouse: Path, meta: TableMeta) -> str:
     location = meta_dir(warehouse, meta)
-    return (f"Table '{qualified(meta)}' has no storage: its Delta table {location.relative_to(warehouse)} is "
-            f"missing; run ADMIN CHECK TABLE {qualified(meta)}, or DROP TABLE {qualified(meta)} to remove its "
-            f"catalog entry")
+    return (
+        f"Table '{qualified(meta)}' has no storage: its Delta table {location.relative_to(warehouse)} is "
+        f"missing; run ADMIN CHECK TABLE {qualified(meta)}, or DROP TABLE {qualified(meta)} to remove its "
+        f"catalog entry"
+    )
 
 
 def behind_message(meta: TableMeta, version: int, expected: int) -> str:
-    return (f"Table '{qualified(meta)}' storage is behind its catalog: Delta log at version {version}, "
-            f"catalog expects >= {expected}; run ADMIN CHECK TABLE {qualified(meta)}")
+    return (
+        f"Table '{qualified(meta)}' storage is behind its catalog: Delta log at version {version}, "
+        f"catalog expects >= {expected}; run ADMIN CHECK TABLE {qualified(meta)}"
+    )
 
 
 def damaged_message(meta: TableMeta, reason: str) -> str:
-    return (f"Table '{qualified(meta)}' storage is damaged: its Delta log cannot be read ({reason}); "
-            f"run ADMIN CHECK TABLE {qualified(meta)}")
+    return (
+        f"Table '{qualified(meta)}' storage is damaged: its Delta log cannot be read ({reason}); "
+        f"run ADMIN CHECK TABLE {qualified(meta)}"
+    )
 
 
 def log_error_reason(exc: Exception) -> str:

@@ -16,20 +16,19 @@ Order of work, so that a crash at any point leaves a consistent warehouse:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import dataclasses
 import os
 import shutil
+from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.catalog.model import ID_LAYOUT, LEGACY_LAYOUT, TableMeta
 from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, DamagedTableError, UnknownDatabaseError
 from dorisql.result import Result
+from dorisql.storage.locks import table_lock
 
 from . import partitions as parts
 from . import recycle, trash
-from dorisql.storage.locks import table_lock
 from .consistency import has_storage, require_storage, table_storage
 from .tables import arrow_schema, meta_dir
 
@@ -94,8 +93,15 @@ def create_table(engine: Engine, stmt: ast.CreateTable) -> Result:
     # The Delta table first, in a folder named by a freshly reserved id that nothing points to
     # yet; then the catalog entry that makes it visible. A crash in between leaves an orphan
     # folder (no table, cleaned up as trash), never a listed table without its Delta table.
-    meta = TableMeta(id=engine.catalog.next_id(), db=db, name=stmt.table.name, definition=stored,
-                     partitions=tuple(partition_list), created_at=engine.now(), layout=ID_LAYOUT)
+    meta = TableMeta(
+        id=engine.catalog.next_id(),
+        db=db,
+        name=stmt.table.name,
+        definition=stored,
+        partitions=tuple(partition_list),
+        created_at=engine.now(),
+        layout=ID_LAYOUT,
+    )
     meta = parts.with_dynamic_state_created(engine, meta)
     location = meta_dir(engine.warehouse, meta)
     DeltaStore.create(location, arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
@@ -151,8 +157,9 @@ def drop_table(engine: Engine, stmt: ast.DropTable) -> Result:
         try:
             # Under the commit lock, so no load commits into the table while it leaves the catalog.
             with table_lock(str(location)):
-                dropped = engine.catalog.drop_table(db, meta.name, if_exists=stmt.if_exists, force=stmt.force,
-                                                    dropped_at=engine.now())
+                dropped = engine.catalog.drop_table(
+                    db, meta.name, if_exists=stmt.if_exists, force=stmt.force, dropped_at=engine.now()
+                )
             break
         except (FileNotFoundError, FileExistsError):  # its folder went while locking: dropped by another session
             if attempt == _DROP_ATTEMPTS - 1:
@@ -173,8 +180,10 @@ def _drop_damaged_table(engine: Engine, damaged: DamagedTableError) -> None:
     from dorisql.warehouse import table_id_path, table_path
 
     engine.catalog.drop_table(damaged.db, damaged.name, if_exists=True)
-    for folder in (table_id_path(engine.warehouse, damaged.db, damaged.table_id),
-                   table_path(engine.warehouse, damaged.db, damaged.name)):
+    for folder in (
+        table_id_path(engine.warehouse, damaged.db, damaged.table_id),
+        table_path(engine.warehouse, damaged.db, damaged.name),
+    ):
         if (folder / "_delta_log").is_dir():
             shutil.rmtree(folder, ignore_errors=True)
             return
@@ -269,9 +278,11 @@ def _rename_table(engine: Engine, meta: TableMeta, action: ast.RenameTable) -> T
         return engine.catalog.rename_table(meta.db, meta.name, action.new_name, expected_version=meta.version)
     old_dir = meta_dir(engine.warehouse, meta)
     with table_lock(str(old_dir)):
-        renamed = dataclasses.replace(meta, name=action.new_name,
-                                      definition=dataclasses.replace(meta.definition,
-                                                                     table=ast.TableName(action.new_name, meta.db)))
+        renamed = dataclasses.replace(
+            meta,
+            name=action.new_name,
+            definition=dataclasses.replace(meta.definition, table=ast.TableName(action.new_name, meta.db)),
+        )
         new_dir = meta_dir(engine.warehouse, renamed)
         old_dir.rename(new_dir)
         try:
@@ -292,8 +303,12 @@ def _rename_partition(engine: Engine, meta: TableMeta, action: ast.RenamePartiti
             raise AnalysisError(f"Duplicate partition name {action.new_name}")
         if not any(p.id == old.id for p in current.partitions):
             raise AnalysisError(f"Partition '{action.old_name}' does not exist in table '{meta.name}'")
-        return dataclasses.replace(current, partitions=tuple(
-            dataclasses.replace(p, name=action.new_name) if p.id == old.id else p for p in current.partitions))
+        return dataclasses.replace(
+            current,
+            partitions=tuple(
+                dataclasses.replace(p, name=action.new_name) if p.id == old.id else p for p in current.partitions
+            ),
+        )
 
     if meta.layout != LEGACY_LAYOUT:  # files are keyed by the partition id: one catalog change
         return engine.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)

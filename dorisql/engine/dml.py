@@ -9,9 +9,8 @@ a dropped partition). Anything that fails before that commit leaves the table as
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import random
+from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
@@ -33,6 +32,7 @@ _RAW = "__dorisql_raw"
 class _StrictModeViolation(Exception):
     """Raised inside the commit guard; turned into a LoadError (with sample rows) outside the lock."""
 
+
 _SAMPLE_ROWS = 3
 
 
@@ -52,8 +52,9 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
         snapshot = store.snapshot(partitions=set(keys.values()))
     if buckets is not None:
         buckets = {keys[name]: chosen for name, chosen in buckets.items() if name in keys}
-    files = [f for f in snapshot.files
-             if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]]
+    files = [
+        f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
+    ]
     frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
     if needs_sequence(meta.definition) and files:
         from pyspark.sql import functions as F
@@ -77,8 +78,13 @@ def _planner_callbacks(engine: Engine) -> dict:
     spark = engine.spark
 
     def read_table_function(name: str, properties: dict):
-        return tvf.read_table_function(spark, name, properties, base_dir=engine.base_dir,
-                                       secure_path=engine.config.frontend.get("user_files_secure_path"))
+        return tvf.read_table_function(
+            spark,
+            name,
+            properties,
+            base_dir=engine.base_dir,
+            secure_path=engine.config.frontend.get("user_files_secure_path"),
+        )
 
     return {
         "resolve_table": _resolver(engine),
@@ -130,14 +136,15 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         source, _ = _run_query(engine, stmt.query)
         if len(source.columns) != len(target):
             raise AnalysisError(
-                f"Column count doesn't match value count: {len(target)} target columns, "
-                f"{len(source.columns)} selected")
+                f"Column count doesn't match value count: {len(target)} target columns, {len(source.columns)} selected"
+            )
         source = source.toDF(*[f"__src{i}" for i in range(len(target))])
 
     routed = _routed_frame(engine, meta, source, target, stmt.partitions)
     observation = Observation("dorisql_load")
-    observed = routed.observe(observation, F.count(F.lit(1)).alias("total"),
-                              F.sum(F.col(_BAD).cast("long")).alias("bad"))
+    observed = routed.observe(
+        observation, F.count(F.lit(1)).alias("total"), F.sum(F.col(_BAD).cast("long")).alias("bad")
+    )
     good = observed.filter(~F.col(_BAD)).drop(_BAD)
 
     counts: dict[str, int] = {}
@@ -161,8 +168,9 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:
-        raise LoadError(_filtered_message(engine, meta, source, target, stmt.partitions,
-                                          counts["bad"], counts["total"])) from None
+        raise LoadError(
+            _filtered_message(engine, meta, source, target, stmt.partitions, counts["bad"], counts["total"])
+        ) from None
     if written.committed:
         _bump_loaded_partitions(engine, meta, written.partitions, written.version)
     else:
@@ -196,16 +204,25 @@ def _values_frame(spark, rows, target, now=None):
     width = len(target)
     for i, row in enumerate(rows, start=1):
         if len(row) != width:
-            raise AnalysisError(f"Column count doesn't match value count at row {i}: "
-                                f"expected {width} values, got {len(row)}")
-    body = ", ".join("(" + ", ".join(default_sql(c, now) if is_default(v) else literal_sql(v)
-                                     for c, v in zip(target, row)) + ")" for row in rows)
+            raise AnalysisError(
+                f"Column count doesn't match value count at row {i}: expected {width} values, got {len(row)}"
+            )
+    body = ", ".join(
+        "(" + ", ".join(default_sql(c, now) if is_default(v) else literal_sql(v) for c, v in zip(target, row)) + ")"
+        for row in rows
+    )
     names = ", ".join(f"__src{i}" for i in range(width))
     return spark.sql(f"SELECT * FROM VALUES {body} AS v({names})")
 
 
-def _routed_frame(engine: Engine, meta: TableMeta, source, target: list[ast.ColumnDef], only_partitions: tuple[str, ...],
-                  diagnose: bool = False):
+def _routed_frame(
+    engine: Engine,
+    meta: TableMeta,
+    source,
+    target: list[ast.ColumnDef],
+    only_partitions: tuple[str, ...],
+    diagnose: bool = False,
+):
     """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows.
 
     With ``diagnose`` (only on the failure path: strict mode refused the load) the frame also
@@ -231,8 +248,14 @@ def _routed_frame(engine: Engine, meta: TableMeta, source, target: list[ast.Colu
             checks.append((typed.isNull(), lambda c=c: F.lit(f"column `{c.name}` is NOT NULL but the value is NULL")))
         length = max_byte_length(c.type)  # Doris counts UTF-8 bytes
         if length is not None:
-            checks.append((F.octet_length(typed) > length, lambda c=c, raw=raw, n=length: F.format_string(
-                f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({n} bytes)", raw.cast("string"))))
+            checks.append(
+                (
+                    F.octet_length(typed) > length,
+                    lambda c=c, raw=raw, n=length: F.format_string(
+                        f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({n} bytes)", raw.cast("string")
+                    ),
+                )
+            )
         columns.append(typed.alias(c.name))
     value_bad = F.lit(False)
     for check, _reason in checks:
@@ -240,8 +263,11 @@ def _routed_frame(engine: Engine, meta: TableMeta, source, target: list[ast.Colu
     extra = []
     if diagnose:
         extra = [F.col(f"__src{i}").cast("string").alias(f"{_RAW}{i}") for i in range(len(target))]
-        extra.append(F.concat_ws("; ", *[F.when(F.coalesce(check, F.lit(False)), reason())
-                                         for check, reason in checks]).alias(_WHY))
+        extra.append(
+            F.concat_ws("; ", *[F.when(F.coalesce(check, F.lit(False)), reason()) for check, reason in checks]).alias(
+                _WHY
+            )
+        )
     frame = source.select(*columns, value_bad.alias(_BAD), *extra)
 
     # Rows are routed to partition names to explain a refusal, else straight to storage keys.
@@ -256,19 +282,23 @@ def _routed_frame(engine: Engine, meta: TableMeta, source, target: list[ast.Colu
     frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
     if diagnose:
         keys = ", ".join(definition.partition.columns) if definition.partition else ""
-        no_partition = F.when(F.col(PARTITION_COLUMN).isNull(),
-                              F.lit(f"no partition holds its partition key ({keys})"))
+        no_partition = F.when(F.col(PARTITION_COLUMN).isNull(), F.lit(f"no partition holds its partition key ({keys})"))
         if names:
-            no_partition = no_partition.when(~F.col(PARTITION_COLUMN).isin(names), F.format_string(
-                f"its partition %s is not one of PARTITION ({', '.join(names)})", F.col(PARTITION_COLUMN)))
+            no_partition = no_partition.when(
+                ~F.col(PARTITION_COLUMN).isin(names),
+                F.format_string(
+                    f"its partition %s is not one of PARTITION ({', '.join(names)})", F.col(PARTITION_COLUMN)
+                ),
+            )
         frame = frame.withColumn(_WHY, F.concat_ws("; ", F.col(_WHY), no_partition))
         return frame
 
     frame = frame.withColumn(BUCKET_COLUMN, F.expr(_bucket_sql(routed)))
 
     if needs_sequence(definition):
-        frame = (frame.withColumn(LOAD_SEQ_COLUMN, F.lit(engine.catalog.next_id()).cast("long"))
-                 .withColumn(ROW_SEQ_COLUMN, F.monotonically_increasing_id()))
+        frame = frame.withColumn(LOAD_SEQ_COLUMN, F.lit(engine.catalog.next_id()).cast("long")).withColumn(
+            ROW_SEQ_COLUMN, F.monotonically_increasing_id()
+        )
     return frame
 
 
@@ -290,6 +320,7 @@ def _bucket_sql(meta: TableMeta) -> str:
         return "CAST(NULL AS INT)"
     distribution = meta.definition.distribution
     if distribution is not None and distribution.kind == "HASH":
+
         def per(count_sql: str) -> str:
             return bucket_expr_sql([f"`{c}`" for c in distribution.columns], count_sql)
 
@@ -300,8 +331,10 @@ def _bucket_sql(meta: TableMeta) -> str:
                 others.setdefault(p.buckets, []).append(p.name)
         if not others:
             return f"CAST({per(str(common))} AS INT)"
-        cases = " ".join(f"WHEN `{PARTITION_COLUMN}` IN ({', '.join(spark_string(n) for n in names)}) THEN {count}"
-                         for count, names in sorted(others.items()))
+        cases = " ".join(
+            f"WHEN `{PARTITION_COLUMN}` IN ({', '.join(spark_string(n) for n in names)}) THEN {count}"
+            for count, names in sorted(others.items())
+        )
         return f"CAST({per(f'CASE {cases} ELSE {common} END')} AS INT)"
     # RANDOM
     counts = {p.buckets for p in partitions}
@@ -325,8 +358,10 @@ def _misfit_reason(c: ast.ColumnDef, raw):
 
     name = canonical(c.type).name
     if name == "LARGEINT":
-        rule = (f"not an integer within dorisql's LARGEINT range [-(10^38-1), 10^38-1] = "
-                f"[-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}] (LARGEINT is stored as DECIMAL(38,0))")
+        rule = (
+            f"not an integer within dorisql's LARGEINT range [-(10^38-1), 10^38-1] = "
+            f"[-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}] (LARGEINT is stored as DECIMAL(38,0))"
+        )
     elif name in INT_RANGES:
         low, high = INT_RANGES[name]
         rule = f"not a {name} in [{low}, {high}]"
@@ -351,23 +386,31 @@ def _filtered_message(engine: Engine, meta: TableMeta, source, target, only_part
     raw = [f"{_RAW}{i}" for i in range(len(target))]
     sample = diagnosed.filter(F.col(_BAD)).select(*raw, _WHY).limit(_SAMPLE_ROWS).collect()
     names = ", ".join(c.name for c in target)
-    shown = "; ".join("(" + ", ".join("NULL" if v is None else str(v) for v in row[:-1]) + ")"
-                      + (f": {row[-1]}" if row[-1] else "") for row in sample)
-    return (f"Insert has filtered data in strict mode: {bad} of {total} rows fit no partition or have "
-            f"values that do not fit their column. First {len(sample)} refused rows ({names}): {shown}. "
-            f"Nothing was loaded; SET enable_insert_strict = false to load the other rows.")
+    shown = "; ".join(
+        "(" + ", ".join("NULL" if v is None else str(v) for v in row[:-1]) + ")" + (f": {row[-1]}" if row[-1] else "")
+        for row in sample
+    )
+    return (
+        f"Insert has filtered data in strict mode: {bad} of {total} rows fit no partition or have "
+        f"values that do not fit their column. First {len(sample)} refused rows ({names}): {shown}. "
+        f"Nothing was loaded; SET enable_insert_strict = false to load the other rows."
+    )
 
 
 def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched: set[str]) -> None:
     """`touched`: the Delta partition values the load wrote; each must still be the same partition."""
     before = {loaded.partition_key(p): p for p in loaded.partitions}
     now = {current.partition_key(p): p.id for p in current.partitions}
-    gone = sorted(before[key].name if key in before else key for key in touched
-                  if key not in before or now.get(key) != before[key].id)
+    gone = sorted(
+        before[key].name if key in before else key
+        for key in touched
+        if key not in before or now.get(key) != before[key].id
+    )
     if gone:
         raise CommitConflictError(
             f"Partition {', '.join(gone)} of table '{current.name}' was dropped or replaced while loading; "
-            "nothing was loaded")
+            "nothing was loaded"
+        )
 
 
 def _bump_loaded_partitions(engine: Engine, meta: TableMeta, touched: set[str], delta_version: int) -> None:

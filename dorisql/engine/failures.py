@@ -19,8 +19,8 @@ import errno
 import re
 import sqlite3
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping, Optional
 
 from dorisql import logfile
 from dorisql.errors import (
@@ -43,12 +43,19 @@ DATE_RANGE = "[0000-01-01, 9999-12-31]"
 MAX_MESSAGE = 300
 
 # CPython's own messages for dates it cannot hold (datetime module, C implementation).
-_DATE_FAILURES = re.compile(r"year (-?\d+) is out of range|date value out of range|ordinal must be >= 1"
-                            r"|days=-?\d+; must have magnitude")
+_DATE_FAILURES = re.compile(
+    r"year (-?\d+) is out of range|date value out of range|ordinal must be >= 1"
+    r"|days=-?\d+; must have magnitude"
+)
 
 
-def translate(exc: BaseException, *, warehouse: Optional[Path] = None, statement: Optional[str] = None,
-              views: Optional[Mapping[str, str]] = None) -> DorisqlError:
+def translate(
+    exc: BaseException,
+    *,
+    warehouse: Path | None = None,
+    statement: str | None = None,
+    views: Mapping[str, str] | None = None,
+) -> DorisqlError:
     """The dorisql error to show for `exc`. A non-dorisql failure is logged in full first.
 
     `warehouse` lets a storage failure name its table; `views` maps the temporary view names a
@@ -73,7 +80,7 @@ def _as_shown(err: DorisqlError) -> str:
     return f"ERROR {err.code} ({err.sqlstate}): {err.message}"
 
 
-def _classify(exc: BaseException, warehouse: Optional[Path], views: Mapping[str, str]) -> DorisqlError:
+def _classify(exc: BaseException, warehouse: Path | None, views: Mapping[str, str]) -> DorisqlError:
     spark = _spark_failure(exc, warehouse, views)
     if spark is not None:
         return spark
@@ -92,7 +99,7 @@ def _classify(exc: BaseException, warehouse: Optional[Path], views: Mapping[str,
 
 def _one_line(text: str) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 3] + "..."
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
 def _date_failure(text: str) -> InvalidValueError:
@@ -105,12 +112,14 @@ def _date_failure(text: str) -> InvalidValueError:
 # ------------------------------------------------------------------------------------- Spark
 
 #: Sentences of Spark's messages that advise Spark-only remedies (try_cast, SET spark.sql...).
-_SPARK_ADVICE = re.compile(r"try_\w+|spark\.sql|\bset\b.*\bconfig|REFRESH TABLE|docroot|Verify the spelling"
-                           r"|Search path|bypass this error|the legacy configuration", re.IGNORECASE)
+_SPARK_ADVICE = re.compile(
+    r"try_\w+|spark\.sql|\bset\b.*\bconfig|REFRESH TABLE|docroot|Verify the spelling"
+    r"|Search path|bypass this error|the legacy configuration",
+    re.IGNORECASE,
+)
 
 
-def _spark_failure(exc: BaseException, warehouse: Optional[Path],
-                   views: Mapping[str, str]) -> Optional[DorisqlError]:
+def _spark_failure(exc: BaseException, warehouse: Path | None, views: Mapping[str, str]) -> DorisqlError | None:
     errors = sys.modules.get("pyspark.errors")
     if errors is None or not isinstance(exc, errors.PySparkException):
         return None
@@ -124,9 +133,15 @@ def _spark_failure(exc: BaseException, warehouse: Optional[Path],
     return spark_error(condition, params, sqlstate, message, warehouse=warehouse, views=views)
 
 
-def spark_error(condition: str, params: Mapping[str, str], sqlstate: str, message: str, *,
-                warehouse: Optional[Path] = None,
-                views: Optional[Mapping[str, str]] = None) -> Optional[DorisqlError]:
+def spark_error(
+    condition: str,
+    params: Mapping[str, str],
+    sqlstate: str,
+    message: str,
+    *,
+    warehouse: Path | None = None,
+    views: Mapping[str, str] | None = None,
+) -> DorisqlError | None:
     """A Spark error (its condition, parameters, SQLSTATE and message) as a Doris error; None
     when it is not a SQL error a user caused (then it is an internal error)."""
     views = views or {}
@@ -190,7 +205,7 @@ def _is_py4j_failure(exc: BaseException) -> bool:
 # ------------------------------------------------------------------------------------- storage
 
 
-def _delta_failure(exc: BaseException, warehouse: Optional[Path]) -> Optional[DorisqlError]:
+def _delta_failure(exc: BaseException, warehouse: Path | None) -> DorisqlError | None:
     """deltalake's errors: a commit conflict, or a log or file it cannot read."""
     errors = sys.modules.get("deltalake.exceptions")
     rust_text = type(exc) is Exception and str(exc).startswith(("External error", "Generic error", "Kernel error"))
@@ -199,8 +214,9 @@ def _delta_failure(exc: BaseException, warehouse: Optional[Path]) -> Optional[Do
     table = _table_in_traceback(exc, warehouse)
     if isinstance(exc, errors.CommitFailedError):
         where = f" '{table}'" if table else ""
-        return CommitConflictError(f"Another statement changed table{where} at the same time; nothing was "
-                                   f"committed, run the statement again")
+        return CommitConflictError(
+            f"Another statement changed table{where} at the same time; nothing was committed, run the statement again"
+        )
     if _is_permission_text(str(exc)):
         return _read_only(table)
     if isinstance(exc, errors.SchemaMismatchError) or rust_text:
@@ -208,14 +224,13 @@ def _delta_failure(exc: BaseException, warehouse: Optional[Path]) -> Optional[Do
     return _damaged(table)
 
 
-def _damaged(table: Optional[str]) -> StorageDamagedError:
+def _damaged(table: str | None) -> StorageDamagedError:
     name = f"Table '{table}'" if table else "A table's"
     check = f"ADMIN CHECK TABLE {table}" if table else "ADMIN CHECK TABLE"
-    return StorageDamagedError(f"{name} storage is damaged: see {check} and the log {logfile.log_path()}",
-                               table=table)
+    return StorageDamagedError(f"{name} storage is damaged: see {check} and the log {logfile.log_path()}", table=table)
 
 
-def _table_in_traceback(exc: BaseException, warehouse: Optional[Path]) -> Optional[str]:
+def _table_in_traceback(exc: BaseException, warehouse: Path | None) -> str | None:
     """`db.table` of the Delta table the failure happened in: the innermost DeltaStore on the
     failing call stack (every executor reaches Delta through one) knows its folder."""
     delta = sys.modules.get("dorisql.storage.delta")
@@ -231,7 +246,7 @@ def _table_in_traceback(exc: BaseException, warehouse: Optional[Path]) -> Option
     return _table_of(str(found), warehouse) if found is not None else None
 
 
-def _table_of(path: str, warehouse: Optional[Path]) -> Optional[str]:
+def _table_of(path: str, warehouse: Path | None) -> str | None:
     """`db.table` for a path inside the warehouse (a table folder or a file in it)."""
     if not path or warehouse is None:
         return None
@@ -248,7 +263,7 @@ def _table_of(path: str, warehouse: Optional[Path]) -> Optional[str]:
     return f"{db}.{folder}"
 
 
-def _table_name(warehouse: Path, db: str, table_id: int) -> Optional[str]:
+def _table_name(warehouse: Path, db: str, table_id: int) -> str | None:
     from dorisql.catalog import open_catalog
 
     try:
@@ -262,11 +277,14 @@ def _table_name(warehouse: Path, db: str, table_id: int) -> Optional[str]:
 
 
 def _is_permission_text(text: str) -> bool:
-    return bool(re.search(r"permission denied|read-only file system|readonly database|os error 13|os error 30",
-                          text, re.IGNORECASE))
+    return bool(
+        re.search(
+            r"permission denied|read-only file system|readonly database|os error 13|os error 30", text, re.IGNORECASE
+        )
+    )
 
 
-def _read_only_failure(exc: BaseException, warehouse: Optional[Path]) -> Optional[DorisqlError]:
+def _read_only_failure(exc: BaseException, warehouse: Path | None) -> DorisqlError | None:
     if isinstance(exc, PermissionError) or (isinstance(exc, OSError) and exc.errno == errno.EROFS):
         return _read_only(_table_of(str(exc.filename or ""), warehouse))
     if isinstance(exc, sqlite3.OperationalError) and _is_permission_text(str(exc)):
@@ -274,5 +292,5 @@ def _read_only_failure(exc: BaseException, warehouse: Optional[Path]) -> Optiona
     return None
 
 
-def _read_only(table: Optional[str]) -> ReadOnlyWarehouseError:
+def _read_only(table: str | None) -> ReadOnlyWarehouseError:
     return ReadOnlyWarehouseError(what=f"table '{table}'" if table else None)

@@ -31,7 +31,6 @@ from __future__ import annotations
 from sqlglot import exp
 
 from dorisql.errors import AnalysisError
-
 from dorisql.syntax.dialect import call_name
 
 __all__ = ["ALLOWED_FUNCTIONS", "check_functions", "is_table_position"]
@@ -109,8 +108,8 @@ cume_dist dense_rank first_value lag last_value lead nth_value ntile percent_ran
 
 #: Every function a query may call, by the name it is called by (lower case).
 ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
-    " ".join([_MATH, _STRING, _DATE, _CONDITIONAL, _CONVERSION, _JSON, _COLLECTIONS, _AGGREGATE,
-              _WINDOW]).split())
+    " ".join([_MATH, _STRING, _DATE, _CONDITIONAL, _CONVERSION, _JSON, _COLLECTIONS, _AGGREGATE, _WINDOW]).split()
+)
 
 
 def is_table_position(node: exp.Expr) -> bool:

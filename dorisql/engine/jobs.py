@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .session import Engine
@@ -46,7 +47,7 @@ class JobReport(Protocol):
         """One line per change, for ``dorisql scheduler``'s log."""
 
 
-def _always(engine: "Engine") -> bool:
+def _always(engine: Engine) -> bool:
     return True
 
 
@@ -57,29 +58,29 @@ class Job:
     #: How messages name it: "dynamic partition scheduler".
     title: str
     #: One pass over the warehouse. Failures of single tables belong in the report's errors.
-    run: Callable[["Engine"], JobReport]
+    run: Callable[[Engine], JobReport]
     #: Seconds from the end of a pass to the next one; read after every pass.
-    interval: Callable[["Engine"], float]
+    interval: Callable[[Engine], float]
     #: Read before every pass; a disabled job is skipped until it is enabled again.
-    enabled: Callable[["Engine"], bool] = _always
+    enabled: Callable[[Engine], bool] = _always
     #: The pass uses ``engine.spark``. The scheduler starts Spark in the background ahead of
     #: such a pass and runs it after the jobs that do not need Spark.
     needs_spark: bool = False
 
 
-def frontend_interval(setting: str, *, minimum: float = 1.0) -> Callable[["Engine"], float]:
+def frontend_interval(setting: str, *, minimum: float = 1.0) -> Callable[[Engine], float]:
     """An interval read from a frontend setting (seconds), never below ``minimum``."""
 
-    def read(engine: "Engine") -> float:
+    def read(engine: Engine) -> float:
         return max(float(engine.frontend(setting)), minimum)
 
     return read
 
 
-def frontend_switch(setting: str) -> Callable[["Engine"], bool]:
+def frontend_switch(setting: str) -> Callable[[Engine], bool]:
     """An enable switch read from a boolean frontend setting."""
 
-    def read(engine: "Engine") -> bool:
+    def read(engine: Engine) -> bool:
         return engine.frontend(setting) == "true"
 
     return read
@@ -90,8 +91,8 @@ class JobRun:
     """The outcome of one attempt to run a job: its report, or it was disabled, or it failed."""
 
     job: Job
-    report: Optional[JobReport] = None
-    error: Optional[Exception] = None
+    report: JobReport | None = None
+    error: Exception | None = None
 
     @property
     def disabled(self) -> bool:
@@ -101,7 +102,7 @@ class JobRun:
     def failed(self) -> bool:
         return self.error is not None or bool(self.report is not None and self.report.errors)
 
-    def message(self) -> Optional[str]:
+    def message(self) -> str | None:
         """What a shell shows: a failure, or the summary of a pass that changed something."""
         if self.error is not None:
             return f"{self.job.title} failed: {self.error}"
@@ -110,7 +111,7 @@ class JobRun:
         return None
 
 
-def check_enabled(job: Job, engine: "Engine") -> Optional[JobRun]:
+def check_enabled(job: Job, engine: Engine) -> JobRun | None:
     """None when the job is enabled; else its (disabled or failed) run."""
     try:
         return None if job.enabled(engine) else JobRun(job)
@@ -118,14 +119,14 @@ def check_enabled(job: Job, engine: "Engine") -> Optional[JobRun]:
         return JobRun(job, error=exc)
 
 
-def run_enabled(job: Job, engine: "Engine") -> JobRun:
+def run_enabled(job: Job, engine: Engine) -> JobRun:
     try:
         return JobRun(job, report=job.run(engine))
     except Exception as exc:  # one broken job must not stop the others
         return JobRun(job, error=exc)
 
 
-def run_job(job: Job, engine: "Engine") -> JobRun:
+def run_job(job: Job, engine: Engine) -> JobRun:
     """One pass of ``job`` now, if it is enabled."""
     return check_enabled(job, engine) or run_enabled(job, engine)
 
@@ -139,7 +140,7 @@ class Timetable:
         self._next = {name: now for name in names}
         self._asked: set[str] = set()
 
-    def trigger(self, name: Optional[str] = None) -> None:
+    def trigger(self, name: str | None = None) -> None:
         """Make one job (or all) due now."""
         if name is not None and name not in self._next:
             raise ValueError(f"unknown job {name!r} (jobs: {', '.join(self._next)})")
@@ -155,7 +156,7 @@ class Timetable:
     def done(self, name: str, now: float, interval: float) -> None:
         self._next[name] = now + interval
 
-    def wait(self, now: float) -> Optional[float]:
+    def wait(self, now: float) -> float | None:
         """Seconds until the next job is due (0: one is due now; None: no jobs)."""
         if self._asked:
             return 0.0
@@ -176,11 +177,16 @@ class BackgroundScheduler:
     the passes of one job that were attempted while it was enabled.
     """
 
-    def __init__(self, engine_factory: Callable[[], "Engine"], jobs: Sequence[Job], *,
-                 report: Optional[Callable[[str], None]] = None,
-                 on_run: Optional[Callable[[JobRun], None]] = None,
-                 interval: Optional[float] = None,
-                 monotonic: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        engine_factory: Callable[[], Engine],
+        jobs: Sequence[Job],
+        *,
+        report: Callable[[str], None] | None = None,
+        on_run: Callable[[JobRun], None] | None = None,
+        interval: float | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ):
         names = [job.name for job in jobs]
         if len(set(names)) != len(names):
             raise ValueError(f"job names must be unique: {names}")
@@ -197,23 +203,23 @@ class BackgroundScheduler:
         self._done = threading.Condition()
         self.passes = 0
         self.runs: dict[str, int] = {name: 0 for name in names}
-        self.last_report: Optional[JobReport] = None
-        self.last_error: Optional[BaseException] = None
+        self.last_report: JobReport | None = None
+        self.last_error: BaseException | None = None
         self._thread = threading.Thread(target=self._loop, name="dorisql-scheduler", daemon=True)
 
     # ------------------------------------------------------------------ control
 
-    def start(self) -> "BackgroundScheduler":
+    def start(self) -> BackgroundScheduler:
         self._thread.start()
         return self
 
-    def stop(self, timeout: Optional[float] = 10.0) -> None:
+    def stop(self, timeout: float | None = 10.0) -> None:
         """Ask the thread to finish (after the pass in progress, if any) and wait for it."""
         self._stop.set()
         self._wake.set()
         self.join(timeout)
 
-    def join(self, timeout: Optional[float] = None) -> None:
+    def join(self, timeout: float | None = None) -> None:
         """Wait for the thread to end (it ends only after :meth:`stop`, or if it cannot start)."""
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
@@ -222,13 +228,13 @@ class BackgroundScheduler:
     def running(self) -> bool:
         return self._thread.is_alive()
 
-    def trigger(self, job: Optional[str] = None) -> None:
+    def trigger(self, job: str | None = None) -> None:
         """Run one job (by name), or every job, now instead of at the end of its interval."""
         with self._lock:
             self._timetable.trigger(job)
         self._wake.set()
 
-    def wait_for_passes(self, count: int, timeout: float = 30.0, job: Optional[str] = None) -> bool:
+    def wait_for_passes(self, count: int, timeout: float = 30.0, job: str | None = None) -> bool:
         """Block until at least ``count`` rounds (or passes of ``job``) have completed."""
         if job is not None and job not in self.runs:
             raise ValueError(f"unknown job {job!r}")
@@ -261,7 +267,7 @@ class BackgroundScheduler:
             if close is not None:
                 close()
 
-    def _round(self, engine: "Engine", due: list[Job]) -> None:
+    def _round(self, engine: Engine, due: list[Job]) -> None:
         ready = []
         for job in sorted(due, key=lambda j: j.needs_spark):  # stable: list order otherwise
             skipped = check_enabled(job, engine)
@@ -279,7 +285,7 @@ class BackgroundScheduler:
             self.passes += 1
             self._done.notify_all()
 
-    def _finish(self, engine: "Engine", run: JobRun) -> None:
+    def _finish(self, engine: Engine, run: JobRun) -> None:
         job = run.job
         if run.report is not None:
             self.last_report = run.report

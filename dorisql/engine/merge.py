@@ -24,15 +24,14 @@ from dorisql.errors import AnalysisError, NotSupportedError
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
 
-__all__ = ["LOAD_SEQ_COLUMN", "ROW_SEQ_COLUMN", "HIDDEN_COLUMNS", "key_model", "merge_rows",
-           "needs_merge"]
+__all__ = ["LOAD_SEQ_COLUMN", "ROW_SEQ_COLUMN", "HIDDEN_COLUMNS", "key_model", "merge_rows", "needs_merge"]
 
 
 _SUPPORTED_AGGS = {"SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL"}
 
 
 def key_model(meta: TableMeta) -> str:
-    """"DUPLICATE" | "UNIQUE" | "AGGREGATE" (no key clause: DUPLICATE, as in Doris)."""
+    """ "DUPLICATE" | "UNIQUE" | "AGGREGATE" (no key clause: DUPLICATE, as in Doris)."""
     keys = meta.definition.keys
     return keys.type.upper() if keys is not None else "DUPLICATE"
 
@@ -41,7 +40,7 @@ def needs_merge(meta: TableMeta) -> bool:
     return key_model(meta) in ("UNIQUE", "AGGREGATE")
 
 
-def _df_column(df: "DataFrame", name: str) -> str:
+def _df_column(df: DataFrame, name: str) -> str:
     """The DataFrame's spelling of a column (Parquet keeps case; Doris names are case-insensitive)."""
     lowered = name.lower()
     for c in df.columns:
@@ -50,7 +49,7 @@ def _df_column(df: "DataFrame", name: str) -> str:
     raise AnalysisError(f"Unknown column '{name}' in table data")
 
 
-def merge_rows(df: "DataFrame", meta: TableMeta) -> "DataFrame":
+def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     """`df` (rows of `meta` as stored, hidden columns included or not) merged by the key model.
 
     Returns the table's declared columns, in declaration order, named as declared.
@@ -66,8 +65,7 @@ def merge_rows(df: "DataFrame", meta: TableMeta) -> "DataFrame":
 
     for hidden in (LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN):
         if hidden not in df.columns:
-            raise AnalysisError(
-                f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
+            raise AnalysisError(f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
     key_names = [k for k in meta.definition.keys.columns]
     key_cols = [F.col(_q(_df_column(df, k))) for k in key_names]
     # Commit order first (the later commit wins, as Doris's versions), then load and row order.
@@ -75,8 +73,9 @@ def merge_rows(df: "DataFrame", meta: TableMeta) -> "DataFrame":
     order = F.struct(commit_seq, F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
 
     if model == "UNIQUE":
-        w = Window.partitionBy(*key_cols).orderBy(commit_seq.desc(), F.col(LOAD_SEQ_COLUMN).desc(),
-                                                  F.col(ROW_SEQ_COLUMN).desc())
+        w = Window.partitionBy(*key_cols).orderBy(
+            commit_seq.desc(), F.col(LOAD_SEQ_COLUMN).desc(), F.col(ROW_SEQ_COLUMN).desc()
+        )
         latest = df.withColumn("__rn", F.row_number().over(w)).where(F.col("__rn") == 1)
         return latest.select(*out_cols)
 
@@ -104,8 +103,7 @@ def merge_rows(df: "DataFrame", meta: TableMeta) -> "DataFrame":
         elif agg in ("HLL_UNION", "BITMAP_UNION", "QUANTILE_UNION", "GENERIC", "AGG_STATE"):
             raise NotSupportedError(f"reading {agg} column '{col.name}' of AGGREGATE KEY table {meta.name}")
         elif not agg:
-            raise AnalysisError(
-                f"value column '{col.name}' of AGGREGATE KEY table {meta.name} has no aggregation type")
+            raise AnalysisError(f"value column '{col.name}' of AGGREGATE KEY table {meta.name} has no aggregation type")
         else:
             raise NotSupportedError(f"aggregation type {agg} (column '{col.name}')")
         aggs.append(expr.alias(col.name))

@@ -11,14 +11,14 @@ import collections
 import dataclasses
 import datetime as dt
 import functools
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from dorisql import ast, table_properties
 from dorisql.bucketing import auto
 from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
 from dorisql.errors import AnalysisError, DorisqlError
 from dorisql.partitioning import dynamic
-
 from dorisql.storage.locks import table_lock
 
 from .bucket_counts import initial_decision, next_decision
@@ -41,21 +41,43 @@ def initial_partitions(engine: Engine, definition: ast.CreateTable) -> list[Part
     replication = _replication_num(definition)
     if definition.partition is None:
         ids = engine.catalog.next_ids(1)
-        return [PartitionMeta(id=ids[0], name=definition.table.name, buckets=decision.buckets, created_at=now,
-                              replication_num=replication, storage_medium=_storage_medium(definition),
-                              bucket_decision=decision)]
+        return [
+            PartitionMeta(
+                id=ids[0],
+                name=definition.table.name,
+                buckets=decision.buckets,
+                created_at=now,
+                replication_num=replication,
+                storage_medium=_storage_medium(definition),
+                bucket_decision=decision,
+            )
+        ]
     declared = build_partitions(definition)
     ids = engine.catalog.next_ids(max(len(declared), 1))
-    partitions = [PartitionMeta(id=pid, name=d.name, buckets=decision.buckets, created_at=now,
-                                replication_num=replication, storage_medium=_storage_medium(definition),
-                                bucket_decision=decision, **d.meta_fields())
-                  for pid, d in zip(ids, declared)]
+    partitions = [
+        PartitionMeta(
+            id=pid,
+            name=d.name,
+            buckets=decision.buckets,
+            created_at=now,
+            replication_num=replication,
+            storage_medium=_storage_medium(definition),
+            bucket_decision=decision,
+            **d.meta_fields(),
+        )
+        for pid, d in zip(ids, declared)
+    ]
     props = dynamic_properties(engine, definition)
     if props is not None:
         check_global_switch(engine, ast.props(definition.properties))
     if props is not None and props.enable:
-        shell = TableMeta(id=0, db=definition.table.db or "", name=definition.table.name, definition=definition,
-                          partitions=tuple(partitions))
+        shell = TableMeta(
+            id=0,
+            db=definition.table.db or "",
+            name=definition.table.name,
+            definition=definition,
+            partitions=tuple(partitions),
+        )
         plan = _plan_for(engine, shell, props, now, creating_table=True)
         shell = _apply_plan_partitions(engine, shell, plan, props, now)
         partitions = list(shell.partitions)
@@ -90,10 +112,16 @@ def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> 
             raise AnalysisError(f"Duplicate partition name {item.name}")
         declared = keys.add_partition(current, item)
         decision = next_decision(engine, current, explicit=explicit)
-        new = PartitionMeta(id=0, name=item.name, buckets=decision.buckets,  # the catalog assigns the id
-                            created_at=engine.now(), replication_num=_replication_num(current.definition),
-                            storage_medium=_storage_medium(current.definition),
-                            bucket_decision=decision, **declared.meta_fields())
+        new = PartitionMeta(
+            id=0,
+            name=item.name,
+            buckets=decision.buckets,  # the catalog assigns the id
+            created_at=engine.now(),
+            replication_num=_replication_num(current.definition),
+            storage_medium=_storage_medium(current.definition),
+            bucket_decision=decision,
+            **declared.meta_fields(),
+        )
         return dataclasses.replace(current, partitions=current.partitions + (new,))
 
     return engine.catalog.update_table(meta.db, meta.name, add, table_id=meta.id)
@@ -102,7 +130,9 @@ def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> 
 # ---------------------------------------------------------------------- dropping partitions
 
 
-def drop_partitions(engine: Engine, meta: TableMeta, names: Iterable[str], reason: str, *, force: bool = False) -> TableMeta:
+def drop_partitions(
+    engine: Engine, meta: TableMeta, names: Iterable[str], reason: str, *, force: bool = False
+) -> TableMeta:
     """Drop partitions: catalog first, then one Delta commit of `remove`s for their files.
 
     Both happen under the table's commit lock (dorisql.storage.locks, re-entrant, the lock a
@@ -137,8 +167,9 @@ def drop_partitions(engine: Engine, meta: TableMeta, names: Iterable[str], reaso
         # The intent goes to disk before the catalog commit that makes it true (idempotent:
         # a retry adds the same names again; recovery only removes names the catalog lacks).
         _write_pending_drops(location, dropping)
-        return dataclasses.replace(current, partitions=tuple(p for p in current.partitions
-                                                             if p.name.lower() not in wanted))
+        return dataclasses.replace(
+            current, partitions=tuple(p for p in current.partitions if p.name.lower() not in wanted)
+        )
 
     with table_lock(str(location)):
         check_log_reached(engine.warehouse, meta)  # a lost commit: refuse before changing anything
@@ -251,9 +282,16 @@ def bump_versions(engine: Engine, meta: TableMeta, names: Iterable[str], delta_v
 
     def bump(current: TableMeta) -> TableMeta:
         known = max(current.known_delta_version, delta_version or 0)
-        return dataclasses.replace(current, known_delta_version=known, partitions=tuple(
-            dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
-            if p.name.lower() in touched else p for p in current.partitions))
+        return dataclasses.replace(
+            current,
+            known_delta_version=known,
+            partitions=tuple(
+                dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
+                if p.name.lower() in touched
+                else p
+                for p in current.partitions
+            ),
+        )
 
     return engine.catalog.update_table(meta.db, meta.name, bump, table_id=meta.id)
 
@@ -275,8 +313,12 @@ def dynamic_properties(engine: Engine, definition: ast.CreateTable, properties: 
     if not dynamic.has_dynamic_properties(props):
         return None
     column = definition.partition.columns[0] if definition.partition and definition.partition.columns else "k1"
-    return dynamic.parse_properties(props, _partition_type(definition), partition_column=column,
-                                    max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")))
+    return dynamic.parse_properties(
+        props,
+        _partition_type(definition),
+        partition_column=column,
+        max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
+    )
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -314,8 +356,12 @@ def _apply_plan_partitions(engine: Engine, meta: TableMeta, plan, props, now: dt
         # Doris sizes every dynamic partition the same way, the first ones included:
         # dynamic_partition.buckets, else the table's BUCKETS n, else BUCKETS AUTO. The new
         # partitions are empty, so they change nothing of what decides it: one decision for all.
-        decision = next_decision(engine, dataclasses.replace(meta, partitions=tuple(partitions)),
-                                 dynamic_buckets=props.buckets, exclude=plan.now_partition_name)
+        decision = next_decision(
+            engine,
+            dataclasses.replace(meta, partitions=tuple(partitions)),
+            dynamic_buckets=props.buckets,
+            exclude=plan.now_partition_name,
+        )
         ptype = partition_columns(meta.definition)[1][0]
         replication = props.replication_num or _replication_num(meta.definition)
         medium = _storage_medium(meta.definition)
@@ -327,10 +373,19 @@ def _apply_plan_partitions(engine: Engine, meta: TableMeta, plan, props, now: dt
             return texts[value]
 
         for pid, planned in zip(ids, plan.to_create):
-            partitions.append(PartitionMeta(
-                id=pid, name=planned.name, buckets=decision.buckets,
-                lower=text(planned.lower), upper=text(planned.upper),
-                created_at=now, replication_num=replication, storage_medium=medium, bucket_decision=decision))
+            partitions.append(
+                PartitionMeta(
+                    id=pid,
+                    name=planned.name,
+                    buckets=decision.buckets,
+                    lower=text(planned.lower),
+                    upper=text(planned.upper),
+                    created_at=now,
+                    replication_num=replication,
+                    storage_medium=medium,
+                    bucket_decision=decision,
+                )
+            )
     return dataclasses.replace(meta, partitions=tuple(partitions))
 
 
@@ -338,8 +393,9 @@ def with_dynamic_state_created(engine: Engine, meta: TableMeta) -> TableMeta:
     """A new dynamic table has been scheduled once, at creation (Doris runs the rules immediately)."""
     if dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
         now = engine.now()
-        return dataclasses.replace(meta, dynamic_state=DynamicState(last_update_time=None,
-                                                                    last_scheduler_time=now, state="NORMAL"))
+        return dataclasses.replace(
+            meta, dynamic_state=DynamicState(last_update_time=None, last_scheduler_time=now, state="NORMAL")
+        )
     return meta
 
 
@@ -352,9 +408,15 @@ def now_zone(engine: Engine) -> str | None:
 
 
 def _plan_for(engine: Engine, meta: TableMeta, props, now: dt.datetime, creating_table: bool = False):
-    return dynamic.plan(props, existing_for_planner(meta), now, _partition_type(meta.definition),
-                        max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
-                        creating_table=creating_table, now_zone=now_zone(engine))
+    return dynamic.plan(
+        props,
+        existing_for_planner(meta),
+        now,
+        _partition_type(meta.definition),
+        max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
+        creating_table=creating_table,
+        now_zone=now_zone(engine),
+    )
 
 
 def run_dynamic_pass(engine: Engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
@@ -403,9 +465,12 @@ def run_dynamic_pass(engine: Engine, meta: TableMeta) -> tuple[TableMeta, list[s
         fresh.to_drop = []  # drops happened above; a concurrent change is for the next pass
         create_msg = fresh.last_create_partition_msg
         new_state = dataclasses.replace(
-            current.dynamic_state, last_scheduler_time=now,
+            current.dynamic_state,
+            last_scheduler_time=now,
             state="ERROR" if (create_msg or drop_msg) else "NORMAL",
-            last_create_partition_msg=create_msg, last_drop_partition_msg=drop_msg)
+            last_create_partition_msg=create_msg,
+            last_drop_partition_msg=drop_msg,
+        )
         created[:] = [p.name for p in fresh.to_create]
         if not fresh.to_create and new_state == current.dynamic_state:
             return current
@@ -449,22 +514,26 @@ def _idle_memo_key(engine: Engine, meta: TableMeta, props, now: dt.datetime):
 
 def _same_state(state: DynamicState, create_msg: str | None, drop_msg: str | None) -> bool:
     expected = "ERROR" if (create_msg or drop_msg) else "NORMAL"
-    return (state.state == expected and state.last_create_partition_msg == create_msg
-            and state.last_drop_partition_msg == drop_msg)
+    return (
+        state.state == expected
+        and state.last_create_partition_msg == create_msg
+        and state.last_drop_partition_msg == drop_msg
+    )
 
 
 #: Doris (TableProperty.buildDynamicProperty) when the FE switch is off.
-GLOBAL_DISABLED_MESSAGE = ("Could not create table with dynamic partition when fe config dynamic_partition_enable "
-                           "is false. Please ADMIN SET FRONTEND CONFIG (\"dynamic_partition_enable\" = \"true\") "
-                           "firstly.")
+GLOBAL_DISABLED_MESSAGE = (
+    "Could not create table with dynamic partition when fe config dynamic_partition_enable "
+    'is false. Please ADMIN SET FRONTEND CONFIG ("dynamic_partition_enable" = "true") '
+    "firstly."
+)
 
 
 def check_global_switch(engine: Engine, properties: dict[str, str]) -> None:
     """Doris refuses ``"dynamic_partition.enable" = "true"`` (CREATE or ALTER) while the FE
     config dynamic_partition_enable is false."""
     value = properties.get(dynamic.ENABLE)
-    if value is not None and value.strip().lower() == "true" \
-            and engine.frontend("dynamic_partition_enable") != "true":
+    if value is not None and value.strip().lower() == "true" and engine.frontend("dynamic_partition_enable") != "true":
         raise AnalysisError(GLOBAL_DISABLED_MESSAGE)
 
 
@@ -495,8 +564,11 @@ def set_properties(engine: Engine, meta: TableMeta, changes: dict[str, str]) -> 
         state = current.dynamic_state
         if is_dynamic_change:
             state = dataclasses.replace(state, last_update_time=altered_at)
-        return dataclasses.replace(current, definition=dataclasses.replace(
-            current.definition, properties=tuple(properties.items())), dynamic_state=state)
+        return dataclasses.replace(
+            current,
+            definition=dataclasses.replace(current.definition, properties=tuple(properties.items())),
+            dynamic_state=state,
+        )
 
     updated = engine.catalog.update_table(meta.db, meta.name, set_props, table_id=meta.id)
     _stamp_ddl(engine, updated)
@@ -526,13 +598,16 @@ def _check_dynamic_table_shape(definition: ast.CreateTable) -> None:
     except AnalysisError:
         raise AnalysisError(
             f"Dynamic partition only supports DATE and DATETIME partition columns: column "
-            f"{part.columns[0]} is {_partition_type(definition)}") from None
+            f"{part.columns[0]} is {_partition_type(definition)}"
+        ) from None
 
 
 #: Doris DynamicPartitionUtil.checkAlterAllowed (Alter.processAlterOlapTable for DROP PARTITION,
 #: InternalCatalog.addPartition for ADD PARTITION; temporary partitions are exempt).
-MANUAL_CHANGE_MESSAGE = ("Cannot add/drop partition on a Dynamic Partition Table, Use command "
-                         "`ALTER TABLE tbl_name SET (\"dynamic_partition.enable\" = \"false\")` firstly.")
+MANUAL_CHANGE_MESSAGE = (
+    "Cannot add/drop partition on a Dynamic Partition Table, Use command "
+    '`ALTER TABLE tbl_name SET ("dynamic_partition.enable" = "false")` firstly.'
+)
 
 
 def check_manual_change_allowed(engine: Engine, meta: TableMeta, what: str) -> None:

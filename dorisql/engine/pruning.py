@@ -28,8 +28,9 @@ import decimal
 import itertools
 import math
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 from sqlglot import exp
 
@@ -65,7 +66,7 @@ class PruneResult:
     """
 
     partitions: tuple[str, ...]
-    buckets: Optional[dict[str, frozenset[int]]] = None
+    buckets: dict[str, frozenset[int]] | None = None
 
     def bucket_count(self, meta: TableMeta) -> int:
         """How many tablets (partition, bucket) are read."""
@@ -99,7 +100,7 @@ class _Unknown(Exception):
     """A value that cannot be typed safely: the predicate is not understood."""
 
 
-def _to_typed(value: Union[str, decimal.Decimal], doris_type: DataType) -> Any:
+def _to_typed(value: str | decimal.Decimal, doris_type: DataType) -> Any:
     """A query literal (text or number) as a value comparable with the column's values (the
     partition key model's values: int, Decimal, date, datetime, str, bool), or raise _Unknown.
 
@@ -151,20 +152,21 @@ def _bare_text(text: str) -> str:
     return m.group(1) if m else text.strip()
 
 
-def _typed_partitions(meta: TableMeta, cols: Sequence[ColumnDef], partitions: Iterable[PartitionMeta]
-                      ) -> dict[str, Optional[K.PartitionDef]]:
+def _typed_partitions(
+    meta: TableMeta, cols: Sequence[ColumnDef], partitions: Iterable[PartitionMeta]
+) -> dict[str, K.PartitionDef | None]:
     """Partitions of `meta` in the partition key model (keys.RangeDef / ListDef), or None when
     their catalog texts cannot be typed (then they are always kept)."""
     types = tuple(T.canonical(c.type) for c in cols)
-    out: dict[str, Optional[K.PartitionDef]] = {}
+    out: dict[str, K.PartitionDef | None] = {}
     for p in partitions:
         try:
             if p.values is not None:
                 out[p.name] = K.list_from_texts(
-                    p.name, [[None if v is None else _bare_text(v) for v in tup] for tup in p.values], types)
+                    p.name, [[None if v is None else _bare_text(v) for v in tup] for tup in p.values], types
+                )
             elif p.upper is not None:
-                lower = (K.parse_range_key([_bare_text(v) for v in p.lower], types) if p.lower
-                         else K.min_key(types))
+                lower = K.parse_range_key([_bare_text(v) for v in p.lower], types) if p.lower else K.min_key(types)
                 upper = K.parse_range_key([_bare_text(v) for v in p.upper], types)
                 out[p.name] = K.RangeDef(p.name, K.Range(lower, upper))
             else:
@@ -191,7 +193,7 @@ class _Interval:
             return False
         return True
 
-    def overlaps(self, other: "_Interval") -> bool:
+    def overlaps(self, other: _Interval) -> bool:
         # self.hi vs other.lo
         if self.hi < other.lo or (self.hi == other.lo and not (self.hi_incl and other.lo_incl)):
             return False
@@ -234,7 +236,7 @@ class _Atom:
 
     column: str
     intervals: tuple[_Interval, ...]
-    points: Optional[frozenset] = None
+    points: frozenset | None = None
 
 
 @dataclass(frozen=True)
@@ -247,10 +249,10 @@ class _Or:
     items: tuple
 
 
-_Node = Union[_Atom, _And, _Or]
+_Node = _Atom | _And | _Or
 
 
-def split_conjuncts(where: Union[exp.Expression, Iterable[exp.Expression], None]) -> list[exp.Expression]:
+def split_conjuncts(where: exp.Expression | Iterable[exp.Expression] | None) -> list[exp.Expression]:
     """The AND-ed parts of a condition (a Where node, an expression, or a list of either)."""
     if where is None:
         return []
@@ -276,14 +278,14 @@ def _flatten(items: list[exp.Expression], connective: type[exp.Connector]) -> li
 
 
 class _Analyzer:
-    def __init__(self, meta: TableMeta, qualifiers: Optional[Iterable[str]], allow_is_null: bool):
+    def __init__(self, meta: TableMeta, qualifiers: Iterable[str] | None, allow_is_null: bool):
         self.meta = meta
         self.columns: dict[str, ColumnDef] = {c.name.lower(): c for c in meta.definition.columns}
         self.qualifiers = None if qualifiers is None else {q.lower() for q in qualifiers}
         self.allow_is_null = allow_is_null
 
     # -- operands
-    def column(self, e: exp.Expression) -> Optional[ColumnDef]:
+    def column(self, e: exp.Expression) -> ColumnDef | None:
         while isinstance(e, exp.Paren):
             e = e.this
         if not isinstance(e, exp.Column) or not isinstance(e.this, exp.Identifier):
@@ -297,7 +299,7 @@ class _Analyzer:
         """The typed value of a literal operand; raise _Unknown otherwise. None = NULL literal."""
         while isinstance(e, exp.Paren):
             e = e.this
-        cast_to: Optional[str] = None
+        cast_to: str | None = None
         if isinstance(e, (exp.Cast, exp.TryCast)):
             cast_to = e.to.this.name if isinstance(e.to, exp.DataType) else None
             e = e.this
@@ -316,21 +318,20 @@ class _Analyzer:
             raw = -decimal.Decimal(e.this.this)
         else:
             raise _Unknown(e)
-        if isinstance(raw, str) and T.is_string_like(col.type) and not (
-                isinstance(e, exp.Literal) and e.is_string):
+        if isinstance(raw, str) and T.is_string_like(col.type) and not (isinstance(e, exp.Literal) and e.is_string):
             raise _Unknown(e)
         if cast_to is not None:
             raw = _apply_cast(raw, cast_to, col)
         return _to_typed(raw, col.type)
 
     # -- atoms
-    def node(self, e: exp.Expression) -> Optional[_Node]:
+    def node(self, e: exp.Expression) -> _Node | None:
         try:
             return self._node(e)
         except _Unknown:
             return None
 
-    def _node(self, e: exp.Expression) -> Optional[_Node]:
+    def _node(self, e: exp.Expression) -> _Node | None:
         while isinstance(e, exp.Paren):
             e = e.this
         if isinstance(e, exp.And):
@@ -348,8 +349,12 @@ class _Analyzer:
             return self._comparison(e)
         if isinstance(e, exp.In):
             col = self.column(e.this)
-            if col is None or e.args.get("query") is not None or e.args.get("unnest") is not None \
-                    or e.args.get("field") is not None:
+            if (
+                col is None
+                or e.args.get("query") is not None
+                or e.args.get("unnest") is not None
+                or e.args.get("field") is not None
+            ):
                 return None
             values = [self.literal(x, col) for x in e.expressions]
             values = [v for v in values if v is not None]  # x IN (NULL) never matches
@@ -379,7 +384,7 @@ class _Analyzer:
             return None
         return None
 
-    def _comparison(self, e: exp.Expression) -> Optional[_Node]:
+    def _comparison(self, e: exp.Expression) -> _Node | None:
         op: type[exp.Expression] = type(e)
         col = self.column(e.this)
         other = e.expression
@@ -411,7 +416,11 @@ class _Analyzer:
 
 
 _FLIP: dict[type[exp.Expression], type[exp.Expression]] = {
-    exp.LT: exp.GT, exp.GT: exp.LT, exp.LTE: exp.GTE, exp.GTE: exp.LTE}
+    exp.LT: exp.GT,
+    exp.GT: exp.LT,
+    exp.LTE: exp.GTE,
+    exp.GTE: exp.LTE,
+}
 
 
 def _looks_numeric(text: str) -> bool:
@@ -425,8 +434,7 @@ def _looks_numeric(text: str) -> bool:
 def _apply_cast(raw: Any, cast_to: str, col: ColumnDef) -> Any:
     """CAST(literal AS type) compared with `col`: keep the cases whose meaning is unambiguous."""
     target = cast_to.upper()  # a sqlglot type name
-    numeric_column = T.is_integer(col.type) or T.is_float(col.type) \
-        or T.canonical(col.type).name == "DECIMAL"
+    numeric_column = T.is_integer(col.type) or T.is_float(col.type) or T.canonical(col.type).name == "DECIMAL"
     if target in ("DATE", "DATE32"):
         return _datetime(raw).date().isoformat()
     if target.startswith("TIMESTAMP") or target.startswith("DATETIME"):
@@ -459,7 +467,7 @@ def _safe_sort_key(key: tuple):
 # --------------------------------------------------------------------------- evaluation
 
 
-def _atom_contains(atom: _Atom, key: Optional[tuple]) -> bool:
+def _atom_contains(atom: _Atom, key: tuple | None) -> bool:
     if key is None:
         return True
     try:
@@ -475,7 +483,7 @@ def _atom_overlaps(atom: _Atom, region: _Interval) -> bool:
         return True
 
 
-def _eval_point(node: _Node, point: Mapping[str, Optional[tuple]]) -> bool:
+def _eval_point(node: _Node, point: Mapping[str, tuple | None]) -> bool:
     """May `node` hold for a row whose partition columns are `point` (others unknown)?"""
     if isinstance(node, _And):
         return all(_eval_point(n, point) for n in node.items)
@@ -513,8 +521,9 @@ def _bound_sort_key(v: Any, t: DataType) -> tuple:
     return _sort_key(v)
 
 
-def _range_may_match(nodes: Sequence[_Node], d: K.RangeDef, cols: Sequence[ColumnDef],
-                     point_sets: Optional[list[list[Any]]]) -> bool:
+def _range_may_match(
+    nodes: Sequence[_Node], d: K.RangeDef, cols: Sequence[ColumnDef], point_sets: list[list[Any]] | None
+) -> bool:
     first = cols[0]
     lower, upper = d.range.lower, d.range.upper
     # a range starting at MIN also holds the rows with NULL in its columns
@@ -530,8 +539,7 @@ def _range_may_match(nodes: Sequence[_Node], d: K.RangeDef, cols: Sequence[Colum
     if multi and point_sets is not None:
         # every partition column pinned: route the candidate rows as a load would
         try:
-            return any(d.range.contains(K.range_key(combo, upper.types))
-                       for combo in itertools.product(*point_sets))
+            return any(d.range.contains(K.range_key(combo, upper.types)) for combo in itertools.product(*point_sets))
         except TypeError:
             return True
     return True
@@ -558,11 +566,11 @@ def _pinned_points(nodes: Sequence[_Node]) -> dict[str, frozenset]:
     return pinned
 
 
-def _node_points(n: _Node) -> Optional[tuple[str, frozenset]]:
+def _node_points(n: _Node) -> tuple[str, frozenset] | None:
     if isinstance(n, _Atom):
         return (n.column, n.points) if n.points is not None else None
     if isinstance(n, _Or):
-        col: Optional[str] = None
+        col: str | None = None
         acc: frozenset = frozenset()
         for item in n.items:
             pts = _node_points(item)
@@ -584,7 +592,7 @@ def _node_points(n: _Node) -> Optional[tuple[str, frozenset]]:
 # --------------------------------------------------------------------------- public API
 
 
-def select_partitions(meta: TableMeta, names: Optional[Sequence[str]]) -> tuple[str, ...]:
+def select_partitions(meta: TableMeta, names: Sequence[str] | None) -> tuple[str, ...]:
     """The partitions named by `FROM t PARTITION (p1, p2)` (all when `names` is None).
 
     Unknown names raise AnalysisError; names match case-insensitively; table order is kept.
@@ -605,9 +613,14 @@ def _analyse(meta: TableMeta, where, qualifiers, allow_is_null) -> list[_Node]:
     return [n for n in (analyzer.node(c) for c in split_conjuncts(where)) if n is not None]
 
 
-def prune_partitions(meta: TableMeta, where=None, *, selected: Optional[Sequence[str]] = None,
-                     qualifiers: Optional[Iterable[str]] = None, allow_is_null: bool = True
-                     ) -> tuple[str, ...]:
+def prune_partitions(
+    meta: TableMeta,
+    where=None,
+    *,
+    selected: Sequence[str] | None = None,
+    qualifiers: Iterable[str] | None = None,
+    allow_is_null: bool = True,
+) -> tuple[str, ...]:
     """Names of the partitions of `meta` that may hold rows satisfying `where`.
 
     where: a sqlglot condition, a Where node, or a list of conjuncts (None: no condition).
@@ -653,9 +666,14 @@ def _sort_any(v: Any):
     return (v is not None, str(type(v)), v if v is not None else 0)
 
 
-def prune_buckets(meta: TableMeta, where=None, partitions: Optional[Sequence[str]] = None, *,
-                  qualifiers: Optional[Iterable[str]] = None, allow_is_null: bool = True
-                  ) -> Optional[dict[str, frozenset[int]]]:
+def prune_buckets(
+    meta: TableMeta,
+    where=None,
+    partitions: Sequence[str] | None = None,
+    *,
+    qualifiers: Iterable[str] | None = None,
+    allow_is_null: bool = True,
+) -> dict[str, frozenset[int]] | None:
     """Per partition, the buckets that may hold rows satisfying `where` (None: all buckets)."""
     nodes = _analyse(meta, where, qualifiers, allow_is_null)
     if partitions is None:
@@ -687,8 +705,14 @@ def _prune_buckets(meta: TableMeta, nodes: list[_Node], partitions: Sequence[str
     return out
 
 
-def prune(meta: TableMeta, where=None, *, selected: Optional[Sequence[str]] = None,
-          qualifiers: Optional[Iterable[str]] = None, allow_is_null: bool = True) -> PruneResult:
+def prune(
+    meta: TableMeta,
+    where=None,
+    *,
+    selected: Sequence[str] | None = None,
+    qualifiers: Iterable[str] | None = None,
+    allow_is_null: bool = True,
+) -> PruneResult:
     """Partitions and buckets of `meta` to read for rows satisfying `where` (see module doc)."""
     nodes = _analyse(meta, where, qualifiers, allow_is_null)
     partitions = _prune_partitions(meta, nodes, selected)

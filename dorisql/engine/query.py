@@ -27,9 +27,8 @@ from __future__ import annotations
 import contextlib
 import io
 import itertools
-import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence, Union
 
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, UnsupportedError
@@ -44,17 +43,30 @@ from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
 from dorisql.syntax.dialect import parse_query, partition_names
 
-__all__ = ["ScanInfo", "QueryPlan", "TableRef", "JoinSides", "JoinPlan", "plan_join", "run_query",
-           "explain", "plan_query", "expression_spark_sql", "ResolveTable", "Scan", "ReadTableFunction"]
+__all__ = [
+    "ScanInfo",
+    "QueryPlan",
+    "TableRef",
+    "JoinSides",
+    "JoinPlan",
+    "plan_join",
+    "run_query",
+    "explain",
+    "plan_query",
+    "expression_spark_sql",
+    "ResolveTable",
+    "Scan",
+    "ReadTableFunction",
+]
 
 #: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
 #: itself or return None (then run_query raises Doris's message).
-ResolveTable = Callable[[ast.TableName], Optional[TableMeta]]
+ResolveTable = Callable[[ast.TableName], TableMeta | None]
 #: Read the stored rows of `meta`: the given partitions (None: all) and, per partition, buckets
 #: (None: all). Returns a DataFrame with the table's columns plus whatever hidden columns the
 #: files hold (`__load_seq`, `__row_seq` for UNIQUE/AGGREGATE). Must accept an empty partition
 #: list (return an empty DataFrame with the table's schema).
-Scan = Callable[[TableMeta, Optional[list], Optional[dict]], "DataFrame"]  # noqa: F821
+Scan = Callable[[TableMeta, list | None, dict | None], "DataFrame"]  # noqa: F821
 #: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
 #: (lower-case keys) to a DataFrame.
 ReadTableFunction = Callable[[str, dict], "DataFrame"]  # noqa: F821
@@ -67,17 +79,17 @@ _view_counter = itertools.count()
 class ScanInfo:
     """What one table reference of a query reads."""
 
-    table: str                      # "db.t"
-    alias: Optional[str]            # the reference's alias, if any
-    key_model: str                  # DUPLICATE | UNIQUE | AGGREGATE
-    partitions: tuple[str, ...]     # partitions read, table order
-    partitions_total: int           # partitions in the table
-    buckets_read: int               # tablets (partition, bucket) read
-    buckets_total: int              # tablets in the whole table
-    buckets_in_partitions: int      # tablets in the partitions read (Doris's tablets=k/m "m")
-    buckets: Optional[dict[str, frozenset[int]]] = None  # per partition when bucket-pruned
-    explicit_partitions: Optional[tuple[str, ...]] = None  # FROM t PARTITION (...)
-    files: tuple[str, ...] = ()     # data files the scan reads
+    table: str  # "db.t"
+    alias: str | None  # the reference's alias, if any
+    key_model: str  # DUPLICATE | UNIQUE | AGGREGATE
+    partitions: tuple[str, ...]  # partitions read, table order
+    partitions_total: int  # partitions in the table
+    buckets_read: int  # tablets (partition, bucket) read
+    buckets_total: int  # tablets in the whole table
+    buckets_in_partitions: int  # tablets in the partitions read (Doris's tablets=k/m "m")
+    buckets: dict[str, frozenset[int]] | None = None  # per partition when bucket-pruned
+    explicit_partitions: tuple[str, ...] | None = None  # FROM t PARTITION (...)
+    files: tuple[str, ...] = ()  # data files the scan reads
 
     @property
     def partitions_read(self) -> int:
@@ -88,9 +100,9 @@ class ScanInfo:
 class TableRef:
     """One reference to a dorisql table in the query tree, resolved in the catalog."""
 
-    node: exp.Table                           # the reference (alias, PARTITION clause) in the tree
+    node: exp.Table  # the reference (alias, PARTITION clause) in the tree
     meta: TableMeta
-    selected: Optional[tuple[str, ...]]       # FROM t PARTITION (...): the partitions named
+    selected: tuple[str, ...] | None  # FROM t PARTITION (...): the partitions named
 
     @property
     def qualifier(self) -> str:
@@ -110,7 +122,7 @@ class JoinSides:
     right: TableRef
 
     @property
-    def on(self) -> Optional[exp.Expression]:
+    def on(self) -> exp.Expression | None:
         return self.join.args.get("on")
 
     @property
@@ -128,11 +140,11 @@ class JoinSides:
 class JoinPlan:
     """A join planned by dorisql itself rather than left to Spark (see `plan_join`)."""
 
-    strategy: str       # e.g. "colocate"
+    strategy: str  # e.g. "colocate"
     reason: str = ""
 
 
-def plan_join(sides: JoinSides) -> Optional[JoinPlan]:
+def plan_join(sides: JoinSides) -> JoinPlan | None:
     """The planner's seam for joins between dorisql tables: a special plan, or None for Spark's.
 
     Called once per JOIN whose inputs are all dorisql tables, with both sides resolved to their
@@ -157,7 +169,7 @@ class QueryPlan:
 # --------------------------------------------------------------------------- predicates
 
 
-def _with_of(node: exp.Expression) -> Optional[exp.With]:
+def _with_of(node: exp.Expression) -> exp.With | None:
     w = node.args.get("with_") if "with_" in node.args else node.args.get("with")
     return w if isinstance(w, exp.With) else None
 
@@ -207,15 +219,21 @@ def _conjuncts_for(table: exp.Table) -> list[exp.Expression]:
         if k == position:
             if side in ("LEFT", "FULL") and kind not in ("SEMI", "ANTI"):
                 null_supplying = True
-            applies = side != "FULL" and not (side == "RIGHT" and kind in ("", "OUTER")) \
+            applies = (
+                side != "FULL"
+                and not (side == "RIGHT" and kind in ("", "OUTER"))
                 and not (side == "RIGHT" and kind == "ANTI")
+            )
             if on is not None and applies:
                 own.extend(split_conjuncts(on))
         elif k > position:
             if side in ("RIGHT", "FULL") and kind not in ("SEMI", "ANTI"):
                 null_supplying = True
-            applies = (side == "" and kind in ("", "INNER", "CROSS")) or (side == "RIGHT" and kind != "ANTI") \
+            applies = (
+                (side == "" and kind in ("", "INNER", "CROSS"))
+                or (side == "RIGHT" and kind != "ANTI")
                 or (side == "LEFT" and kind == "SEMI")
+            )
             if on is not None and applies:
                 others.extend(split_conjuncts(on))
     where = select.args.get("where")
@@ -237,7 +255,7 @@ def _qualifiers(table: exp.Table) -> list[str]:
 class _Sources:
     """Every table of a query tree, classified."""
 
-    tables: list[exp.Table] = field(default_factory=list)     # dorisql tables, in source order
+    tables: list[exp.Table] = field(default_factory=list)  # dorisql tables, in source order
     functions: list[exp.Table] = field(default_factory=list)  # table functions in FROM
 
 
@@ -270,7 +288,7 @@ def _source_position(t: exp.Table) -> int:
     return t.this.meta.get("start", 0) if t.this.meta else 0
 
 
-def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: Optional[str]) -> TableMeta:
+def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: str | None) -> TableMeta:
     catalog = table.catalog
     if catalog and catalog.lower() != "internal":
         raise NotSupportedError(f"catalog '{catalog}'")
@@ -290,8 +308,9 @@ def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
     """The joins whose inputs are all dorisql tables, with both sides resolved."""
     by_node = {id(r.node): r for r in refs}
     out: list[JoinSides] = []
-    for select in {id(r.node.parent.parent): r.node.parent.parent for r in refs
-                   if isinstance(r.node.parent, (exp.From, exp.Join))}.values():
+    for select in {
+        id(r.node.parent.parent): r.node.parent.parent for r in refs if isinstance(r.node.parent, (exp.From, exp.Join))
+    }.values():
         if not isinstance(select, exp.Select) or select.args.get("from_") is None:
             continue
         left: list[TableRef] = []
@@ -317,8 +336,12 @@ def expression_spark_sql(text: str) -> str:
     select = parse_query(f"SELECT {text}")
     check_functions(select)
     clauses = [key for key, value in select.args.items() if value and key != "expressions"]
-    if not isinstance(select, exp.Select) or clauses or len(select.expressions) != 1 \
-            or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table)):
+    if (
+        not isinstance(select, exp.Select)
+        or clauses
+        or len(select.expressions) != 1
+        or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table))
+    ):
         raise NotSupportedError(f"a query or table in a value: {text}")
     return select.expressions[0].sql(dialect="spark", comments=False)
 
@@ -326,8 +349,14 @@ def expression_spark_sql(text: str) -> str:
 # --------------------------------------------------------------------------- planning
 
 
-def plan_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable, scan: Scan,
-               current_db: Optional[str], read_table_function: Optional[ReadTableFunction] = None) -> QueryPlan:
+def plan_query(
+    spark,
+    query: ast.Query | str,
+    resolve_table: ResolveTable,
+    scan: Scan,
+    current_db: str | None,
+    read_table_function: ReadTableFunction | None = None,
+) -> QueryPlan:
     """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
 
     The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
@@ -335,8 +364,10 @@ def plan_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable,
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
     check_functions(tree)
     sources = _sources(tree)
-    refs = [TableRef(node=t, meta=_resolve(resolve_table, t, current_db), selected=partition_names(t))
-            for t in sources.tables]
+    refs = [
+        TableRef(node=t, meta=_resolve(resolve_table, t, current_db), selected=partition_names(t))
+        for t in sources.tables
+    ]
     calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in sources.functions]
     if calls and read_table_function is None:
         raise NotSupportedError(f"table function {calls[0][1]}() here")
@@ -369,8 +400,9 @@ def plan_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable,
                 col.set("db", None)
                 col.set("catalog", None)
         try:
-            plan.spark_sql = tree.sql(dialect="spark", unsupported_level=ErrorLevel.RAISE,
-                                      normalize_functions=False, comments=False)
+            plan.spark_sql = tree.sql(
+                dialect="spark", unsupported_level=ErrorLevel.RAISE, normalize_functions=False, comments=False
+            )
         except UnsupportedError as e:
             raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
     except BaseException:
@@ -422,8 +454,14 @@ def drop_views(spark, views) -> None:
             pass
 
 
-def run_query(spark, query: Union[ast.Query, str], resolve_table: ResolveTable, scan: Scan,
-              current_db: Optional[str], read_table_function: Optional[ReadTableFunction] = None):
+def run_query(
+    spark,
+    query: ast.Query | str,
+    resolve_table: ResolveTable,
+    scan: Scan,
+    current_db: str | None,
+    read_table_function: ReadTableFunction | None = None,
+):
     """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
 
     The DataFrame is lazy (nothing executed yet); its columns are the query's output columns.
@@ -473,9 +511,15 @@ def spark_plan_lines(df, verbose: bool = False) -> list[str]:
     return buf.getvalue().rstrip("\n").splitlines()
 
 
-def explain(spark, statement: Union[ast.Explain, ast.Query, str], resolve_table: ResolveTable, scan: Scan,
-            current_db: Optional[str], verbose: Optional[bool] = None,
-            read_table_function: Optional[ReadTableFunction] = None) -> list[str]:
+def explain(
+    spark,
+    statement: ast.Explain | ast.Query | str,
+    resolve_table: ResolveTable,
+    scan: Scan,
+    current_db: str | None,
+    verbose: bool | None = None,
+    read_table_function: ReadTableFunction | None = None,
+) -> list[str]:
     """EXPLAIN: the lines to print (one column, `Explain String` in Doris)."""
     if isinstance(statement, ast.Explain):
         query, verbose = statement.query, statement.verbose if verbose is None else verbose

@@ -22,8 +22,9 @@ import dataclasses
 import datetime as dt
 import fnmatch
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional
+from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.catalog.base import (
@@ -53,8 +54,13 @@ WHERE_MESSAGE = 'Where clause should like: Name = "name",  or Name LIKE "matcher
 # ---------------------------------------------------------------------- what DROP PARTITION recycles
 
 
-def partition_entries(before: TableMeta, after: TableMeta, files_by_key: dict[str, list[RecycledFile]],
-                      db_id: int, dropped_at: dt.datetime) -> list[RecycleBinEntry]:
+def partition_entries(
+    before: TableMeta,
+    after: TableMeta,
+    files_by_key: dict[str, list[RecycledFile]],
+    db_id: int,
+    dropped_at: dt.datetime,
+) -> list[RecycleBinEntry]:
     """Bin entries for the partitions a table change dropped (in `before`, not in `after`), each
     with the files its Delta partition value holds in the snapshot the drop removes."""
     kept = {p.id for p in after.partitions}
@@ -63,9 +69,20 @@ def partition_entries(before: TableMeta, after: TableMeta, files_by_key: dict[st
         if p.id in kept:
             continue
         key = before.partition_key(p)
-        entries.append(RecycleBinEntry(
-            kind=RECYCLED_PARTITION, id=p.id, name=p.name, db_id=db_id, db_name=before.db, table_id=before.id,
-            dropped_at=dropped_at, partition=p, storage_key=key, files=tuple(files_by_key.get(key, ()))))
+        entries.append(
+            RecycleBinEntry(
+                kind=RECYCLED_PARTITION,
+                id=p.id,
+                name=p.name,
+                db_id=db_id,
+                db_name=before.db,
+                table_id=before.id,
+                dropped_at=dropped_at,
+                partition=p,
+                storage_key=key,
+                files=tuple(files_by_key.get(key, ())),
+            )
+        )
     return entries
 
 
@@ -73,16 +90,22 @@ def files_by_partition(snapshot) -> dict[str, list[RecycledFile]]:
     """A Delta snapshot's files by partition value, as bin entries record them."""
     out: dict[str, list[RecycledFile]] = {}
     for f in snapshot.files:
-        out.setdefault(f.partition, []).append(RecycledFile(path=f.path, bucket=f.bucket, size=f.size,
-                                                            num_records=f.num_records,
-                                                            modification_time=f.modification_time))
+        out.setdefault(f.partition, []).append(
+            RecycledFile(
+                path=f.path,
+                bucket=f.bucket,
+                size=f.size,
+                num_records=f.num_records,
+                modification_time=f.modification_time,
+            )
+        )
     return out
 
 
 # ---------------------------------------------------------------------- where a recycled table's data is
 
 
-def table_folder(warehouse: Path, meta: TableMeta) -> Optional[Path]:
+def table_folder(warehouse: Path, meta: TableMeta) -> Path | None:
     """The folder holding the data of a table (live or in the bin), or None if it has none.
 
     Normally ``meta_dir``. A RECOVER DATABASE ... AS moves its tables' folders to the new
@@ -109,14 +132,16 @@ def database_folders(warehouse: Path) -> list[Path]:
         return []
 
 
-def _move_table_folder(engine: Engine, meta: TableMeta, db: str, name: str) -> Optional[tuple[Path, Path]]:
+def _move_table_folder(engine: Engine, meta: TableMeta, db: str, name: str) -> tuple[Path, Path] | None:
     """Put a recycled table's folder where the recovered table will look for it (its database,
     or its name for dorisql 0.1 tables, may change), before the catalog commit. Returns the
     move made, (from, to), so a failed commit can put the folder back; if the process dies
     instead, `table_folder` still finds an id-named folder."""
     source = table_folder(engine.warehouse, meta)
     if source is None:
-        raise ExecutionError(f"the data folder of table '{meta.name}' (id {meta.id}) is missing; it cannot be recovered")
+        raise ExecutionError(
+            f"the data folder of table '{meta.name}' (id {meta.id}) is missing; it cannot be recovered"
+        )
     target = meta_dir(engine.warehouse, dataclasses.replace(meta, db=db, name=name))
     if source == target:
         return None
@@ -127,7 +152,7 @@ def _move_table_folder(engine: Engine, meta: TableMeta, db: str, name: str) -> O
     return source, target
 
 
-def _move_back(moves: Iterable[Optional[tuple[Path, Path]]]) -> None:
+def _move_back(moves: Iterable[tuple[Path, Path] | None]) -> None:
     for move in moves:
         if move is not None and move[1].is_dir() and not move[0].exists():
             os.rename(move[1], move[0])
@@ -136,7 +161,7 @@ def _move_back(moves: Iterable[Optional[tuple[Path, Path]]]) -> None:
 # ---------------------------------------------------------------------- choosing an entry
 
 
-def _pick(entries: Iterable[RecycleBinEntry], wanted_id: Optional[int]) -> Optional[RecycleBinEntry]:
+def _pick(entries: Iterable[RecycleBinEntry], wanted_id: int | None) -> RecycleBinEntry | None:
     """Doris: the given id, else the most recently dropped one of that name."""
     found = None
     for entry in entries:  # oldest first
@@ -145,7 +170,7 @@ def _pick(entries: Iterable[RecycleBinEntry], wanted_id: Optional[int]) -> Optio
     return found
 
 
-def _shown_id(wanted_id: Optional[int]) -> int:
+def _shown_id(wanted_id: int | None) -> int:
     return -1 if wanted_id is None else wanted_id
 
 
@@ -156,13 +181,15 @@ def recover_database(engine: Engine, stmt: ast.RecoverDatabase) -> Result:
     target = validate_name("database", stmt.new_name or stmt.name)
     if engine.catalog.database_exists(target):
         raise CatalogError(f"Database[{target}] already exist.")
-    entry = _pick((e for e in engine.catalog.list_recycle_bin(kind=RECYCLED_DATABASE) if e.name == stmt.name),
-                  stmt.id)
+    entry = _pick((e for e in engine.catalog.list_recycle_bin(kind=RECYCLED_DATABASE) if e.name == stmt.name), stmt.id)
     if entry is None:
         raise CatalogError(f"Unknown database '{stmt.name}' or database id '{_shown_id(stmt.id)}'")
-    tables = [e for e in engine.catalog.list_recycle_bin(kind=RECYCLED_TABLE, db_id=entry.id)
-              if e.id in entry.table_ids and e.table is not None]
-    moves: list[Optional[tuple[Path, Path]]] = []
+    tables = [
+        e
+        for e in engine.catalog.list_recycle_bin(kind=RECYCLED_TABLE, db_id=entry.id)
+        if e.id in entry.table_ids and e.table is not None
+    ]
+    moves: list[tuple[Path, Path] | None] = []
     try:
         for table in tables:
             moves.append(_move_table_folder(engine, table.table, target, table.name))
@@ -182,8 +209,14 @@ def recover_table(engine: Engine, stmt: ast.RecoverTable) -> Result:
     target = validate_name("table", stmt.new_name or stmt.table.name)
     if engine.catalog.table_exists(db, target):
         raise AlreadyExistsError(f"Table '{target}' already exists")
-    entry = _pick((e for e in engine.catalog.list_recycle_bin(kind=RECYCLED_TABLE, db_id=database.id)
-                   if e.name == stmt.table.name), stmt.id)
+    entry = _pick(
+        (
+            e
+            for e in engine.catalog.list_recycle_bin(kind=RECYCLED_TABLE, db_id=database.id)
+            if e.name == stmt.table.name
+        ),
+        stmt.id,
+    )
     if entry is None or entry.table is None:
         raise CatalogError(f"Unknown table '{stmt.table.name}' or table id '{_shown_id(stmt.id)}' in {db}")
     move = _move_table_folder(engine, entry.table, db, target)
@@ -218,11 +251,18 @@ def recover_partition(engine: Engine, stmt: ast.RecoverPartition) -> Result:
     meta = engine.catalog.load_table(db, stmt.table.name)
     target = validate_name("partition", stmt.new_name or stmt.name)
     _check_name_free(meta, target, stmt.table.name)
-    entry = _pick((e for e in engine.catalog.list_recycle_bin(kind=RECYCLED_PARTITION, table_id=meta.id)
-                   if e.name.lower() == stmt.name.lower()), stmt.id)
+    entry = _pick(
+        (
+            e
+            for e in engine.catalog.list_recycle_bin(kind=RECYCLED_PARTITION, table_id=meta.id)
+            if e.name.lower() == stmt.name.lower()
+        ),
+        stmt.id,
+    )
     if entry is None or entry.partition is None or entry.storage_key is None:
-        raise CatalogError(f"No partition named '{stmt.name}' or partition id '{_shown_id(stmt.id)}' "
-                           f"in table {stmt.table.name}")
+        raise CatalogError(
+            f"No partition named '{stmt.name}' or partition id '{_shown_id(stmt.id)}' in table {stmt.table.name}"
+        )
     recovered = dataclasses.replace(entry.partition, name=target)
     if meta.layout == LEGACY_LAYOUT and target != entry.name:
         raise NotSupportedError("RECOVER PARTITION ... AS on a table made by dorisql 0.1 (its files are keyed by name)")
@@ -234,14 +274,25 @@ def recover_partition(engine: Engine, stmt: ast.RecoverPartition) -> Result:
         return dataclasses.replace(current, partitions=current.partitions + (recovered,))
 
     location = meta_dir(engine.warehouse, meta)
-    files = [FileEntry(path=f.path, uri="", partition=entry.storage_key, bucket=f.bucket, size=f.size,
-                       num_records=f.num_records, modification_time=f.modification_time) for f in entry.files]
+    files = [
+        FileEntry(
+            path=f.path,
+            uri="",
+            partition=entry.storage_key,
+            bucket=f.bucket,
+            size=f.size,
+            num_records=f.num_records,
+            modification_time=f.modification_time,
+        )
+        for f in entry.files
+    ]
     with table_lock(str(location)):
         finish_pending_drops(engine, meta)  # earlier drops settled; a crashed recovery undone
         if files:
             mark_pending_drops(location, [entry.storage_key])
-            DeltaStore(location).restore_files(files, statement=stmt.text,
-                                               metadata={"partition": target, "partitionId": entry.id})
+            DeltaStore(location).restore_files(
+                files, statement=stmt.text, metadata={"partition": target, "partitionId": entry.id}
+            )
         try:
             updated = engine.catalog.update_table(db, meta.name, put_back, table_id=meta.id, restore=entry.id)
         except BaseException:
@@ -276,12 +327,17 @@ def _check_no_conflict(meta: TableMeta, partition: PartitionMeta, name: str) -> 
 # ---------------------------------------------------------------------- SHOW CATALOG RECYCLE BIN
 
 
-def _name_filter(where: Optional[ast.Predicate]):
+def _name_filter(where: ast.Predicate | None):
     """Doris accepts only ``Name = 'x'`` or ``Name LIKE 'x%'`` (names compared case-insensitively)."""
     if where is None:
         return lambda name: True
-    if (not isinstance(where, ast.Comparison) or where.column.lower() != "name" or where.op not in ("=", "LIKE")
-            or where.value.kind != "string" or not where.value.value):
+    if (
+        not isinstance(where, ast.Comparison)
+        or where.column.lower() != "name"
+        or where.op not in ("=", "LIKE")
+        or where.value.kind != "string"
+        or not where.value.value
+    ):
         raise AnalysisError(WHERE_MESSAGE)
     wanted = where.value.value.lower()
     if where.op == "=":

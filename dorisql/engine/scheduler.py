@@ -42,8 +42,9 @@ class PassReport:
         return bool(self.created or self.dropped)
 
     def details(self) -> list[str]:
-        return ([f"{table}: created {', '.join(names)}" for table, names in self.created.items()]
-                + [f"{table}: dropped {', '.join(names)}" for table, names in self.dropped.items()])
+        return [f"{table}: created {', '.join(names)}" for table, names in self.created.items()] + [
+            f"{table}: dropped {', '.join(names)}" for table, names in self.dropped.items()
+        ]
 
     def summary(self) -> str:
         made = sum(len(v) for v in self.created.values())
@@ -54,7 +55,7 @@ class PassReport:
         return text
 
 
-def run_pass(engine: "Engine") -> PassReport:
+def run_pass(engine: Engine) -> PassReport:
     """One pass over every table with dynamic partition rules (if dynamic_partition_enable)."""
     report = PassReport()
     if engine.frontend("dynamic_partition_enable") != "true":
@@ -83,7 +84,7 @@ def run_pass(engine: "Engine") -> PassReport:
     return report
 
 
-def dynamic_rows(engine: "Engine", db: str) -> Result:
+def dynamic_rows(engine: Engine, db: str) -> Result:
     """SHOW DYNAMIC PARTITION TABLES [FROM db]."""
     last_pass_text = engine.catalog.get_config(LAST_PASS_KEY, None)
     last_pass = dt.datetime.strptime(last_pass_text, _TIME_FORMAT) if last_pass_text else None
@@ -93,8 +94,11 @@ def dynamic_rows(engine: "Engine", db: str) -> Result:
         if props is None:
             continue
         state = meta.dynamic_state
-        if last_pass is not None and props.enable and (state.last_scheduler_time is None
-                                                       or state.last_scheduler_time < last_pass):
+        if (
+            last_pass is not None
+            and props.enable
+            and (state.last_scheduler_time is None or state.last_scheduler_time < last_pass)
+        ):
             state = dataclasses.replace(state, last_scheduler_time=last_pass)
         buckets = meta.definition.distribution.buckets if meta.definition.distribution else None
         rows.append(tuple(dynamic.format_show_row(meta.name, props, state, buckets=buckets)))
@@ -135,7 +139,7 @@ def print_run(run: JobRun, *, show_disabled: bool = True) -> None:
             print(f"  {name}: error: {message}", file=sys.stderr, flush=True)
 
 
-def main(argv: list[str] | None = None, config: "Config | None" = None) -> int:
+def main(argv: list[str] | None = None, config: Config | None = None) -> int:
     """`dorisql scheduler [--once] [--job NAME] [--now 'YYYY-MM-DD HH:MM:SS'] [--warehouse DIR]`.
 
     ``config``: the shell's already loaded configuration (``dorisql --warehouse DIR scheduler``);
@@ -146,8 +150,9 @@ def main(argv: list[str] | None = None, config: "Config | None" = None) -> int:
     from .session import Engine
 
     jobs = default_jobs()
-    parser = argparse.ArgumentParser(prog="dorisql scheduler",
-                                     description="Run dorisql's frontend background jobs over a warehouse.")
+    parser = argparse.ArgumentParser(
+        prog="dorisql scheduler", description="Run dorisql's frontend background jobs over a warehouse."
+    )
     parser.add_argument("--once", action="store_true", help="run every enabled job once and exit (for cron)")
     parser.add_argument("--job", choices=[job.name for job in jobs], help="run only this job")
     parser.add_argument("--now", help="pretend the current time is this ('YYYY-MM-DD HH:MM:SS')")
@@ -174,8 +179,9 @@ def main(argv: list[str] | None = None, config: "Config | None" = None) -> int:
         for run in runs:
             print_run(run)
         return 1 if any(run.failed for run in runs) else 0
-    scheduler = BackgroundScheduler(lambda: Engine(config, clock=clock), selected,
-                                    on_run=lambda run: print_run(run, show_disabled=False))
+    scheduler = BackgroundScheduler(
+        lambda: Engine(config, clock=clock), selected, on_run=lambda run: print_run(run, show_disabled=False)
+    )
     scheduler.start()
     try:
         while scheduler.running:

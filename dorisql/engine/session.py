@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from dorisql import ast, logfile
 from dorisql.clock import Clock, FixedClock, SystemClock, parse_now
@@ -239,7 +240,7 @@ def _set_variable(engine: Engine, stmt: ast.SetVariable) -> Result:
     name = stmt.name.lower().lstrip("@")
     for prefix in ("session.", "global."):
         if name.startswith(prefix):
-            name = name[len(prefix):]
+            name = name[len(prefix) :]
     value = stmt.value.value if stmt.value.value is not None else ""
     if name in ("enable_insert_strict", "allow_partition_column_nullable"):
         value = normalize_bool(name, value)

@@ -74,6 +74,5 @@ def check_frontend_setting(name: str, value: str) -> str:
     if number < (0 if name.startswith("cluster_") or name in _ZERO_ALLOWED else 1):
         raise AnalysisError(f"Invalid value '{value}' for config '{name}': must be positive")
     if number > INT_CONFIG_MAX:
-        raise AnalysisError(
-            f"Invalid value '{value}' for config '{name}': must be at most {INT_CONFIG_MAX}")
+        raise AnalysisError(f"Invalid value '{value}' for config '{name}': must be at most {INT_CONFIG_MAX}")
     return str(number)

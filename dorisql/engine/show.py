@@ -18,10 +18,28 @@ if TYPE_CHECKING:  # the engine imports these modules: type-only import
     from dorisql.engine.session import Engine
 
 SHOW_PARTITIONS_COLUMNS = (
-    "PartitionId", "PartitionName", "VisibleVersion", "VisibleVersionTime", "State", "PartitionKey",
-    "Range", "DistributionKey", "Buckets", "ReplicationNum", "StorageMedium", "CooldownTime",
-    "RemoteStoragePolicy", "LastConsistencyCheckTime", "DataSize", "IsInMemory", "ReplicaAllocation",
-    "IsMutable", "SyncWithBaseTables", "UnsyncTables", "CommittedVersion", "RowCount",
+    "PartitionId",
+    "PartitionName",
+    "VisibleVersion",
+    "VisibleVersionTime",
+    "State",
+    "PartitionKey",
+    "Range",
+    "DistributionKey",
+    "Buckets",
+    "ReplicationNum",
+    "StorageMedium",
+    "CooldownTime",
+    "RemoteStoragePolicy",
+    "LastConsistencyCheckTime",
+    "DataSize",
+    "IsInMemory",
+    "ReplicaAllocation",
+    "IsMutable",
+    "SyncWithBaseTables",
+    "UnsyncTables",
+    "CommittedVersion",
+    "RowCount",
 )
 
 #: Doris prints this for "no cooldown" (DataProperty.MAX_COOLDOWN_TIME_MS).
@@ -86,8 +104,9 @@ def current_definition(meta: TableMeta) -> ast.CreateTable:
         items = partition_items(meta)
         definition = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=items))
     columns = tuple(dataclasses.replace(c, type=shown_type(c.type)) for c in definition.columns)
-    return dataclasses.replace(definition, table=ast.TableName(meta.name), if_not_exists=False, engine="OLAP",
-                               columns=columns)
+    return dataclasses.replace(
+        definition, table=ast.TableName(meta.name), if_not_exists=False, engine="OLAP", columns=columns
+    )
 
 
 def show_create_table(engine: Engine, stmt: ast.ShowCreateTable) -> Result:
@@ -106,8 +125,16 @@ def describe(engine: Engine, stmt: ast.Describe) -> Result:
     rows = []
     for c in definition.columns:
         default = c.default.value if c.default is not None and c.default.value is not None else None
-        rows.append((c.name, type_sql(shown_type(c.type)), "Yes" if c.nullable else "No", "true" if c.name in keys else "false",
-                     default if default is not None else "NULL", c.agg_type or ""))
+        rows.append(
+            (
+                c.name,
+                type_sql(shown_type(c.type)),
+                "Yes" if c.nullable else "No",
+                "true" if c.name in keys else "false",
+                default if default is not None else "NULL",
+                c.agg_type or "",
+            )
+        )
     columns = ["Field", "Type", "Null", "Key", "Default", "Extra"]
     if stmt.all:
         keys_type = f"{definition.keys.type}_KEYS" if definition.keys else "DUP_KEYS"
@@ -121,6 +148,7 @@ def describe(engine: Engine, stmt: ast.Describe) -> Result:
 
 def partition_rows(engine: Engine, meta: TableMeta) -> list[tuple[Any, ...]]:
     from dorisql.partitioning.keys import partition_range_string
+
     stats = table_stats(engine, meta)
     definition = meta.definition
     partition_key = ", ".join(definition.partition.columns) if definition.partition else ""
@@ -135,12 +163,32 @@ def partition_rows(engine: Engine, meta: TableMeta) -> list[tuple[Any, ...]]:
         size = stat.data_size if stat else 0
         count = stat.row_count if stat else 0
         range_text = partition_range_string(meta, p) if definition.partition else ""
-        rows.append((
-            p.id, p.name, p.visible_version, time_text(p.visible_version_time or p.created_at), "NORMAL",
-            partition_key, range_text, dist_key, p.buckets, p.replication_num, p.storage_medium,
-            MAX_COOLDOWN_TIME, "", "NULL", size_text(size), "false",
-            f"tag.location.default: {p.replication_num}", "true", "true", "NULL", p.visible_version, count,
-        ))
+        rows.append(
+            (
+                p.id,
+                p.name,
+                p.visible_version,
+                time_text(p.visible_version_time or p.created_at),
+                "NORMAL",
+                partition_key,
+                range_text,
+                dist_key,
+                p.buckets,
+                p.replication_num,
+                p.storage_medium,
+                MAX_COOLDOWN_TIME,
+                "",
+                "NULL",
+                size_text(size),
+                "false",
+                f"tag.location.default: {p.replication_num}",
+                "true",
+                "true",
+                "NULL",
+                p.visible_version,
+                count,
+            )
+        )
     return rows
 
 
@@ -162,8 +210,13 @@ def _matches(predicate: ast.Predicate | None, row: dict[str, Any]) -> bool:
     else:
         wanted_value = wanted
     ops = {
-        "=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<>": lambda a, b: a != b,
-        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+        "=": lambda a, b: a == b,
+        "!=": lambda a, b: a != b,
+        "<>": lambda a, b: a != b,
+        "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b,
+        ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b,
     }
     return ops[predicate.op](str(value) if isinstance(wanted_value, str) else value, wanted_value)
 
@@ -172,7 +225,9 @@ def _column_name(name: str) -> str:
     for column in SHOW_PARTITIONS_COLUMNS:
         if column.lower() == name.lower():
             return column
-    raise AnalysisError(f"Unknown column '{name}' in SHOW PARTITIONS; columns are: {', '.join(SHOW_PARTITIONS_COLUMNS)}")
+    raise AnalysisError(
+        f"Unknown column '{name}' in SHOW PARTITIONS; columns are: {', '.join(SHOW_PARTITIONS_COLUMNS)}"
+    )
 
 
 def show_partitions(engine: Engine, stmt: ast.ShowPartitions) -> Result:
@@ -186,7 +241,7 @@ def show_partitions(engine: Engine, stmt: ast.ShowPartitions) -> Result:
         rows.sort(key=lambda r: r[key], reverse=item.descending)
     start = stmt.offset or 0
     if stmt.limit is not None:
-        rows = rows[start:start + stmt.limit]
+        rows = rows[start : start + stmt.limit]
     elif start:
         rows = rows[start:]
     return Result.table(SHOW_PARTITIONS_COLUMNS, [tuple(r.values()) for r in rows])
@@ -209,10 +264,13 @@ def show_data(engine: Engine, stmt: ast.ShowData) -> Result:
         size = sum(s.data_size for s in stats.values())
         rows_count = sum(s.row_count for s in stats.values())
         replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
-        return Result.table(["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"], [
-            (meta.name, meta.name, size_text(size), replicas, rows_count, "0.000 "),
-            ("", "Total", size_text(size), replicas, "", "0.000 "),
-        ])
+        return Result.table(
+            ["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"],
+            [
+                (meta.name, meta.name, size_text(size), replicas, rows_count, "0.000 "),
+                ("", "Total", size_text(size), replicas, "", "0.000 "),
+            ],
+        )
     db = engine.resolve_db(None)
     rows, total, total_replicas = [], 0, 0
     for meta in sorted(engine.catalog.list_table_metas(db), key=lambda m: m.name):

@@ -18,7 +18,6 @@ from dorisql.types import spark_string
 _SIGNED_NUMBER = re.compile(r"^\s*([+-])\s*(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)\s*$")
 
 
-
 def literal_sql(literal: ast.Literal) -> str:
     if literal.kind == "null" or literal.value is None:
         return "CAST(NULL AS STRING)"

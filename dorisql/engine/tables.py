@@ -42,8 +42,9 @@ def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
 def storage_view(meta: TableMeta) -> TableMeta:
     """The table with each partition named by its Delta partition value, so routing and bucket
     expressions built from it (dorisql.partitioning.keys.routing_sql) write storage keys directly."""
-    return dataclasses.replace(meta, partitions=tuple(
-        dataclasses.replace(p, name=meta.partition_key(p)) for p in meta.partitions))
+    return dataclasses.replace(
+        meta, partitions=tuple(dataclasses.replace(p, name=meta.partition_key(p)) for p in meta.partitions)
+    )
 
 
 def arrow_schema(definition: ast.CreateTable) -> pa.Schema:

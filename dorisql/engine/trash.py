@@ -94,8 +94,10 @@ class TrashReport:
         return bool(self.expired or self.files or self.folders)
 
     def summary(self) -> str:
-        text = (f"trash: {len(self.expired)} recycle bin entries expired, {self.files} files and "
-                f"{self.folders} folders deleted ({self.bytes} bytes)")
+        text = (
+            f"trash: {len(self.expired)} recycle bin entries expired, {self.files} files and "
+            f"{self.folders} folders deleted ({self.bytes} bytes)"
+        )
         if self.errors:
             text += f", {len(self.errors)} errors (" + "; ".join(f"{k}: {v}" for k, v in self.errors.items()) + ")"
         return text
@@ -129,12 +131,15 @@ class _Settings:
         return self.now - dt.timedelta(seconds=self.file_seconds)
 
 
-def run_trash_pass(engine: "Engine") -> TrashReport:
+def run_trash_pass(engine: Engine) -> TrashReport:
     """One pass: expire the recycle bin, then clean every live table, then orphan folders."""
-    settings = _Settings(now=engine.now(), wall_now=dt.datetime.now(),
-                         bin_seconds=int(engine.frontend("catalog_trash_expire_second")),
-                         file_seconds=int(engine.frontend("trash_file_expire_time_sec")),
-                         grace_seconds=int(engine.frontend("trash_orphan_grace_second")))
+    settings = _Settings(
+        now=engine.now(),
+        wall_now=dt.datetime.now(),
+        bin_seconds=int(engine.frontend("catalog_trash_expire_second")),
+        file_seconds=int(engine.frontend("trash_file_expire_time_sec")),
+        grace_seconds=int(engine.frontend("trash_orphan_grace_second")),
+    )
     report = TrashReport()
     _expire_recycle_bin(engine, settings, report)
     live = engine.catalog.list_table_metas()
@@ -142,13 +147,14 @@ def run_trash_pass(engine: "Engine") -> TrashReport:
         try:
             _clean_table(engine, meta, settings, report)
         except Exception as exc:  # one broken table must not stop the pass for the others
-            report.errors[f"{meta.db}.{meta.name}"] = str(exc) if isinstance(exc, DorisqlError) \
-                else f"{type(exc).__name__}: {exc}"
+            report.errors[f"{meta.db}.{meta.name}"] = (
+                str(exc) if isinstance(exc, DorisqlError) else f"{type(exc).__name__}: {exc}"
+            )
     _remove_orphan_folders(engine, live, settings, report)
     return report
 
 
-def _expire_recycle_bin(engine: "Engine", settings: _Settings, report: TrashReport) -> None:
+def _expire_recycle_bin(engine: Engine, settings: _Settings, report: TrashReport) -> None:
     entries = engine.catalog.list_recycle_bin()
     due = [e for e in entries if is_expired(e.dropped_at, settings.now, settings.bin_seconds)]
     if not due:
@@ -157,8 +163,11 @@ def _expire_recycle_bin(engine: "Engine", settings: _Settings, report: TrashRepo
     bin_tables = {e.id: e.table for e in entries if e.kind == RECYCLED_TABLE and e.table is not None}
     live = {m.id: m for m in engine.catalog.list_table_metas()}
     for entry in sorted(erased, key=lambda e: _ERASE_ORDER[e.kind]):
-        report.expired.append(f"{entry.kind} {entry.db_name}.{entry.name} ({entry.id})"
-                              if entry.kind != RECYCLED_DATABASE else f"{entry.kind} {entry.name} ({entry.id})")
+        report.expired.append(
+            f"{entry.kind} {entry.db_name}.{entry.name} ({entry.id})"
+            if entry.kind != RECYCLED_DATABASE
+            else f"{entry.kind} {entry.name} ({entry.id})"
+        )
         try:
             if entry.kind == RECYCLED_PARTITION and entry.table_id is not None:
                 if entry.table_id in live:
@@ -176,8 +185,9 @@ def _expire_recycle_bin(engine: "Engine", settings: _Settings, report: TrashRepo
             report.errors[f"{entry.kind} {entry.name} ({entry.id})"] = f"{type(exc).__name__}: {exc}"
 
 
-def _delete_partition_files(engine: "Engine", owner: TableMeta, entry: RecycleBinEntry,
-                            report: TrashReport, *, owner_live: bool) -> None:
+def _delete_partition_files(
+    engine: Engine, owner: TableMeta, entry: RecycleBinEntry, report: TrashReport, *, owner_live: bool
+) -> None:
     """The recorded files of an expired partition, except any the latest snapshot holds again."""
     from dorisql.storage.delta import DeltaStore
 
@@ -195,7 +205,7 @@ def _delete_partition_files(engine: "Engine", owner: TableMeta, entry: RecycleBi
         report.count_deleted(store.delete_files(paths))
 
 
-def _clean_table(engine: "Engine", meta: TableMeta, settings: _Settings, report: TrashReport) -> None:
+def _clean_table(engine: Engine, meta: TableMeta, settings: _Settings, report: TrashReport) -> None:
     from dorisql.storage.delta import STAGING_DIR, DeltaStore
 
     from .partitions import finish_pending_drops, has_pending_drops
@@ -208,8 +218,9 @@ def _clean_table(engine: "Engine", meta: TableMeta, settings: _Settings, report:
     with table_lock(str(folder)):
         if has_pending_drops(engine, meta):
             finish_pending_drops(engine, meta)
-        held = {f.path for e in engine.catalog.list_recycle_bin(kind=RECYCLED_PARTITION, table_id=meta.id)
-                for f in e.files}
+        held = {
+            f.path for e in engine.catalog.list_recycle_bin(kind=RECYCLED_PARTITION, table_id=meta.id) for f in e.files
+        }
         removed = set(store.removed_files(vacuum_hours(settings.removed_cutoff, settings.wall_now)))
         every_removed = set(store.removed_files(0))
         untracked = set(store.unreferenced_files(vacuum_hours(settings.orphan_cutoff, settings.wall_now)))
@@ -231,8 +242,7 @@ def _mtime_old_enough(path: Path, settings: _Settings, wall: float) -> bool:
         return False
 
 
-def _remove_orphan_folders(engine: "Engine", live: list[TableMeta], settings: _Settings,
-                           report: TrashReport) -> None:
+def _remove_orphan_folders(engine: Engine, live: list[TableMeta], settings: _Settings, report: TrashReport) -> None:
     """Table folders no catalog table and no bin entry references, then emptied database folders
     of databases that are gone. Only folders that look like dorisql tables (named by an id, or
     holding a Delta log) are candidates: anything else a user keeps there is left alone."""
@@ -254,7 +264,7 @@ def _remove_orphan_folders(engine: "Engine", live: list[TableMeta], settings: _S
         _remove_empty_database_folder(engine, db_folder.name)
 
 
-def _remove_empty_database_folder(engine: "Engine", name: str) -> None:
+def _remove_empty_database_folder(engine: Engine, name: str) -> None:
     """A database folder goes once it is empty and no live or recycled database has that name."""
     if engine.catalog.database_exists(name):
         return
@@ -279,7 +289,7 @@ TRASH = Job(
 )
 
 
-def admin_clean_trash(engine: "Engine", stmt: ast.AdminCleanTrash) -> Result:
+def admin_clean_trash(engine: Engine, stmt: ast.AdminCleanTrash) -> Result:
     """ADMIN CLEAN TRASH (Doris: empty the BE trash now): one trash pass now, whatever the job's
     interval and switch; what it deleted is the message, tables it could not clean are warnings."""
     report = run_trash_pass(engine)

@@ -26,16 +26,24 @@ from __future__ import annotations
 import glob
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 from urllib.parse import urlsplit
 
 from sqlglot import exp
 
 from dorisql.errors import AnalysisError, NotSupportedError
 
-__all__ = ["TABLE_FUNCTIONS", "table_function_properties", "read_table_function", "local_paths",
-           "secure_roots", "s3_location", "hdfs_location", "numbers"]
+__all__ = [
+    "TABLE_FUNCTIONS",
+    "table_function_properties",
+    "read_table_function",
+    "local_paths",
+    "secure_roots",
+    "s3_location",
+    "hdfs_location",
+    "numbers",
+]
 
 #: The table functions dorisql reads in FROM.
 TABLE_FUNCTIONS = frozenset({"local", "s3", "hdfs", "numbers"})
@@ -63,13 +71,12 @@ def table_function_properties(call: exp.Expression) -> dict[str, str]:
     for arg in call.expressions:
         key, value = (arg.this, arg.expression) if isinstance(arg, exp.EQ) else (None, None)
         if not (isinstance(key, exp.Literal) and key.is_string and isinstance(value, exp.Literal)):
-            raise AnalysisError(f'{name}(): properties must be written "key" = "value", '
-                                f"got {arg.sql(dialect='doris')}")
+            raise AnalysisError(f'{name}(): properties must be written "key" = "value", got {arg.sql(dialect="doris")}')
         properties[key.this.lower()] = value.this
     return properties
 
 
-def secure_roots(secure_path: Optional[str], base_dir: Optional[Path]) -> list[Path]:
+def secure_roots(secure_path: str | None, base_dir: Path | None) -> list[Path]:
     """The folders local() may read: the secure path (default: the current directory) and the
     running script's folder."""
     roots = [Path(secure_path).expanduser() if secure_path else Path.cwd()]
@@ -78,7 +85,7 @@ def secure_roots(secure_path: Optional[str], base_dir: Optional[Path]) -> list[P
     return [r.resolve() for r in roots]
 
 
-def local_paths(file_path: str, base_dir: Optional[Path], secure_path: Optional[str]) -> list[Path]:
+def local_paths(file_path: str, base_dir: Path | None, secure_path: str | None) -> list[Path]:
     """The files (or folders) a local() ``file_path`` names, each checked to lie in a secure root.
 
     Raises Doris's errors: ``can not contain '..' in path``, ``file path is not allowed: ...``."""
@@ -126,7 +133,7 @@ def s3_location(args: dict[str, str]) -> tuple[str, dict[str, str]]:
     options = {conf: args[key] for key, conf in _S3_OPTIONS.items() if key in args}
     # These credentials are for this read only: never reuse a cached S3A client made with others.
     options["fs.s3a.impl.disable.cache"] = "true"
-    return "s3a" + uri[len(scheme):], options
+    return "s3a" + uri[len(scheme) :], options
 
 
 def hdfs_location(args: dict[str, str]) -> str:
@@ -162,8 +169,9 @@ def _natural(text: str, key: str) -> int:
     return int(text)
 
 
-def read_table_function(spark, name: str, args: dict[str, str], base_dir: Optional[Path] = None,
-                        secure_path: Optional[str] = None):
+def read_table_function(
+    spark, name: str, args: dict[str, str], base_dir: Path | None = None, secure_path: str | None = None
+):
     """A DataFrame over the files a table function names (nothing is read until it runs)."""
     if name == "numbers":
         return numbers(spark, args)

@@ -42,8 +42,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence, Union
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dorisql import table_properties
@@ -75,9 +75,22 @@ STORAGE_MEDIUM = "dynamic_partition.storage_medium"
 STORAGE_POLICY = "dynamic_partition.storage_policy"
 
 KNOWN_PROPERTIES = (
-    ENABLE, TIME_UNIT, TIME_ZONE, START, END, PREFIX, BUCKETS, REPLICATION_NUM,
-    REPLICATION_ALLOCATION, START_DAY_OF_WEEK, START_DAY_OF_MONTH, CREATE_HISTORY_PARTITION,
-    HISTORY_PARTITION_NUM, RESERVED_HISTORY_PERIODS, HOT_PARTITION_NUM, STORAGE_MEDIUM,
+    ENABLE,
+    TIME_UNIT,
+    TIME_ZONE,
+    START,
+    END,
+    PREFIX,
+    BUCKETS,
+    REPLICATION_NUM,
+    REPLICATION_ALLOCATION,
+    START_DAY_OF_WEEK,
+    START_DAY_OF_MONTH,
+    CREATE_HISTORY_PARTITION,
+    HISTORY_PARTITION_NUM,
+    RESERVED_HISTORY_PERIODS,
+    HOT_PARTITION_NUM,
+    STORAGE_MEDIUM,
     STORAGE_POLICY,
 )
 
@@ -115,7 +128,7 @@ _PARTITION_NAME = re.compile(r"^[a-zA-Z][a-zA-Z0-9_-]{0,63}$")
 
 _DAY_NAMES = ("MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY")
 
-Bound = Union[dt.date, dt.datetime]
+Bound = dt.date | dt.datetime
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -132,7 +145,7 @@ def _fail(message: str, prop: str, value: object) -> AnalysisError:
     return AnalysisError(_with_value(message, prop, value))
 
 
-def _parse_int(text: str) -> Optional[int]:
+def _parse_int(text: str) -> int | None:
     """Java Integer.parseInt: optional sign, digits, 32-bit range; None if not an int."""
     if text is None or not _INT.match(text):
         return None
@@ -142,7 +155,7 @@ def _parse_int(text: str) -> Optional[int]:
     return value
 
 
-def _parse_bool(text: str) -> Optional[bool]:
+def _parse_bool(text: str) -> bool | None:
     if text is None:
         return None
     lowered = text.lower()
@@ -222,7 +235,8 @@ def normalize_column_type(type_name: str) -> str:
         return "DATETIME"
     raise AnalysisError(
         f"Dynamic partition only supports DATE and DATETIME partition columns, not {type_name} "
-        f"(Doris also allows integer yyyyMMdd columns; dorisql does not)")
+        f"(Doris also allows integer yyyyMMdd columns; dorisql does not)"
+    )
 
 
 # --------------------------------------------------------------------------- properties
@@ -242,17 +256,17 @@ class DynamicPartitionProperties:
     time_zone: str
     enable: bool = True
     start: int = MIN_START_OFFSET
-    buckets: Optional[int] = None
-    replication_num: Optional[int] = None
-    replication_allocation: Optional[str] = None
+    buckets: int | None = None
+    replication_num: int | None = None
+    replication_allocation: str | None = None
     start_day_of_week: int = 1
     start_day_of_month: int = 1
     create_history_partition: bool = False
     history_partition_num: int = NOT_SET_HISTORY_PARTITION_NUM
-    reserved_history_periods: Optional[str] = None
+    reserved_history_periods: str | None = None
     hot_partition_num: int = 0
-    storage_medium: Optional[str] = None
-    storage_policy: Optional[str] = None
+    storage_medium: str | None = None
+    storage_policy: str | None = None
 
     @property
     def start_is_set(self) -> bool:
@@ -266,8 +280,7 @@ class DynamicPartitionProperties:
         """The reserved history periods as (lower, upper) text pairs, sorted by lower."""
         if self.reserved_history_periods is None:
             return []
-        return sorted(_RESERVED_ITEM[self.time_unit == "HOUR"].findall(
-            self.reserved_history_periods))
+        return sorted(_RESERVED_ITEM[self.time_unit == "HOUR"].findall(self.reserved_history_periods))
 
     def sorted_reserved_history_periods(self) -> str:
         """The periods as SHOW prints them: sorted, or NULL when unset."""
@@ -278,8 +291,7 @@ class DynamicPartitionProperties:
 
     def expected_create_partition_num(self) -> int:
         """Doris's expect_create_partition_num (checked against max_dynamic_partition_num)."""
-        return _expected_num(self.create_history_partition, self.start, self.end,
-                             self.history_partition_num)
+        return _expected_num(self.create_history_partition, self.start, self.end, self.history_partition_num)
 
     def real_start(self) -> int:
         """The first offset created (DynamicPartitionUtil.getRealStart when history is on)."""
@@ -308,8 +320,7 @@ class DynamicPartitionProperties:
         out[CREATE_HISTORY_PARTITION] = "true" if self.create_history_partition else "false"
         out[HISTORY_PARTITION_NUM] = str(self.history_partition_num)
         out[HOT_PARTITION_NUM] = str(self.hot_partition_num)
-        out[RESERVED_HISTORY_PERIODS] = (self.reserved_history_periods
-                                         or NOT_SET_RESERVED_HISTORY_PERIODS)
+        out[RESERVED_HISTORY_PERIODS] = self.reserved_history_periods or NOT_SET_RESERVED_HISTORY_PERIODS
         if self.storage_medium is not None:
             out[STORAGE_MEDIUM] = self.storage_medium
         if self.storage_policy is not None:
@@ -332,14 +343,17 @@ def _expected_num(create_history: bool, start: int, end: int, history_num: int) 
 
 _RESERVED_ITEM = {
     False: re.compile(r"\[([0-9]{4}-[0-9]{2}-[0-9]{2}),([0-9]{4}-[0-9]{2}-[0-9]{2})\]"),
-    True: re.compile(r"\[([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})"
-                     r",([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\]"),
+    True: re.compile(
+        r"\[([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})"
+        r",([0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2})\]"
+    ),
 }
 
 _RESERVED_INVALID = (
     'Invalid " {prop} " value {value}. It must be like "[yyyy-MM-dd,yyyy-MM-dd],[...,...]" while '
     'time_unit is DAY/WEEK/MONTH or "[yyyy-MM-dd HH:mm:ss,yyyy-MM-dd HH:mm:ss],[...,...]" while '
-    'time_unit is HOUR.')
+    "time_unit is HOUR."
+)
 
 
 def has_dynamic_properties(props: Mapping[str, str]) -> bool:
@@ -347,7 +361,7 @@ def has_dynamic_properties(props: Mapping[str, str]) -> bool:
     return any(k.startswith(PROPERTY_PREFIX) for k in props)
 
 
-def _check_reserved_history_periods(value: str, time_unit: str) -> Optional[str]:
+def _check_reserved_history_periods(value: str, time_unit: str) -> str | None:
     if value is None or value == "":
         raise _fail("Dynamic reserved history periods is empty.", RESERVED_HISTORY_PERIODS, value)
     if value == NOT_SET_RESERVED_HISTORY_PERIODS:
@@ -359,8 +373,11 @@ def _check_reserved_history_periods(value: str, time_unit: str) -> Optional[str]
     pairs = _RESERVED_ITEM[hourly].findall(value)
     for lo, hi in pairs:
         if lo > hi:
-            raise _fail(f"The first date is larger than the second date, [{lo},{hi}] is invalid.",
-                        RESERVED_HISTORY_PERIODS, value)
+            raise _fail(
+                f"The first date is larger than the second date, [{lo},{hi}] is invalid.",
+                RESERVED_HISTORY_PERIODS,
+                value,
+            )
     if len(pairs) != len(value.split("],[")):
         raise AnalysisError(invalid)
     fmt = DATETIME_FORMAT if hourly else DATE_FORMAT
@@ -375,15 +392,20 @@ def _check_reserved_history_periods(value: str, time_unit: str) -> Optional[str]
                     f"Invalid {RESERVED_HISTORY_PERIODS} value. It must be correct DATE value "
                     '"[yyyy-MM-dd,yyyy-MM-dd],[...,...]" while time_unit is DAY/WEEK/MONTH or '
                     '"[yyyy-MM-dd HH:mm:ss,yyyy-MM-dd HH:mm:ss],[...,...]" while time_unit is HOUR.',
-                    RESERVED_HISTORY_PERIODS, value)
+                    RESERVED_HISTORY_PERIODS,
+                    value,
+                )
     return value
 
 
-def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
-                     partition_column: str = "k1",
-                     default_time_zone: Optional[str] = None,
-                     max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
-                     ) -> Optional[DynamicPartitionProperties]:
+def parse_properties(
+    props: Mapping[str, str],
+    partition_column_type: str,
+    *,
+    partition_column: str = "k1",
+    default_time_zone: str | None = None,
+    max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+) -> DynamicPartitionProperties | None:
     """Validate a table's ``dynamic_partition.*`` properties as Doris does.
 
     ``props`` may hold the table's other properties too; only ``dynamic_partition.*`` keys are
@@ -401,7 +423,7 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         raise AnalysisError(f"Unknown properties: {{{listed}}}")
     column_kind = normalize_column_type(partition_column_type)
 
-    def given(key: str) -> Optional[str]:
+    def given(key: str) -> str | None:
         value = dyn.get(key)
         return None if value is None or value == "" else value
 
@@ -417,11 +439,9 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
     unit_text = dyn[TIME_UNIT]
     time_unit = unit_text.upper()
     if time_unit not in TIME_UNITS:
-        raise _fail(f"Unsupported time unit {unit_text}. Expect HOUR/DAY/WEEK/MONTH/YEAR.",
-                    TIME_UNIT, unit_text)
+        raise _fail(f"Unsupported time unit {unit_text}. Expect HOUR/DAY/WEEK/MONTH/YEAR.", TIME_UNIT, unit_text)
     if time_unit == "HOUR" and column_kind == "DATE":
-        raise AnalysisError(f"{TIME_UNIT} could not be HOUR when type of partition column "
-                            f"{partition_column} is DATE")
+        raise AnalysisError(f"{TIME_UNIT} could not be HOUR when type of partition column {partition_column} is DATE")
 
     prefix = dyn[PREFIX]
     if not _PARTITION_NAME.match(prefix):
@@ -446,8 +466,7 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         text = dyn[ENABLE]
         parsed = _parse_bool(text)
         if parsed is None:
-            raise _fail(f"Invalid dynamic partition enable: {text}. Expected true or false",
-                        ENABLE, text)
+            raise _fail(f"Invalid dynamic partition enable: {text}. Expected true or false", ENABLE, text)
         enable = parsed
 
     start = MIN_START_OFFSET
@@ -472,8 +491,11 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         text = dyn[CREATE_HISTORY_PARTITION]
         parsed = _parse_bool(text)
         if parsed is None:
-            raise _fail(f"Invalid dynamic partition create_history_partition: {text}. "
-                        "Expected true or false", CREATE_HISTORY_PARTITION, text)
+            raise _fail(
+                f"Invalid dynamic partition create_history_partition: {text}. Expected true or false",
+                CREATE_HISTORY_PARTITION,
+                text,
+            )
         create_history = parsed
 
     history_num = NOT_SET_HISTORY_PARTITION_NUM
@@ -483,14 +505,11 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         if number is None:
             raise _fail(f"Invalid properties: {HISTORY_PARTITION_NUM}", HISTORY_PARTITION_NUM, text)
         if number < 0 and number != NOT_SET_HISTORY_PARTITION_NUM:
-            raise _fail("Dynamic history partition num must greater than 0",
-                        HISTORY_PARTITION_NUM, text)
+            raise _fail("Dynamic history partition num must greater than 0", HISTORY_PARTITION_NUM, text)
         history_num = number
 
-    if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM \
-            and start == MIN_START_OFFSET:
-        raise AnalysisError("Provide start or history_partition_num property when creating "
-                            "history partition")
+    if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM and start == MIN_START_OFFSET:
+        raise AnalysisError("Provide start or history_partition_num property when creating history partition")
     # Doris checks the count here, before the remaining properties (only when enabled).
     expected = _expected_num(create_history, start, end, history_num)
     if enable and expected > max_dynamic_partition_num:
@@ -528,11 +547,9 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
             raise _fail(f"Invalid properties: {REPLICATION_NUM}", REPLICATION_NUM, text)
         number = _parse_int(text)
         if number is None:
-            raise _fail(f"Invalid dynamic partition replication num: {text}.",
-                        REPLICATION_NUM, text)
+            raise _fail(f"Invalid dynamic partition replication num: {text}.", REPLICATION_NUM, text)
         if number <= 0:
-            raise _fail("Dynamic partition replication num must greater than 0",
-                        REPLICATION_NUM, text)
+            raise _fail("Dynamic partition replication num must greater than 0", REPLICATION_NUM, text)
         replication_num = number
 
     hot_partition_num = 0
@@ -552,13 +569,23 @@ def parse_properties(props: Mapping[str, str], partition_column_type: str, *,
         reserved = _check_reserved_history_periods(dyn[RESERVED_HISTORY_PERIODS], time_unit)
 
     result = DynamicPartitionProperties(
-        time_unit=time_unit, end=end, prefix=prefix, time_zone=time_zone, enable=enable,
-        start=start, buckets=buckets, replication_num=replication_num,
+        time_unit=time_unit,
+        end=end,
+        prefix=prefix,
+        time_zone=time_zone,
+        enable=enable,
+        start=start,
+        buckets=buckets,
+        replication_num=replication_num,
         replication_allocation=given(REPLICATION_ALLOCATION),
-        start_day_of_week=start_day_of_week, start_day_of_month=start_day_of_month,
-        create_history_partition=create_history, history_partition_num=history_num,
-        reserved_history_periods=reserved, hot_partition_num=hot_partition_num,
-        storage_medium=given(STORAGE_MEDIUM), storage_policy=given(STORAGE_POLICY),
+        start_day_of_week=start_day_of_week,
+        start_day_of_month=start_day_of_month,
+        create_history_partition=create_history,
+        history_partition_num=history_num,
+        reserved_history_periods=reserved,
+        hot_partition_num=hot_partition_num,
+        storage_medium=given(STORAGE_MEDIUM),
+        storage_policy=given(STORAGE_POLICY),
     )
     return result
 
@@ -568,21 +595,26 @@ def too_many_message(expected: int, limit: int) -> str:
     return f"Too many dynamic partitions: {expected}. Limit: {limit}"
 
 
-def alter_properties(current: DynamicPartitionProperties, changes: Mapping[str, str],
-                     partition_column_type: str, **kw) -> DynamicPartitionProperties:
+def alter_properties(
+    current: DynamicPartitionProperties, changes: Mapping[str, str], partition_column_type: str, **kw
+) -> DynamicPartitionProperties:
     """The properties after ``ALTER TABLE ... SET (changes)``: merged by the rule the engine's
     ALTER TABLE SET uses (dorisql.table_properties.merge), then validated again."""
-    merged = table_properties.merge(current.to_properties(),
-                                    {k: v for k, v in changes.items() if k.startswith(PROPERTY_PREFIX)})
+    merged = table_properties.merge(
+        current.to_properties(), {k: v for k, v in changes.items() if k.startswith(PROPERTY_PREFIX)}
+    )
     kw.setdefault("default_time_zone", current.time_zone)
     result = parse_properties(merged, partition_column_type, **kw)
     assert result is not None
     return result
 
 
-def validate_properties(stmt, *, default_time_zone: Optional[str] = None,
-                        max_dynamic_partition_num: Optional[int] = None,
-                        ) -> Optional[DynamicPartitionProperties]:
+def validate_properties(
+    stmt,
+    *,
+    default_time_zone: str | None = None,
+    max_dynamic_partition_num: int | None = None,
+) -> DynamicPartitionProperties | None:
     """Check a CREATE TABLE (dorisql.ast.CreateTable) whose properties hold dynamic_partition.*.
 
     Returns None when there are no such properties; otherwise checks the table shape (RANGE on
@@ -610,17 +642,21 @@ def validate_properties(stmt, *, default_time_zone: Optional[str] = None,
     except AnalysisError:
         raise AnalysisError(
             f"Dynamic partition only supports DATE and DATETIME partition columns: column "
-            f"{column.name} is {column.type.name}") from None
-    return parse_properties(props, kind, partition_column=column.name,
-                            default_time_zone=default_time_zone,
-                            max_dynamic_partition_num=max_dynamic_partition_num)
+            f"{column.name} is {column.type.name}"
+        ) from None
+    return parse_properties(
+        props,
+        kind,
+        partition_column=column.name,
+        default_time_zone=default_time_zone,
+        max_dynamic_partition_num=max_dynamic_partition_num,
+    )
 
 
 # --------------------------------------------------------------------------- borders and names
 
 
-def border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: int
-           ) -> dt.datetime:
+def border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: int) -> dt.datetime:
     """The lower border of the period ``offset`` units from the one holding ``now_local``.
 
     ``now_local`` is an aware datetime in the table's zone; the result is a naive local
@@ -679,7 +715,7 @@ def partition_suffix(time_unit: str, lower: dt.datetime) -> str:
     return week_suffix(lower.date())
 
 
-def format_bound(value: Optional[Bound]) -> str:
+def format_bound(value: Bound | None) -> str:
     """'2020-05-29' for a date, '2020-05-25 00:00:00' for a datetime, MAXVALUE/MINVALUE for None."""
     if value is None:
         return "MAXVALUE"
@@ -698,11 +734,13 @@ def _as_bound(value: Bound, column_kind: str) -> Bound:
     return dt.datetime(value.year, value.month, value.day)
 
 
-def _range_of(lower: Optional[Bound], upper: Optional[Bound], column_kind: str) -> keys.Range:
+def _range_of(lower: Bound | None, upper: Bound | None, column_kind: str) -> keys.Range:
     """[lower, upper) in the partition key model (None: unbounded), as routing sees it."""
-    return keys.single_column_range(None if lower is None else _as_bound(lower, column_kind),
-                                    None if upper is None else _as_bound(upper, column_kind),
-                                    DataType(column_kind))
+    return keys.single_column_range(
+        None if lower is None else _as_bound(lower, column_kind),
+        None if upper is None else _as_bound(upper, column_kind),
+        DataType(column_kind),
+    )
 
 
 # --------------------------------------------------------------------------- planner
@@ -713,8 +751,8 @@ class ExistingPartition:
     """A partition the table already has: [lower, upper); None = unbounded (MIN / MAXVALUE)."""
 
     name: str
-    lower: Optional[Bound]
-    upper: Optional[Bound]
+    lower: Bound | None
+    upper: Bound | None
 
 
 @dataclass(frozen=True)
@@ -754,11 +792,11 @@ class Plan:
     drop_errors: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     #: "now" in the table's zone (aware).
-    now_local: Optional[dt.datetime] = None
+    now_local: dt.datetime | None = None
     #: The name of the partition covering now (Doris excludes it from auto-bucket history).
-    now_partition_name: Optional[str] = None
+    now_partition_name: str | None = None
     #: The START border (partitions entirely before it are dropped); None when start is unset.
-    start_border: Optional[Bound] = None
+    start_border: Bound | None = None
 
     @property
     def errors(self) -> list[str]:
@@ -769,16 +807,15 @@ class Plan:
         return "ERROR" if self.errors else "NORMAL"
 
     @property
-    def last_create_partition_msg(self) -> Optional[str]:
+    def last_create_partition_msg(self) -> str | None:
         return self.create_errors[-1] if self.create_errors else None
 
     @property
-    def last_drop_partition_msg(self) -> Optional[str]:
+    def last_drop_partition_msg(self) -> str | None:
         return self.drop_errors[-1] if self.drop_errors else None
 
 
-def localize_now(now: dt.datetime, zone: dt.tzinfo, now_zone: Optional[str] = None
-                 ) -> dt.datetime:
+def localize_now(now: dt.datetime, zone: dt.tzinfo, now_zone: str | None = None) -> dt.datetime:
     """``now`` as an aware datetime in ``zone``.
 
     Aware input is converted. Naive input is a wall-clock time in ``now_zone`` when given, else
@@ -792,15 +829,20 @@ def localize_now(now: dt.datetime, zone: dt.tzinfo, now_zone: Optional[str] = No
     return now.replace(tzinfo=zone)
 
 
-def _range_text(lower: Optional[Bound], upper: Optional[Bound]) -> str:
+def _range_text(lower: Bound | None, upper: Bound | None) -> str:
     lo = "MINVALUE" if lower is None else format_bound(lower)
     return f"[{lo}, {format_bound(upper)})"
 
 
-def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition],
-         now: dt.datetime, partition_column_type: str,
-         max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
-         creating_table: bool = False, now_zone: Optional[str] = None) -> Plan:
+def plan(
+    props: DynamicPartitionProperties,
+    existing: Sequence[ExistingPartition],
+    now: dt.datetime,
+    partition_column_type: str,
+    max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+    creating_table: bool = False,
+    now_zone: str | None = None,
+) -> Plan:
     """One dynamic-partition scheduler pass for a table (DynamicPartitionScheduler).
 
     ``existing``: the table's partitions now. ``now``: see ``localize_now``. With
@@ -812,8 +854,7 @@ def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition
     zone = resolve_time_zone(props.time_zone)
     now_local = localize_now(now, zone, now_zone)
     result = Plan(now_local=now_local)
-    result.now_partition_name = props.prefix + partition_suffix(
-        props.time_unit, border(props, now_local, 0))
+    result.now_partition_name = props.prefix + partition_suffix(props.time_unit, border(props, now_local, 0))
     if not props.enable:
         result.messages.append("dynamic partition is disabled for this table")
         return result
@@ -836,9 +877,14 @@ def plan(props: DynamicPartitionProperties, existing: Sequence[ExistingPartition
     return result
 
 
-def _plan_creations(props: DynamicPartitionProperties,
-                    existing: list[tuple[ExistingPartition, keys.Range]], now_local: dt.datetime,
-                    kind: str, creating_table: bool, result: Plan) -> None:
+def _plan_creations(
+    props: DynamicPartitionProperties,
+    existing: list[tuple[ExistingPartition, keys.Range]],
+    now_local: dt.datetime,
+    kind: str,
+    creating_table: bool,
+    result: Plan,
+) -> None:
     taken_names = {p.name.lower() for p, _ in existing}
     # every range so far, planned ones included, for bisect lookups (a table with thousands of
     # partitions is re-planned on every pass)
@@ -858,8 +904,7 @@ def _plan_creations(props: DynamicPartitionProperties,
         name = props.prefix + partition_suffix(props.time_unit, lower)
         if lo_b >= hi_b:
             # HOUR across a DST fall-back: two offsets share a local border; nothing to create
-            result.messages.append(
-                f"skip {name}: empty range {_range_text(lo_b, hi_b)} (time zone transition)")
+            result.messages.append(f"skip {name}: empty range {_range_text(lo_b, hi_b)} (time zone transition)")
             continue
         new = keys.Range(lo_key, hi_key)
         clash = index.first_intersecting(new)
@@ -868,9 +913,11 @@ def _plan_creations(props: DynamicPartitionProperties,
             if clash_range == new:
                 result.messages.append(f"partition {part.name} already covers offset {offset}")
             else:
-                message = (f"Range {_range_text(part.lower, part.upper)} of partition {part.name} "
-                           f"is intersected with range: {_range_text(lo_b, hi_b)} of new "
-                           f"partition {name}")
+                message = (
+                    f"Range {_range_text(part.lower, part.upper)} of partition {part.name} "
+                    f"is intersected with range: {_range_text(lo_b, hi_b)} of new "
+                    f"partition {name}"
+                )
                 if creating_table:
                     raise AnalysisError(message)
                 result.create_errors.append(message)
@@ -894,14 +941,19 @@ def _reserved_ranges(props: DynamicPartitionProperties, kind: str) -> list[tuple
     for lo_text, hi_text in props.reserved_periods():
         lo = dt.datetime.strptime(lo_text, fmt).replace(minute=0, second=0)
         hi = dt.datetime.strptime(hi_text, fmt).replace(minute=0, second=0)
-        out.append((keys.range_key((_as_bound(lo, kind),), column_type),
-                    keys.range_key((_as_bound(hi, kind),), column_type)))
+        out.append(
+            (keys.range_key((_as_bound(lo, kind),), column_type), keys.range_key((_as_bound(hi, kind),), column_type))
+        )
     return out
 
 
-def _plan_drops(props: DynamicPartitionProperties,
-                existing: list[tuple[ExistingPartition, keys.Range]], now_local: dt.datetime,
-                kind: str, result: Plan) -> None:
+def _plan_drops(
+    props: DynamicPartitionProperties,
+    existing: list[tuple[ExistingPartition, keys.Range]],
+    now_local: dt.datetime,
+    kind: str,
+    result: Plan,
+) -> None:
     start = _as_bound(border(props, now_local, props.start), kind)
     result.start_border = start
     start_key = keys.range_key((start,), (DataType(kind),))
@@ -914,17 +966,29 @@ def _plan_drops(props: DynamicPartitionProperties,
             result.messages.append(f"keep {part.name}: in reserved_history_periods")
             continue
         result.to_drop.append(part.name)
-        result.messages.append(f"drop {part.name}: {_range_text(part.lower, part.upper)} is "
-                               f"before START {format_bound(start)}")
+        result.messages.append(
+            f"drop {part.name}: {_range_text(part.lower, part.upper)} is before START {format_bound(start)}"
+        )
 
 
 # --------------------------------------------------------------------------- SHOW
 
 
 SHOW_COLUMNS = (
-    "TableName", "Enable", "TimeUnit", "Start", "End", "Prefix", "Buckets", "StartOf",
-    "LastUpdateTime", "LastSchedulerTime", "State", "LastCreatePartitionMsg",
-    "LastDropPartitionMsg", "ReservedHistoryPeriods",
+    "TableName",
+    "Enable",
+    "TimeUnit",
+    "Start",
+    "End",
+    "Prefix",
+    "Buckets",
+    "StartOf",
+    "LastUpdateTime",
+    "LastSchedulerTime",
+    "State",
+    "LastCreatePartitionMsg",
+    "LastDropPartitionMsg",
+    "ReservedHistoryPeriods",
 )
 
 
@@ -942,14 +1006,15 @@ def start_of_display(props: DynamicPartitionProperties) -> str:
     return NULL_DISPLAY
 
 
-def _time_text(value: Optional[dt.datetime]) -> str:
+def _time_text(value: dt.datetime | None) -> str:
     if value is None:
         return NULL_DISPLAY
     return value.strftime(DATETIME_FORMAT)
 
 
-def format_show_row(table_name: str, props: DynamicPartitionProperties, state=None,
-                    buckets: Optional[int] = None) -> list[str]:
+def format_show_row(
+    table_name: str, props: DynamicPartitionProperties, state=None, buckets: int | None = None
+) -> list[str]:
     """One SHOW DYNAMIC PARTITION TABLES row (text values, in ``show_columns()`` order).
 
     ``state``: a dorisql.catalog.model.DynamicState (or None: never scheduled). ``buckets``:

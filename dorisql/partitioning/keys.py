@@ -35,8 +35,9 @@ import bisect
 import calendar
 import datetime as dt
 import functools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Iterable, Optional, Sequence, TypeVar, Union
+from typing import Any, Generic, TypeVar
 
 from dorisql import types as T
 from dorisql.ast import (
@@ -55,7 +56,7 @@ from dorisql.errors import AnalysisError
 class _MinValue:
     """Doris MIN_VALUE: the minimum of the column type (a singleton)."""
 
-    _instance: "_MinValue | None" = None
+    _instance: _MinValue | None = None
 
     def __new__(cls):
         if cls._instance is None:
@@ -123,16 +124,16 @@ class PartitionKey:
             return NotImplemented
         return self.sort_key == other.sort_key
 
-    def __lt__(self, other: "PartitionKey") -> bool:
+    def __lt__(self, other: PartitionKey) -> bool:
         return self.sort_key < other.sort_key
 
-    def __le__(self, other: "PartitionKey") -> bool:
+    def __le__(self, other: PartitionKey) -> bool:
         return self.sort_key <= other.sort_key
 
-    def __gt__(self, other: "PartitionKey") -> bool:
+    def __gt__(self, other: PartitionKey) -> bool:
         return self.sort_key > other.sort_key
 
-    def __ge__(self, other: "PartitionKey") -> bool:
+    def __ge__(self, other: PartitionKey) -> bool:
         return self.sort_key >= other.sort_key
 
     def __hash__(self) -> int:
@@ -144,7 +145,7 @@ class PartitionKey:
     def is_max(self) -> bool:
         return all(v is MAX for v in self.values)
 
-    def texts(self) -> tuple[Optional[str], ...]:
+    def texts(self) -> tuple[str | None, ...]:
         """Canonical text per column (catalog form)."""
         return tuple(component_text(v, t) for v, t in zip(self.values, self.types))
 
@@ -169,7 +170,7 @@ class PartitionKey:
         return "(" + ", ".join(parts) + ")"
 
 
-def component_text(v: Any, t: DataType) -> Optional[str]:
+def component_text(v: Any, t: DataType) -> str | None:
     """The catalog text of one component: MIN as the type minimum, MAX as MAXVALUE, NULL None."""
     if v is None:
         return None
@@ -204,8 +205,7 @@ def range_key(values: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
 
 def _is_maxvalue_text(text: Any, t: DataType) -> bool:
     """MAXVALUE, as the parser's singleton or as text (a string column's 'MAXVALUE' is a value)."""
-    return text is MAX or (isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT
-                           and not T.is_string_like(t))
+    return text is MAX or (isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT and not T.is_string_like(t))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -256,7 +256,7 @@ class Range:
     def contains(self, key: PartitionKey) -> bool:
         return (self.lower.is_min() or key >= self.lower) and key < self.upper
 
-    def intersects(self, other: "Range") -> bool:
+    def intersects(self, other: Range) -> bool:
         return max(self.lower, other.lower) < min(self.upper, other.upper)
 
     def __str__(self) -> str:
@@ -306,11 +306,11 @@ class RangeIndex(Generic[P]):
                 self._disjoint = False
         self._items.insert(at, item)
 
-    def _first(self, hits: Iterable[tuple[tuple, tuple, int, Range, P]]) -> Optional[tuple[Range, P]]:
+    def _first(self, hits: Iterable[tuple[tuple, tuple, int, Range, P]]) -> tuple[Range, P] | None:
         best = min(hits, key=lambda item: item[2], default=None)
         return None if best is None else (best[3], best[4])
 
-    def first_intersecting(self, r: Range) -> Optional[tuple[Range, P]]:
+    def first_intersecting(self, r: Range) -> tuple[Range, P] | None:
         """The first added range that intersects `r` (with its payload), or None."""
         items = self._items
         # ranges that start below r's upper bound; of those, the ones ending above its lower
@@ -324,7 +324,7 @@ class RangeIndex(Generic[P]):
             hits.append(items[i])
         return self._first(hit for hit in hits if hit[3].intersects(r))
 
-    def containing(self, key: PartitionKey) -> Optional[tuple[Range, P]]:
+    def containing(self, key: PartitionKey) -> tuple[Range, P] | None:
         """The first added range that holds `key` (with its payload), or None."""
         items = self._items
         if not items:
@@ -337,7 +337,7 @@ class RangeIndex(Generic[P]):
         candidate = items[max(at, 0)]
         return (candidate[3], candidate[4]) if candidate[3].contains(key) else None
 
-    def neighbours(self, upper: PartitionKey) -> tuple[Optional[Range], Optional[Range]]:
+    def neighbours(self, upper: PartitionKey) -> tuple[Range | None, Range | None]:
         """For a LESS THAN `upper` (Doris createAndCheckNewRange over the ranges in key order):
         the last range whose upper bound is below `upper`, and the first one whose upper bound
         is not (when every upper bound is below, that is the last range again)."""
@@ -396,16 +396,15 @@ class ListDef:
         return f"({body})" if len(self.keys) > 1 else body
 
 
-PartitionDef = Union[RangeDef, ListDef]
+PartitionDef = RangeDef | ListDef
 
 
 def _values_sql(values: Sequence[Any]) -> str:
     """Doris PartitionKeyDesc.getPartitionValuesStr: `('a', 'b')`."""
-    return "(" + ", ".join("MAXVALUE" if v is MAX else f"'{'NULL' if v is None else v}'"
-                           for v in values) + ")"
+    return "(" + ", ".join("MAXVALUE" if v is MAX else f"'{'NULL' if v is None else v}'" for v in values) + ")"
 
 
-def _desc_sql(item: Union[RangePartition, ListPartition]) -> str:
+def _desc_sql(item: RangePartition | ListPartition) -> str:
     """Doris PartitionKeyDesc.toSql for the item as written."""
     if isinstance(item, ListPartition):
         parts = []
@@ -426,8 +425,7 @@ def _check_value_count(item: RangePartition, ncols: int) -> None:
         if item.lower is None and vals == (MAX,):
             continue  # LESS THAN MAXVALUE
         if len(vals) == 0 or len(vals) > ncols:
-            raise AnalysisError(
-                "Partition values number is more than partition column number: " + _desc_sql(item))
+            raise AnalysisError("Partition values number is more than partition column number: " + _desc_sql(item))
         if len(vals) > 1 and any(v is MAX for v in vals):
             raise AnalysisError("Not support MAXVALUE in multi partition range values.")
 
@@ -436,8 +434,7 @@ def _intersect_error(new: Range, existing: Range) -> AnalysisError:
     return AnalysisError(f"Range {new} is intersected with range: {existing}")
 
 
-def add_range(existing: Sequence[RangeDef], item: RangePartition,
-              types: Sequence[DataType]) -> RangeDef:
+def add_range(existing: Sequence[RangeDef], item: RangePartition, types: Sequence[DataType]) -> RangeDef:
     """The range a new RANGE partition gets next to `existing` (Doris createAndCheckNewRange).
 
     LESS THAN: lower = the upper of the last existing range whose upper < the new upper
@@ -473,9 +470,13 @@ def _add_range(index: RangeIndex, item: RangePartition, types: tuple[DataType, .
     return RangeDef(item.name, new)
 
 
-def build_ranges(items: Iterable[PartitionItem], types: Sequence[DataType], *,
-                 existing: Sequence[RangeDef] = (),
-                 prefix: str = MULTI_PARTITION_NAME_PREFIX) -> list[RangeDef]:
+def build_ranges(
+    items: Iterable[PartitionItem],
+    types: Sequence[DataType],
+    *,
+    existing: Sequence[RangeDef] = (),
+    prefix: str = MULTI_PARTITION_NAME_PREFIX,
+) -> list[RangeDef]:
     """The RANGE partitions of a CREATE TABLE (or ADDs), added one by one in statement order.
 
     Batch `FROM .. TO .. INTERVAL` items are expanded first (`expand_batch`). Returns the new
@@ -492,8 +493,9 @@ def build_ranges(items: Iterable[PartitionItem], types: Sequence[DataType], *,
         elif isinstance(item, RangePartition):
             expanded = [item]
         else:
-            raise AnalysisError("partitions types is invalid, expected FIXED or LESS in range "
-                                "partitions and IN in list partitions")
+            raise AnalysisError(
+                "partitions types is invalid, expected FIXED or LESS in range partitions and IN in list partitions"
+            )
         for it in expanded:
             if it.name.lower() in seen:
                 raise AnalysisError(f"Duplicated named partition: {it.name}")
@@ -551,9 +553,13 @@ def add_months(d: D, months: int) -> D:
     return d.replace(year=year, month=month0 + 1, day=day)
 
 
-def expand_batch(item: BatchRangePartition, t: DataType, *,
-                 prefix: str = MULTI_PARTITION_NAME_PREFIX,
-                 limit: int = MAX_MULTI_PARTITION_NUM) -> list[RangePartition]:
+def expand_batch(
+    item: BatchRangePartition,
+    t: DataType,
+    *,
+    prefix: str = MULTI_PARTITION_NAME_PREFIX,
+    limit: int = MAX_MULTI_PARTITION_NUM,
+) -> list[RangePartition]:
     """FROM (start) TO (end) INTERVAL n [unit] as fixed-range partitions (MultiPartitionDesc).
 
     Names: numbers `<prefix><begin>_<end>`; HOUR `<prefix>yyyyMMddHH`; DAY `<prefix>yyyyMMdd`;
@@ -564,7 +570,8 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
     if len(item.start) != 1 or len(item.end) != 1:
         raise AnalysisError(
             "partition column number in multi partition clause must be one but start column size is "
-            f"{len(item.start)}, end column size is {len(item.end)}.")
+            f"{len(item.start)}, end column size is {len(item.end)}."
+        )
     if item.interval <= 0:
         raise AnalysisError("Multi partition time interval must be larger than zero.")
     start, end = item.start[0], item.end[0]
@@ -578,15 +585,15 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
     def emit(name: str, lo: str, hi: str) -> None:
         out.append(RangePartition(name=name, upper=(hi,), lower=(lo,)))
         if len(out) > limit:
-            raise AnalysisError(
-                f"The number of Multi partitions too much, should not exceed:{limit}")
+            raise AnalysisError(f"The number of Multi partitions too much, should not exceed:{limit}")
 
     if unit is None:
         try:
             begin, stop = int(start), int(end)
         except ValueError:
-            raise AnalysisError("Batch build partition INTERVAL is number type but From or TO "
-                                "does not type match.") from None
+            raise AnalysisError(
+                "Batch build partition INTERVAL is number type but From or TO does not type match."
+            ) from None
         if begin >= stop:
             raise AnalysisError("Multi build partition start number should less than end number.")
         while begin < stop:
@@ -637,8 +644,9 @@ def expand_batch(item: BatchRangePartition, t: DataType, *,
 # --------------------------------------------------------------------------- lists
 
 
-def _list_key(values: Sequence[Any], types: Sequence[DataType], columns: Sequence[str],
-              nullable: Sequence[bool], part: str) -> PartitionKey:
+def _list_key(
+    values: Sequence[Any], types: Sequence[DataType], columns: Sequence[str], nullable: Sequence[bool], part: str
+) -> PartitionKey:
     vals: list[Any] = []
     for v, t, col, null_ok in zip(values, types, columns, nullable):
         if _is_maxvalue_text(v, t):
@@ -646,17 +654,22 @@ def _list_key(values: Sequence[Any], types: Sequence[DataType], columns: Sequenc
         if v is None:
             if not null_ok:
                 raise AnalysisError(
-                    f"Can not use NULL value in partition [{part}]: partition column [{col}] "
-                    f"is NOT NULL")
+                    f"Can not use NULL value in partition [{part}]: partition column [{col}] is NOT NULL"
+                )
             vals.append(None)
         else:
             vals.append(T.parse_value(v, t))
     return PartitionKey(tuple(vals), tuple(types))
 
 
-def add_list(existing: Sequence[ListDef], item: ListPartition, types: Sequence[DataType], *,
-             columns: Optional[Sequence[str]] = None,
-             nullable: Optional[Sequence[bool]] = None) -> ListDef:
+def add_list(
+    existing: Sequence[ListDef],
+    item: ListPartition,
+    types: Sequence[DataType],
+    *,
+    columns: Sequence[str] | None = None,
+    nullable: Sequence[bool] | None = None,
+) -> ListDef:
     """A new LIST partition checked against `existing` (Doris ListPartitionInfo)."""
     return _add_list(_list_owners(existing), item, tuple(types), columns, nullable)
 
@@ -670,16 +683,22 @@ def _list_owners(defs: Iterable[ListDef]) -> dict[PartitionKey, ListDef]:
     return owners
 
 
-def _add_list(owners: dict[PartitionKey, ListDef], item: ListPartition, types: tuple[DataType, ...],
-              columns: Optional[Sequence[str]], nullable: Optional[Sequence[bool]]) -> ListDef:
+def _add_list(
+    owners: dict[PartitionKey, ListDef],
+    item: ListPartition,
+    types: tuple[DataType, ...],
+    columns: Sequence[str] | None,
+    nullable: Sequence[bool] | None,
+) -> ListDef:
     columns = tuple(columns) if columns is not None else tuple(f"k{i}" for i in range(len(types)))
     nullable = tuple(nullable) if nullable is not None else tuple(True for _ in types)
     if not item.values:
         raise AnalysisError(f"Partition [{item.name}] must have at least one value in VALUES IN")
     for tup in item.values:
         if len(tup) != len(types):
-            raise AnalysisError(f"partition key desc list size[{len(tup)}] is not equal to "
-                                f"partition column size[{len(types)}]")
+            raise AnalysisError(
+                f"partition key desc list size[{len(tup)}] is not equal to partition column size[{len(types)}]"
+            )
     keys: list[PartitionKey] = []
     for tup in item.values:
         key = _list_key(tup, types, columns, nullable, item.name)
@@ -687,18 +706,22 @@ def _add_list(owners: dict[PartitionKey, ListDef], item: ListPartition, types: t
         if owner is not None:
             raise AnalysisError(
                 f"The partition key[{key.to_sql()}] in partition item[{_desc_sql(item)}] is "
-                f"conflict with current partitionKeys[{owner.to_sql()}]")
+                f"conflict with current partitionKeys[{owner.to_sql()}]"
+            )
         if key in keys:
-            raise AnalysisError(f"The partition key[{_desc_sql(item)}] has duplicate item "
-                                f"[{key.to_sql()}].")
+            raise AnalysisError(f"The partition key[{_desc_sql(item)}] has duplicate item [{key.to_sql()}].")
         keys.append(key)
     return ListDef(item.name, tuple(keys))
 
 
-def build_lists(items: Iterable[PartitionItem], types: Sequence[DataType], *,
-                columns: Optional[Sequence[str]] = None,
-                nullable: Optional[Sequence[bool]] = None,
-                existing: Sequence[ListDef] = ()) -> list[ListDef]:
+def build_lists(
+    items: Iterable[PartitionItem],
+    types: Sequence[DataType],
+    *,
+    columns: Sequence[str] | None = None,
+    nullable: Sequence[bool] | None = None,
+    existing: Sequence[ListDef] = (),
+) -> list[ListDef]:
     """The LIST partitions of a CREATE TABLE, added one by one in statement order (checked)."""
     types = tuple(types)
     owners = _list_owners(existing)
@@ -706,8 +729,9 @@ def build_lists(items: Iterable[PartitionItem], types: Sequence[DataType], *,
     seen = {d.name.lower() for d in existing}
     for item in items:
         if not isinstance(item, ListPartition):
-            raise AnalysisError("partitions types is invalid, expected FIXED or LESS in range "
-                                "partitions and IN in list partitions")
+            raise AnalysisError(
+                "partitions types is invalid, expected FIXED or LESS in range partitions and IN in list partitions"
+            )
         if item.name.lower() in seen:
             raise AnalysisError(f"Duplicated named partition: {item.name}")
         seen.add(item.name.lower())
@@ -721,15 +745,12 @@ def build_lists(items: Iterable[PartitionItem], types: Sequence[DataType], *,
 # --------------------------------------------------------------------------- catalog text
 
 
-def range_from_texts(name: str, lower: Sequence[str], upper: Sequence[str],
-                     types: Sequence[DataType]) -> RangeDef:
+def range_from_texts(name: str, lower: Sequence[str], upper: Sequence[str], types: Sequence[DataType]) -> RangeDef:
     return RangeDef(name, Range(parse_range_key(lower, types), parse_range_key(upper, types)))
 
 
-def list_from_texts(name: str, values: Sequence[Sequence[Optional[str]]],
-                    types: Sequence[DataType]) -> ListDef:
-    keys = tuple(PartitionKey(tuple(T.parse_value(v, t) for v, t in zip(tup, types)), tuple(types))
-                 for tup in values)
+def list_from_texts(name: str, values: Sequence[Sequence[str | None]], types: Sequence[DataType]) -> ListDef:
+    keys = tuple(PartitionKey(tuple(T.parse_value(v, t) for v, t in zip(tup, types)), tuple(types)) for tup in values)
     return ListDef(name, keys)
 
 
@@ -752,7 +773,7 @@ def _types_of(partitions: Sequence[PartitionDef]) -> tuple[DataType, ...]:
     return p.range.upper.types if isinstance(p, RangeDef) else p.keys[0].types
 
 
-def route(row_key: Sequence[Any], partitions: Sequence[PartitionDef]) -> Optional[str]:
+def route(row_key: Sequence[Any], partitions: Sequence[PartitionDef]) -> str | None:
     """The partition a row belongs to (typed values of the partition columns), or None.
 
     RANGE: left-closed right-open; a NULL component sorts below MIN, so NULL rows go to the
@@ -781,7 +802,7 @@ class Router:
     def __init__(self, partitions: Sequence[PartitionDef]):
         self.partitions = list(partitions)
         self.types = _types_of(self.partitions) if self.partitions else ()
-        self.ranges: Optional[RangeIndex[str]] = None
+        self.ranges: RangeIndex[str] | None = None
         self.lookup: dict[tuple, str] = {}
         if self.partitions and isinstance(self.partitions[0], RangeDef):
             self.ranges = RangeIndex((p.range, p.name) for p in self.partitions)  # type: ignore[union-attr]
@@ -790,7 +811,7 @@ class Router:
                 for k in p.keys:  # type: ignore[union-attr]
                     self.lookup.setdefault(k.sort_key, p.name)
 
-    def __call__(self, row_key: Sequence[Any]) -> Optional[str]:
+    def __call__(self, row_key: Sequence[Any]) -> str | None:
         if self.ranges is not None:
             found = self.ranges.containing(range_key(tuple(row_key), self.types))
             return None if found is None else found[1]
@@ -877,13 +898,18 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
         return _or(*parts)
     alts = []
     for k in d.keys:
-        alts.append(_and(*(f"({c} IS NULL)" if v is None else
-                           f"({c} IS NOT NULL AND {c} = {T.spark_literal(v, t)})"
-                           for c, v, t in zip(cols, k.values, k.types))))
+        alts.append(
+            _and(
+                *(
+                    f"({c} IS NULL)" if v is None else f"({c} IS NOT NULL AND {c} = {T.spark_literal(v, t)})"
+                    for c, v, t in zip(cols, k.values, k.types)
+                )
+            )
+        )
     return _or(*alts)
 
 
-def routing_sql(partitions: Any, column_sql_names: Optional[Sequence[str]] = None) -> str:
+def routing_sql(partitions: Any, column_sql_names: Sequence[str] | None = None) -> str:
     """A Spark SQL expression giving each row's partition name, or NULL when none fits.
 
     `partitions`: RangeDef/ListDef objects (they carry their types) with `column_sql_names`
@@ -945,8 +971,7 @@ def build_partitions(definition: Any, *, prefix: str = MULTI_PARTITION_NAME_PREF
     names, ptypes = partition_columns(definition)
     if definition.partition.kind.upper() == "RANGE":
         return list(_declared_ranges(tuple(definition.partition.items), ptypes, prefix))
-    return list(_declared_lists(tuple(definition.partition.items), ptypes, names,
-                                partition_nullable(definition)))
+    return list(_declared_lists(tuple(definition.partition.items), ptypes, names, partition_nullable(definition)))
 
 
 # The parser's normalisation, the analyser and the engine each build the partitions of the same
@@ -960,8 +985,9 @@ def _declared_ranges(items: tuple, types: tuple[DataType, ...], prefix: str) -> 
 
 
 @functools.lru_cache(maxsize=8)
-def _declared_lists(items: tuple, types: tuple[DataType, ...], columns: tuple[str, ...],
-                    nullable: tuple[bool, ...]) -> tuple[ListDef, ...]:
+def _declared_lists(
+    items: tuple, types: tuple[DataType, ...], columns: tuple[str, ...], nullable: tuple[bool, ...]
+) -> tuple[ListDef, ...]:
     return tuple(build_lists(items, types, columns=columns, nullable=nullable))
 
 
@@ -973,7 +999,7 @@ def table_partitions(meta: Any) -> list[PartitionDef]:
     return from_meta(meta.partitions, ptypes)
 
 
-def add_partition(meta: Any, item: Union[RangePartition, ListPartition]) -> PartitionDef:
+def add_partition(meta: Any, item: RangePartition | ListPartition) -> PartitionDef:
     """ADD PARTITION against a table's live partitions: the new partition's typed definition."""
     definition = meta.definition
     if definition.partition is None:
@@ -983,14 +1009,20 @@ def add_partition(meta: Any, item: Union[RangePartition, ListPartition]) -> Part
     kind = definition.partition.kind.upper()
     if kind == "RANGE":
         if not isinstance(item, RangePartition):
-            raise AnalysisError(f"Table [{meta.name}] is RANGE partitioned; partition [{item.name}] "
-                                "must use VALUES LESS THAN or VALUES [..)")
+            raise AnalysisError(
+                f"Table [{meta.name}] is RANGE partitioned; partition [{item.name}] "
+                "must use VALUES LESS THAN or VALUES [..)"
+            )
         return add_range(existing, item, ptypes)  # type: ignore[arg-type]
     if not isinstance(item, ListPartition):
-        raise AnalysisError(f"Table [{meta.name}] is LIST partitioned; partition [{item.name}] "
-                            "must use VALUES IN")
-    return add_list(existing, item, ptypes, columns=names,  # type: ignore[arg-type]
-                    nullable=partition_nullable(definition))
+        raise AnalysisError(f"Table [{meta.name}] is LIST partitioned; partition [{item.name}] must use VALUES IN")
+    return add_list(
+        existing,  # type: ignore[arg-type]
+        item,
+        ptypes,
+        columns=names,
+        nullable=partition_nullable(definition),
+    )
 
 
 def _sorted_defs(defs: list[PartitionDef]) -> list[PartitionDef]:
@@ -999,14 +1031,12 @@ def _sorted_defs(defs: list[PartitionDef]) -> list[PartitionDef]:
     return sorted(defs, key=lambda d: tuple(k.sort_key for k in d.keys))  # type: ignore[union-attr]
 
 
-def to_item(d: PartitionDef) -> Union[RangePartition, ListPartition]:
+def to_item(d: PartitionDef) -> RangePartition | ListPartition:
     """An AST item for a typed partition (RANGE always as a fixed [lower, upper), as Doris's
     SHOW CREATE TABLE prints it)."""
     if isinstance(d, RangeDef):
-        lo = tuple(MAX if v is MAX else component_text(v, t)
-                   for v, t in zip(d.range.lower.values, d.range.lower.types))
-        hi = tuple(MAX if v is MAX else component_text(v, t)
-                   for v, t in zip(d.range.upper.values, d.range.upper.types))
+        lo = tuple(MAX if v is MAX else component_text(v, t) for v, t in zip(d.range.lower.values, d.range.lower.types))
+        hi = tuple(MAX if v is MAX else component_text(v, t) for v, t in zip(d.range.upper.values, d.range.upper.types))
         return RangePartition(name=d.name, upper=hi, lower=lo)
     return ListPartition(name=d.name, values=tuple(k.texts() for k in d.keys))
 
@@ -1035,8 +1065,10 @@ def single_column_range(lower: Any, upper: Any, t: DataType) -> Range:
     """[lower, upper) of a single-column RANGE partition from plain values (None: no bound, MIN
     below and MAXVALUE above): how the dynamic planner's date bounds enter the key model."""
     types = (t,)
-    return Range(min_key(types) if lower is None else range_key((lower,), types),
-                 max_key(types) if upper is None else range_key((upper,), types))
+    return Range(
+        min_key(types) if lower is None else range_key((lower,), types),
+        max_key(types) if upper is None else range_key((upper,), types),
+    )
 
 
 def single_column_bounds(r: Range) -> tuple[Any, Any]:

@@ -92,13 +92,15 @@ class BatchRunner:
             if os.path.exists(beside):
                 path = beside
         if self._depth >= MAX_SOURCE_DEPTH:
-            return self._fail(DorisqlError(f"source nested more than {MAX_SOURCE_DEPTH} deep: '{path}'"),
-                              command, filename)
+            return self._fail(
+                DorisqlError(f"source nested more than {MAX_SOURCE_DEPTH} deep: '{path}'"), command, filename
+            )
         try:
             text = read_script(path)
         except OSError as exc:
-            return self._fail(DorisqlError(f"Failed to open file '{command.arg}', error: {exc.errno}"),
-                              command, filename)
+            return self._fail(
+                DorisqlError(f"Failed to open file '{command.arg}', error: {exc.errno}"), command, filename
+            )
         except DorisqlError as err:
             return self._fail(err, command, filename)
         self._depth += 1
@@ -129,8 +131,16 @@ class BatchRunner:
         return self.force
 
 
-def run_batch(engine: Engine, text: str, *, filename: str | None = None, fmt: str = "tsv", force: bool = False,
-              out: TextIO | None = None, err: TextIO | None = None) -> int:
+def run_batch(
+    engine: Engine,
+    text: str,
+    *,
+    filename: str | None = None,
+    fmt: str = "tsv",
+    force: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     """Run a script; the exit code (0 ok, 1 something failed)."""
     runner = BatchRunner(engine, fmt=fmt, force=force, out=out or sys.stdout, err=err or sys.stderr)
     try:

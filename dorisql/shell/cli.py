@@ -29,26 +29,32 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dorisql",
         description="Apache Doris SQL on Spark + Delta Lake: an interactive shell and a script runner.",
         epilog="Config file: $XDG_CONFIG_HOME/dorisql/config.toml (see `python -m pydoc dorisql.config`). "
-               "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CONFIG, NO_COLOR. "
-               "History and Spark's own log (spark.log) are in $XDG_STATE_HOME/dorisql/.",
+        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CONFIG, NO_COLOR. "
+        "History and Spark's own log (spark.log) are in $XDG_STATE_HOME/dorisql/.",
     )
     parser.add_argument("-V", "--version", action="version", version=f"dorisql {__version__}")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("-e", "--execute", metavar="SQL", help="run these statements and exit")
     source.add_argument("-f", "--file", metavar="FILE", help="run the statements in FILE and exit")
     parser.add_argument("--force", action="store_true", help="continue after a failing statement")
-    parser.add_argument("--format", choices=("table", "tsv", "csv", "json"),
-                        help="output format (default: table on a terminal, tsv with a header otherwise)")
+    parser.add_argument(
+        "--format",
+        choices=("table", "tsv", "csv", "json"),
+        help="output format (default: table on a terminal, tsv with a header otherwise)",
+    )
     parser.add_argument("-D", "--database", metavar="DB", help="the database to USE first")
     parser.add_argument("--warehouse", metavar="PATH", help="warehouse folder (overrides DORISQL_WAREHOUSE)")
     parser.add_argument("--master", metavar="URL", help="Spark master (default local[*])")
-    parser.add_argument("--conf", metavar="KEY=VALUE", action="append", default=[],
-                        help="a Spark configuration setting (repeatable)")
+    parser.add_argument(
+        "--conf", metavar="KEY=VALUE", action="append", default=[], help="a Spark configuration setting (repeatable)"
+    )
     parser.add_argument("--config", metavar="FILE", help="config file (default $XDG_CONFIG_HOME/dorisql/config.toml)")
     sub = parser.add_subparsers(dest="command", metavar="{scheduler}")
-    sched = sub.add_parser("scheduler", help="run the background scheduler (dynamic partitions, compaction)",
-                           description="Run dorisql's FE background work (dynamic partitions, compaction) "
-                                       "for cron or as a daemon.")
+    sched = sub.add_parser(
+        "scheduler",
+        help="run the background scheduler (dynamic partitions, compaction)",
+        description="Run dorisql's FE background work (dynamic partitions, compaction) for cron or as a daemon.",
+    )
     sched.add_argument("--once", action="store_true", help="run every enabled job once and exit")
     sched.add_argument("--job", metavar="NAME", help="run only this job (e.g. dynamic_partition)")
     sched.add_argument("--now", metavar="'YYYY-MM-DD HH:MM:SS'", help="pretend the current time is this")
@@ -135,12 +141,11 @@ def open_engine(config):
 
 
 def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool) -> int:
+    from dorisql.config import state_dir
     from dorisql.errors import DorisqlError
     from dorisql.shell.batch import BatchRunner, run_batch
     from dorisql.shell.execute import use_statement
     from dorisql.shell.formatting import format_error
-
-    from dorisql.config import state_dir
     from dorisql.shell.jvmlog import divert_jvm_stderr
 
     divert_jvm_stderr(state_dir() / "spark.log")
@@ -150,8 +155,10 @@ def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool
         print(format_error(err), file=sys.stderr)
         return EXIT_FAILED
     except Exception as exc:  # a broken install or warehouse: one line, not a traceback
-        print(f"ERROR 1105 (HY000): cannot open warehouse {config.warehouse}: {type(exc).__name__}: {exc}",
-              file=sys.stderr)
+        print(
+            f"ERROR 1105 (HY000): cannot open warehouse {config.warehouse}: {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     try:
         if config.database and getattr(engine, "current_db", None) != config.database:
@@ -173,8 +180,11 @@ def run_scheduler(args, config) -> int:
         config.warehouse = args.scheduler_warehouse
     if args.scheduler_master:
         config.master = args.scheduler_master
-    sched_argv = ((["--once"] if args.once else []) + (["--job", args.job] if args.job else [])
-                  + (["--now", args.now] if args.now else []))
+    sched_argv = (
+        (["--once"] if args.once else [])
+        + (["--job", args.job] if args.job else [])
+        + (["--now", args.now] if args.now else [])
+    )
     main = scheduler.main
     try:
         takes_config = "config" in inspect.signature(main).parameters

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from prompt_toolkit.completion import Completer, Completion
 
-KEYWORDS = sorted(set("""
+KEYWORDS = sorted(
+    set(
+        """
 ADD ADMIN AGGREGATE ALL ALTER AND AS ASC AUTO BETWEEN BIGINT BITMAP BITMAP_UNION BOOLEAN BUCKETS
 BY CASE CHAR COLOCATE COLUMN COLUMNS COMMENT CONFIG COUNT CREATE CROSS CURRENT_TIMESTAMP DATA
 DATABASE DATABASES DATE DATETIME DAY DECIMAL DEFAULT DELETE DELIMITER DESC DESCRIBE DISTINCT
@@ -25,32 +27,58 @@ ON OR ORDER OUTER OVERWRITE PARTITION PARTITIONS PROC PROPERTIES RANDOM RANGE RE
 REPLACE_IF_NOT_NULL RIGHT ROLLUP SELECT SESSION SET SHOW SMALLINT SOURCE STRING SUM TABLE TABLES
 TABLET TABLETS TEMPORARY THAN THEN TINYINT TO TRUE TRUNCATE UNION UNIQUE UNSIGNED USE USING VALUES
 VARCHAR VARIABLES WEEK WHEN WHERE WITH YEAR
-""".split()))
+""".split()
+    )
+)
 
-FUNCTIONS = sorted("""
+FUNCTIONS = sorted(
+    """
 abs avg cast coalesce concat count curdate current_date date_add date_format date_sub date_trunc
 datediff day floor hour if ifnull length lower max min month now round str_to_date substr
 substring sum to_date trim upper year
-""".split())
+""".split()
+)
 
 #: Table property keys (PROPERTIES("...")) with the dynamic_partition family first.
 PROPERTY_KEYS = [
-    "dynamic_partition.enable", "dynamic_partition.time_unit", "dynamic_partition.start",
-    "dynamic_partition.end", "dynamic_partition.prefix", "dynamic_partition.buckets",
-    "dynamic_partition.replication_num", "dynamic_partition.create_history_partition",
-    "dynamic_partition.history_partition_num", "dynamic_partition.hot_partition_num",
-    "dynamic_partition.reserved_history_periods", "dynamic_partition.start_day_of_week",
-    "dynamic_partition.start_day_of_month", "dynamic_partition.time_zone",
+    "dynamic_partition.enable",
+    "dynamic_partition.time_unit",
+    "dynamic_partition.start",
+    "dynamic_partition.end",
+    "dynamic_partition.prefix",
+    "dynamic_partition.buckets",
+    "dynamic_partition.replication_num",
+    "dynamic_partition.create_history_partition",
+    "dynamic_partition.history_partition_num",
+    "dynamic_partition.hot_partition_num",
+    "dynamic_partition.reserved_history_periods",
+    "dynamic_partition.start_day_of_week",
+    "dynamic_partition.start_day_of_month",
+    "dynamic_partition.time_zone",
     "dynamic_partition.storage_medium",
-    "estimate_partition_size", "replication_num", "replication_allocation", "colocate_with",
-    "storage_medium", "storage_cooldown_time", "compaction_policy", "disable_auto_compaction",
-    "enable_unique_key_merge_on_write", "light_schema_change", "bloom_filter_columns", "in_memory",
+    "estimate_partition_size",
+    "replication_num",
+    "replication_allocation",
+    "colocate_with",
+    "storage_medium",
+    "storage_cooldown_time",
+    "compaction_policy",
+    "disable_auto_compaction",
+    "enable_unique_key_merge_on_write",
+    "light_schema_change",
+    "bloom_filter_columns",
+    "in_memory",
 ]
 
 #: Frontend settings for ADMIN SET FRONTEND CONFIG ("..." = "...").
 FRONTEND_KEYS = [
-    "dynamic_partition_enable", "dynamic_partition_check_interval_seconds", "max_dynamic_partition_num",
-    "autobucket_min_buckets", "autobucket_max_buckets", "cluster_backends", "cluster_disks_per_backend",
+    "dynamic_partition_enable",
+    "dynamic_partition_check_interval_seconds",
+    "max_dynamic_partition_num",
+    "autobucket_min_buckets",
+    "autobucket_max_buckets",
+    "cluster_backends",
+    "cluster_disks_per_backend",
     "cluster_disk_capacity",
 ]
 
@@ -60,8 +88,11 @@ _PARTITION_BEFORE = {"PARTITION", "PARTITIONS"}
 _COLUMN_BEFORE = {"SELECT", "WHERE", "BY", "ON", "AND", "OR", "HAVING", ",", "(", "=", "<", ">", "SET"}
 _WORD = re.compile(r"[\w$.]*$")
 _TOKENS = re.compile(r"`[^`]*`|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[\w$.]+|[(),=<>]")
-_MENTIONED = re.compile(r"\b(?:FROM|JOIN|TABLE|INTO|UPDATE|DESC|DESCRIBE|TRUNCATE)\s+(?:IF\s+(?:NOT\s+)?EXISTS\s+)?"
-                        r"`?([\w$]+)`?(?:\s*\.\s*`?([\w$]+)`?)?", re.IGNORECASE)
+_MENTIONED = re.compile(
+    r"\b(?:FROM|JOIN|TABLE|INTO|UPDATE|DESC|DESCRIBE|TRUNCATE)\s+(?:IF\s+(?:NOT\s+)?EXISTS\s+)?"
+    r"`?([\w$]+)`?(?:\s*\.\s*`?([\w$]+)`?)?",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -74,7 +105,7 @@ class Names:
     partitions: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
-    def from_engine(cls, names: dict) -> "Names":
+    def from_engine(cls, names: dict) -> Names:
         return cls(
             databases=sorted(names.get("databases") or []),
             tables={db: sorted(ts) for db, ts in (names.get("tables") or {}).items()},
@@ -120,7 +151,7 @@ def suggest(text: str, names: Names, current_db: str | None = None) -> tuple[str
     """(the word being completed, the candidates) for the text before the cursor."""
     quote_at = _open_quote(text)
     if quote_at is not None:
-        word = text[quote_at + 1:]
+        word = text[quote_at + 1 :]
         before = text[:quote_at].upper()
         if "FRONTEND" in before and "CONFIG" in before:
             return word, _match(word, FRONTEND_KEYS)
@@ -140,8 +171,11 @@ def suggest(text: str, names: Names, current_db: str | None = None) -> tuple[str
         if db in names.tables:
             return part, _match(part, names.tables[db])
         return word, []
-    if prev in _DB_BEFORE or (prev in ("FROM", "IN") and prev2 in ("TABLES", "PARTITION", "DYNAMIC")) \
-            or (prev == "FROM" and "SHOW" in (t.upper() for t in tokens) and "TABLES" in (t.upper() for t in tokens)):
+    if (
+        prev in _DB_BEFORE
+        or (prev in ("FROM", "IN") and prev2 in ("TABLES", "PARTITION", "DYNAMIC"))
+        or (prev == "FROM" and "SHOW" in (t.upper() for t in tokens) and "TABLES" in (t.upper() for t in tokens))
+    ):
         if prev2 == "CREATE":
             return word, []
         return word, _match(word, names.databases)

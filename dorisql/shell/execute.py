@@ -5,9 +5,8 @@ Shared by the batch and interactive modes (mycli's main_modes/execute.py). No te
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import time
+from typing import TYPE_CHECKING
 
 from dorisql.errors import DorisqlError
 from dorisql.result import Result

@@ -24,7 +24,8 @@ import decimal
 import io
 import json
 import textwrap
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 FORMATS = ("table", "tsv", "csv", "json")
 
@@ -212,14 +213,19 @@ def _wrap(text: str, width: int) -> str:
         if display_width(line) <= width:
             lines.append(line)
             continue
-        indent = line[:len(line) - len(line.lstrip())]
-        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent + "    ", break_long_words=False,
-                                   break_on_hyphens=False) or [line])
+        indent = line[: len(line) - len(line.lstrip())]
+        lines.extend(
+            textwrap.wrap(
+                line, width, subsequent_indent=indent + "    ", break_long_words=False, break_on_hyphens=False
+            )
+            or [line]
+        )
     return "\n".join(lines)
 
 
-def format_help(columns: Sequence[str], rows: Sequence[Sequence[Any]], message: str | None = None,
-                width: int = HELP_WIDTH) -> str:
+def format_help(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], message: str | None = None, width: int = HELP_WIDTH
+) -> str:
     """HELP's answer as the mysql client prints it: one topic (name, description, example), or
     the list of topics that match."""
     if len(columns) == 3 and len(rows) == 1:
@@ -233,9 +239,11 @@ def format_help(columns: Sequence[str], rows: Sequence[Sequence[Any]], message: 
     if message:  # nothing matched: the message says so, every topic follows
         lines = [message]
     else:
-        lines = ["Many help items for your request exist.",
-                 "To make a more specific request, please type 'help <item>',",
-                 "where <item> is one of the following topics:"]
+        lines = [
+            "Many help items for your request exist.",
+            "To make a more specific request, please type 'help <item>',",
+            "where <item> is one of the following topics:",
+        ]
     lines += [f"   {render_value(row[0])}" for row in rows]
     return "\n".join(lines)
 
@@ -243,8 +251,9 @@ def format_help(columns: Sequence[str], rows: Sequence[Sequence[Any]], message: 
 # ------------------------------------------------------------------------------- entry point
 
 
-def format_result(result, fmt: str = "table", *, vertical: bool = False, color: bool = False,
-                  status: bool | None = None) -> str:
+def format_result(
+    result, fmt: str = "table", *, vertical: bool = False, color: bool = False, status: bool | None = None
+) -> str:
     """Everything to print for one statement's result, without a trailing newline.
 
     `status` (default: on for ``table``, off otherwise) adds the mysql status line, the
@@ -284,8 +293,12 @@ def format_result(result, fmt: str = "table", *, vertical: bool = False, color: 
 
 
 def _is_use(result) -> bool:
-    return (not result.is_query and not result.affected_rows and not result.warnings
-            and result.message == "Database changed")
+    return (
+        not result.is_query
+        and not result.affected_rows
+        and not result.warnings
+        and result.message == "Database changed"
+    )
 
 
 def format_error(err: BaseException, *, where: str = "", color: bool = False) -> str:

@@ -32,7 +32,12 @@ def divert_jvm_stderr(log_path: Path) -> Path | None:
         os.close(log_fd)
     except (OSError, ValueError, AttributeError):  # no real fd 2 (embedded, tests): leave it
         return None
-    sys.stderr = os.fdopen(terminal_fd, "w", buffering=1, encoding=getattr(sys.stderr, "encoding", None) or "utf-8",
-                           errors="backslashreplace")
+    sys.stderr = os.fdopen(
+        terminal_fd,
+        "w",
+        buffering=1,
+        encoding=getattr(sys.stderr, "encoding", None) or "utf-8",
+        errors="backslashreplace",
+    )
     _done = True
     return log_path

@@ -8,9 +8,28 @@ from pygments.token import Keyword
 
 #: Doris words Pygments' MySQL lexer does not know as keywords.
 DORIS_KEYWORDS = (
-    "AGGREGATE", "AUTO", "BUCKETS", "COLOCATE", "DISTRIBUTED", "DUPLICATE", "DYNAMIC", "FRONTEND",
-    "HLL", "BITMAP", "LARGEINT", "MAXVALUE", "PARTITIONS", "PROC", "PROPERTIES", "RANDOM",
-    "REPLACE_IF_NOT_NULL", "ROLLUP", "STRING", "TABLETS", "TEMPORARY", "QUANTILE_STATE",
+    "AGGREGATE",
+    "AUTO",
+    "BUCKETS",
+    "COLOCATE",
+    "DISTRIBUTED",
+    "DUPLICATE",
+    "DYNAMIC",
+    "FRONTEND",
+    "HLL",
+    "BITMAP",
+    "LARGEINT",
+    "MAXVALUE",
+    "PARTITIONS",
+    "PROC",
+    "PROPERTIES",
+    "RANDOM",
+    "REPLACE_IF_NOT_NULL",
+    "ROLLUP",
+    "STRING",
+    "TABLETS",
+    "TEMPORARY",
+    "QUANTILE_STATE",
 )
 
 

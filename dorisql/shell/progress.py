@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # the engine imports these modules: type-only import
     from dorisql.engine.session import Engine
@@ -66,8 +67,10 @@ def format_progress(progress: Progress | None, elapsed: float, message: str | No
     """The progress line's text (pure: golden-tested without Spark)."""
     parts = []
     if progress is not None and progress.stages:
-        stages = "] [".join(f"Stage {s.stage_id}: {s.done}/{s.total} tasks" + (f", {s.running} running" if s.running else "")
-                            for s in progress.stages)
+        stages = "] [".join(
+            f"Stage {s.stage_id}: {s.done}/{s.total} tasks" + (f", {s.running} running" if s.running else "")
+            for s in progress.stages
+        )
         parts.append(f"[{stages}]")
     if progress is not None:
         counts = []
@@ -102,8 +105,9 @@ class SparkProgress:
         if not stages:
             return Progress()
         written = _written(spark)
-        return Progress(stages=stages, rows_processed=self._rows_processed(spark),
-                        rows_written=written[0], bytes_written=written[1])
+        return Progress(
+            stages=stages, rows_processed=self._rows_processed(spark), rows_written=written[0], bytes_written=written[1]
+        )
 
     def _rows_processed(self, spark) -> int:
         """The largest row count of any operator of the running queries: the rows read so far."""
@@ -172,9 +176,16 @@ def _count(text: str) -> int:
 class ProgressLine:
     """Draws and clears one status line on `out` while a statement runs."""
 
-    def __init__(self, engine: Engine, out: TextIO, *, delay: float = 0.7, interval: float = 0.5,
-                 poll: Callable[[object], Progress | None] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        engine: Engine,
+        out: TextIO,
+        *,
+        delay: float = 0.7,
+        interval: float = 0.5,
+        poll: Callable[[object], Progress | None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.engine = engine
         self.out = out
         self.delay = delay
@@ -192,7 +203,7 @@ class ProgressLine:
         """An engine progress message (engine.on_progress callback)."""
         self.message = message
 
-    def __enter__(self) -> "ProgressLine":
+    def __enter__(self) -> ProgressLine:
         self._stop.clear()
         self._started = self.clock()
         self._thread = threading.Thread(target=self._run, name="dorisql-progress", daemon=True)
@@ -236,8 +247,13 @@ class ProgressLine:
             self._shown = len(text)
 
 
-def wait_with_progress(future, line: ProgressLine, on_interrupt: Callable[[], None],
-                       on_stuck: Callable[[], None] | None = None, stuck_after: float = 3.0) -> object:
+def wait_with_progress(
+    future,
+    line: ProgressLine,
+    on_interrupt: Callable[[], None],
+    on_stuck: Callable[[], None] | None = None,
+    stuck_after: float = 3.0,
+) -> object:
     """Wait for `future`; Ctrl-C calls `on_interrupt` (cancel) and keeps waiting for the outcome.
 
     If the statement is still running `stuck_after` seconds after a Ctrl-C (or at a second
@@ -250,8 +266,12 @@ def wait_with_progress(future, line: ProgressLine, on_interrupt: Callable[[], No
             try:
                 return future.result(timeout=0.1)
             except FutureTimeout:
-                if (interrupted_at is not None and not escalated and on_stuck is not None
-                        and time.monotonic() - interrupted_at > stuck_after):
+                if (
+                    interrupted_at is not None
+                    and not escalated
+                    and on_stuck is not None
+                    and time.monotonic() - interrupted_at > stuck_after
+                ):
                     escalated = True
                     on_stuck()
                 continue

@@ -17,9 +17,10 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Iterator, TextIO
+from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.filters import completion_is_selected
@@ -39,8 +40,8 @@ from dorisql.config import state_dir
 from dorisql.engine.failures import translate
 from dorisql.errors import DorisqlError
 
-from .completer import DorisCompleter, Names
 from .batch import script_folder
+from .completer import DorisCompleter, Names
 from .execute import error_line, execute_command, use_statement
 from .formatting import format_error, format_result
 from .jvmlog import divert_jvm_stderr
@@ -158,8 +159,9 @@ class Shell:
             # sys.stdout is prompt_toolkit's proxy while the prompt shows: the line appears above it.
             print(f"[scheduler] {message}", file=sys.stdout, flush=True)
 
-        self.scheduler = BackgroundScheduler(lambda: Engine(self.config, clock=SessionClock()), default_jobs(),
-                                             report=report)
+        self.scheduler = BackgroundScheduler(
+            lambda: Engine(self.config, clock=SessionClock()), default_jobs(), report=report
+        )
         self.scheduler.start()
 
     def _spark_wait(self) -> None:
@@ -173,6 +175,7 @@ class Shell:
 
     def refresh_completions(self) -> None:
         """Reload names on the worker thread (after the current statement), never blocking the prompt."""
+
         def refresh():
             names = getattr(self.engine, "completion_names", None)
             if names is not None:
@@ -228,8 +231,7 @@ class Shell:
             return False
         finally:
             self.progress = None
-        text = format_result(result, self.fmt, vertical=command.vertical, color=self.color,
-                             status=True)
+        text = format_result(result, self.fmt, vertical=command.vertical, color=self.color, status=True)
         self.echo(text + "\n")
         if _REFRESH_AFTER.match(command.text):
             self.refresh_completions()
@@ -335,7 +337,10 @@ class Shell:
         except DorisqlError as err:
             self.show_error(err)
             return 1
-        self.echo(f"dorisql {__version__} on Spark + Delta Lake. Warehouse: {getattr(self.engine, 'warehouse', self.config.warehouse)}")
+        self.echo(
+            f"dorisql {__version__} on Spark + Delta Lake. "
+            f"Warehouse: {getattr(self.engine, 'warehouse', self.config.warehouse)}"
+        )
         self.echo("Type 'help' for help. Statements end with ';'. Spark starts in the background.\n")
         if self.config.database and getattr(self.engine, "current_db", None) != self.config.database:
             self.run_command(use_statement(self.config.database))
@@ -360,8 +365,7 @@ class Shell:
                 except KeyboardInterrupt:
                     self.echo("^C")
                 except Exception as exc:  # a shell bug must not end the session: one line, detail in the log
-                    self.show_error(translate(exc, warehouse=getattr(self.engine, "warehouse", None),
-                                              statement=text))
+                    self.show_error(translate(exc, warehouse=getattr(self.engine, "warehouse", None), statement=text))
         finally:
             self.echo("Bye")
             self.close()

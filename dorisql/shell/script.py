@@ -16,8 +16,8 @@ UTF-8 (`read_script`). Nothing here imports prompt_toolkit, so the batch path st
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from dorisql.errors import DorisqlError
 
@@ -55,8 +55,10 @@ def decode_script(data: bytes, source: str) -> str:
         line_start = data.rfind(b"\n", 0, bad) + 1
         line = data.count(b"\n", 0, bad) + 1
         column = len(data[line_start:bad].decode("utf-8")) + 1  # (the first bad byte ends the valid part)
-        raise DorisqlError(f"cannot read {source}: invalid UTF-8 byte 0x{data[bad]:02X} at line {line}, "
-                           f"column {column} (byte offset {bad})") from None
+        raise DorisqlError(
+            f"cannot read {source}: invalid UTF-8 byte 0x{data[bad]:02X} at line {line}, "
+            f"column {column} (byte offset {bad})"
+        ) from None
 
 
 def strip_blank(text: str) -> str:
@@ -182,8 +184,9 @@ def iter_script(text: str, delimiter: str = ";") -> Iterator[Command]:
         if blank:
             head = strip_blank("".join(buffer))
             blank = not head or head.startswith("/*")
-        if not blank and (complete or line.rstrip().endswith("\\G")
-                          and ends_with_vertical("".join(buffer), delimiter) is not None):
+        if not blank and (
+            complete or line.rstrip().endswith("\\G") and ends_with_vertical("".join(buffer), delimiter) is not None
+        ):
             yield from split_buffer("".join(buffer), delimiter, start)
             buffer, start, blank, tracker = [], number + 1, True, CompletionTracker(delimiter)
     rest = "".join(buffer)

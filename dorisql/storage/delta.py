@@ -36,9 +36,10 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import Any
 from urllib.parse import unquote
 
 import pyarrow as pa
@@ -51,8 +52,18 @@ from dorisql.storage.locks import table_lock, tablet_lock
 from dorisql.storage.stats import read_footer_stats
 
 __all__ = [
-    "DeltaStore", "Snapshot", "FileEntry", "WriteResult", "CommitResult", "PartitionStats", "LogBehindError",
-    "arrow_schema_from_spark", "read_files", "STAGING_DIR", "DDL_PROPERTY", "tablet_lock",
+    "DeltaStore",
+    "Snapshot",
+    "FileEntry",
+    "WriteResult",
+    "CommitResult",
+    "PartitionStats",
+    "LogBehindError",
+    "arrow_schema_from_spark",
+    "read_files",
+    "STAGING_DIR",
+    "DDL_PROPERTY",
+    "tablet_lock",
 ]
 
 STAGING_DIR = "_staging"
@@ -67,10 +78,11 @@ COMMIT_VERSION_PATTERN = r"\.v(\d+)\.parquet$"
 
 #: Callback run under the commit lock just before a write commits, with the partition names the
 #: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
-PartitionGuard = Callable[[frozenset], Optional[bool]]
+PartitionGuard = Callable[[frozenset], bool | None]
 
 
 # --------------------------------------------------------------------------- value objects
+
 
 @dataclass(frozen=True)
 class FileEntry:
@@ -83,7 +95,7 @@ class FileEntry:
     partition: str
     bucket: int
     size: int
-    num_records: Optional[int]
+    num_records: int | None
     #: File modification time, ms since the epoch.
     modification_time: int = 0
 
@@ -110,12 +122,11 @@ class Snapshot:
     version: int
     files: tuple[FileEntry, ...]
 
-    def filter(self, partitions: Optional[Iterable[str]] = None, buckets: Optional[Iterable[int]] = None) -> "Snapshot":
+    def filter(self, partitions: Iterable[str] | None = None, buckets: Iterable[int] | None = None) -> Snapshot:
         """Keep the files of these partitions (names, exact) and/or buckets."""
         ps = None if partitions is None else set(partitions)
         bs = None if buckets is None else {int(b) for b in buckets}
-        files = tuple(f for f in self.files
-                      if (ps is None or f.partition in ps) and (bs is None or f.bucket in bs))
+        files = tuple(f for f in self.files if (ps is None or f.partition in ps) and (bs is None or f.bucket in bs))
         return Snapshot(self.table_path, self.version, files)
 
     @property
@@ -202,13 +213,16 @@ class _Staged:
 
 # --------------------------------------------------------------------------- the store
 
+
 class LogBehindError(ExecutionError):
     """The latest Delta version is older than a version the table is known to have reached
     (``DeltaStore(min_version=...)``): commit files were lost from ``_delta_log``."""
 
     def __init__(self, path: str, version: int, expected: int):
-        super().__init__(f"the Delta log of {path} is at version {version}, older than version {expected} "
-                         f"which it is known to have reached: commits are missing from _delta_log")
+        super().__init__(
+            f"the Delta log of {path} is at version {version}, older than version {expected} "
+            f"which it is known to have reached: commits are missing from _delta_log"
+        )
         self.path, self.version, self.expected = path, version, expected
 
 
@@ -223,7 +237,7 @@ class DeltaStore:
 
     partition_by: tuple[str, ...] = (PARTITION_COLUMN, BUCKET_COLUMN)
 
-    def __init__(self, path: str | os.PathLike, *, lock_timeout: float = 120.0, min_version: Optional[int] = None):
+    def __init__(self, path: str | os.PathLike, *, lock_timeout: float = 120.0, min_version: int | None = None):
         self.path = fs.local_path(path)
         self.lock_timeout = lock_timeout
         self.min_version = min_version
@@ -234,10 +248,16 @@ class DeltaStore:
     # ----------------------------------------------------------------- create / inspect
 
     @classmethod
-    def create(cls, path: str | os.PathLike, arrow_schema: pa.Schema, *,
-               partition_by: Sequence[str] = (PARTITION_COLUMN, BUCKET_COLUMN),
-               properties: Optional[Mapping[str, str]] = None,
-               name: Optional[str] = None, description: Optional[str] = None) -> "DeltaStore":
+    def create(
+        cls,
+        path: str | os.PathLike,
+        arrow_schema: pa.Schema,
+        *,
+        partition_by: Sequence[str] = (PARTITION_COLUMN, BUCKET_COLUMN),
+        properties: Mapping[str, str] | None = None,
+        name: str | None = None,
+        description: str | None = None,
+    ) -> DeltaStore:
         """Create an empty Delta table (version 0; custom properties make version 1).
 
         ``arrow_schema`` must include the partition columns (``arrow_schema_from_spark`` adds
@@ -251,8 +271,9 @@ class DeltaStore:
         if missing:
             raise ValueError(f"partition columns missing from the schema: {missing}")
         os.makedirs(store.path, exist_ok=True)
-        dt = DeltaTable.create(store.path, arrow_schema, mode="error", partition_by=list(partition_by),
-                               name=name, description=description)
+        dt = DeltaTable.create(
+            store.path, arrow_schema, mode="error", partition_by=list(partition_by), name=name, description=description
+        )
         if properties:
             dt.alter.set_table_properties(dict(properties), raise_if_not_exists=False)
         return store
@@ -262,7 +283,7 @@ class DeltaStore:
 
         return DeltaTable.is_deltatable(self.path)
 
-    def _table(self, version: Optional[int] = None):
+    def _table(self, version: int | None = None):
         from deltalake import DeltaTable
 
         dt = DeltaTable(self.path, version=version)
@@ -288,8 +309,13 @@ class DeltaStore:
 
     # ----------------------------------------------------------------- snapshot
 
-    def snapshot(self, version: Optional[int] = None, *, partitions: Optional[Iterable[str]] = None,
-                 buckets: Optional[Iterable[int]] = None) -> Snapshot:
+    def snapshot(
+        self,
+        version: int | None = None,
+        *,
+        partitions: Iterable[str] | None = None,
+        buckets: Iterable[int] | None = None,
+    ) -> Snapshot:
         """The files of the table (latest version, or ``version``), optionally only some
         partitions and/or buckets."""
         return self._snapshot_of(self._table(version), partitions, buckets)
@@ -300,28 +326,46 @@ class DeltaStore:
         if partitions is not None:
             actions = actions.filter(pc.is_in(actions[pcol], pa.array(list(partitions), pa.string())))
         if buckets is not None:
-            actions = actions.filter(pc.is_in(pc.cast(actions[bcol], pa.int64()),
-                                              pa.array([int(b) for b in buckets], pa.int64())))
-        cols = {name: actions[name].to_pylist() for name in
-                ("path", "size_bytes", "modification_time", "num_records", pcol, bcol)}
+            actions = actions.filter(
+                pc.is_in(pc.cast(actions[bcol], pa.int64()), pa.array([int(b) for b in buckets], pa.int64()))
+            )
+        cols = {
+            name: actions[name].to_pylist()
+            for name in ("path", "size_bytes", "modification_time", "num_records", pcol, bcol)
+        }
         files = tuple(
-            FileEntry(path=unquote(p), uri=self._uri(unquote(p)), partition=part, bucket=int(b), size=size,
-                      num_records=n, modification_time=mt)
-            for p, size, mt, n, part, b in zip(cols["path"], cols["size_bytes"], cols["modification_time"],
-                                               cols["num_records"], cols[pcol], cols[bcol]))
+            FileEntry(
+                path=unquote(p),
+                uri=self._uri(unquote(p)),
+                partition=part,
+                bucket=int(b),
+                size=size,
+                num_records=n,
+                modification_time=mt,
+            )
+            for p, size, mt, n, part, b in zip(
+                cols["path"], cols["size_bytes"], cols["modification_time"], cols["num_records"], cols[pcol], cols[bcol]
+            )
+        )
         return Snapshot(self.path, dt.version(), files)
 
     def _uri(self, rel_path: str) -> str:
         return fs.spark_uri(os.path.join(self.path, rel_path))
 
-    def partition_stats(self, version: Optional[int] = None) -> dict[str, PartitionStats]:
+    def partition_stats(self, version: int | None = None) -> dict[str, PartitionStats]:
         """Per partition: data size, rows, files, buckets with data, last modification."""
         return self.snapshot(version).partition_stats()
 
     # ----------------------------------------------------------------- read
 
-    def read(self, spark, files: Optional[Iterable[FileEntry | str]] = None, spark_schema=None, *,
-             with_partition_columns: bool = False):
+    def read(
+        self,
+        spark,
+        files: Iterable[FileEntry | str] | None = None,
+        spark_schema=None,
+        *,
+        with_partition_columns: bool = False,
+    ):
         """A DataFrame over ``files`` (default: every file of the latest snapshot).
 
         ``spark_schema`` is the table's data schema (without ``__partition``/``__bucket``); with
@@ -333,9 +377,15 @@ class DeltaStore:
 
     # ----------------------------------------------------------------- write
 
-    def write(self, df, *, operation: str = "dorisql INSERT", statement: Optional[str] = None,
-              metadata: Optional[Mapping[str, Any]] = None,
-              expected_partitions: Optional[PartitionGuard] = None) -> WriteResult:
+    def write(
+        self,
+        df,
+        *,
+        operation: str = "dorisql INSERT",
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        expected_partitions: PartitionGuard | None = None,
+    ) -> WriteResult:
         """Append a DataFrame that already has ``__partition`` (string) and ``__bucket`` (int).
 
         Spark writes Parquet into ``_staging/<txn>/``; the files move into their tablet folders;
@@ -347,16 +397,31 @@ class DeltaStore:
         """
         staged = self._stage(df)
         try:
-            return self._commit(staged, removes=(), read_version=None, data_change=True,
-                                operation=operation, statement=statement, metadata=metadata,
-                                guard=expected_partitions)
+            return self._commit(
+                staged,
+                removes=(),
+                read_version=None,
+                data_change=True,
+                operation=operation,
+                statement=statement,
+                metadata=metadata,
+                guard=expected_partitions,
+            )
         except BaseException:
             staged.discard()
             raise
 
-    def rewrite(self, read_version: int, removed: Iterable[FileEntry | str], df=None, *,
-                data_change: bool = False, operation: str = "dorisql COMPACTION",
-                statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:
+    def rewrite(
+        self,
+        read_version: int,
+        removed: Iterable[FileEntry | str],
+        df=None,
+        *,
+        data_change: bool = False,
+        operation: str = "dorisql COMPACTION",
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
         """Replace files read at ``read_version`` by the rows of ``df`` (compaction): one commit of
         ``remove`` + ``add`` actions (``dataChange`` = ``data_change``).
 
@@ -371,19 +436,34 @@ class DeltaStore:
             raise ValueError("rewrite needs at least one file to remove")
         staged = self._stage(df) if df is not None else None
         try:
-            return self._commit(staged, removes=removed, read_version=read_version, data_change=data_change,
-                                operation=operation, statement=statement, metadata=metadata, guard=None)
+            return self._commit(
+                staged,
+                removes=removed,
+                read_version=read_version,
+                data_change=data_change,
+                operation=operation,
+                statement=statement,
+                metadata=metadata,
+                guard=None,
+            )
         except BaseException:
             if staged is not None:
                 staged.discard()
             raise
 
-    def drop_partitions(self, names: Iterable[str], *, expected_read_version: Optional[int] = None,
-                        operation: str = "dorisql DROP PARTITION", statement: Optional[str] = None,
-                        metadata: Optional[Mapping[str, Any]] = None) -> CommitResult:
+    def drop_partitions(
+        self,
+        names: Iterable[str],
+        *,
+        expected_read_version: int | None = None,
+        operation: str = "dorisql DROP PARTITION",
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> CommitResult:
         """One commit of ``remove`` actions (dataChange=true) for every file of these partitions.
 
-        Metadata only: files stay on disk until the trash job deletes them (dorisql.engine.trash). The file list is taken from the
+        Metadata only: files stay on disk until the trash job deletes them (dorisql.engine.trash).
+        The file list is taken from the
         latest snapshot *under the commit lock*, so rows that a concurrent load committed into the
         partition before this point are removed too (the engine drops the partition from the
         catalog first; the load's ``expected_partitions`` guard refuses after that).
@@ -391,16 +471,34 @@ class DeltaStore:
         commit and must not be newer than the table. Partitions without files commit nothing.
         """
         names = list(names)
-        return self._remove_where(lambda f: f.partition in names, operation, statement, metadata, expected_read_version,
-                                  extra={"partitions": names})
+        return self._remove_where(
+            lambda f: f.partition in names,
+            operation,
+            statement,
+            metadata,
+            expected_read_version,
+            extra={"partitions": names},
+        )
 
-    def truncate(self, partitions: Optional[Iterable[str]] = None, *, expected_read_version: Optional[int] = None,
-                 statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> CommitResult:
+    def truncate(
+        self,
+        partitions: Iterable[str] | None = None,
+        *,
+        expected_read_version: int | None = None,
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> CommitResult:
         """Remove every file of the table, or of the listed partitions (TRUNCATE TABLE)."""
         names = None if partitions is None else list(partitions)
         keep_all = names is None
-        return self._remove_where(lambda f: keep_all or f.partition in names, "dorisql TRUNCATE", statement,
-                                  metadata, expected_read_version, extra={"partitions": names})
+        return self._remove_where(
+            lambda f: keep_all or f.partition in names,
+            "dorisql TRUNCATE",
+            statement,
+            metadata,
+            expected_read_version,
+            extra={"partitions": names},
+        )
 
     def _remove_where(self, pred, operation, statement, metadata, expected_read_version, extra) -> CommitResult:
         with table_lock(self.path, self.lock_timeout):
@@ -408,19 +506,29 @@ class DeltaStore:
             snap = self._snapshot_of(dt)
             if expected_read_version is not None and expected_read_version > snap.version:
                 raise CommitConflictError(
-                    f"table {self.path} is at version {snap.version}, older than the expected {expected_read_version}")
+                    f"table {self.path} is at version {snap.version}, older than the expected {expected_read_version}"
+                )
             victims = [f for f in snap.files if pred(f)]
             if not victims:
                 return CommitResult(snap.version, snap.version, False, ())
             md = {**(metadata or {}), **{k: v for k, v in extra.items() if v is not None}}
             if expected_read_version is not None:
                 md["dorisql.expectedReadVersion"] = expected_read_version
-            version = self._commit_actions(dt, [], victims, data_change=True, read_version=snap.version,
-                                           operation=operation, statement=statement, metadata=md)
+            version = self._commit_actions(
+                dt,
+                [],
+                victims,
+                data_change=True,
+                read_version=snap.version,
+                operation=operation,
+                statement=statement,
+                metadata=md,
+            )
         return CommitResult(version, snap.version, True, tuple(victims))
 
-    def rename_partition(self, old: str, new: str, *, statement: Optional[str] = None,
-                         metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:
+    def rename_partition(
+        self, old: str, new: str, *, statement: str | None = None, metadata: Mapping[str, Any] | None = None
+    ) -> WriteResult:
         """Give partition ``old``'s files the partition value ``new`` (ALTER TABLE RENAME PARTITION).
 
         One commit, under the commit lock: ``remove`` of every file of ``old`` and ``add`` of the
@@ -439,13 +547,21 @@ class DeltaStore:
             created: list[str] = []
 
             def relink(f: FileEntry):
-                rel = f"{PARTITION_COLUMN}={_escape_path_name(new)}/{BUCKET_COLUMN}={f.bucket}/{f.path.rsplit('/', 1)[-1]}"
+                file_name = f.path.rsplit("/", 1)[-1]
+                rel = f"{PARTITION_COLUMN}={_escape_path_name(new)}/{BUCKET_COLUMN}={f.bucket}/{file_name}"
                 dst = os.path.join(self.path, rel)
                 fs.link_or_copy(f.uri, dst)
                 created.append(dst)
                 footer = read_footer_stats(dst)
-                entry = FileEntry(path=rel, uri=fs.spark_uri(dst), partition=new, bucket=f.bucket, size=footer.size,
-                                  num_records=footer.num_records, modification_time=int(os.path.getmtime(dst) * 1000))
+                entry = FileEntry(
+                    path=rel,
+                    uri=fs.spark_uri(dst),
+                    partition=new,
+                    bucket=f.bucket,
+                    size=footer.size,
+                    num_records=footer.num_records,
+                    modification_time=int(os.path.getmtime(dst) * 1000),
+                )
                 return entry, footer.stats_json
 
             try:
@@ -453,13 +569,27 @@ class DeltaStore:
                     placed = list(pool.map(relink, victims))
                 from deltalake.transaction import AddAction
 
-                adds = [AddAction(path=e.path, size=e.size,
-                                  partition_values={PARTITION_COLUMN: new, BUCKET_COLUMN: str(e.bucket)},
-                                  modification_time=e.modification_time, data_change=True, stats=st)
-                        for e, st in placed]
-                version = self._commit_actions(dt, adds, victims, data_change=True, read_version=snap.version,
-                                               operation="dorisql RENAME PARTITION", statement=statement,
-                                               metadata={**(metadata or {}), "from": old, "to": new})
+                adds = [
+                    AddAction(
+                        path=e.path,
+                        size=e.size,
+                        partition_values={PARTITION_COLUMN: new, BUCKET_COLUMN: str(e.bucket)},
+                        modification_time=e.modification_time,
+                        data_change=True,
+                        stats=st,
+                    )
+                    for e, st in placed
+                ]
+                version = self._commit_actions(
+                    dt,
+                    adds,
+                    victims,
+                    data_change=True,
+                    read_version=snap.version,
+                    operation="dorisql RENAME PARTITION",
+                    statement=statement,
+                    metadata={**(metadata or {}), "from": old, "to": new},
+                )
             except BaseException:
                 fs.remove_files(created)
                 raise
@@ -467,15 +597,28 @@ class DeltaStore:
         tablet_rows: dict[tuple[str, int], int] = {}
         for e in entries:
             tablet_rows[(new, e.bucket)] = tablet_rows.get((new, e.bucket), 0) + (e.num_records or 0)
-        return WriteResult(version, snap.version, True, entries, sum(tablet_rows.values()),
-                           sum(e.size for e in entries), tablet_rows, tuple(victims))
+        return WriteResult(
+            version,
+            snap.version,
+            True,
+            entries,
+            sum(tablet_rows.values()),
+            sum(e.size for e in entries),
+            tablet_rows,
+            tuple(victims),
+        )
 
     # ----------------------------------------------------------------- housekeeping
 
-    def vacuum(self, retention_hours: float = 168, *, staging_older_than_hours: float = 24, dry_run: bool = False) -> list[str]:
+    def vacuum(
+        self, retention_hours: float = 168, *, staging_older_than_hours: float = 24, dry_run: bool = False
+    ) -> list[str]:
         """Delete files no longer referenced (older than the retention) and stale staging folders."""
-        deleted = list(self._table().vacuum(retention_hours=int(retention_hours), dry_run=dry_run,
-                                            enforce_retention_duration=False))
+        deleted = list(
+            self._table().vacuum(
+                retention_hours=int(retention_hours), dry_run=dry_run, enforce_retention_duration=False
+            )
+        )
         staging = os.path.join(self.path, STAGING_DIR)
         if os.path.isdir(staging):
             cutoff = time.time() - staging_older_than_hours * 3600
@@ -496,16 +639,22 @@ class DeltaStore:
         rewrites) at least ``older_than_hours`` ago by the commit's deletion timestamp, and that
         the latest snapshot does not hold again. Paths relative to the table folder, as on disk.
         Lists only (``DeltaTable.vacuum`` dry run); nothing is deleted."""
-        return sorted(self._table().vacuum(retention_hours=max(int(older_than_hours), 0), dry_run=True,
-                                           enforce_retention_duration=False))
+        return sorted(
+            self._table().vacuum(
+                retention_hours=max(int(older_than_hours), 0), dry_run=True, enforce_retention_duration=False
+            )
+        )
 
     def unreferenced_files(self, older_than_hours: int) -> list[str]:
         """Every data file the latest snapshot does not reference and that is old enough: the
         removed files of :meth:`removed_files`, plus files no commit ever added (a load that
         died before its commit) modified at least ``older_than_hours`` ago. Folders starting with
         ``_`` (the log, staging, locks) are not looked at. Lists only (vacuum dry run, full)."""
-        return sorted(self._table().vacuum(retention_hours=max(int(older_than_hours), 0), dry_run=True,
-                                           enforce_retention_duration=False, full=True))
+        return sorted(
+            self._table().vacuum(
+                retention_hours=max(int(older_than_hours), 0), dry_run=True, enforce_retention_duration=False, full=True
+            )
+        )
 
     def delete_files(self, paths: Iterable[str]) -> tuple[int, int]:
         """Delete data files (paths relative to the table folder) and the tablet folders they
@@ -533,8 +682,14 @@ class DeltaStore:
                 folder = os.path.dirname(folder)
         return count, freed
 
-    def restore_files(self, files: Sequence[FileEntry], *, operation: str = "dorisql RECOVER PARTITION",
-                      statement: Optional[str] = None, metadata: Optional[Mapping[str, Any]] = None) -> WriteResult:
+    def restore_files(
+        self,
+        files: Sequence[FileEntry],
+        *,
+        operation: str = "dorisql RECOVER PARTITION",
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
         """Add back files that an earlier commit removed (RECOVER PARTITION): one commit of
         ``add`` actions with the same paths and partition values, statistics read again from
         the footers. Under the commit lock; files the latest snapshot already holds are skipped,
@@ -551,8 +706,10 @@ class DeltaStore:
                 return WriteResult(version, version, False, (), 0, 0, {})
             missing = [f.path for f in todo if not os.path.isfile(os.path.join(self.path, f.path))]
             if missing:
-                raise ExecutionError(f"{len(missing)} of the {len(todo)} files to add back are no longer in "
-                                     f"{self.path} (e.g. {missing[0]}); nothing was committed")
+                raise ExecutionError(
+                    f"{len(missing)} of the {len(todo)} files to add back are no longer in "
+                    f"{self.path} (e.g. {missing[0]}); nothing was committed"
+                )
 
             def placed(f: FileEntry):
                 footer = read_footer_stats(os.path.join(self.path, f.path))
@@ -561,19 +718,35 @@ class DeltaStore:
 
             with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(todo))) as pool:
                 results = list(pool.map(placed, todo))
-            adds = [AddAction(path=e.path, size=e.size,
-                              partition_values={PARTITION_COLUMN: e.partition, BUCKET_COLUMN: str(e.bucket)},
-                              modification_time=e.modification_time, data_change=True, stats=st)
-                    for e, st in results]
+            adds = [
+                AddAction(
+                    path=e.path,
+                    size=e.size,
+                    partition_values={PARTITION_COLUMN: e.partition, BUCKET_COLUMN: str(e.bucket)},
+                    modification_time=e.modification_time,
+                    data_change=True,
+                    stats=st,
+                )
+                for e, st in results
+            ]
             read_version = dt.version()
-            version = self._commit_actions(dt, adds, [], data_change=True, read_version=read_version,
-                                           operation=operation, statement=statement, metadata=metadata)
+            version = self._commit_actions(
+                dt,
+                adds,
+                [],
+                data_change=True,
+                read_version=read_version,
+                operation=operation,
+                statement=statement,
+                metadata=metadata,
+            )
         entries = tuple(e for e, _ in results)
         tablet_rows: dict[tuple[str, int], int] = {}
         for e in entries:
             tablet_rows[(e.partition, e.bucket)] = tablet_rows.get((e.partition, e.bucket), 0) + (e.num_records or 0)
-        return WriteResult(version, read_version, True, entries, sum(tablet_rows.values()),
-                           sum(e.size for e in entries), tablet_rows)
+        return WriteResult(
+            version, read_version, True, entries, sum(tablet_rows.values()), sum(e.size for e in entries), tablet_rows
+        )
 
     # ----------------------------------------------------------------- internals: staging
 
@@ -581,9 +754,15 @@ class DeltaStore:
         """A fresh, not yet existing folder ``_staging/<txn>/`` for :meth:`commit_staged`."""
         return os.path.join(self.path, STAGING_DIR, uuid.uuid4().hex)
 
-    def commit_staged(self, staging_dir: str, *, operation: str = "dorisql INSERT", statement: Optional[str] = None,
-                      metadata: Optional[Mapping[str, Any]] = None,
-                      expected_partitions: Optional[PartitionGuard] = None) -> WriteResult:
+    def commit_staged(
+        self,
+        staging_dir: str,
+        *,
+        operation: str = "dorisql INSERT",
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        expected_partitions: PartitionGuard | None = None,
+    ) -> WriteResult:
         """Commit Parquet files that some writer already put in ``staging_dir`` (from
         :meth:`new_staging_dir`) in the Hive layout ``__partition=<p>/__bucket=<b>/*.parquet``.
 
@@ -593,9 +772,16 @@ class DeltaStore:
         staged = _Staged(os.path.basename(staging_dir.rstrip("/")), fs.local_path(staging_dir))
         try:
             self._collect(staged)
-            return self._commit(staged, removes=(), read_version=None, data_change=True,
-                                operation=operation, statement=statement, metadata=metadata,
-                                guard=expected_partitions)
+            return self._commit(
+                staged,
+                removes=(),
+                read_version=None,
+                data_change=True,
+                operation=operation,
+                statement=statement,
+                metadata=metadata,
+                guard=expected_partitions,
+            )
         except BaseException:
             staged.discard()
             raise
@@ -608,9 +794,11 @@ class DeltaStore:
         staging_dir = self.new_staging_dir()
         staged = _Staged(os.path.basename(staging_dir), staging_dir)
         try:
-            (df.write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
-               .mode("errorifexists")
-               .parquet(fs.spark_uri(staged.staging_dir)))
+            (
+                df.write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
+                .mode("errorifexists")
+                .parquet(fs.spark_uri(staged.staging_dir))
+            )
             self._collect(staged)
             return staged
         except BaseException:
@@ -637,10 +825,16 @@ class DeltaStore:
 
                 for entry, stats in results:
                     staged.entries.append(entry)
-                    staged.adds.append(AddAction(
-                        path=entry.path, size=entry.size,
-                        partition_values={PARTITION_COLUMN: entry.partition, BUCKET_COLUMN: str(entry.bucket)},
-                        modification_time=entry.modification_time, data_change=True, stats=stats))
+                    staged.adds.append(
+                        AddAction(
+                            path=entry.path,
+                            size=entry.size,
+                            partition_values={PARTITION_COLUMN: entry.partition, BUCKET_COLUMN: str(entry.bucket)},
+                            modification_time=entry.modification_time,
+                            data_change=True,
+                            stats=stats,
+                        )
+                    )
             fs.remove_tree(staged.staging_dir)
         finally:
             staged.moved = [m for m in staged.moved if m]
@@ -654,14 +848,22 @@ class DeltaStore:
         fs.move_file(src, dst)
         staged.moved[i] = dst
         mtime = int(os.path.getmtime(dst) * 1000)
-        entry = FileEntry(path=dst_rel, uri=fs.spark_uri(dst), partition=partition,
-                          bucket=bucket, size=footer.size, num_records=footer.num_records, modification_time=mtime)
+        entry = FileEntry(
+            path=dst_rel,
+            uri=fs.spark_uri(dst),
+            partition=partition,
+            bucket=bucket,
+            size=footer.size,
+            num_records=footer.num_records,
+            modification_time=mtime,
+        )
         return entry, footer.stats_json
 
     # ----------------------------------------------------------------- internals: commit
 
-    def _commit(self, staged: Optional[_Staged], removes, read_version, data_change, operation, statement,
-                metadata, guard) -> WriteResult:
+    def _commit(
+        self, staged: _Staged | None, removes, read_version, data_change, operation, statement, metadata, guard
+    ) -> WriteResult:
         adds = staged.adds if staged else []
         entries = tuple(staged.entries) if staged else ()
         tablet_rows: dict[tuple[str, int], int] = {}
@@ -684,12 +886,27 @@ class DeltaStore:
                 entries = tuple(staged.entries)
             for a in adds:
                 a.data_change = data_change if removes else True
-            version = self._commit_actions(dt, adds, removed_entries, data_change=data_change,
-                                           read_version=current if read_version is None else read_version,
-                                           operation=operation, statement=statement, metadata=metadata)
+            version = self._commit_actions(
+                dt,
+                adds,
+                removed_entries,
+                data_change=data_change,
+                read_version=current if read_version is None else read_version,
+                operation=operation,
+                statement=statement,
+                metadata=metadata,
+            )
         rows = sum(e.num_records or 0 for e in entries)
-        return WriteResult(version, current if read_version is None else read_version, True, entries, rows,
-                           sum(e.size for e in entries), tablet_rows, tuple(removed_entries))
+        return WriteResult(
+            version,
+            current if read_version is None else read_version,
+            True,
+            entries,
+            rows,
+            sum(e.size for e in entries),
+            tablet_rows,
+            tuple(removed_entries),
+        )
 
     def _stamp_commit_version(self, staged: _Staged, version: int) -> None:
         """Under the commit lock: put the version this commit becomes into its files' names.
@@ -718,12 +935,15 @@ class DeltaStore:
         if clash:
             raise CommitConflictError(
                 f"{len(clash)} of the files to rewrite were removed by a commit after version {read_version} "
-                f"(e.g. {clash[0]}); nothing was committed")
+                f"(e.g. {clash[0]}); nothing was committed"
+            )
         live = {f.path: f for f in self._snapshot_of(dt).files}
         missing = [w for w in wanted if w not in live]
         if missing:
-            raise CommitConflictError(f"{len(missing)} of the files to rewrite are not in the table "
-                                      f"(e.g. {missing[0]}); nothing was committed")
+            raise CommitConflictError(
+                f"{len(missing)} of the files to rewrite are not in the table "
+                f"(e.g. {missing[0]}); nothing was committed"
+            )
         return [live[w] for w in wanted]
 
     def _removed_since(self, read_version: int, current: int, paths: set[str]) -> set[str]:
@@ -742,8 +962,10 @@ class DeltaStore:
         try:
             dt = self._table(read_version)
         except DeltaError as exc:
-            raise CommitConflictError(f"version {read_version} of {self.path} is no longer in the Delta log "
-                                      f"(checkpointed and cleaned up); re-read the table and retry") from exc
+            raise CommitConflictError(
+                f"version {read_version} of {self.path} is no longer in the Delta log "
+                f"(checkpointed and cleaned up); re-read the table and retry"
+            ) from exc
         present = paths & _live_paths(dt)
         removed: set[str] = set()
         for v in range(read_version + 1, current + 1):
@@ -753,14 +975,31 @@ class DeltaStore:
             present = now
         return removed
 
-    def _commit_actions(self, dt, adds, removed_entries: Sequence[FileEntry], *, data_change: bool, read_version: int,
-                        operation: str, statement: Optional[str], metadata) -> int:
+    def _commit_actions(
+        self,
+        dt,
+        adds,
+        removed_entries: Sequence[FileEntry],
+        *,
+        data_change: bool,
+        read_version: int,
+        operation: str,
+        statement: str | None,
+        metadata,
+    ) -> int:
         from deltalake.transaction import CommitProperties, RemoveAction
 
         now = int(time.time() * 1000)
-        removes = [RemoveAction(path=f.path, data_change=data_change, deletion_timestamp=now, size=f.size,
-                                partition_values={PARTITION_COLUMN: f.partition, BUCKET_COLUMN: str(f.bucket)})
-                   for f in removed_entries]
+        removes = [
+            RemoveAction(
+                path=f.path,
+                data_change=data_change,
+                deletion_timestamp=now,
+                size=f.size,
+                partition_values={PARTITION_COLUMN: f.partition, BUCKET_COLUMN: str(f.bucket)},
+            )
+            for f in removed_entries
+        ]
         txn = uuid.uuid4().hex
         info: dict[str, Any] = {"dorisql.operation": operation, _TXN_KEY: txn, "readVersion": int(read_version)}
         if statement is not None:
@@ -768,9 +1007,13 @@ class DeltaStore:
         for k, v in (metadata or {}).items():
             info[k if k.startswith("dorisql.") or k in ("userMetadata",) else f"dorisql.{k}"] = v
         before = dt.version()
-        dt.create_write_transaction(list(adds) + removes, mode="append", schema=dt.schema(),
-                                    partition_by=list(self.partition_by),
-                                    commit_properties=CommitProperties(custom_metadata=info))
+        dt.create_write_transaction(
+            list(adds) + removes,
+            mode="append",
+            schema=dt.schema(),
+            partition_by=list(self.partition_by),
+            commit_properties=CommitProperties(custom_metadata=info),
+        )
         return self._find_commit(dt, before, txn)
 
     def _find_commit(self, dt, before: int, txn: str) -> int:
@@ -785,12 +1028,13 @@ class DeltaStore:
 
 # --------------------------------------------------------------------------- helpers
 
+
 def _live_paths(dt) -> set[str]:
     """Paths (relative to the table folder, as on disk) of the files in ``dt``'s snapshot."""
     return {unquote(p) for p in pa.table(dt.get_add_actions(flatten=True)).column("path").to_pylist()}
 
 
-def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_path: Optional[str] = None):
+def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_path: str | None = None):
     """``spark.read.schema(schema).parquet(*paths)``; no files gives an empty DataFrame.
 
     With ``base_path`` (the table folder) the result also has ``__partition`` and ``__bucket``.
@@ -800,8 +1044,10 @@ def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_pa
     uris = [f.uri if isinstance(f, FileEntry) else str(f) for f in files]
     schema = spark_schema
     if base_path is not None:
-        schema = StructType(list(spark_schema.fields) + [StructField(PARTITION_COLUMN, StringType(), True),
-                                                         StructField(BUCKET_COLUMN, IntegerType(), True)])
+        schema = StructType(
+            list(spark_schema.fields)
+            + [StructField(PARTITION_COLUMN, StringType(), True), StructField(BUCKET_COLUMN, IntegerType(), True)]
+        )
     if not uris:
         return spark.createDataFrame(spark.sparkContext.emptyRDD(), schema)
     reader = spark.read.schema(schema)
@@ -826,11 +1072,20 @@ def _arrow_type(t) -> pa.DataType:
     from pyspark.sql import types as T
 
     simple = {
-        T.ByteType: pa.int8(), T.ShortType: pa.int16(), T.IntegerType: pa.int32(), T.LongType: pa.int64(),
-        T.FloatType: pa.float32(), T.DoubleType: pa.float64(), T.BooleanType: pa.bool_(),
-        T.DateType: pa.date32(), T.TimestampNTZType: pa.timestamp("us"),
-        T.TimestampType: pa.timestamp("us", tz="UTC"), T.BinaryType: pa.binary(),
-        T.StringType: pa.string(), T.VarcharType: pa.string(), T.CharType: pa.string(),
+        T.ByteType: pa.int8(),
+        T.ShortType: pa.int16(),
+        T.IntegerType: pa.int32(),
+        T.LongType: pa.int64(),
+        T.FloatType: pa.float32(),
+        T.DoubleType: pa.float64(),
+        T.BooleanType: pa.bool_(),
+        T.DateType: pa.date32(),
+        T.TimestampNTZType: pa.timestamp("us"),
+        T.TimestampType: pa.timestamp("us", tz="UTC"),
+        T.BinaryType: pa.binary(),
+        T.StringType: pa.string(),
+        T.VarcharType: pa.string(),
+        T.CharType: pa.string(),
     }
     for cls, at in simple.items():
         if isinstance(t, cls):
@@ -850,10 +1105,10 @@ def _value_of(dir_name: str, column: str) -> str:
     prefix = column + "="
     if not dir_name.startswith(prefix):
         raise ExecutionError(f"unexpected folder {dir_name!r} in Spark's output (expected {prefix}...)")
-    return dir_name[len(prefix):]
+    return dir_name[len(prefix) :]
 
 
-_SPARK_ESCAPED = set(chr(c) for c in range(1, 0x20)) | set('"#%\'*/:=?\\\x7f{[]^')
+_SPARK_ESCAPED = set(chr(c) for c in range(1, 0x20)) | set("\"#%'*/:=?\\\x7f{[]^")
 
 
 def _escape_path_name(text: str) -> str:

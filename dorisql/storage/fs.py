@@ -10,10 +10,19 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import Iterator
+from collections.abc import Iterator
 from urllib.parse import unquote, urlparse
 
-__all__ = ["local_path", "spark_uri", "list_files", "move_file", "link_or_copy", "remove_files", "remove_tree", "open_input"]
+__all__ = [
+    "local_path",
+    "spark_uri",
+    "list_files",
+    "move_file",
+    "link_or_copy",
+    "remove_files",
+    "remove_tree",
+    "open_input",
+]
 
 
 def local_path(path: str | os.PathLike) -> str:

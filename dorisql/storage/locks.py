@@ -18,7 +18,7 @@ import os
 import re
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from dorisql.errors import CommitConflictError
 

@@ -126,8 +126,9 @@ def create_session(master: str = "local[*]", app_name: str = "dorisql", conf: Ma
 
     log_config = Path(__file__).with_name("log4j2.properties")
     java_options = f"-Dlog4j2.configurationFile={log_config.as_uri()}"
-    builder = (SparkSession.builder.master(master).appName(app_name)
-               .config("spark.driver.extraJavaOptions", java_options))
+    builder = (
+        SparkSession.builder.master(master).appName(app_name).config("spark.driver.extraJavaOptions", java_options)
+    )
     for key, value in {**DEFAULT_CONF, **(conf or {})}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()

@@ -151,10 +151,12 @@ def _to_json_bound(t: pa.DataType, value, *, upper: bool):
 
 def _dumps(obj) -> str:
     """JSON text with Decimals written as exact numbers."""
+
     def enc(v) -> str:
         if isinstance(v, dict):
             return "{" + ",".join(json.dumps(k) + ":" + enc(x) for k, x in v.items()) + "}"
         if isinstance(v, decimal.Decimal):
             return format(v, "f")
         return json.dumps(v, allow_nan=False)
+
     return enc(obj)

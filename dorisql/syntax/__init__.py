@@ -13,5 +13,4 @@ from .diagnose import shift as shift_error
 from .parser import get_parser, parse, parse_one, parse_statement
 from .split import is_complete, split_statements
 
-__all__ = ["get_parser", "is_complete", "parse", "parse_one", "parse_statement", "shift_error",
-           "split_statements"]
+__all__ = ["get_parser", "is_complete", "parse", "parse_one", "parse_statement", "shift_error", "split_statements"]

@@ -69,7 +69,7 @@ def caret_context(text: str, pos: int) -> str:
         prefix = "..."
     suffix = ""
     if len(line) > col + _CONTEXT_WIDTH:
-        line = line[:col + _CONTEXT_WIDTH]
+        line = line[: col + _CONTEXT_WIDTH]
         suffix = "..."
     before = line[:col]
     pad = "".join(ch if ch == "\t" else " " * _width(ch) for ch in before)
@@ -118,6 +118,7 @@ def shift(error: DorisqlError, start_line: int, start_col: int) -> DorisqlError:
     coordinates, when the script text itself is not at hand: the statement started at
     `start_line`, `start_col`. Line, column, statement_line and the message are updated; the
     caret context stays the statement's own line. Do it once per error."""
+
     def moved(line: int, col: int) -> tuple[int, int]:
         return line + start_line - 1, (col + start_col - 1) if line == 1 else col
 
@@ -191,7 +192,9 @@ _FEATURES_CREATE = [
 _ALTER_ACTION = re.compile(
     r"\b(?:(?:ADD|DROP|MODIFY|RENAME)\s+COLUMN|ADD\s*\(|(?:ADD|DROP|RENAME)\s+ROLLUP|MODIFY\s+PARTITION"
     r"|MODIFY\s+(?:DISTRIBUTION|COMMENT|ENGINE)|ENABLE\s+FEATURE|ORDER\s+BY|REPLACE\s+(?:WITH|PARTITION)"
-    r"|(?:ADD|DROP|BUILD)\s+INDEX|DROP\s+(?:FOREIGN|PRIMARY)|ADD\s+CONSTRAINT|DROP\s+CONSTRAINT)\b", _I)
+    r"|(?:ADD|DROP|BUILD)\s+INDEX|DROP\s+(?:FOREIGN|PRIMARY)|ADD\s+CONSTRAINT|DROP\s+CONSTRAINT)\b",
+    _I,
+)
 _SPACES = re.compile(r"\s+")
 
 
@@ -250,8 +253,10 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\S")
 def _unsupported_object(masked: str, error_pos: int) -> tuple[str, int] | None:
     """CREATE VIEW, SHOW VARIABLES, ALTER SYSTEM, ADMIN CHECK ...: a failure at the second or third
     word of a statement, on a word naming a Doris object or command dorisql does not have."""
-    words = [(m.group().upper(), m.start())
-             for m in itertools.islice(_WORD.finditer(masked, 0, min(len(masked), error_pos + 200)), 6)]
+    words = [
+        (m.group().upper(), m.start())
+        for m in itertools.islice(_WORD.finditer(masked, 0, min(len(masked), error_pos + 200)), 6)
+    ]
     if len(words) < 2:
         return None
     first = words[0][0]
@@ -259,18 +264,32 @@ def _unsupported_object(masked: str, error_pos: int) -> tuple[str, int] | None:
         if i >= len(words) or words[i][1] != error_pos:
             continue
         word = words[i][0]
-        if first == "ADMIN" or (first in ("CREATE", "DROP", "ALTER", "SHOW", "DESC", "DESCRIBE", "EXPLAIN")
-                                and word in OBJECT_WORDS):
+        if first == "ADMIN" or (
+            first in ("CREATE", "DROP", "ALTER", "SHOW", "DESC", "DESCRIBE", "EXPLAIN") and word in OBJECT_WORDS
+        ):
             parts = [w for w, _ in words[: i + 1]]
-            for w, _ in words[i + 1:]:
+            for w, _ in words[i + 1 :]:
                 if w in OBJECT_WORDS or w in ("TABLES", "VIEW", "TABLE", "DATABASES"):
                     parts.append(w)
                 else:
                     break
             return " ".join(parts), words[0][1]
-        if first == "SET" and i == 2 and words[1][0] in (
-                "NAMES", "PASSWORD", "PROPERTY", "ROLE", "LDAP_ADMIN_PASSWORD", "CHARSET", "CHARACTER",
-                "TRANSACTION", "DEFAULT"):
+        if (
+            first == "SET"
+            and i == 2
+            and words[1][0]
+            in (
+                "NAMES",
+                "PASSWORD",
+                "PROPERTY",
+                "ROLE",
+                "LDAP_ADMIN_PASSWORD",
+                "CHARSET",
+                "CHARACTER",
+                "TRANSACTION",
+                "DEFAULT",
+            )
+        ):
             return f"SET {words[1][0]}", words[0][1]
     return None
 
@@ -278,8 +297,18 @@ def _unsupported_object(masked: str, error_pos: int) -> tuple[str, int] | None:
 # --------------------------------------------------------------------------- friendly messages
 
 _TYPOGRAPHIC = {
-    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u3001": ",", "\u3002": ".",
-    "\u00b4": "'", "\u2032": "'", "\u2033": '"', "\u2013": "-", "\u2014": "-", "\u00d7": "*",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u3001": ",",
+    "\u3002": ".",
+    "\u00b4": "'",
+    "\u2032": "'",
+    "\u2033": '"',
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u00d7": "*",
 }
 
 
@@ -307,8 +336,7 @@ def describe_character(ch: str) -> str:
     if category in ("Cc", "Cs", "Co", "Cn"):
         return f"binary data: control character {code} — this does not look like SQL text"
     if ord(ch) > 127:
-        return (f"unexpected character '{ch}' ({code}) — names with such characters must be "
-                f"written in backquotes")
+        return f"unexpected character '{ch}' ({code}) — names with such characters must be written in backquotes"
     return f"unexpected character '{ch}'"
 
 
@@ -336,18 +364,35 @@ def _unmatched_close(masked: str, pos: int) -> bool:
 
 
 _TERMINAL_WORDS = {
-    "NAME": "a name", "QUOTED_NAME": "a name", "STRING": "a quoted string", "NUMBER": "a number",
-    "MINUS": "'-'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "LBRACE": "'{'",
-    "RBRACE": "'}'", "COMMA": "','", "DOT": "'.'", "COLON": "':'", "EQUAL": "'='", "LESSTHAN": "'<'",
-    "MORETHAN": "'>'", "SYSTEM_VARIABLE": "@@variable", "USER_VARIABLE": "@variable",
-    "OPERATOR": "an operator", "$END": "end of statement",
+    "NAME": "a name",
+    "QUOTED_NAME": "a name",
+    "STRING": "a quoted string",
+    "NUMBER": "a number",
+    "MINUS": "'-'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "COMMA": "','",
+    "DOT": "'.'",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "LESSTHAN": "'<'",
+    "MORETHAN": "'>'",
+    "SYSTEM_VARIABLE": "@@variable",
+    "USER_VARIABLE": "@variable",
+    "OPERATOR": "an operator",
+    "$END": "end of statement",
 }
 
 _PREV_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|`[^`]*`|[(),.=]")
 
 
 _CREATE_TABLE_HEAD = re.compile(
-    r"\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:`[^`]*`|[\w$]+)(?:\s*\.\s*(?:`[^`]*`|[\w$]+))?\s*$", _I)
+    r"\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:`[^`]*`|[\w$]+)(?:\s*\.\s*(?:`[^`]*`|[\w$]+))?\s*$", _I
+)
 
 
 def _name_kind(masked: str, pos: int) -> str:
@@ -448,10 +493,18 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
             open_at = _unclosed_paren(masked, len(text))
             want = describe_expected(expected, masked, len(text), terminal_pattern)
             if open_at is not None:
-                return syntax_error(text, len(text), f"unexpected end of input — '(' at {ref(0)} is never closed"
-                                    + (f" (expected {want})" if want else ""), refs=(open_at,))
-            return syntax_error(text, len(text), "unexpected end of input — the statement is incomplete"
-                                + (f" (expected {want})" if want else ""))
+                return syntax_error(
+                    text,
+                    len(text),
+                    f"unexpected end of input — '(' at {ref(0)} is never closed"
+                    + (f" (expected {want})" if want else ""),
+                    refs=(open_at,),
+                )
+            return syntax_error(
+                text,
+                len(text),
+                "unexpected end of input — the statement is incomplete" + (f" (expected {want})" if want else ""),
+            )
         if text.startswith(("/*", "'", '"', "`"), pos):
             detail, refs = _bad_character(text, pos)
             return syntax_error(text, pos, detail, refs)
@@ -462,10 +515,14 @@ def translate(exc: Exception, text: str, terminal_pattern) -> DorisqlError:
         # A '(' is left open before pos exactly when there is an innermost open one.
         innermost = _innermost_open_paren(masked, pos)
         if "RPAR" in expected and innermost is not None and token.type not in ("NAME", "QUOTED_NAME"):
-            return syntax_error(text, pos, f"unexpected {shown} — '(' at {ref(0)} is not closed (missing ')'?)",
-                                refs=(innermost,))
-        if token.type not in ("NAME", "QUOTED_NAME", "STRING", "NUMBER") and token.value.replace("_", "").isalpha() \
-                and ("NAME" in expected):
+            return syntax_error(
+                text, pos, f"unexpected {shown} — '(' at {ref(0)} is not closed (missing ')'?)", refs=(innermost,)
+            )
+        if (
+            token.type not in ("NAME", "QUOTED_NAME", "STRING", "NUMBER")
+            and token.value.replace("_", "").isalpha()
+            and ("NAME" in expected)
+        ):
             return syntax_error(text, pos, f"'{token.value}' is a reserved word; write it as `{token.value}`")
         return syntax_error(text, pos, f"unexpected {shown}" + (f" — expected {want}" if want else ""))
     return syntax_error(text, pos, str(exc).splitlines()[0] if str(exc) else "invalid statement")
@@ -495,6 +552,16 @@ def _bad_character(text: str, pos: int) -> tuple[str, tuple[int, ...]]:
 
 
 __all__ = [
-    "caret_context", "describe_character", "line_col", "located", "mask", "offset_of", "relocate",
-    "syntax_error", "translate", "unsupported_feature", "feature_offset", "UnexpectedInput",
+    "caret_context",
+    "describe_character",
+    "line_col",
+    "located",
+    "mask",
+    "offset_of",
+    "relocate",
+    "syntax_error",
+    "translate",
+    "unsupported_feature",
+    "feature_offset",
+    "UnexpectedInput",
 ]

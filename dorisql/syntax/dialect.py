@@ -16,14 +16,12 @@ text is ever edited before parsing:
 
 from __future__ import annotations
 
-from typing import Optional
-
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.doris import Doris
+from sqlglot.errors import ParseError, TokenError
 from sqlglot.generators.doris import DorisGenerator
 from sqlglot.parsers.doris import DorisParser
-from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
 from dorisql.errors import NotSupportedError, SqlSyntaxError
@@ -45,10 +43,12 @@ class Dorisql(Doris):
     """sqlglot's Doris dialect with Doris's table selection clauses and recorded call names."""
 
     class Parser(DorisParser):
-        def _parse_table_parts(self, schema: bool = False, is_db_reference: bool = False,
-                               wildcard: bool = False, fast: bool = False):
-            table = super()._parse_table_parts(schema=schema, is_db_reference=is_db_reference,
-                                               wildcard=wildcard, fast=fast)
+        def _parse_table_parts(
+            self, schema: bool = False, is_db_reference: bool = False, wildcard: bool = False, fast: bool = False
+        ):
+            table = super()._parse_table_parts(
+                schema=schema, is_db_reference=is_db_reference, wildcard=wildcard, fast=fast
+            )
             if isinstance(table, exp.Table) and not (schema or is_db_reference or fast):
                 partition = self._parse_partition_selection()
                 if partition is not None:
@@ -58,7 +58,7 @@ class Dorisql(Doris):
                     table.set("tablets", tablets)
             return table
 
-        def _parse_partition_selection(self) -> Optional[exp.Partition]:
+        def _parse_partition_selection(self) -> exp.Partition | None:
             """``[TEMPORARY] PARTITION[S] (p1, p2)`` or ``[TEMPORARY] PARTITION[S] p1``."""
             index = self._index
             temporary = self._match(TokenType.TEMPORARY)
@@ -88,19 +88,25 @@ class Dorisql(Doris):
             self.raise_error("Expected a partition name")
             return exp.to_identifier("")  # reached only when the parser collects errors
 
-        def _parse_tablet_selection(self) -> Optional[exp.Tuple]:
+        def _parse_tablet_selection(self) -> exp.Tuple | None:
             """``TABLET (10001, 10002)``."""
-            if not (self._curr and self._curr.text.upper() == "TABLET"
-                    and self._next and self._next.token_type == TokenType.L_PAREN):
+            if not (
+                self._curr
+                and self._curr.text.upper() == "TABLET"
+                and self._next
+                and self._next.token_type == TokenType.L_PAREN
+            ):
                 return None
             self._advance()
             return self.expression(exp.Tuple(expressions=self._parse_wrapped_csv(self._parse_number)))
 
-        def _parse_function_call(self, functions=None, anonymous: bool = False,
-                                 optional_parens: bool = True, any_token: bool = False):
+        def _parse_function_call(
+            self, functions=None, anonymous: bool = False, optional_parens: bool = True, any_token: bool = False
+        ):
             token = self._curr
-            result = super()._parse_function_call(functions=functions, anonymous=anonymous,
-                                                  optional_parens=optional_parens, any_token=any_token)
+            result = super()._parse_function_call(
+                functions=functions, anonymous=anonymous, optional_parens=optional_parens, any_token=any_token
+            )
             node = result
             while isinstance(node, _CALL_WRAPPERS):
                 node = node.this
@@ -133,7 +139,7 @@ def parse_query(sql: str) -> exp.Query:
     return tree
 
 
-def partition_names(table: exp.Table) -> Optional[tuple[str, ...]]:
+def partition_names(table: exp.Table) -> tuple[str, ...] | None:
     """The partitions a ``t PARTITION (...)`` clause selects (None: no clause)."""
     clause = table.args.get("partition")
     if clause is None:
@@ -146,7 +152,7 @@ def partition_names(table: exp.Table) -> Optional[tuple[str, ...]]:
     return names
 
 
-def call_name(node: exp.Func) -> Optional[str]:
+def call_name(node: exp.Func) -> str | None:
     """The name a function was called by, lower case; None for a node sqlglot built from an
     operator (`a DIV b`, `x::int`) rather than from a call."""
     if isinstance(node, (exp.Anonymous, exp.AnonymousAggFunc)):

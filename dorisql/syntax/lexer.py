@@ -90,8 +90,9 @@ class Driver:
         while pos < end:
             m = match(text, pos)
             if m is None:
-                raise UnexpectedCharacters(text, pos, line, pos - line_start + 1,
-                                           terminals_by_name=self.terminals_by_name)
+                raise UnexpectedCharacters(
+                    text, pos, line, pos - line_start + 1, terminals_by_name=self.terminals_by_name
+                )
             kind = m.lastgroup or ""  # never "": every alternative of _MASTER is a named group
             value = m.group()
             start_pos = pos

@@ -62,9 +62,14 @@ def check_size(text: str) -> None:
         return
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_STATEMENT_BYTES:
-        raise located(StatementTooLargeError(
-            f"statement too large: {size} bytes; dorisql reads statements of up to {MAX_STATEMENT_BYTES} "
-            f"bytes (16 MiB, Doris's max_allowed_packet)"), text, 0)
+        raise located(
+            StatementTooLargeError(
+                f"statement too large: {size} bytes; dorisql reads statements of up to {MAX_STATEMENT_BYTES} "
+                f"bytes (16 MiB, Doris's max_allowed_packet)"
+            ),
+            text,
+            0,
+        )
 
 
 def check_nesting(text: str) -> None:
@@ -98,8 +103,18 @@ def _most_levels(text: str) -> int:
     """An upper bound of the nesting depth: every level starts at one of these characters or words."""
     low = text.lower()
     count = low.count
-    return (count("(") + count("[") + count("{") + count("<") + count("case") + count("not")
-            + count("-") + count("+") + count("~") + count("!"))
+    return (
+        count("(")
+        + count("[")
+        + count("{")
+        + count("<")
+        + count("case")
+        + count("not")
+        + count("-")
+        + count("+")
+        + count("~")
+        + count("!")
+    )
 
 
 def too_deep(text: str, pos: int) -> SqlSyntaxError:

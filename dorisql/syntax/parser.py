@@ -22,9 +22,18 @@ from lark.exceptions import UnexpectedInput, VisitError
 from dorisql import analysis, ast
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
 
+from .diagnose import (
+    caret_context,
+    feature_offset,
+    located,
+    mask,
+    offset_of,
+    relocate,
+    syntax_error,
+    translate,
+    unsupported_feature,
+)
 from .lexer import Driver
-from .diagnose import (caret_context, feature_offset, located, mask, offset_of, relocate, syntax_error,
-                       translate, unsupported_feature)
 from .limits import check_nesting, check_size, ensure_recursion_limit
 from .queries import query_tables
 from .split import WHITESPACE, skip_noise, split_statements
@@ -104,7 +113,9 @@ def _run_lark(text: str, start: str = "statement"):
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _EXPLAIN_LEVELS = frozenset(
-    "GRAPH PLAN TREE DUMP PARSED ANALYZED REWRITTEN LOGICAL OPTIMIZED PHYSICAL SHAPE MEMO DISTRIBUTED ALL PROCESS".split()
+    (
+        "GRAPH PLAN TREE DUMP PARSED ANALYZED REWRITTEN LOGICAL OPTIMIZED PHYSICAL SHAPE MEMO DISTRIBUTED ALL PROCESS"
+    ).split()
 )
 
 
@@ -139,7 +150,7 @@ def parse_statement(text: str) -> ast.Statement:
         split = _ctas_split(text, end)
         if split is not None:
             try:
-                head = _run_lark(text[:split[0]], start="create_table_as_head")
+                head = _run_lark(text[: split[0]], start="create_table_as_head")
             except SqlSyntaxError as e:  # e.g. CREATE TABLE t (k1, k2) AS SELECT: still not supported
                 feature = unsupported_feature(mask(text), e.pos)
                 if feature is None:
@@ -186,8 +197,9 @@ def _explain(text: str, pos: int, keyword: str) -> ast.Explain:
         raise located(NotSupportedError(f"{keyword} {word}"), text, start)
     if not word:
         raise syntax_error(text, len(text), f"unexpected end of input — expected a query after {keyword}")
-    raise syntax_error(text, start, f"unexpected '{text[start:end]}' — expected a query (SELECT or WITH) "
-                                    f"after {keyword}")
+    raise syntax_error(
+        text, start, f"unexpected '{text[start:end]}' — expected a query (SELECT or WITH) after {keyword}"
+    )
 
 
 _INSERT_SCAN = re.compile(r"[()]|\b(?:SELECT|WITH|VALUES)\b", re.IGNORECASE)
@@ -246,6 +258,7 @@ def _insert_query(text: str, qstart: int) -> ast.Insert:
 
 
 # --------------------------------------------------------------------------- public API
+
 
 def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, check: bool) -> ast.Statement:
     object.__setattr__(stmt, "pos", ast.Pos(line, col))

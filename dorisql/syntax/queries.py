@@ -16,8 +16,10 @@ _SQLGLOT_TOKEN = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), 
 
 def _clean_sqlglot(desc: str) -> str:
     """sqlglot's message without its token reprs."""
+
     def repl(m: re.Match) -> str:
         return "end of input" if m.group(1) == "SENTINEL" else f"'{m.group(2)}'"
+
     if desc.startswith("Required keyword"):
         return "the query is incomplete"
     return _SQLGLOT_TOKEN.sub(repl, desc)

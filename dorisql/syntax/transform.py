@@ -91,15 +91,38 @@ def _text(token) -> str:
 
 #: Type names as written -> canonical name.
 TYPE_NAMES = {
-    "TINYINT": "TINYINT", "SMALLINT": "SMALLINT", "INT": "INT", "INTEGER": "INT", "BIGINT": "BIGINT",
-    "LARGEINT": "LARGEINT", "BOOLEAN": "BOOLEAN", "FLOAT": "FLOAT", "DOUBLE": "DOUBLE",
-    "DECIMAL": "DECIMAL", "DECIMALV2": "DECIMALV2", "DECIMALV3": "DECIMALV3",
-    "DATE": "DATE", "DATETIME": "DATETIME", "DATEV1": "DATEV1", "DATETIMEV1": "DATETIMEV1",
-    "DATEV2": "DATEV2", "DATETIMEV2": "DATETIMEV2", "TIME": "TIME",
-    "CHAR": "CHAR", "CHARACTER": "CHAR", "VARCHAR": "VARCHAR", "STRING": "STRING", "TEXT": "STRING",
-    "JSON": "JSON", "JSONB": "JSON", "VARIANT": "VARIANT",
-    "HLL": "HLL", "BITMAP": "BITMAP", "QUANTILE_STATE": "QUANTILE_STATE",
-    "IPV4": "IPV4", "IPV6": "IPV6",
+    "TINYINT": "TINYINT",
+    "SMALLINT": "SMALLINT",
+    "INT": "INT",
+    "INTEGER": "INT",
+    "BIGINT": "BIGINT",
+    "LARGEINT": "LARGEINT",
+    "BOOLEAN": "BOOLEAN",
+    "FLOAT": "FLOAT",
+    "DOUBLE": "DOUBLE",
+    "DECIMAL": "DECIMAL",
+    "DECIMALV2": "DECIMALV2",
+    "DECIMALV3": "DECIMALV3",
+    "DATE": "DATE",
+    "DATETIME": "DATETIME",
+    "DATEV1": "DATEV1",
+    "DATETIMEV1": "DATETIMEV1",
+    "DATEV2": "DATEV2",
+    "DATETIMEV2": "DATETIMEV2",
+    "TIME": "TIME",
+    "CHAR": "CHAR",
+    "CHARACTER": "CHAR",
+    "VARCHAR": "VARCHAR",
+    "STRING": "STRING",
+    "TEXT": "STRING",
+    "JSON": "JSON",
+    "JSONB": "JSON",
+    "VARIANT": "VARIANT",
+    "HLL": "HLL",
+    "BITMAP": "BITMAP",
+    "QUANTILE_STATE": "QUANTILE_STATE",
+    "IPV4": "IPV4",
+    "IPV6": "IPV6",
 }
 
 #: Time units of FROM (...) TO (...) INTERVAL n <unit>.
@@ -124,7 +147,7 @@ class _Expr:
         self.items = items
 
     def source(self) -> str:
-        return SOURCE.get()[self.first.start_pos:self.last.end_pos]
+        return SOURCE.get()[self.first.start_pos : self.last.end_pos]
 
 
 _NO_SPACE_AFTER = frozenset("([{.:")
@@ -150,9 +173,11 @@ def canonical_text(text: str) -> str:
             continue
         value = m.group()
         if prev is not None:
-            glue = (prev in _NO_SPACE_AFTER and not (prev == "." and kind == "NUMBER")) \
-                or (value in _NO_SPACE_BEFORE and not (value == "." and prev_kind == "NUMBER")) \
+            glue = (
+                (prev in _NO_SPACE_AFTER and not (prev == "." and kind == "NUMBER"))
+                or (value in _NO_SPACE_BEFORE and not (value == "." and prev_kind == "NUMBER"))
                 or (value == "(" and prev_kind in ("NAME", "QUOTED_NAME"))
+            )
             if not glue:
                 out.append(" ")
         out.append(value)
@@ -161,7 +186,7 @@ def canonical_text(text: str) -> str:
 
 
 def _span_text(first: Token, last: Token) -> str:
-    return canonical_text(SOURCE.get()[first.start_pos:last.end_pos])
+    return canonical_text(SOURCE.get()[first.start_pos : last.end_pos])
 
 
 def _first_token(x) -> Token:
@@ -178,14 +203,18 @@ def _last_token(x) -> Token:
 
 #: ALTER TABLE clauses kept as text (grammar rule unsupported_alter): leading words -> feature.
 _UNSUPPORTED_ALTER = {
-    ("ADD", "COLUMN"): "ALTER TABLE ... ADD COLUMN", ("ADD",): "ALTER TABLE ... ADD COLUMN",
-    ("DROP", "COLUMN"): "ALTER TABLE ... DROP COLUMN", ("MODIFY", "COLUMN"): "ALTER TABLE ... MODIFY COLUMN",
+    ("ADD", "COLUMN"): "ALTER TABLE ... ADD COLUMN",
+    ("ADD",): "ALTER TABLE ... ADD COLUMN",
+    ("DROP", "COLUMN"): "ALTER TABLE ... DROP COLUMN",
+    ("MODIFY", "COLUMN"): "ALTER TABLE ... MODIFY COLUMN",
     ("RENAME", "COLUMN"): "ALTER TABLE ... RENAME COLUMN",
-    ("ADD", "ROLLUP"): "ALTER TABLE ... ADD ROLLUP", ("DROP", "ROLLUP"): "ALTER TABLE ... DROP ROLLUP",
+    ("ADD", "ROLLUP"): "ALTER TABLE ... ADD ROLLUP",
+    ("DROP", "ROLLUP"): "ALTER TABLE ... DROP ROLLUP",
     ("MODIFY", "PARTITION"): "ALTER TABLE ... MODIFY PARTITION",
     ("ENABLE", "FEATURE"): "ALTER TABLE ... ENABLE FEATURE",
     ("MODIFY", "DISTRIBUTION"): "ALTER TABLE ... MODIFY DISTRIBUTION",
-    ("MODIFY", "COMMENT"): "ALTER TABLE ... MODIFY COMMENT", ("MODIFY", "ENGINE"): "ALTER TABLE ... MODIFY ENGINE",
+    ("MODIFY", "COMMENT"): "ALTER TABLE ... MODIFY COMMENT",
+    ("MODIFY", "ENGINE"): "ALTER TABLE ... MODIFY ENGINE",
 }
 
 
@@ -263,16 +292,33 @@ class ToAst(Transformer):
         columns = tuple(e for e in elements if isinstance(e, ast.ColumnDef))
         indexes = tuple(e for e in elements if isinstance(e, ast.IndexDef))
         return ast.CreateTable(
-            table, columns, indexes=indexes, if_not_exists=bool(ine), engine=engine, keys=keys,
-            comment=comment, partition=partition, distribution=dist, rollups=rollups or (),
+            table,
+            columns,
+            indexes=indexes,
+            if_not_exists=bool(ine),
+            engine=engine,
+            keys=keys,
+            comment=comment,
+            partition=partition,
+            distribution=dist,
+            rollups=rollups or (),
             properties=props or (),
         )
 
     def create_table_as_head(self, c):
         """CREATE TABLE ... before AS <query>; the parser adds the query (`as_query`)."""
         ine, table, engine, keys, comment, partition, dist, props = c
-        return ast.CreateTable(table, (), if_not_exists=bool(ine), engine=engine, keys=keys, comment=comment,
-                               partition=partition, distribution=dist, properties=props or ())
+        return ast.CreateTable(
+            table,
+            (),
+            if_not_exists=bool(ine),
+            engine=engine,
+            keys=keys,
+            comment=comment,
+            partition=partition,
+            distribution=dist,
+            properties=props or (),
+        )
 
     def create_table_like(self, c):
         return ast.CreateTableLike(c[1], c[2], if_not_exists=bool(c[0]))
@@ -396,8 +442,13 @@ class ToAst(Transformer):
 
     def index_def(self, c):
         _ine, name, cols, using, props, comment = c
-        return ast.IndexDef(name, cols, using=using, properties=props or (),
-                            comment=unquote(comment.value) if comment is not None else None)
+        return ast.IndexDef(
+            name,
+            cols,
+            using=using,
+            properties=props or (),
+            comment=unquote(comment.value) if comment is not None else None,
+        )
 
     def index_type(self, c):
         return c[0].value.upper()
@@ -443,8 +494,9 @@ class ToAst(Transformer):
         if unit is not None:
             u = unit.value.upper()
             if u not in BATCH_UNITS:
-                raise syntax_error_at(unit, f"unknown time unit '{unit.value}' — expected one of "
-                                            "YEAR, MONTH, WEEK, DAY, HOUR")
+                raise syntax_error_at(
+                    unit, f"unknown time unit '{unit.value}' — expected one of YEAR, MONTH, WEEK, DAY, HOUR"
+                )
             unit = u
         return ast.BatchRangePartition(start, end, _int(interval), unit)
 
@@ -531,10 +583,11 @@ class ToAst(Transformer):
             if not (isinstance(x, Token) and x.type not in ("LPAR", "NAME")):
                 break
             words.append(x.value.upper())
-        rest = [x for x in c[len(words):] if x is not None]
+        rest = [x for x in c[len(words) :] if x is not None]
         feature = _UNSUPPORTED_ALTER[tuple(words)]
-        return ast.UnsupportedAlter(feature, " ".join(words) + " "
-                                    + _span_text(_first_token(rest[0]), _last_token(rest[-1])))
+        return ast.UnsupportedAlter(
+            feature, " ".join(words) + " " + _span_text(_first_token(rest[0]), _last_token(rest[-1]))
+        )
 
     # ------------------------------------------------------------------ SHOW and friends
 
@@ -556,8 +609,9 @@ class ToAst(Transformer):
     def show_partitions(self, c):
         temporary, table, where, order, limit = c
         lim, off = limit if limit else (None, None)
-        return ast.ShowPartitions(table, where=where, order_by=order or (), limit=lim, offset=off,
-                                  temporary=bool(temporary))
+        return ast.ShowPartitions(
+            table, where=where, order_by=order or (), limit=lim, offset=off, temporary=bool(temporary)
+        )
 
     def show_dynamic(self, c):
         return ast.ShowDynamicPartitionTables(db=c[0])
@@ -678,8 +732,14 @@ class ToAst(Transformer):
 
     def _insert(self, c, rows):
         mode, table, partitions, label, columns = c
-        return ast.Insert(table, partitions=partitions or (), columns=columns or (), rows=rows,
-                          label=label, overwrite=mode == "OVERWRITE")
+        return ast.Insert(
+            table,
+            partitions=partitions or (),
+            columns=columns or (),
+            rows=rows,
+            label=label,
+            overwrite=mode == "OVERWRITE",
+        )
 
     def label(self, c):
         return c[0]
@@ -723,8 +783,14 @@ def _literal(e: _Expr, signed_numbers: bool = False) -> ast.Literal:
                 return ast.Literal(None, "null")
             if upper in ("TRUE", "FALSE"):
                 return ast.Literal(upper, "bool")
-    if (signed_numbers and len(items) == 2 and isinstance(items[0], Token) and items[0].value == "-"
-            and isinstance(items[1], Token) and items[1].type == "NUMBER"
-            and items[0].end_pos == items[1].start_pos):
+    if (
+        signed_numbers
+        and len(items) == 2
+        and isinstance(items[0], Token)
+        and items[0].value == "-"
+        and isinstance(items[1], Token)
+        and items[1].type == "NUMBER"
+        and items[0].end_pos == items[1].start_pos
+    ):
         return ast.Literal("-" + items[1].value, "number")
     return ast.Literal(e.source(), "expr")

@@ -6,8 +6,20 @@ import pytest
 
 from dorisql import analysis as A
 from dorisql.ast import (
-    AddPartition, AlterTable, BatchRangePartition, ColumnDef, CreateTable, DataType, DistributedBy, KeysDesc,
-    ListPartition, Literal, PartitionBy, RangePartition, SetProperties, TableName,
+    AddPartition,
+    AlterTable,
+    BatchRangePartition,
+    ColumnDef,
+    CreateTable,
+    DataType,
+    DistributedBy,
+    KeysDesc,
+    ListPartition,
+    Literal,
+    PartitionBy,
+    RangePartition,
+    SetProperties,
+    TableName,
 )
 from dorisql.errors import AnalysisError, NotSupportedError
 
@@ -17,8 +29,11 @@ def C(name, t, *params, **kw):
 
 
 SEED_COLUMNS = (
-    C("user_id", "LARGEINT", nullable=False), C("date", "DATE", nullable=False),
-    C("timestamp", "DATETIME", nullable=False), C("city", "VARCHAR", 20), C("age", "SMALLINT"),
+    C("user_id", "LARGEINT", nullable=False),
+    C("date", "DATE", nullable=False),
+    C("timestamp", "DATETIME", nullable=False),
+    C("city", "VARCHAR", 20),
+    C("age", "SMALLINT"),
     C("sex", "TINYINT"),
     C("last_visit_date", "DATETIME", agg_type="REPLACE", default=Literal("1970-01-01 00:00:00")),
     C("cost", "BIGINT", agg_type="SUM", default=Literal("0")),
@@ -26,11 +41,21 @@ SEED_COLUMNS = (
     C("min_dwell_time", "INT", agg_type="MIN", default=Literal("99999")),
 )
 SEED = CreateTable(
-    TableName("example_range_tbl", "example_db"), SEED_COLUMNS, if_not_exists=True, engine="olap",
+    TableName("example_range_tbl", "example_db"),
+    SEED_COLUMNS,
+    if_not_exists=True,
+    engine="olap",
     keys=KeysDesc("AGGREGATE", ("user_id", "date", "timestamp", "city", "age", "sex")),
-    partition=PartitionBy("RANGE", ("date",), (
-        RangePartition("p201701", ("2017-02-01",)), RangePartition("p201702", ("2017-03-01",)),
-        RangePartition("p201703", ("2017-04-01",)), RangePartition("p2018", ("2019-01-01",), ("2018-01-01",)))),
+    partition=PartitionBy(
+        "RANGE",
+        ("date",),
+        (
+            RangePartition("p201701", ("2017-02-01",)),
+            RangePartition("p201702", ("2017-03-01",)),
+            RangePartition("p201703", ("2017-04-01",)),
+            RangePartition("p2018", ("2019-01-01",), ("2018-01-01",)),
+        ),
+    ),
     distribution=DistributedBy("HASH", ("user_id",), 16),
     properties=(("replication_num", "3"), ("storage_medium", "SSD"), ("storage_cooldown_time", "2018-01-01 12:00:00")),
 )
@@ -44,9 +69,18 @@ def err(stmt, pattern, exc=AnalysisError):
 
 def test_seed_tables_pass():
     A.check(SEED)
-    lst = dataclasses.replace(SEED, partition=PartitionBy("LIST", ("city",), (
-        ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
-        ListPartition("p_usa", (("New York",), ("San Francisco",))), ListPartition("p_jp", (("Tokyo",),)))))
+    lst = dataclasses.replace(
+        SEED,
+        partition=PartitionBy(
+            "LIST",
+            ("city",),
+            (
+                ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
+                ListPartition("p_usa", (("New York",), ("San Francisco",))),
+                ListPartition("p_jp", (("Tokyo",),)),
+            ),
+        ),
+    )
     A.check(lst)
 
 
@@ -68,62 +102,96 @@ def test_defaults():
     t = CreateTable(TableName("t"), (C("s", "CHAR", 100),))
     assert A.normalize_create_table(t).keys.columns == ("s",)
     # aggregate columns -> AGGREGATE KEY of the columns before them
-    t = CreateTable(TableName("t"), (C("a", "INT"), C("b", "INT"), C("v", "BIGINT", agg_type="SUM")),
-                    distribution=DistributedBy("HASH", ("a",)))
+    t = CreateTable(
+        TableName("t"),
+        (C("a", "INT"), C("b", "INT"), C("v", "BIGINT", agg_type="SUM")),
+        distribution=DistributedBy("HASH", ("a",)),
+    )
     n = A.normalize_create_table(t)
     assert n.keys == KeysDesc("AGGREGATE", ("a", "b")) and n.distribution.buckets == 10
     # UNIQUE gets merge-on-write and types are canonical
-    t = CreateTable(TableName("t"), (C("a", "INT"), C("d", "DATEV2"), C("v", "VARCHAR")),
-                    keys=KeysDesc("UNIQUE", ("a",)), distribution=DistributedBy("HASH", ("a",), auto=True))
+    t = CreateTable(
+        TableName("t"),
+        (C("a", "INT"), C("d", "DATEV2"), C("v", "VARCHAR")),
+        keys=KeysDesc("UNIQUE", ("a",)),
+        distribution=DistributedBy("HASH", ("a",), auto=True),
+    )
     n = A.normalize_create_table(t)
     assert ("enable_unique_key_merge_on_write", "true") in n.properties
     assert n.columns[1].type == DataType("DATE") and n.columns[2].type == DataType("VARCHAR", (65533,))
     assert n.distribution.auto and n.distribution.buckets is None
     t = CreateTable(TableName("t"), (C("f", "DOUBLE"), C("a", "INT")))
-    err(t, "The olap table first column could not be float, double, string or array, struct, map, please use "
-           "decimal or varchar instead.")
+    err(
+        t,
+        "The olap table first column could not be float, double, string or array, struct, map, please use "
+        "decimal or varchar instead.",
+    )
 
 
 def test_key_errors():
-    base = CreateTable(TableName("t"), (C("a", "INT"), C("b", "INT"), C("v", "INT")),
-                       distribution=DistributedBy("HASH", ("a",), 1))
-    err(dataclasses.replace(base, keys=KeysDesc("DUPLICATE", ("b",))),
+    base = CreateTable(
+        TableName("t"), (C("a", "INT"), C("b", "INT"), C("v", "INT")), distribution=DistributedBy("HASH", ("a",), 1)
+    )
+    err(
+        dataclasses.replace(base, keys=KeysDesc("DUPLICATE", ("b",))),
         "Key columns should be a ordered prefix of the schema. KeyColumns[0] (starts from zero) is b, but "
-        "corresponding column is a in the previous columns declaration.")
+        "corresponding column is a in the previous columns declaration.",
+    )
     err(dataclasses.replace(base, keys=KeysDesc("DUPLICATE", ("x",))), "Key column[x] doesn't exist.")
-    err(dataclasses.replace(base, keys=KeysDesc("AGGREGATE", ("a",))),
-        "AGG_KEYS table should specify aggregate type for non-key column[b]")
+    err(
+        dataclasses.replace(base, keys=KeysDesc("AGGREGATE", ("a",))),
+        "AGG_KEYS table should specify aggregate type for non-key column[b]",
+    )
     withsum = dataclasses.replace(base, columns=(C("a", "INT"), C("b", "INT"), C("v", "INT", agg_type="SUM")))
-    err(dataclasses.replace(withsum, keys=KeysDesc("DUPLICATE", ("a", "b"))),
-        "DUP_KEYS table should not specify aggregate type for non-key column[v]")
-    err(dataclasses.replace(withsum, keys=KeysDesc("UNIQUE", ("a", "b"))),
-        "UNIQUE_KEYS table should not specify aggregate type for non-key column[v]")
-    bad = dataclasses.replace(base, columns=(C("a", "INT", agg_type="SUM"), C("b", "INT", agg_type="SUM")),
-                              keys=KeysDesc("AGGREGATE", ("a",)))
+    err(
+        dataclasses.replace(withsum, keys=KeysDesc("DUPLICATE", ("a", "b"))),
+        "DUP_KEYS table should not specify aggregate type for non-key column[v]",
+    )
+    err(
+        dataclasses.replace(withsum, keys=KeysDesc("UNIQUE", ("a", "b"))),
+        "UNIQUE_KEYS table should not specify aggregate type for non-key column[v]",
+    )
+    bad = dataclasses.replace(
+        base, columns=(C("a", "INT", agg_type="SUM"), C("b", "INT", agg_type="SUM")), keys=KeysDesc("AGGREGATE", ("a",))
+    )
     err(bad, "Key column[a] should not specify aggregate type.")
-    strsum = dataclasses.replace(base, columns=(C("a", "INT"), C("s", "VARCHAR", 10, agg_type="SUM")),
-                                 keys=KeysDesc("AGGREGATE", ("a",)))
+    strsum = dataclasses.replace(
+        base, columns=(C("a", "INT"), C("s", "VARCHAR", 10, agg_type="SUM")), keys=KeysDesc("AGGREGATE", ("a",))
+    )
     err(strsum, "Aggregate type SUM is not compatible with primitive type VARCHAR(10)")
-    err(dataclasses.replace(base, columns=(C("f", "FLOAT"), C("a", "INT")), keys=KeysDesc("DUPLICATE", ("f",))),
-        "Float or double can not used as a key, use decimal instead.")
-    err(dataclasses.replace(base, columns=(C("s", "STRING"), C("a", "INT")), keys=KeysDesc("DUPLICATE", ("s",))),
-        "String Type should not be used in key column[s]")
+    err(
+        dataclasses.replace(base, columns=(C("f", "FLOAT"), C("a", "INT")), keys=KeysDesc("DUPLICATE", ("f",))),
+        "Float or double can not used as a key, use decimal instead.",
+    )
+    err(
+        dataclasses.replace(base, columns=(C("s", "STRING"), C("a", "INT")), keys=KeysDesc("DUPLICATE", ("s",))),
+        "String Type should not be used in key column[s]",
+    )
     err(dataclasses.replace(base, columns=(C("a", "INT"), C("a", "INT"))), "Duplicate column name 'a'")
     err(dataclasses.replace(base, columns=()), "table should contain at least one column")
     err(dataclasses.replace(base, keys=KeysDesc("UNIQUE", ())), "The number of key columns is 0.")
-    nn = dataclasses.replace(base, columns=(C("a", "INT"), C("v", "INT", agg_type="REPLACE_IF_NOT_NULL",
-                                                              nullable=False)),
-                             keys=KeysDesc("AGGREGATE", ("a",)))
+    nn = dataclasses.replace(
+        base,
+        columns=(C("a", "INT"), C("v", "INT", agg_type="REPLACE_IF_NOT_NULL", nullable=False)),
+        keys=KeysDesc("AGGREGATE", ("a",)),
+    )
     err(nn, "REPLACE_IF_NOT_NULL column must be nullable, maybe should use REPLACE, column:v")
     h = dataclasses.replace(base, columns=(C("a", "INT"), C("h", "HLL")), keys=KeysDesc("AGGREGATE", ("a",)))
     err(h, "AGG_KEYS table should specify aggregate type for non-key column[h]")  # Doris checks keys first
-    err(dataclasses.replace(h, columns=(C("a", "INT"), C("h", "HLL", agg_type="HLL_UNION", nullable=True))),
-        "complex type column must be not nullable, column:h")
-    err(dataclasses.replace(base, columns=(C("a", "INT"), C("b", "INT", nullable=False,
-                                                             default=Literal(None, "null")))),
-        "Can not set null default value to non nullable column: b")
-    err(dataclasses.replace(base, columns=(C("a", "INT"), C("b", "TINYINT", default=Literal("300")))),
-        "Invalid default value for 'b': Number out of range[300]. type: TINYINT")
+    err(
+        dataclasses.replace(h, columns=(C("a", "INT"), C("h", "HLL", agg_type="HLL_UNION", nullable=True))),
+        "complex type column must be not nullable, column:h",
+    )
+    err(
+        dataclasses.replace(
+            base, columns=(C("a", "INT"), C("b", "INT", nullable=False, default=Literal(None, "null")))
+        ),
+        "Can not set null default value to non nullable column: b",
+    )
+    err(
+        dataclasses.replace(base, columns=(C("a", "INT"), C("b", "TINYINT", default=Literal("300")))),
+        "Invalid default value for 'b': Number out of range[300]. type: TINYINT",
+    )
     err(dataclasses.replace(base, engine="mysql"), "~ENGINE=mysql", NotSupportedError)
 
 
@@ -134,78 +202,143 @@ def test_partition_errors():
     err(dataclasses.replace(base, partition=part(("nope",))), "partition key nope is not exists")
     err(dataclasses.replace(base, partition=part(("date", "date"))), "Duplicated partition column date")
     err(dataclasses.replace(base, partition=part(("cost",))), "The partition column could not be aggregated column")
-    err(dataclasses.replace(base, partition=part(("city",))),
-        "Column[city] type[VARCHAR] cannot be a range partition key.")
-    err(dataclasses.replace(base, partition=part(("date",), (ListPartition("p", (("2017-01-01",),)),))),
-        "partitions types is invalid, expected FIXED or LESS in range partitions and IN in list partitions")
-    err(dataclasses.replace(base, partition=part(("date",), (RangePartition("p1", ("2017-01-01",)),
-                                                             RangePartition("p1", ("2017-02-01",))))),
-        "Duplicated named partition: p1")
-    err(dataclasses.replace(base, partition=part(("date",), (RangePartition("p1", ("2017-01-01", "1")),))),
-        "Partition values number is more than partition column number: ('2017-01-01', '1')")
-    err(dataclasses.replace(base, partition=part(("date",), (
-        RangePartition("a", ("2017-03-01",), ("2017-01-01",)), RangePartition("b", ("2017-04-01",), ("2017-02-01",))))),
-        "~is intersected with range")
-    err(dataclasses.replace(base, partition=part(("date",), (RangePartition("a", ("2017-13-01",)),))),
-        "date literal [2017-13-01] is invalid")
-    err(dataclasses.replace(base, partition=part(("city",), (ListPartition("a", (("x",),)),
-                                                             ListPartition("b", (("x",),))), "LIST")),
-        "~is conflict with current partitionKeys")
-    err(dataclasses.replace(base, partition=part(("age",), (ListPartition("a", (("70000",),)),), "LIST")),
-        "Number out of range[70000]. type: SMALLINT")
-    many = dataclasses.replace(base, partition=part(("date",), (
-        BatchRangePartition(("2000-01-01",), ("2030-01-01",), 1, "DAY"),)))
+    err(
+        dataclasses.replace(base, partition=part(("city",))),
+        "Column[city] type[VARCHAR] cannot be a range partition key.",
+    )
+    err(
+        dataclasses.replace(base, partition=part(("date",), (ListPartition("p", (("2017-01-01",),)),))),
+        "partitions types is invalid, expected FIXED or LESS in range partitions and IN in list partitions",
+    )
+    err(
+        dataclasses.replace(
+            base,
+            partition=part(("date",), (RangePartition("p1", ("2017-01-01",)), RangePartition("p1", ("2017-02-01",)))),
+        ),
+        "Duplicated named partition: p1",
+    )
+    err(
+        dataclasses.replace(base, partition=part(("date",), (RangePartition("p1", ("2017-01-01", "1")),))),
+        "Partition values number is more than partition column number: ('2017-01-01', '1')",
+    )
+    err(
+        dataclasses.replace(
+            base,
+            partition=part(
+                ("date",),
+                (
+                    RangePartition("a", ("2017-03-01",), ("2017-01-01",)),
+                    RangePartition("b", ("2017-04-01",), ("2017-02-01",)),
+                ),
+            ),
+        ),
+        "~is intersected with range",
+    )
+    err(
+        dataclasses.replace(base, partition=part(("date",), (RangePartition("a", ("2017-13-01",)),))),
+        "date literal [2017-13-01] is invalid",
+    )
+    err(
+        dataclasses.replace(
+            base, partition=part(("city",), (ListPartition("a", (("x",),)), ListPartition("b", (("x",),))), "LIST")
+        ),
+        "~is conflict with current partitionKeys",
+    )
+    err(
+        dataclasses.replace(base, partition=part(("age",), (ListPartition("a", (("70000",),)),), "LIST")),
+        "Number out of range[70000]. type: SMALLINT",
+    )
+    many = dataclasses.replace(
+        base, partition=part(("date",), (BatchRangePartition(("2000-01-01",), ("2030-01-01",), 1, "DAY"),))
+    )
     err(many, "The number of Multi partitions too much, should not exceed:4096")
     # DUPLICATE tables may partition on a value column (current Doris)
-    dup = CreateTable(TableName("t"), (C("a", "INT"), C("b", "INT"), C("d", "DATE")),
-                      keys=KeysDesc("DUPLICATE", ("a",)), partition=part(("d",)),
-                      distribution=DistributedBy("HASH", ("a",), 1))
+    dup = CreateTable(
+        TableName("t"),
+        (C("a", "INT"), C("b", "INT"), C("d", "DATE")),
+        keys=KeysDesc("DUPLICATE", ("a",)),
+        partition=part(("d",)),
+        distribution=DistributedBy("HASH", ("a",), 1),
+    )
     A.check(dup)
     mow = dataclasses.replace(dup, keys=KeysDesc("UNIQUE", ("a",)))
     err(mow, "Merge-on-Write table's partition column must be KEY column")
     mor = dataclasses.replace(mow, properties=(("enable_unique_key_merge_on_write", "false"),))
     err(mor, "The partition column could not be aggregated column")
-    nullable = CreateTable(TableName("t"), (C("k0", "INT"),), partition=part(("k0",)),
-                           distribution=DistributedBy("HASH", ("k0",), 1))
+    nullable = CreateTable(
+        TableName("t"), (C("k0", "INT"),), partition=part(("k0",)), distribution=DistributedBy("HASH", ("k0",), 1)
+    )
     A.check(nullable)
     with pytest.raises(AnalysisError, match="allow_partition_column_nullable OFF"):
         A.check(nullable, allow_partition_column_nullable=False)
-    notnull_list = CreateTable(TableName("t"), (C("k0", "VARCHAR", 10, nullable=False),),
-                               partition=part(("k0",), (ListPartition("pX", ((None,),)),), "LIST"),
-                               distribution=DistributedBy("HASH", ("k0",), 1))
+    notnull_list = CreateTable(
+        TableName("t"),
+        (C("k0", "VARCHAR", 10, nullable=False),),
+        partition=part(("k0",), (ListPartition("pX", ((None,),)),), "LIST"),
+        distribution=DistributedBy("HASH", ("k0",), 1),
+    )
     err(notnull_list, "~partition column [k0] is NOT NULL")
     A.check(dataclasses.replace(notnull_list, columns=(C("k0", "VARCHAR", 10, nullable=True),)))
 
 
 def test_distribution_errors():
-    err(dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("user_id",), 0)),
-        "Number of hash distribution should be greater than zero.")
-    err(dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("user_id",), 100000)),
-        "~exceeds the maximum allowed value (768)")
-    err(dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("cost",), 1)),
-        "Distribution column[cost] is not key column")
-    err(dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("nope",), 1)),
-        "column nope is not found in distribution desc")
-    err(dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("user_id", "USER_ID"), 1)),
-        "Duplicate key in distribution desc is not allowed")
-    err(dataclasses.replace(SEED, distribution=DistributedBy("RANDOM", (), 4)),
+    err(
+        dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("user_id",), 0)),
+        "Number of hash distribution should be greater than zero.",
+    )
+    err(
+        dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("user_id",), 100000)),
+        "~exceeds the maximum allowed value (768)",
+    )
+    err(
+        dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("cost",), 1)),
+        "Distribution column[cost] is not key column",
+    )
+    err(
+        dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("nope",), 1)),
+        "column nope is not found in distribution desc",
+    )
+    err(
+        dataclasses.replace(SEED, distribution=DistributedBy("HASH", ("user_id", "USER_ID"), 1)),
+        "Duplicate key in distribution desc is not allowed",
+    )
+    err(
+        dataclasses.replace(SEED, distribution=DistributedBy("RANDOM", (), 4)),
         "Create aggregate keys table with value columns of which aggregate type is REPLACE or "
-        "REPLACE_IF_NOT_NULL should not contain random distribution desc")
+        "REPLACE_IF_NOT_NULL should not contain random distribution desc",
+    )
     u = CreateTable(TableName("t"), (C("a", "INT"), C("v", "INT")), keys=KeysDesc("UNIQUE", ("a",)))
     err(u, "Create unique keys table should not contain random distribution desc")
-    dup = CreateTable(TableName("t"), (C("a", "INT"), C("f", "DOUBLE"), C("s", "STRING")),
-                      keys=KeysDesc("DUPLICATE", ("a",)))
+    dup = CreateTable(
+        TableName("t"), (C("a", "INT"), C("f", "DOUBLE"), C("s", "STRING")), keys=KeysDesc("DUPLICATE", ("a",))
+    )
     A.check(dataclasses.replace(dup, distribution=DistributedBy("RANDOM", (), 3)))
-    err(dataclasses.replace(dup, distribution=DistributedBy("RANDOM", (), 0)),
-        "Number of random distribution should be greater than zero.")
-    err(dataclasses.replace(dup, distribution=DistributedBy("HASH", ("f",), 3)),
-        "Floating point type should not be used in distribution column[f].")
-    err(dataclasses.replace(dup, distribution=DistributedBy("HASH", ("s",), 3)),
-        "String Type should not be used in distribution column[s].")
+    err(
+        dataclasses.replace(dup, distribution=DistributedBy("RANDOM", (), 0)),
+        "Number of random distribution should be greater than zero.",
+    )
+    err(
+        dataclasses.replace(dup, distribution=DistributedBy("HASH", ("f",), 3)),
+        "Floating point type should not be used in distribution column[f].",
+    )
+    err(
+        dataclasses.replace(dup, distribution=DistributedBy("HASH", ("s",), 3)),
+        "String Type should not be used in distribution column[s].",
+    )
 
 
-@pytest.mark.parametrize("text,value", [("100G", 100 * 1024**3), ("10GB", 10 * 1024**3), ("500M", 500 * 1024**2),
-                                        ("1T", 1024**4), ("1tb", 1024**4), ("2048", 2048), ("3k", 3072)])
+@pytest.mark.parametrize(
+    "text,value",
+    [
+        ("100G", 100 * 1024**3),
+        ("10GB", 10 * 1024**3),
+        ("500M", 500 * 1024**2),
+        ("1T", 1024**4),
+        ("1tb", 1024**4),
+        ("2048", 2048),
+        ("3k", 3072),
+    ],
+)
 def test_data_volume(text, value):
     assert A.parse_data_volume(text) == value
 
@@ -213,13 +346,18 @@ def test_data_volume(text, value):
 def test_property_errors():
     bad = lambda k, v: dataclasses.replace(SEED, properties=((k, v),))  # noqa: E731
     err(bad("estimate_partition_size", "10X"), "Invalid estimate_partition_size '10X': invalid unit:X")
-    err(bad("estimate_partition_size", "1.5G"), "Invalid estimate_partition_size '1.5G': invalid data volumn expression:1.5G")
+    err(
+        bad("estimate_partition_size", "1.5G"),
+        "Invalid estimate_partition_size '1.5G': invalid data volumn expression:1.5G",
+    )
     err(bad("estimate_partition_size", "0G"), "Invalid estimate_partition_size '0G': Data volumn must larger than 0")
     err(bad("replication_num", "0"), "Invalid replication_num value: '0' (must be greater than 0)")
     err(bad("replication_num", "x"), "Invalid replication_num value: 'x' (expected a positive integer)")
     err(bad("storage_medium", "TAPE"), "Invalid storage medium: TAPE")
-    err(bad("enable_unique_key_merge_on_write", "true"),
-        "enable_unique_key_merge_on_write property only support unique key table")
+    err(
+        bad("enable_unique_key_merge_on_write", "true"),
+        "enable_unique_key_merge_on_write property only support unique key table",
+    )
     A.check(bad("estimate_partition_size", "100G"))
 
 
@@ -236,16 +374,23 @@ def test_alter_checks():
 
 
 def with_column(name: str) -> CreateTable:
-    return CreateTable(TableName("t"), (C("k", "INT"), C(name, "INT")), keys=KeysDesc("DUPLICATE", ("k",)),
-                       distribution=DistributedBy("HASH", ("k",), 1))
+    return CreateTable(
+        TableName("t"),
+        (C("k", "INT"), C(name, "INT")),
+        keys=KeysDesc("DUPLICATE", ("k",)),
+        distribution=DistributedBy("HASH", ("k",), 1),
+    )
 
 
-@pytest.mark.parametrize("name", ["a`b", "../k", ".k", "a(b)", "`x`", "a;b", "a'b", "a=b", "中文", "x" * 257,
-                                  "", "__doris_shadow_v"])
+@pytest.mark.parametrize(
+    "name", ["a`b", "../k", ".k", "a(b)", "`x`", "a;b", "a'b", "a=b", "中文", "x" * 257, "", "__doris_shadow_v"]
+)
 def test_column_names_doris_refuses(name):
-    err(with_column(name),
+    err(
+        with_column(name),
         f"Incorrect column name '{name}'. Column regex is "
-        r"""'^[_a-zA-Z@0-9\s/][.a-zA-Z0-9_+-/?@#$%^&*"\s,:]{0,255}$'""")
+        r"""'^[_a-zA-Z@0-9\s/][.a-zA-Z0-9_+-/?@#$%^&*"\s,:]{0,255}$'""",
+    )
 
 
 @pytest.mark.parametrize("name", ["mv_k", "mva_sum"])
@@ -253,12 +398,26 @@ def test_column_names_with_a_materialized_view_prefix(name):
     err(with_column(name), f"Incorrect column name {name}, column name can't start with 'mv_'/'mva_'")
 
 
-@pytest.mark.parametrize("name", ["__partition", "__bucket", "__load_seq", "__row_seq", "__commit_seq", "__LOAD_SEQ",
-                                  "__dorisql",
-                                  "__dorisql_scan_t", "__DorisQL_bad"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "__partition",
+        "__bucket",
+        "__load_seq",
+        "__row_seq",
+        "__commit_seq",
+        "__LOAD_SEQ",
+        "__dorisql",
+        "__dorisql_scan_t",
+        "__DorisQL_bad",
+    ],
+)
 def test_column_names_dorisql_keeps_for_itself(name):
-    err(with_column(name), f"Incorrect column name '{name}'. __partition, __bucket, __load_seq, __row_seq, "
-                           f"__commit_seq and names starting with __dorisql are reserved by dorisql")
+    err(
+        with_column(name),
+        f"Incorrect column name '{name}'. __partition, __bucket, __load_seq, __row_seq, "
+        f"__commit_seq and names starting with __dorisql are reserved by dorisql",
+    )
 
 
 def test_the_reserved_names_are_the_hidden_columns_dorisql_writes():
@@ -267,9 +426,26 @@ def test_the_reserved_names_are_the_hidden_columns_dorisql_writes():
     assert set(A.DORISQL_HIDDEN_COLUMNS) == set(tables.HIDDEN_COLUMNS) == set(merge.HIDDEN_COLUMNS)
 
 
-@pytest.mark.parametrize("name", ["k2", "_k", "@k", "1k", "/k", "a b", "a.b", "MV_k", "x" * 256,
-                                  "a+b-c/d?e@f#g$h%i^j&k*l", 'a"b', "a,b:c", "_partition", "__partitions",
-                                  "__row_seq2"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "k2",
+        "_k",
+        "@k",
+        "1k",
+        "/k",
+        "a b",
+        "a.b",
+        "MV_k",
+        "x" * 256,
+        "a+b-c/d?e@f#g$h%i^j&k*l",
+        'a"b',
+        "a,b:c",
+        "_partition",
+        "__partitions",
+        "__row_seq2",
+    ],
+)
 def test_column_names_doris_accepts(name):
     A.check(with_column(name))
 
@@ -279,9 +455,11 @@ def test_doris_suite_column_names_are_refused_with_their_message():
     "Incorrect column name" for both of these (tests/data/corpus 0294 and 0295)."""
     from dorisql.syntax import parse
 
-    for sql in ("CREATE TABLE region (r INT NOT NULL, `CAST(``o_custkey`` AS BIGINT)` VARCHAR(152)) "
-                "DUPLICATE KEY(r) DISTRIBUTED BY HASH(r) BUCKETS 1",
-                "CREATE TABLE region (r INT NOT NULL, `mva_invalid` VARCHAR(152)) "
-                "DUPLICATE KEY(r) DISTRIBUTED BY HASH(r) BUCKETS 1"):
+    for sql in (
+        "CREATE TABLE region (r INT NOT NULL, `CAST(``o_custkey`` AS BIGINT)` VARCHAR(152)) "
+        "DUPLICATE KEY(r) DISTRIBUTED BY HASH(r) BUCKETS 1",
+        "CREATE TABLE region (r INT NOT NULL, `mva_invalid` VARCHAR(152)) "
+        "DUPLICATE KEY(r) DISTRIBUTED BY HASH(r) BUCKETS 1",
+    ):
         with pytest.raises(AnalysisError, match="^Incorrect column name"):
             parse(sql)

@@ -29,8 +29,15 @@ MIN_DATE = ("0000-01-01",)
 
 
 def test_seed_create_range_table():
-    defs = K.build_ranges([LT("p201701", "2017-02-01"), LT("p201702", "2017-03-01"),
-                           LT("p201703", "2017-04-01"), FIX("p2018", ["2018-01-01"], ["2019-01-01"])], [DATE])
+    defs = K.build_ranges(
+        [
+            LT("p201701", "2017-02-01"),
+            LT("p201702", "2017-03-01"),
+            LT("p201703", "2017-04-01"),
+            FIX("p2018", ["2018-01-01"], ["2019-01-01"]),
+        ],
+        [DATE],
+    )
     assert table(defs) == {
         "p201701": (MIN_DATE, ("2017-02-01",)),
         "p201702": (("2017-02-01",), ("2017-03-01",)),
@@ -41,8 +48,9 @@ def test_seed_create_range_table():
 
 
 def test_seed_add_drop_sequence():
-    live = K.build_ranges([LT("p201701", "2017-02-01"), LT("p201702", "2017-03-01"),
-                           LT("p201703", "2017-04-01")], [DATE])
+    live = K.build_ranges(
+        [LT("p201701", "2017-02-01"), LT("p201702", "2017-03-01"), LT("p201703", "2017-04-01")], [DATE]
+    )
     # ADD p201705 LESS THAN 2017-06-01
     live.append(K.add_range(live, LT("p201705", "2017-06-01"), [DATE]))
     assert table(live) == {
@@ -89,9 +97,11 @@ def test_add_less_than_into_gap_that_overlaps_next():
     assert d.lower.texts() == ("2017-02-01",) and d.upper.texts() == ("2017-04-01",)
     with pytest.raises(AnalysisError) as e:
         K.add_range(live, LT("b", "2017-05-01"), [DATE])
-    assert str(e.value) == ("Range [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-05-01]; ) "
-                            "is intersected with range: [types: [DATE]; keys: [2017-04-01]; ..types: [DATE]; "
-                            "keys: [2017-06-01]; )")
+    assert str(e.value) == (
+        "Range [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-05-01]; ) "
+        "is intersected with range: [types: [DATE]; keys: [2017-04-01]; ..types: [DATE]; "
+        "keys: [2017-06-01]; )"
+    )
 
 
 def test_less_than_equal_to_existing_upper_is_empty():
@@ -100,9 +110,11 @@ def test_less_than_equal_to_existing_upper_is_empty():
     # partition whose upper it repeats
     with pytest.raises(AnalysisError) as e:
         K.add_range(live, LT("x", "2017-03-01"), [DATE])
-    assert str(e.value) == ("Range [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]; ) "
-                            "is intersected with range: [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; "
-                            "keys: [2017-03-01]; )")
+    assert str(e.value) == (
+        "Range [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]; ) "
+        "is intersected with range: [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; "
+        "keys: [2017-03-01]; )"
+    )
     with pytest.raises(AnalysisError, match=r"^Range \[types: \[DATE\]; keys: \[0000-01-01\]; "):
         K.add_range(live, LT("x", "2017-02-01"), [DATE])
     with pytest.raises(AnalysisError, match="is intersected with range"):
@@ -116,9 +128,11 @@ def test_fixed_ranges():
         K.build_ranges([FIX("x", ["2017-03-01"], ["2017-02-01"])], [DATE])
     with pytest.raises(AnalysisError) as e:
         K.build_ranges([FIX("a", ["2017-01-01"], ["2017-03-01"]), FIX("b", ["2017-02-01"], ["2017-04-01"])], [DATE])
-    assert str(e.value) == ("Range [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-04-01]; ) is "
-                            "intersected with range: [types: [DATE]; keys: [2017-01-01]; ..types: [DATE]; keys: "
-                            "[2017-03-01]; )")
+    assert str(e.value) == (
+        "Range [types: [DATE]; keys: [2017-02-01]; ..types: [DATE]; keys: [2017-04-01]; ) is "
+        "intersected with range: [types: [DATE]; keys: [2017-01-01]; ..types: [DATE]; keys: "
+        "[2017-03-01]; )"
+    )
     # adjacent fixed ranges are fine, in any order
     defs = K.build_ranges([FIX("b", ["20"], ["30"]), FIX("a", ["10"], ["20"])], [INT])
     assert [d.name for d in defs] == ["b", "a"]
@@ -146,7 +160,9 @@ def test_maxvalue_and_min_bounds():
 
 
 def test_value_count_errors():
-    with pytest.raises(AnalysisError, match=r"^Partition values number is more than partition column number: \('1', '2'\)$"):
+    with pytest.raises(
+        AnalysisError, match=r"^Partition values number is more than partition column number: \('1', '2'\)$"
+    ):
         K.build_ranges([LT("p", "1", "2")], [INT])
     with pytest.raises(AnalysisError, match="Not support MAXVALUE in multi partition range values."):
         K.build_ranges([LT("p", "1", MAXVALUE)], [INT, INT])
@@ -163,21 +179,29 @@ def test_value_count_errors():
 
 
 def test_seed_multi_column_range():
-    defs = K.build_ranges([LT("p201701_1000", "2017-02-01", "1000"), LT("p201702_2000", "2017-03-01", "2000"),
-                           LT("p201703_all", "2017-04-01")], [DATE, INT])
+    defs = K.build_ranges(
+        [
+            LT("p201701_1000", "2017-02-01", "1000"),
+            LT("p201702_2000", "2017-03-01", "2000"),
+            LT("p201703_all", "2017-04-01"),
+        ],
+        [DATE, INT],
+    )
     assert table(defs) == {
         "p201701_1000": (("0000-01-01", "-2147483648"), ("2017-02-01", "1000")),
         "p201702_2000": (("2017-02-01", "1000"), ("2017-03-01", "2000")),
         "p201703_all": (("2017-03-01", "2000"), ("2017-04-01", "-2147483648")),
     }
     assert defs[2].upper.values[1] is K.MIN
-    assert defs[2].show_text() == ("[types: [DATE, INT]; keys: [2017-03-01, 2000]; "
-                                   "..types: [DATE, INT]; keys: [2017-04-01, -2147483648]; )")
+    assert defs[2].show_text() == (
+        "[types: [DATE, INT]; keys: [2017-03-01, 2000]; ..types: [DATE, INT]; keys: [2017-04-01, -2147483648]; )"
+    )
 
 
 def test_catalog_text_round_trip():
-    defs = K.build_ranges([LT("a", "2017-02-01", "1000"), LT("b", "2017-04-01"),
-                           RangePartition("m", (MAXVALUE,))], [DATE, INT])
+    defs = K.build_ranges(
+        [LT("a", "2017-02-01", "1000"), LT("b", "2017-04-01"), RangePartition("m", (MAXVALUE,))], [DATE, INT]
+    )
     for d in defs:
         f = d.meta_fields()
         back = K.range_from_texts(d.name, f["lower"], f["upper"], [DATE, INT])
@@ -209,27 +233,38 @@ def test_ordering_of_keys():
 
 
 def test_seed_list_partitions():
-    defs = K.build_lists([ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
-                          ListPartition("p_usa", (("New York",), ("San Francisco",))),
-                          ListPartition("p_jp", (("Tokyo",),))], [VARCHAR])
+    defs = K.build_lists(
+        [
+            ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
+            ListPartition("p_usa", (("New York",), ("San Francisco",))),
+            ListPartition("p_jp", (("Tokyo",),)),
+        ],
+        [VARCHAR],
+    )
     defs.append(K.add_list(defs, ListPartition("p_uk", (("London",),)), [VARCHAR]))
     assert [d.name for d in defs] == ["p_cn", "p_usa", "p_jp", "p_uk"]
     defs = [d for d in defs if d.name != "p_jp"]
     assert K.route(("Tokyo",), defs) is None
     assert K.route(("London",), defs) == "p_uk"
-    assert defs[0].show_text() == ("[types: [VARCHAR]; keys: [Beijing]; , types: [VARCHAR]; keys: [Shanghai]; , "
-                                   "types: [VARCHAR]; keys: [Hong Kong]; ]")
+    assert defs[0].show_text() == (
+        "[types: [VARCHAR]; keys: [Beijing]; , types: [VARCHAR]; keys: [Shanghai]; , "
+        "types: [VARCHAR]; keys: [Hong Kong]; ]"
+    )
 
 
 def test_list_conflicts_and_errors():
     defs = K.build_lists([ListPartition("p_cn", (("Beijing",), ("Shanghai",)))], [VARCHAR])
     with pytest.raises(AnalysisError) as e:
         K.add_list(defs, ListPartition("p2", (("Tianjin",), ("Beijing",))), [VARCHAR])
-    assert str(e.value) == ("The partition key[(\"Beijing\")] in partition item[('Tianjin','Beijing')] is conflict "
-                            "with current partitionKeys[((\"Beijing\"),(\"Shanghai\"))]")
+    assert str(e.value) == (
+        "The partition key[(\"Beijing\")] in partition item[('Tianjin','Beijing')] is conflict "
+        'with current partitionKeys[(("Beijing"),("Shanghai"))]'
+    )
     with pytest.raises(AnalysisError, match=r"has duplicate item \[\(\"a\"\)\]"):
         K.build_lists([ListPartition("p", (("a",), ("a",)))], [VARCHAR])
-    with pytest.raises(AnalysisError, match=r"partition key desc list size\[2\] is not equal to partition column size\[1\]"):
+    with pytest.raises(
+        AnalysisError, match=r"partition key desc list size\[2\] is not equal to partition column size\[1\]"
+    ):
         K.build_lists([ListPartition("p", (("1", "2"),))], [INT])
     with pytest.raises(AnalysisError, match="MAXVALUE is not allowed in LIST partition \\[p\\]"):
         K.build_lists([ListPartition("p", ((MAXVALUE,),))], [INT])
@@ -259,33 +294,50 @@ def names_ranges(items):
 
 def test_seed_batch_day():
     items = K.expand_batch(BatchRangePartition(("2022-01-03",), ("2022-01-06",), 1, "DAY"), DATE)
-    assert names_ranges(items) == [("p20220103", "2022-01-03", "2022-01-04"),
-                                   ("p20220104", "2022-01-04", "2022-01-05"),
-                                   ("p20220105", "2022-01-05", "2022-01-06")]
+    assert names_ranges(items) == [
+        ("p20220103", "2022-01-03", "2022-01-04"),
+        ("p20220104", "2022-01-04", "2022-01-05"),
+        ("p20220105", "2022-01-05", "2022-01-06"),
+    ]
     defs = K.build_ranges([BatchRangePartition(("2022-01-03",), ("2022-01-06",), 1, "DAY")], [DATE])
-    assert [d.show_text() for d in defs][0] == ("[types: [DATE]; keys: [2022-01-03]; ..types: [DATE]; keys: "
-                                                "[2022-01-04]; )")
+    assert [d.show_text() for d in defs][0] == (
+        "[types: [DATE]; keys: [2022-01-03]; ..types: [DATE]; keys: [2022-01-04]; )"
+    )
 
 
 def test_batch_units():
     assert names_ranges(K.expand_batch(BatchRangePartition(("2022-01-01",), ("2022-01-04",), 2, "DAY"), DATE)) == [
-        ("p20220101", "2022-01-01", "2022-01-03"), ("p20220103", "2022-01-03", "2022-01-05")]  # Doris: DAY not clipped
+        ("p20220101", "2022-01-01", "2022-01-03"),
+        ("p20220103", "2022-01-03", "2022-01-05"),
+    ]  # Doris: DAY not clipped
     assert names_ranges(K.expand_batch(BatchRangePartition(("2022-01-15",), ("2022-04-01",), 1, "MONTH"), DATE)) == [
-        ("p202201", "2022-01-15", "2022-02-01"), ("p202202", "2022-02-01", "2022-03-01"),
-        ("p202203", "2022-03-01", "2022-04-01")]
+        ("p202201", "2022-01-15", "2022-02-01"),
+        ("p202202", "2022-02-01", "2022-03-01"),
+        ("p202203", "2022-03-01", "2022-04-01"),
+    ]
     assert names_ranges(K.expand_batch(BatchRangePartition(("2020-06-01",), ("2022-03-01",), 1, "YEAR"), DATE)) == [
-        ("p2020", "2020-06-01", "2021-01-01"), ("p2021", "2021-01-01", "2022-01-01"),
-        ("p2022", "2022-01-01", "2022-03-01")]
+        ("p2020", "2020-06-01", "2021-01-01"),
+        ("p2021", "2021-01-01", "2022-01-01"),
+        ("p2022", "2022-01-01", "2022-03-01"),
+    ]
     # 2022-01-05 is a Wednesday; week 1 of 2022 holds Jan 1st (a Saturday)
     assert names_ranges(K.expand_batch(BatchRangePartition(("2022-01-05",), ("2022-01-20",), 1, "WEEK"), DATE)) == [
-        ("p2022_02", "2022-01-05", "2022-01-10"), ("p2022_03", "2022-01-10", "2022-01-17"),
-        ("p2022_04", "2022-01-17", "2022-01-20")]
+        ("p2022_02", "2022-01-05", "2022-01-10"),
+        ("p2022_03", "2022-01-10", "2022-01-17"),
+        ("p2022_04", "2022-01-17", "2022-01-20"),
+    ]
     dtm = DataType("DATETIME")
-    assert names_ranges(K.expand_batch(BatchRangePartition(("2022-01-01 00:00:00",), ("2022-01-01 03:00:00",), 2, "HOUR"), dtm)) == [
+    assert names_ranges(
+        K.expand_batch(BatchRangePartition(("2022-01-01 00:00:00",), ("2022-01-01 03:00:00",), 2, "HOUR"), dtm)
+    ) == [
         ("p2022010100", "2022-01-01 00:00:00", "2022-01-01 02:00:00"),
-        ("p2022010102", "2022-01-01 02:00:00", "2022-01-01 03:00:00")]
+        ("p2022010102", "2022-01-01 02:00:00", "2022-01-01 03:00:00"),
+    ]
     assert names_ranges(K.expand_batch(BatchRangePartition(("1",), ("10",), 4), INT)) == [
-        ("p1_5", "1", "5"), ("p5_9", "5", "9"), ("p9_10", "9", "10")]
+        ("p1_5", "1", "5"),
+        ("p5_9", "5", "9"),
+        ("p9_10", "9", "10"),
+    ]
     assert K.expand_batch(BatchRangePartition(("1",), ("3",), 1), INT, prefix="p_")[0].name == "p_1_2"
 
 
@@ -321,8 +373,10 @@ def test_list_values_count_bytes():
 
 
 def _int_range(lo, hi):
-    return K.Range(K.min_key([INT]) if lo is None else K.range_key((lo,), [INT]),
-                   K.max_key([INT]) if hi is None else K.range_key((hi,), [INT]))
+    return K.Range(
+        K.min_key([INT]) if lo is None else K.range_key((lo,), [INT]),
+        K.max_key([INT]) if hi is None else K.range_key((hi,), [INT]),
+    )
 
 
 def _scan_first(entries, hit):
@@ -358,14 +412,21 @@ def test_range_index_answers_as_a_scan_does(seed):
         upper = K.range_key((rnd.randint(-1200, 1200),), [INT])
         ordered = sorted(entries, key=lambda e: (e[0].lower, e[0].upper, e[1]))
         found = next((i for i, (r, _) in enumerate(ordered) if r.upper >= upper), None)
-        expected = ((ordered[-1][0], ordered[-1][0]) if found is None
-                    else (ordered[found - 1][0] if found > 0 else None, ordered[found][0]))
+        expected = (
+            (ordered[-1][0], ordered[-1][0])
+            if found is None
+            else (ordered[found - 1][0] if found > 0 else None, ordered[found][0])
+        )
         assert index.neighbours(upper) == expected
 
 
 def test_router_bisects_to_the_same_partitions_as_route():
-    defs = K.build_ranges([LT("p_first", "-500")] + [FIX(f"p{i}", [str(i)], [str(i + 7)]) for i in range(0, 700, 7)]
-                          + [RangePartition("p_max", (MAXVALUE,), ("1000",))], [INT])
+    defs = K.build_ranges(
+        [LT("p_first", "-500")]
+        + [FIX(f"p{i}", [str(i)], [str(i + 7)]) for i in range(0, 700, 7)]
+        + [RangePartition("p_max", (MAXVALUE,), ("1000",))],
+        [INT],
+    )
     router = K.Router(defs)
     for v in [None, -2147483648, -501, -500, -1, 0, 6, 7, 350, 699, 700, 999, 1000, 2147483647]:
         assert router((v,)) == K.route((v,), defs), v

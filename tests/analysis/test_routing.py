@@ -15,42 +15,92 @@ def LT(name, *upper):
     return RangePartition(name=name, upper=tuple(upper))
 
 
-SINGLE = K.build_ranges([LT("p201701", "2017-02-01"), LT("p201702", "2017-03-01"), LT("p201703", "2017-04-01"),
-                         RangePartition("p2018", ("2019-01-01",), ("2018-01-01",))], [DATE])
-SINGLE_CASES = [((d(2016, 1, 1),), "p201701"), ((d(2017, 1, 31),), "p201701"), ((d(2017, 2, 1),), "p201702"),
-                ((d(2017, 3, 31),), "p201703"), ((d(2017, 4, 1),), None), ((d(2018, 1, 1),), "p2018"),
-                ((d(2018, 12, 31),), "p2018"), ((d(2019, 1, 1),), None)]
+SINGLE = K.build_ranges(
+    [
+        LT("p201701", "2017-02-01"),
+        LT("p201702", "2017-03-01"),
+        LT("p201703", "2017-04-01"),
+        RangePartition("p2018", ("2019-01-01",), ("2018-01-01",)),
+    ],
+    [DATE],
+)
+SINGLE_CASES = [
+    ((d(2016, 1, 1),), "p201701"),
+    ((d(2017, 1, 31),), "p201701"),
+    ((d(2017, 2, 1),), "p201702"),
+    ((d(2017, 3, 31),), "p201703"),
+    ((d(2017, 4, 1),), None),
+    ((d(2018, 1, 1),), "p2018"),
+    ((d(2018, 12, 31),), "p2018"),
+    ((d(2019, 1, 1),), None),
+]
 
-MULTI = K.build_ranges([LT("p201701_1000", "2017-02-01", "1000"), LT("p201702_2000", "2017-03-01", "2000"),
-                        LT("p201703_all", "2017-04-01")], [DATE, INT])
-MULTI_CASES = [((d(2017, 1, 1), 200), "p201701_1000"), ((d(2017, 1, 1), 2000), "p201701_1000"),
-               ((d(2017, 2, 1), 100), "p201701_1000"), ((d(2017, 2, 1), 2000), "p201702_2000"),
-               ((d(2017, 2, 15), 5000), "p201702_2000"), ((d(2017, 3, 1), 2000), "p201703_all"),
-               ((d(2017, 3, 10), 1), "p201703_all"), ((d(2017, 4, 1), 1000), None),
-               ((d(2017, 5, 1), 1000), None),
-               # edges around the MIN-filled upper bound ("2017-04-01", MIN_VALUE)
-               ((d(2017, 4, 1), -2147483648), None), ((d(2017, 3, 31), 2147483647), "p201703_all"),
-               ((d(2017, 2, 1), 1000), "p201702_2000"), ((d(2017, 2, 1), None), "p201701_1000"),
-               ((None, 5), "p201701_1000")]
+MULTI = K.build_ranges(
+    [
+        LT("p201701_1000", "2017-02-01", "1000"),
+        LT("p201702_2000", "2017-03-01", "2000"),
+        LT("p201703_all", "2017-04-01"),
+    ],
+    [DATE, INT],
+)
+MULTI_CASES = [
+    ((d(2017, 1, 1), 200), "p201701_1000"),
+    ((d(2017, 1, 1), 2000), "p201701_1000"),
+    ((d(2017, 2, 1), 100), "p201701_1000"),
+    ((d(2017, 2, 1), 2000), "p201702_2000"),
+    ((d(2017, 2, 15), 5000), "p201702_2000"),
+    ((d(2017, 3, 1), 2000), "p201703_all"),
+    ((d(2017, 3, 10), 1), "p201703_all"),
+    ((d(2017, 4, 1), 1000), None),
+    ((d(2017, 5, 1), 1000), None),
+    # edges around the MIN-filled upper bound ("2017-04-01", MIN_VALUE)
+    ((d(2017, 4, 1), -2147483648), None),
+    ((d(2017, 3, 31), 2147483647), "p201703_all"),
+    ((d(2017, 2, 1), 1000), "p201702_2000"),
+    ((d(2017, 2, 1), None), "p201701_1000"),
+    ((None, 5), "p201701_1000"),
+]
 
-LIST = K.build_lists([ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
-                      ListPartition("p_usa", (("New York",), ("San Francisco",))),
-                      ListPartition("p_jp", (("Tokyo",),))], [VARCHAR])
-LIST_CASES = [(("Beijing",), "p_cn"), (("Hong Kong",), "p_cn"), (("San Francisco",), "p_usa"),
-              (("Tokyo",), "p_jp"), (("London",), None), ((None,), None), (("beijing",), None)]
+LIST = K.build_lists(
+    [
+        ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
+        ListPartition("p_usa", (("New York",), ("San Francisco",))),
+        ListPartition("p_jp", (("Tokyo",),)),
+    ],
+    [VARCHAR],
+)
+LIST_CASES = [
+    (("Beijing",), "p_cn"),
+    (("Hong Kong",), "p_cn"),
+    (("San Francisco",), "p_usa"),
+    (("Tokyo",), "p_jp"),
+    (("London",), None),
+    ((None,), None),
+    (("beijing",), None),
+]
 
-MULTI_LIST = K.build_lists([ListPartition("p1_city", (("1", "Beijing"), ("1", "Shanghai"))),
-                            ListPartition("p2_city", (("2", "Beijing"), ("2", "Shanghai"))),
-                            ListPartition("p3_city", (("3", "Beijing"), ("3", "Shanghai")))], [INT, VARCHAR])
-MULTI_LIST_CASES = [((1, "Beijing"), "p1_city"), ((1, "Shanghai"), "p1_city"), ((2, "Shanghai"), "p2_city"),
-                    ((3, "Beijing"), "p3_city"), ((1, "Tianjin"), None), ((4, "Beijing"), None)]
+MULTI_LIST = K.build_lists(
+    [
+        ListPartition("p1_city", (("1", "Beijing"), ("1", "Shanghai"))),
+        ListPartition("p2_city", (("2", "Beijing"), ("2", "Shanghai"))),
+        ListPartition("p3_city", (("3", "Beijing"), ("3", "Shanghai"))),
+    ],
+    [INT, VARCHAR],
+)
+MULTI_LIST_CASES = [
+    ((1, "Beijing"), "p1_city"),
+    ((1, "Shanghai"), "p1_city"),
+    ((2, "Shanghai"), "p2_city"),
+    ((3, "Beijing"), "p3_city"),
+    ((1, "Tianjin"), None),
+    ((4, "Beijing"), None),
+]
 
 # seed: NULL-valued partitions
 NULL_LIST = K.build_lists([ListPartition("pX", ((None,),))], [VARCHAR], nullable=[True])
 NULL_LIST_CASES = [((None,), "pX"), (("a",), None)]
 NULL_RANGE = K.build_ranges([LT("p10", "10"), LT("p100", "100"), RangePartition("pMAX", (MAXVALUE,))], [INT])
-NULL_RANGE_CASES = [((None,), "p10"), ((-2147483648,), "p10"), ((9,), "p10"), ((10,), "p100"),
-                    ((2147483647,), "pMAX")]
+NULL_RANGE_CASES = [((None,), "p10"), ((-2147483648,), "p10"), ((9,), "p10"), ((10,), "p100"), ((2147483647,), "pMAX")]
 NULL_RANGE2 = K.build_ranges([RangePartition("p200", ("200",), ("100",))], [INT])
 NULL_RANGE2_CASES = [((None,), None), ((100,), "p200"), ((199,), "p200"), ((200,), None), ((99,), None)]
 

@@ -12,12 +12,21 @@ def D(name, *params, args=(), fields=()):
     return DataType(name, tuple(params), tuple(args), tuple(fields))
 
 
-@pytest.mark.parametrize("alias,canon", [
-    (D("DATEV2"), D("DATE")), (D("DATETIMEV2", 3), D("DATETIME", 3)), (D("DATETIME"), D("DATETIME", 0)),
-    (D("INTEGER"), D("INT")), (D("DECIMALV3", 27, 9), D("DECIMAL", 27, 9)), (D("DECIMAL"), D("DECIMAL", 9, 0)),
-    (D("VARCHAR"), D("VARCHAR", 65533)), (D("CHAR"), D("CHAR", 1)), (D("TEXT"), D("STRING")),
-    (D("ARRAY", args=(D("DATEV2"),)), D("ARRAY", args=(D("DATE"),))),
-])
+@pytest.mark.parametrize(
+    "alias,canon",
+    [
+        (D("DATEV2"), D("DATE")),
+        (D("DATETIMEV2", 3), D("DATETIME", 3)),
+        (D("DATETIME"), D("DATETIME", 0)),
+        (D("INTEGER"), D("INT")),
+        (D("DECIMALV3", 27, 9), D("DECIMAL", 27, 9)),
+        (D("DECIMAL"), D("DECIMAL", 9, 0)),
+        (D("VARCHAR"), D("VARCHAR", 65533)),
+        (D("CHAR"), D("CHAR", 1)),
+        (D("TEXT"), D("STRING")),
+        (D("ARRAY", args=(D("DATEV2"),)), D("ARRAY", args=(D("DATE"),))),
+    ],
+)
 def test_canonical(alias, canon):
     assert T.canonical(alias) == canon
 
@@ -33,7 +42,9 @@ def test_type_roles():
     for n in ["FLOAT", "DOUBLE", "STRING", "JSON", "HLL", "BITMAP", "ARRAY", "MAP", "STRUCT"]:
         assert not T.valid_for_distribution(D(n)) and not T.valid_as_key(D(n))
     assert T.valid_for_distribution(D("VARCHAR", 10)) and T.valid_as_key(D("DECIMAL", 10, 2))
-    assert T.partition_type_error(D("BOOLEAN"), "b", "RANGE") == "Column[b] type[BOOLEAN] cannot be a range partition key."
+    assert (
+        T.partition_type_error(D("BOOLEAN"), "b", "RANGE") == "Column[b] type[BOOLEAN] cannot be a range partition key."
+    )
     assert T.partition_type_error(D("STRING"), "s", "LIST") == "String Type should not be used in partition column[s]."
     assert T.partition_type_error(D("DOUBLE"), "d", "LIST") == "Floating point type column can not be partition column"
 
@@ -61,8 +72,15 @@ def test_spark_and_arrow_types():
         T.check_type(D("DECIMAL", 80, 2))
 
 
-@pytest.mark.parametrize("name,lo,hi", [("TINYINT", -128, 127), ("SMALLINT", -32768, 32767),
-                                        ("INT", -2**31, 2**31 - 1), ("BIGINT", -2**63, 2**63 - 1)])
+@pytest.mark.parametrize(
+    "name,lo,hi",
+    [
+        ("TINYINT", -128, 127),
+        ("SMALLINT", -32768, 32767),
+        ("INT", -(2**31), 2**31 - 1),
+        ("BIGINT", -(2**63), 2**63 - 1),
+    ],
+)
 def test_int_ranges(name, lo, hi):
     assert T.parse_value(str(lo), D(name)) == lo
     assert T.parse_value(str(hi), D(name)) == hi

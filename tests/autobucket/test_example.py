@@ -17,8 +17,15 @@ DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or shut
 @pytest.fixture
 def run(tmp_path, spark_process_env):
     def go(*args):
-        return subprocess.run([DORISQL, "--warehouse", str(tmp_path / "wh"), *args], capture_output=True,
-                              text=True, env=spark_process_env, timeout=300, cwd=tmp_path)
+        return subprocess.run(
+            [DORISQL, "--warehouse", str(tmp_path / "wh"), *args],
+            capture_output=True,
+            text=True,
+            env=spark_process_env,
+            timeout=300,
+            cwd=tmp_path,
+        )
+
     return go
 
 
@@ -57,4 +64,3 @@ def test_auto_bucket_example_runs(run):
     assert totals[1:] == [["delta.io", "4"], ["doris.apache.org", "42"], ["spark.apache.org", "7"]]
     plan = "\n".join(r[0] for r in explain)
     assert "partitions=1/4 (p20240101)" in plan and "tablets=1/20" in plan
-

@@ -46,19 +46,21 @@ def column(result, name):
 
 
 def set_topology(engine, nodes, disks, capacity):
-    engine.execute_sql(f'ADMIN SET FRONTEND CONFIG ("cluster_backends" = "{nodes}", '
-                       f'"cluster_disks_per_backend" = "{disks}", "cluster_disk_capacity" = "{capacity}")')
+    engine.execute_sql(
+        f'ADMIN SET FRONTEND CONFIG ("cluster_backends" = "{nodes}", '
+        f'"cluster_disks_per_backend" = "{disks}", "cluster_disk_capacity" = "{capacity}")'
+    )
 
 
 def create_auto(engine, name="t", estimate=None, extra=""):
     props = f'"estimate_partition_size" = "{estimate}", ' if estimate is not None else ""
     engine.execute_sql(
         f"CREATE TABLE {name} (k INT, v VARCHAR(20)) DUPLICATE KEY(k) "
-        f"DISTRIBUTED BY HASH(k) BUCKETS AUTO PROPERTIES ({props}\"replication_num\" = \"1\"{extra})")
+        f'DISTRIBUTED BY HASH(k) BUCKETS AUTO PROPERTIES ({props}"replication_num" = "1"{extra})'
+    )
 
 
-@pytest.mark.parametrize("case,estimate,nodes,disks,capacity,n,m,final", SEED_CASES,
-                         ids=[c[0] for c in SEED_CASES])
+@pytest.mark.parametrize("case,estimate,nodes,disks,capacity,n,m,final", SEED_CASES, ids=[c[0] for c in SEED_CASES])
 def test_seed_case_through_sql(engine, case, estimate, nodes, disks, capacity, n, m, final):
     set_topology(engine, nodes, disks, capacity)
     create_auto(engine, estimate=estimate)
@@ -78,15 +80,28 @@ def test_all_partitions_of_a_partitioned_table_get_the_initial_count(engine):
     engine.execute_sql(
         "CREATE TABLE r (d DATE, k INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) ("
         "PARTITION p1 VALUES LESS THAN ('2024-01-01'), PARTITION p2 VALUES LESS THAN ('2024-02-01')) "
-        "DISTRIBUTED BY HASH(k) BUCKETS AUTO PROPERTIES ('estimate_partition_size' = '100G')")
+        "DISTRIBUTED BY HASH(k) BUCKETS AUTO PROPERTIES ('estimate_partition_size' = '100G')"
+    )
     assert column(one(engine, "SHOW PARTITIONS FROM r"), "Buckets") == [20, 20]
     assert column(one(engine, "SHOW BUCKETS FROM db.r"), "Rule") == ["auto-initial", "auto-initial"]
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("1073741824", GB), ("1024K", MB), ("1024KB", MB), ("500M", 500 * MB), ("500mb", 500 * MB),
-    ("10G", 10 * GB), ("10gb", 10 * GB), ("2T", 2 * TB), ("2TB", 2 * TB), ("1P", 1024 * TB), ("100B", 100),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("1073741824", GB),
+        ("1024K", MB),
+        ("1024KB", MB),
+        ("500M", 500 * MB),
+        ("500mb", 500 * MB),
+        ("10G", 10 * GB),
+        ("10gb", 10 * GB),
+        ("2T", 2 * TB),
+        ("2TB", 2 * TB),
+        ("1P", 1024 * TB),
+        ("100B", 100),
+    ],
+)
 def test_estimate_units(engine, text, expected):
     set_topology(engine, 3, 2, "500G")
     create_auto(engine, estimate=text)
@@ -100,7 +115,7 @@ def test_default_estimate_is_10g(engine):
     create_auto(engine)
     row = one(engine, "SHOW BUCKETS FROM t").rows[0]
     assert row[3] == "10GB"
-    assert row[1] == 2 and row[4] == 2   # 10G / 5 = 2G -> N = 2
+    assert row[1] == 2 and row[4] == 2  # 10G / 5 = 2G -> N = 2
     ddl = one(engine, "SHOW CREATE TABLE t").rows[0][1]
     assert "BUCKETS AUTO" in ddl and "estimate_partition_size" not in ddl
 
@@ -136,14 +151,14 @@ def test_show_create_table_keeps_buckets_auto_and_estimate(engine):
 def test_create_table_buckets_auto_does_not_start_spark(tmp_path, make_engine):
     e = make_engine(tmp_path / "wh")
     e.execute_sql("CREATE DATABASE db; USE db;")
-    create_auto(e, estimate="100G")          # no ADMIN SET: the topology is the machine's
+    create_auto(e, estimate="100G")  # no ADMIN SET: the topology is the machine's
     e.execute_sql("ALTER TABLE t SET ('estimate_partition_size' = '1T')")
     e.execute_sql("SHOW PARTITIONS FROM t; SHOW BUCKETS FROM t; SHOW CREATE TABLE t")
     assert e.spark_started is False
 
 
 def test_default_topology_is_one_node_with_the_warehouse_volume(engine):
-    create_auto(engine, estimate="1T")       # N = 205
+    create_auto(engine, estimate="1T")  # N = 205
     row = one(engine, "SHOW BUCKETS FROM t").rows[0]
     free = shutil.disk_usage(engine.warehouse).free
     m = auto.disk_buckets(free)
@@ -164,8 +179,8 @@ def test_admin_set_topology_is_validated(engine):
 def test_min_and_max_buckets(engine):
     set_topology(engine, 10, 3, "2T")
     engine.execute_sql('ADMIN SET FRONTEND CONFIG ("autobucket_max_buckets" = "64", "autobucket_min_buckets" = "4")')
-    create_auto(engine, "big", estimate="1T")     # N = 205, capped at 64
-    create_auto(engine, "small", estimate="1M")   # N = 1, raised to 4
+    create_auto(engine, "big", estimate="1T")  # N = 205, capped at 64
+    create_auto(engine, "small", estimate="1M")  # N = 1, raised to 4
     assert column(one(engine, "SHOW PARTITIONS FROM big"), "Buckets") == [64]
     small = one(engine, "SHOW BUCKETS FROM small").rows[0]
     assert small[1] == 4 and "autobucket_min_buckets=4" in small[6]
@@ -179,15 +194,19 @@ def _write_config(tmp_path, body: str) -> dict[str, str]:
 
 
 def test_topology_from_the_config_file(tmp_path):
-    env = _write_config(tmp_path, (
-        f'warehouse = "{tmp_path / "wh"}"\nmaster = "local[2]"\n'
-        "[frontend]\ncluster_backends = 3\ncluster_disks_per_backend = 1\n"
-        'cluster_disk_capacity = "1TB"\nautobucket_max_buckets = 50\n'))
+    env = _write_config(
+        tmp_path,
+        (
+            f'warehouse = "{tmp_path / "wh"}"\nmaster = "local[2]"\n'
+            "[frontend]\ncluster_backends = 3\ncluster_disks_per_backend = 1\n"
+            'cluster_disk_capacity = "1TB"\nautobucket_max_buckets = 50\n'
+        ),
+    )
     config = load_config(env=env)
     assert config.frontend["cluster_backends"] == "3"
     e = Engine(config)
     e.execute_sql("CREATE DATABASE db; USE db;")
-    create_auto(e, estimate="500G")         # seed case 4: M = 63, but max 50
+    create_auto(e, estimate="500G")  # seed case 4: M = 63, but max 50
     assert column(one(e, "SHOW PARTITIONS FROM t"), "Buckets") == [50]
     row = one(e, "SHOW BUCKETS FROM t").rows[0]
     assert (row[4], row[5]) == (100, 63)

@@ -34,8 +34,10 @@ DAY0 = dt.date(2024, 1, 1)
 def engine(tmp_path, spark, make_engine):
     e = make_engine(tmp_path / "wh", spark=spark)
     e.execute_sql("CREATE DATABASE db; USE db;")
-    e.execute_sql('ADMIN SET FRONTEND CONFIG ("cluster_backends" = "3", '
-                  '"cluster_disks_per_backend" = "2", "cluster_disk_capacity" = "500G")')   # M = 60
+    e.execute_sql(
+        'ADMIN SET FRONTEND CONFIG ("cluster_backends" = "3", '
+        '"cluster_disks_per_backend" = "2", "cluster_disk_capacity" = "500G")'
+    )  # M = 60
     return e
 
 
@@ -73,8 +75,10 @@ def check_routing(engine, table: str) -> int:
 
 
 def values(day: dt.date, first_key: int, count: int) -> str:
-    return ", ".join(f"('{day.isoformat()}', {k}, 'row {k} of {day.isoformat()} " + "x" * (k % 17) + "')"
-                     for k in range(first_key, first_key + count))
+    return ", ".join(
+        f"('{day.isoformat()}', {k}, 'row {k} of {day.isoformat()} " + "x" * (k % 17) + "')"
+        for k in range(first_key, first_key + count)
+    )
 
 
 # ---------------------------------------------------------------------------------- daily table
@@ -122,7 +126,7 @@ def test_daily_dynamic_table_takes_buckets_from_partition_history(engine):
         new = engine.catalog.load_table("db", "events").partition(new_name)
         assert new is not None, new_name
         if day_index == 0:
-            continue   # created with the table
+            continue  # created with the table
         expected = auto.subsequent_buckets(history, topo, 1, 128, fallback_estimate_bytes=100 * auto.GB)
         decision = new.bucket_decision
         assert decision == expected, (new_name, decision, expected)
@@ -159,13 +163,13 @@ def test_daily_dynamic_table_takes_buckets_from_partition_history(engine):
     assert per_day == {DAY0 + dt.timedelta(days=i): n for i, n in enumerate(DAILY_ROWS)}
 
     # point queries read one tablet of a 20-bucket partition and of a 1-bucket partition
-    k_day1 = DAILY_ROWS[0] + 5                      # a key loaded on day 1 (p20240102, 20 buckets)
+    k_day1 = DAILY_ROWS[0] + 5  # a key loaded on day 1 (p20240102, 20 buckets)
     sql = f"SELECT k, v FROM events WHERE d = '2024-01-02' AND k = {k_day1}"
     plan = explain(engine, sql)
     assert "partitions=1/" in plan and "tablets=1/20" in plan
     assert f"p20240102=[{bucket_of([k_day1], ['int'], 20)}]" in plan
     assert rows_of(engine, sql) == [(k_day1, f"row {k_day1} of 2024-01-02 " + "x" * (k_day1 % 17))]
-    k_day4 = sum(DAILY_ROWS[:3]) + 7                # loaded on day 4 (p20240104, 1 bucket)
+    k_day4 = sum(DAILY_ROWS[:3]) + 7  # loaded on day 4 (p20240104, 1 bucket)
     sql = f"SELECT k FROM events WHERE d = '2024-01-04' AND k = {k_day4}"
     plan = explain(engine, sql)
     assert "partitions=1/" in plan and "tablets=1/1" in plan
@@ -189,10 +193,12 @@ def test_add_partition_mixes_explicit_initial_and_history_counts(engine):
         PROPERTIES ("estimate_partition_size" = "100G", "replication_num" = "1")""")
     # ADD PARTITION without data anywhere: no history, so estimate_partition_size decides again
     engine.execute_sql("ALTER TABLE t ADD PARTITION p2 VALUES LESS THAN ('2024-01-03')")
-    engine.execute_sql("ALTER TABLE t ADD PARTITION p3 VALUES LESS THAN ('2024-01-04') "
-                       "DISTRIBUTED BY HASH(k) BUCKETS 5")
-    engine.execute_sql("INSERT INTO t VALUES " + ", ".join(
-        f"('2024-01-0{1 + i % 3}', {i}, {i * 10})" for i in range(60)))
+    engine.execute_sql(
+        "ALTER TABLE t ADD PARTITION p3 VALUES LESS THAN ('2024-01-04') DISTRIBUTED BY HASH(k) BUCKETS 5"
+    )
+    engine.execute_sql(
+        "INSERT INTO t VALUES " + ", ".join(f"('2024-01-0{1 + i % 3}', {i}, {i * 10})" for i in range(60))
+    )
     sizes = stored_sizes(engine, "t")
     # ADD PARTITION without BUCKETS on an AUTO table with data: from the history
     engine.execute_sql("ALTER TABLE t ADD PARTITION p4 VALUES LESS THAN ('2024-01-05')")
@@ -204,20 +210,26 @@ def test_add_partition_mixes_explicit_initial_and_history_counts(engine):
     assert rules == ["auto-initial", "auto-initial", "fixed", "auto-subsequent"]
     history = [sizes["p1"], sizes["p2"], sizes["p3"]]
     assert meta.partition("p4").bucket_decision == auto.subsequent_buckets(
-        history, topology(engine), 1, 128, fallback_estimate_bytes=100 * auto.GB)
+        history, topology(engine), 1, 128, fallback_estimate_bytes=100 * auto.GB
+    )
     assert [r[8] for r in engine.execute_sql("SHOW PARTITIONS FROM t")[-1].rows] == [20, 20, 5, 1]
 
     assert check_routing(engine, "t") == 90
-    for day, k, buckets, partition in [("2024-01-01", 3, 20, "p1"), ("2024-01-03", 5, 5, "p3"),
-                                       ("2024-01-04", 111, 1, "p4")]:
+    for day, k, buckets, partition in [
+        ("2024-01-01", 3, 20, "p1"),
+        ("2024-01-03", 5, 5, "p3"),
+        ("2024-01-04", 111, 1, "p4"),
+    ]:
         sql = f"SELECT k, v FROM t WHERE d = '{day}' AND k = {k}"
         plan = explain(engine, sql)
         assert f"partitions=1/4 ({partition})" in plan and f"tablets=1/{buckets}" in plan, plan
         assert len(rows_of(engine, sql)) == 1
     plan = explain(engine, "SELECT * FROM t WHERE k = 5")
-    assert "tablets=4/46" in plan                     # one tablet in each partition of 20+20+5+1
+    assert "tablets=4/46" in plan  # one tablet in each partition of 20+20+5+1
     assert rows_of(engine, "SELECT k, v FROM t WHERE k = 5") == [(5, 50)]
-    assert rows_of(engine, "SELECT count(*), sum(v) FROM t") == [(90, sum(i * 10 for i in range(60)) + sum(range(100, 130)))]
+    assert rows_of(engine, "SELECT count(*), sum(v) FROM t") == [
+        (90, sum(i * 10 for i in range(60)) + sum(range(100, 130)))
+    ]
     assert not any("BUCKETS 20" in r[1] for r in engine.execute_sql("SHOW CREATE TABLE t")[-1].rows)
 
 

@@ -42,7 +42,7 @@ VALUES = [
     pytest.param(None, id="none"),
     pytest.param(True, id="true"),
     pytest.param(0, id="zero"),
-    pytest.param(-(2 ** 70), id="bigint"),
+    pytest.param(-(2**70), id="bigint"),
     pytest.param(1.5, id="float"),
     pytest.param("", id="empty-str"),
     pytest.param("naïve 'q' \"dq\" \\ \x00 \n ☃ 😀", id="odd-str"),
@@ -63,26 +63,55 @@ VALUES = [
     pytest.param(samples.create_table(), id="create-table-range"),
     pytest.param(samples.list_create_table(), id="create-table-list"),
     pytest.param(samples.table_meta(n_partitions=5), id="table-meta"),
-    pytest.param(TableMeta(id=1, db="d", name="t", definition=samples.list_create_table(),
-                           partitions=(PartitionMeta(id=5, name="p", buckets=1, values=(("a", None), (None, None)),
-                                                     created_at=samples.T0),),
-                           created_at=samples.T0, dynamic_state=DynamicState()), id="table-meta-list"),
+    pytest.param(
+        TableMeta(
+            id=1,
+            db="d",
+            name="t",
+            definition=samples.list_create_table(),
+            partitions=(
+                PartitionMeta(id=5, name="p", buckets=1, values=(("a", None), (None, None)), created_at=samples.T0),
+            ),
+            created_at=samples.T0,
+            dynamic_state=DynamicState(),
+        ),
+        id="table-meta-list",
+    ),
     pytest.param(BucketDecision("fixed", 3), id="bucket-decision"),
-    pytest.param(DynamicState(last_scheduler_time=samples.T0, state="ERROR", last_drop_partition_msg="boom"),
-                 id="dynamic-state"),
-    pytest.param(ast.AlterTable(ast.TableName("t", "d"), (
-        ast.AddPartition(ast.RangePartition("p9", (MAXVALUE,)), ast.DistributedBy("HASH", ("k",), 4)),
-        ast.DropPartition("p1", if_exists=True),
-        ast.SetProperties((("dynamic_partition.enable", "false"),)),
-        ast.RenameTable("t2"),
-        ast.RenamePartition("a", "b"),
-    )), id="alter-table"),
-    pytest.param(ast.ShowPartitions(ast.TableName("t"), where=ast.BoolOp("AND", (
-        ast.Comparison("PartitionName", "LIKE", ast.Literal("p%")),
-        ast.Comparison("Buckets", ">", ast.Literal("3", "number")))), order_by=(ast.OrderItem("PartitionId", True),),
-        limit=10), id="show-partitions"),
-    pytest.param(ast.Insert(ast.TableName("t"), rows=((ast.Literal("1", "number"), ast.Literal(None, "null")),)),
-                 id="insert"),
+    pytest.param(
+        DynamicState(last_scheduler_time=samples.T0, state="ERROR", last_drop_partition_msg="boom"), id="dynamic-state"
+    ),
+    pytest.param(
+        ast.AlterTable(
+            ast.TableName("t", "d"),
+            (
+                ast.AddPartition(ast.RangePartition("p9", (MAXVALUE,)), ast.DistributedBy("HASH", ("k",), 4)),
+                ast.DropPartition("p1", if_exists=True),
+                ast.SetProperties((("dynamic_partition.enable", "false"),)),
+                ast.RenameTable("t2"),
+                ast.RenamePartition("a", "b"),
+            ),
+        ),
+        id="alter-table",
+    ),
+    pytest.param(
+        ast.ShowPartitions(
+            ast.TableName("t"),
+            where=ast.BoolOp(
+                "AND",
+                (
+                    ast.Comparison("PartitionName", "LIKE", ast.Literal("p%")),
+                    ast.Comparison("Buckets", ">", ast.Literal("3", "number")),
+                ),
+            ),
+            order_by=(ast.OrderItem("PartitionId", True),),
+            limit=10,
+        ),
+        id="show-partitions",
+    ),
+    pytest.param(
+        ast.Insert(ast.TableName("t"), rows=((ast.Literal("1", "number"), ast.Literal(None, "null")),)), id="insert"
+    ),
 ]
 
 
@@ -130,25 +159,28 @@ def test_stable_across_processes():
     """Same value, same text, in a fresh interpreter with another hash seed."""
     value = samples.table_meta(n_partitions=4)
     script = (
-        "import sys; sys.path.insert(0, %r)\n"
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
         "import catalog_samples as s\n"
         "from dorisql.catalog.codec import encode\n"
-        "sys.stdout.write(encode(s.table_meta(n_partitions=4)))\n" % str(Path(__file__).parent)
+        "sys.stdout.write(encode(s.table_meta(n_partitions=4)))\n"
     )
     env = dict(os.environ, PYTHONHASHSEED="12345")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
     assert out.stdout == encode(value)
 
 
-@pytest.mark.parametrize("doc, message", [
-    ('{"@":"Nope"}', "unknown type tag"),
-    ('{"a":1}', "untagged"),
-    ('{"@":"TableName","name":"t","colour":"red"}', "no field 'colour'"),
-    ('{"@":"TableName"}', "missing field 'name'"),
-    ('{"@":"datetime","v":"yesterday"}', "bad datetime"),
-    ('{"@":"BoolOp","op":"AND"}', "missing field 'items'"),
-    ("not json", "not a dorisql catalog document"),
-])
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ('{"@":"Nope"}', "unknown type tag"),
+        ('{"a":1}', "untagged"),
+        ('{"@":"TableName","name":"t","colour":"red"}', "no field 'colour'"),
+        ('{"@":"TableName"}', "missing field 'name'"),
+        ('{"@":"datetime","v":"yesterday"}', "bad datetime"),
+        ('{"@":"BoolOp","op":"AND"}', "missing field 'items'"),
+        ("not json", "not a dorisql catalog document"),
+    ],
+)
 def test_bad_documents_raise_codec_error(doc, message):
     with pytest.raises(CodecError, match=message):
         decode(doc)

@@ -18,7 +18,8 @@ from dorisql.catalog.base import (
     RecycleBinEntry,
     RecycledFile,
 )
-from dorisql.catalog.store import SCHEMA_VERSION, SqliteCatalog as Catalog
+from dorisql.catalog.store import SCHEMA_VERSION
+from dorisql.catalog.store import SqliteCatalog as Catalog
 from dorisql.errors import AlreadyExistsError, CatalogError, UnknownDatabaseError
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -103,8 +104,15 @@ def test_drop_table_puts_it_in_the_bin_and_recover_brings_it_back(cat):
     assert not cat.table_exists("db1", "t")
     [entry] = cat.list_recycle_bin()
     db_id = cat.get_database("db1").id
-    assert (entry.kind, entry.id, entry.name, entry.db_id, entry.db_name, entry.table_id, entry.dropped_at) == \
-        (RECYCLED_TABLE, t.id, "t", db_id, "db1", t.id, T1)
+    assert (entry.kind, entry.id, entry.name, entry.db_id, entry.db_name, entry.table_id, entry.dropped_at) == (
+        RECYCLED_TABLE,
+        t.id,
+        "t",
+        db_id,
+        "db1",
+        t.id,
+        T1,
+    )
     assert entry.table == t
 
     # The name is free: a new table takes it; recovering the old one then needs another name.
@@ -121,11 +129,24 @@ def test_drop_table_puts_it_in_the_bin_and_recover_brings_it_back(cat):
 def test_drop_table_force_skips_the_bin_and_forgets_its_partitions(cat):
     t = cat.create_table(samples.table_meta("db1", "t"))
     p = t.partitions[0]
-    entry = RecycleBinEntry(kind=RECYCLED_PARTITION, id=p.id, name=p.name, db_id=1, db_name="db1",
-                            table_id=t.id, dropped_at=T1, partition=p, storage_key=str(p.id),
-                            files=(RecycledFile("__partition=1/__bucket=0/a.parquet", 0, 10, 2),))
-    cat.update_table("db1", "t", lambda m: dataclasses.replace(m, partitions=m.partitions[1:]),
-                     recycled=lambda before, after: [entry])
+    entry = RecycleBinEntry(
+        kind=RECYCLED_PARTITION,
+        id=p.id,
+        name=p.name,
+        db_id=1,
+        db_name="db1",
+        table_id=t.id,
+        dropped_at=T1,
+        partition=p,
+        storage_key=str(p.id),
+        files=(RecycledFile("__partition=1/__bucket=0/a.parquet", 0, 10, 2),),
+    )
+    cat.update_table(
+        "db1",
+        "t",
+        lambda m: dataclasses.replace(m, partitions=m.partitions[1:]),
+        recycled=lambda before, after: [entry],
+    )
     assert cat.list_recycle_bin() == [entry]
     cat.drop_table("db1", "t", force=True)
     assert cat.list_recycle_bin() == []
@@ -140,20 +161,32 @@ def test_partitions_go_in_and_out_of_the_bin_with_the_table_change(cat):
 
     def entry_for(before, after):
         gone = [q for q in before.partitions if q not in after.partitions]
-        return [RecycleBinEntry(kind=RECYCLED_PARTITION, id=q.id, name=q.name, db_id=1, db_name="db1",
-                                table_id=before.id, dropped_at=T1, partition=q, storage_key=str(q.id))
-                for q in gone]
+        return [
+            RecycleBinEntry(
+                kind=RECYCLED_PARTITION,
+                id=q.id,
+                name=q.name,
+                db_id=1,
+                db_name="db1",
+                table_id=before.id,
+                dropped_at=T1,
+                partition=q,
+                storage_key=str(q.id),
+            )
+            for q in gone
+        ]
 
-    dropped = cat.update_table("db1", "t", lambda m: dataclasses.replace(m, partitions=m.partitions[1:]),
-                               recycled=entry_for)
+    dropped = cat.update_table(
+        "db1", "t", lambda m: dataclasses.replace(m, partitions=m.partitions[1:]), recycled=entry_for
+    )
     assert [(e.kind, e.id) for e in cat.list_recycle_bin(table_id=t.id)] == [(RECYCLED_PARTITION, p.id)]
     # A change that fails commits neither the table nor the bin.
     with pytest.raises(CatalogError, match="no longer in the recycle bin"):
-        cat.update_table("db1", "t", lambda m: dataclasses.replace(m, partitions=(p,) + m.partitions),
-                         restore=p.id + 1000)
+        cat.update_table(
+            "db1", "t", lambda m: dataclasses.replace(m, partitions=(p,) + m.partitions), restore=p.id + 1000
+        )
     assert cat.load_table("db1", "t") == dropped and len(cat.list_recycle_bin()) == 1
-    back = cat.update_table("db1", "t", lambda m: dataclasses.replace(m, partitions=(p,) + m.partitions),
-                            restore=p.id)
+    back = cat.update_table("db1", "t", lambda m: dataclasses.replace(m, partitions=(p,) + m.partitions), restore=p.id)
     assert back.partition(p.name) == p
     assert cat.list_recycle_bin() == []
 
@@ -176,8 +209,10 @@ def test_drop_database_recycles_it_with_its_tables(cat):
         cat.recover_database(entry.id)
     database, tables = cat.recover_database(entry.id, new_name="db_old")
     assert (database.id, database.name) == (db.id, "db_old")
-    assert [(m.id, m.db, m.name, m.definition.table.db) for m in tables] == \
-        [(t1.id, "db_old", "t1", "db_old"), (t2.id, "db_old", "t2", "db_old")]
+    assert [(m.id, m.db, m.name, m.definition.table.db) for m in tables] == [
+        (t1.id, "db_old", "t1", "db_old"),
+        (t2.id, "db_old", "t2", "db_old"),
+    ]
     assert cat.list_tables("db_old") == ["t1", "t2"] and cat.list_tables("db1") == []
     assert cat.list_recycle_bin() == []
     with pytest.raises(UnknownDatabaseError, match="recovered or expired"):
@@ -193,14 +228,29 @@ def test_drop_database_force_skips_the_bin(cat):
 def test_erase_takes_a_database_with_its_tables_and_their_partitions(cat):
     t = cat.create_table(samples.table_meta("db1", "t"))
     p = t.partitions[0]
-    cat.update_table("db1", "t", lambda m: dataclasses.replace(m, partitions=m.partitions[1:]),
-                     recycled=lambda before, after: [RecycleBinEntry(
-                         kind=RECYCLED_PARTITION, id=p.id, name=p.name, db_id=1, db_name="db1",
-                         table_id=t.id, dropped_at=T1, partition=p, storage_key=str(p.id))])
+    cat.update_table(
+        "db1",
+        "t",
+        lambda m: dataclasses.replace(m, partitions=m.partitions[1:]),
+        recycled=lambda before, after: [
+            RecycleBinEntry(
+                kind=RECYCLED_PARTITION,
+                id=p.id,
+                name=p.name,
+                db_id=1,
+                db_name="db1",
+                table_id=t.id,
+                dropped_at=T1,
+                partition=p,
+                storage_key=str(p.id),
+            )
+        ],
+    )
     cat.drop_database("db1", dropped_at=T1)
     [db_entry] = cat.list_recycle_bin(kind=RECYCLED_DATABASE)
     erased = cat.erase_recycled([db_entry.id])
     assert sorted((e.kind, e.id) for e in erased) == sorted(
-        [(RECYCLED_DATABASE, db_entry.id), (RECYCLED_TABLE, t.id), (RECYCLED_PARTITION, p.id)])
+        [(RECYCLED_DATABASE, db_entry.id), (RECYCLED_TABLE, t.id), (RECYCLED_PARTITION, p.id)]
+    )
     assert cat.list_recycle_bin() == []
     assert cat.erase_recycled([db_entry.id]) == []  # already gone: nothing for the caller to delete

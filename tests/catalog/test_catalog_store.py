@@ -14,7 +14,8 @@ import pytest
 from dorisql.ast import DataType, props
 from dorisql.catalog import codec
 from dorisql.catalog.model import PartitionMeta
-from dorisql.catalog.store import FIRST_ID, SCHEMA_VERSION, ColocationGroup, SqliteCatalog as Catalog
+from dorisql.catalog.store import FIRST_ID, SCHEMA_VERSION, ColocationGroup
+from dorisql.catalog.store import SqliteCatalog as Catalog
 from dorisql.errors import (
     AlreadyExistsError,
     AnalysisError,
@@ -168,8 +169,9 @@ def test_keyword_names_are_plain_names(cat):
 
 def test_commit_bumps_version_and_assigns_new_partition_ids(cat):
     v1 = cat.create_table(samples.table_meta("db1", "t", n_partitions=2))
-    extra = PartitionMeta(id=0, name="p_new", buckets=5, lower=("DATE '2021-01-01'",),
-                          upper=("DATE '2021-01-02'",), created_at=samples.T0)
+    extra = PartitionMeta(
+        id=0, name="p_new", buckets=5, lower=("DATE '2021-01-01'",), upper=("DATE '2021-01-02'",), created_at=samples.T0
+    )
     v2 = cat.commit_table(replace(v1, partitions=v1.partitions + (extra,)))
     assert v2.version == 2
     assert v2.partitions[:2] == v1.partitions
@@ -187,8 +189,10 @@ def test_commit_conflict_changes_nothing(cat):
     won = cat.commit_table(workers.increment(a, 1))
     assert won.version == 2
     next_before = cat.next_id()
-    loser = replace(workers.increment(b, 2), partitions=b.partitions + (
-        PartitionMeta(id=0, name="px", buckets=1, created_at=samples.T0),))
+    loser = replace(
+        workers.increment(b, 2),
+        partitions=b.partitions + (PartitionMeta(id=0, name="px", buckets=1, created_at=samples.T0),),
+    )
     with pytest.raises(CommitConflictError) as info:
         cat.commit_table(loser)
     msg = str(info.value)
@@ -307,8 +311,11 @@ def test_frontend_config(cat):
     cat.set_config("dynamic_partition_enable", False)
     cat.set_configs({"cluster_backends": 3, "dynamic_partition_check_interval_seconds": "600"})
     cat.set_config("cluster_backends", "4")
-    assert cat.all_config() == {"cluster_backends": "4", "dynamic_partition_enable": "false",
-                                "dynamic_partition_check_interval_seconds": "600"}
+    assert cat.all_config() == {
+        "cluster_backends": "4",
+        "dynamic_partition_enable": "false",
+        "dynamic_partition_check_interval_seconds": "600",
+    }
     cat.unset_config("cluster_backends")
     assert cat.get_config("cluster_backends") is None
 
@@ -353,8 +360,10 @@ def test_create_table_joins_group_atomically(cat):
     with pytest.raises(AnalysisError, match="same bucket num: 8"):
         cat.create_table(samples.table_meta("db1", "c", properties=colocated), colocation_group=_group(buckets=4))
     with pytest.raises(AnalysisError, match="same data type"):
-        cat.create_table(samples.table_meta("db1", "c", properties=colocated),
-                         colocation_group=_group(types=(DataType("BIGINT"), DataType("VARCHAR", (20,)))))
+        cat.create_table(
+            samples.table_meta("db1", "c", properties=colocated),
+            colocation_group=_group(types=(DataType("BIGINT"), DataType("VARCHAR", (20,)))),
+        )
     assert not cat.table_exists("db1", "c")
 
     # leaving the group by ALTER ... SET ("colocate_with" = "") and dropping the last table removes it
@@ -377,8 +386,7 @@ def test_two_processes_no_lost_update(warehouse):
     ctx = multiprocessing.get_context("spawn")
     start = ctx.Barrier(2)  # both children ready (imported, catalog open) before either starts
     results = ctx.Queue()
-    procs = [ctx.Process(target=workers.bump_counter, args=(str(warehouse), w, rounds, start, results))
-             for w in (1, 2)]
+    procs = [ctx.Process(target=workers.bump_counter, args=(str(warehouse), w, rounds, start, results)) for w in (1, 2)]
     for p in procs:
         p.start()
     out = [results.get(timeout=300) for _ in procs]
@@ -436,8 +444,13 @@ def test_list_table_metas_200_tables_x_365_partitions(warehouse):
     conn = sqlite3.connect(c.path)
     rows = []
     for i in range(200):
-        m = replace(template, id=next(ids), name=f"t{i:03d}", version=1,
-                    partitions=tuple(replace(p, id=next(ids)) for p in template.partitions))
+        m = replace(
+            template,
+            id=next(ids),
+            name=f"t{i:03d}",
+            version=1,
+            partitions=tuple(replace(p, id=next(ids)) for p in template.partitions),
+        )
         rows.append((m.id, m.db, m.name, m.version, codec.encode(m), ""))
     with conn:
         conn.executemany("INSERT INTO tables (id, db, name, version, meta, updated_at) VALUES (?,?,?,?,?,?)", rows)
@@ -460,8 +473,12 @@ def test_list_table_metas_orders_by_db_then_name(cat):
     cat.create_database("a_db")
     for db, name in [("db1", "z"), ("a_db", "y"), ("db1", "b"), ("a_db", "c")]:
         cat.create_table(samples.table_meta(db, name))
-    assert [(m.db, m.name) for m in cat.list_table_metas()] == [("a_db", "c"), ("a_db", "y"), ("db1", "b"),
-                                                                ("db1", "z")]
+    assert [(m.db, m.name) for m in cat.list_table_metas()] == [
+        ("a_db", "c"),
+        ("a_db", "y"),
+        ("db1", "b"),
+        ("db1", "z"),
+    ]
     assert [m.name for m in Catalog(cat.root).list_table_metas("db1")] == ["b", "z"]
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -124,8 +123,18 @@ def test_table_path_inside_root(warehouse):
     assert catalog_file(warehouse) == warehouse / "_catalog" / "catalog.db"
 
 
-@pytest.mark.parametrize("db, table", [("..", "x"), ("db", "../x"), ("/etc", "passwd"), ("db", "/abs"),
-                                       ("_catalog", "t"), ("db", "a\\b"), ("db", "a\x00")])
+@pytest.mark.parametrize(
+    "db, table",
+    [
+        ("..", "x"),
+        ("db", "../x"),
+        ("/etc", "passwd"),
+        ("db", "/abs"),
+        ("_catalog", "t"),
+        ("db", "a\\b"),
+        ("db", "a\x00"),
+    ],
+)
 def test_table_path_refuses_bad_names(warehouse, db, table):
     with pytest.raises(InvalidNameError):
         table_path(warehouse, db, table)

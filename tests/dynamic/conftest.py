@@ -114,5 +114,7 @@ def dynamic_table(name: str, column_type: str = "DATE", **props) -> str:
     defaults = {"enable": "true", "prefix": "p", "buckets": "4"}
     defaults.update({k: str(v) for k, v in props.items()})
     body = ",\n".join(f'"dynamic_partition.{k}" = "{v}"' for k, v in defaults.items())
-    return (f"CREATE TABLE {name} (k1 {column_type}, v INT) DUPLICATE KEY(k1) "
-            f"PARTITION BY RANGE(k1) () DISTRIBUTED BY HASH(k1) PROPERTIES ({body})")
+    return (
+        f"CREATE TABLE {name} (k1 {column_type}, v INT) DUPLICATE KEY(k1) "
+        f"PARTITION BY RANGE(k1) () DISTRIBUTED BY HASH(k1) PROPERTIES ({body})"
+    )

@@ -169,7 +169,11 @@ def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partit
         result = guard(touched)  # the partition still exists: the load will commit
         proc["p"] = subprocess.Popen(
             [DORISQL, "--warehouse", str(warehouse), "scheduler", "--once", "--now", "2020-05-31 00:00:00"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "TZ": "UTC"})
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "TZ": "UTC"},
+        )
         time.sleep(2.0)  # let it reach the table (it waits for our lock; if not, it runs after us)
         assert h.engine.catalog.load_table("d", "t").partition("p20200529") is not None
         return result
@@ -188,5 +192,4 @@ def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partit
     last = h.delta_versions()["d.t"]
     removes = [a["remove"] for a in h.delta_commit("d.t", last) if "remove" in a]
     adds = [a["add"] for a in h.delta_commit("d.t", last - 1) if "add" in a]
-    assert {r["path"] for r in removes} == {a["path"] for a in adds
-                                            if a["partitionValues"]["__partition"] == p29}
+    assert {r["path"] for r in removes} == {a["path"] for a in adds if a["partitionValues"]["__partition"] == p29}

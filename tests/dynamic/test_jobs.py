@@ -49,10 +49,17 @@ class Switch:
         return self.on
 
 
-def counter_job(name: str = "table_count", *, interval: float = 0.05, run=count_tables, enabled=None,
-                needs_spark: bool = False) -> Job:
-    return Job(name=name, title=f"{name} job", run=run, interval=lambda engine: interval,
-               enabled=enabled or Switch(True), needs_spark=needs_spark)
+def counter_job(
+    name: str = "table_count", *, interval: float = 0.05, run=count_tables, enabled=None, needs_spark: bool = False
+) -> Job:
+    return Job(
+        name=name,
+        title=f"{name} job",
+        run=run,
+        interval=lambda engine: interval,
+        enabled=enabled or Switch(True),
+        needs_spark=needs_spark,
+    )
 
 
 @pytest.fixture
@@ -161,8 +168,10 @@ def test_a_job_that_needs_spark_runs_after_the_catalog_jobs(tmp_path, spark):
         order.append("dynamic")
         return run_pass(engine)
 
-    jobs = [counter_job("spark_rows", run=spark_rows, interval=3600, needs_spark=True),
-            counter_job("dynamic", run=dynamic, interval=3600)]
+    jobs = [
+        counter_job("spark_rows", run=spark_rows, interval=3600, needs_spark=True),
+        counter_job("dynamic", run=dynamic, interval=3600),
+    ]
     sched = BackgroundScheduler(lambda: Engine(Config(warehouse=str(tmp_path / "wh")), spark=spark), jobs).start()
     try:
         assert sched.wait_for_passes(1)

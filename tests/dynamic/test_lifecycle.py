@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.engine import scheduler
 from dorisql.errors import AnalysisError
 
 from .conftest import Harness, dynamic_table
@@ -160,8 +159,10 @@ def test_alter_turns_a_manual_range_table_dynamic(h):
     assert h.dynamic_rows() == {}
     with pytest.raises(AnalysisError, match="time_unit"):
         h.sql('ALTER TABLE t SET ("dynamic_partition.enable" = "true")')
-    h.sql('ALTER TABLE t SET ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.start" = "-1", '
-          '"dynamic_partition.end" = "1", "dynamic_partition.prefix" = "p")')
+    h.sql(
+        'ALTER TABLE t SET ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.start" = "-1", '
+        '"dynamic_partition.end" = "1", "dynamic_partition.prefix" = "p")'
+    )
     # before START: dropped; after END: kept (manual partitions after END are retained)
     assert h.names("t") == ["p20200529", "p20200530", "later"]
     row = h.dynamic_rows()["t"]
@@ -187,26 +188,43 @@ def test_invalid_alter_changes_nothing(h):
     assert h.catalog_versions() == before
 
 
-@pytest.mark.parametrize("ddl, message", [
-    ("CREATE TABLE t (k1 DATE, v INT) PARTITION BY LIST(k1) () DISTRIBUTED BY HASH(k1) BUCKETS 1 "
-     "PROPERTIES (\"dynamic_partition.time_unit\" = \"DAY\", \"dynamic_partition.end\" = \"1\", "
-     "\"dynamic_partition.prefix\" = \"p\")", "range partition|single-column range"),
-    ("CREATE TABLE t (k1 DATE, k2 DATE, v INT) PARTITION BY RANGE(k1, k2) () DISTRIBUTED BY HASH(k1) BUCKETS 1 "
-     "PROPERTIES (\"dynamic_partition.time_unit\" = \"DAY\", \"dynamic_partition.end\" = \"1\", "
-     "\"dynamic_partition.prefix\" = \"p\")", "single-column range"),
-    ("CREATE TABLE t (k1 INT, v INT) PARTITION BY RANGE(k1) () DISTRIBUTED BY HASH(k1) BUCKETS 1 "
-     "PROPERTIES (\"dynamic_partition.time_unit\" = \"DAY\", \"dynamic_partition.end\" = \"1\", "
-     "\"dynamic_partition.prefix\" = \"p\")", "DATE and DATETIME"),
-    ("CREATE TABLE t (k1 DATE, v INT) DISTRIBUTED BY HASH(k1) BUCKETS 1 "
-     "PROPERTIES (\"dynamic_partition.time_unit\" = \"DAY\", \"dynamic_partition.end\" = \"1\", "
-     "\"dynamic_partition.prefix\" = \"p\")", "range partition"),
-    (dynamic_table("t", time_unit="HOUR", end=1), "could not be HOUR when type of partition column k1 is DATE"),
-    (dynamic_table("t", time_unit="MINUTE", end=1), "Unsupported time unit MINUTE"),
-    (dynamic_table("t", time_unit="DAY"), "Must assign dynamic_partition.end"),
-    (dynamic_table("t", end=1), "Must assign dynamic_partition.time_unit"),
-    (dynamic_table("t", time_unit="DAY", end=1, create_history_partition="true"),
-     "Provide start or history_partition_num"),
-])
+@pytest.mark.parametrize(
+    "ddl, message",
+    [
+        (
+            "CREATE TABLE t (k1 DATE, v INT) PARTITION BY LIST(k1) () DISTRIBUTED BY HASH(k1) BUCKETS 1 "
+            'PROPERTIES ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.end" = "1", '
+            '"dynamic_partition.prefix" = "p")',
+            "range partition|single-column range",
+        ),
+        (
+            "CREATE TABLE t (k1 DATE, k2 DATE, v INT) PARTITION BY RANGE(k1, k2) () DISTRIBUTED BY HASH(k1) BUCKETS 1 "
+            'PROPERTIES ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.end" = "1", '
+            '"dynamic_partition.prefix" = "p")',
+            "single-column range",
+        ),
+        (
+            "CREATE TABLE t (k1 INT, v INT) PARTITION BY RANGE(k1) () DISTRIBUTED BY HASH(k1) BUCKETS 1 "
+            'PROPERTIES ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.end" = "1", '
+            '"dynamic_partition.prefix" = "p")',
+            "DATE and DATETIME",
+        ),
+        (
+            "CREATE TABLE t (k1 DATE, v INT) DISTRIBUTED BY HASH(k1) BUCKETS 1 "
+            'PROPERTIES ("dynamic_partition.time_unit" = "DAY", "dynamic_partition.end" = "1", '
+            '"dynamic_partition.prefix" = "p")',
+            "range partition",
+        ),
+        (dynamic_table("t", time_unit="HOUR", end=1), "could not be HOUR when type of partition column k1 is DATE"),
+        (dynamic_table("t", time_unit="MINUTE", end=1), "Unsupported time unit MINUTE"),
+        (dynamic_table("t", time_unit="DAY"), "Must assign dynamic_partition.end"),
+        (dynamic_table("t", end=1), "Must assign dynamic_partition.time_unit"),
+        (
+            dynamic_table("t", time_unit="DAY", end=1, create_history_partition="true"),
+            "Provide start or history_partition_num",
+        ),
+    ],
+)
 def test_create_table_validation(h, ddl, message):
     h.at("2020-05-29 10:00:00")
     with pytest.raises(AnalysisError, match=message):
@@ -217,7 +235,7 @@ def test_create_table_validation(h, ddl, message):
 def test_create_table_conflict_is_an_error(h):
     h.at("2020-05-29 10:00:00")
     with pytest.raises(AnalysisError, match="intersected"):
-        h.sql(f"""CREATE TABLE t (k1 DATE, v INT) PARTITION BY RANGE(k1) (
+        h.sql("""CREATE TABLE t (k1 DATE, v INT) PARTITION BY RANGE(k1) (
                     PARTITION m VALUES [('2020-05-30 '), ('2020-06-15')))
                   DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.time_unit" = "DAY",
                   "dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p")""")
@@ -245,8 +263,9 @@ def test_dynamic_partition_enable_switch(h):
 
 
 def test_frontend_settings_from_config_file_and_admin_set(tmp_path, make_engine):
-    engine = make_engine(tmp_path / "wh", frontend={"max_dynamic_partition_num": 5,
-                                                    "dynamic_partition_check_interval_seconds": 7})
+    engine = make_engine(
+        tmp_path / "wh", frontend={"max_dynamic_partition_num": 5, "dynamic_partition_check_interval_seconds": 7}
+    )
     h = Harness(engine)
     h.sql("CREATE DATABASE d; USE d")
     h.at("2020-05-29 10:00:00")

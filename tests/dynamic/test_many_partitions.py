@@ -13,8 +13,7 @@ from dorisql.errors import AnalysisError
 
 from .conftest import dynamic_table
 
-BUCKET_LIMIT = ("Number of buckets (100000) exceeds the maximum allowed value (768) of "
-                "max_bucket_num_per_partition")
+BUCKET_LIMIT = "Number of buckets (100000) exceeds the maximum allowed value (768) of max_bucket_num_per_partition"
 
 
 def _catalog_ranges(h, table: str) -> dict[str, tuple[tuple, tuple]]:
@@ -27,14 +26,15 @@ def _catalog_ranges(h, table: str) -> dict[str, tuple[tuple, tuple]]:
 
 def test_batch_of_thousands_of_days(h):
     # the example of the report: about four thousand days, one partition each
-    h.sql('CREATE TABLE daily (d DATE, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) '
-          '(FROM ("2000-01-01") TO ("2010-12-01") INTERVAL 1 DAY) DISTRIBUTED BY HASH(v) BUCKETS 1')
+    h.sql(
+        "CREATE TABLE daily (d DATE, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) "
+        '(FROM ("2000-01-01") TO ("2010-12-01") INTERVAL 1 DAY) DISTRIBUTED BY HASH(v) BUCKETS 1'
+    )
     ranges = _catalog_ranges(h, "daily")
     first, end = dt.date(2000, 1, 1), dt.date(2010, 12, 1)
     days = [first + dt.timedelta(days=i) for i in range((end - first).days)]
     assert len(days) == 3987
-    assert ranges == {f"p{d:%Y%m%d}": ((d.isoformat(),), ((d + dt.timedelta(days=1)).isoformat(),))
-                      for d in days}
+    assert ranges == {f"p{d:%Y%m%d}": ((d.isoformat(),), ((d + dt.timedelta(days=1)).isoformat(),)) for d in days}
     # SHOW PARTITIONS agrees for a partition in the middle
     middle = h.partitions("daily")["p20050615"]
     assert middle == ("2005-06-15", "2005-06-16")
@@ -45,7 +45,8 @@ def test_batch_of_thousands_of_days(h):
     assert str(err.value) == (
         "Range [types: [DATE]; keys: [2005-06-15]; ..types: [DATE]; keys: [2005-06-17]; ) is "
         "intersected with range: [types: [DATE]; keys: [2005-06-15]; ..types: [DATE]; keys: "
-        "[2005-06-16]; )")
+        "[2005-06-16]; )"
+    )
     with pytest.raises(AnalysisError, match="is intersected with range"):
         h.sql('ALTER TABLE daily ADD PARTITION bad VALUES LESS THAN ("2005-06-15")')
     assert len(_catalog_ranges(h, "daily")) == 3987  # a refused ADD changes nothing
@@ -59,12 +60,15 @@ def test_batch_of_thousands_of_days(h):
 
 def test_overlap_inside_one_create_table_is_refused(h):
     with pytest.raises(AnalysisError) as err:
-        h.sql('CREATE TABLE clash (d DATE, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) '
-              '(FROM ("2000-01-01") TO ("2009-01-01") INTERVAL 1 DAY, '
-              'PARTITION wide VALUES [("2004-02-28"), ("2004-03-02"))) DISTRIBUTED BY HASH(v) BUCKETS 1')
+        h.sql(
+            "CREATE TABLE clash (d DATE, v INT) DUPLICATE KEY(d) PARTITION BY RANGE(d) "
+            '(FROM ("2000-01-01") TO ("2009-01-01") INTERVAL 1 DAY, '
+            'PARTITION wide VALUES [("2004-02-28"), ("2004-03-02"))) DISTRIBUTED BY HASH(v) BUCKETS 1'
+        )
     # the first partition it meets in statement order is named
-    assert str(err.value).endswith("intersected with range: [types: [DATE]; keys: [2004-02-28]; "
-                                   "..types: [DATE]; keys: [2004-02-29]; )")
+    assert str(err.value).endswith(
+        "intersected with range: [types: [DATE]; keys: [2004-02-28]; ..types: [DATE]; keys: [2004-02-29]; )"
+    )
     assert "clash" not in [r[0] for r in h.one("SHOW TABLES").rows]
 
 
@@ -78,9 +82,10 @@ def test_dynamic_hour_table_with_thousands_of_partitions(h):
     ranges = _catalog_ranges(h, "hourly")
     now = dt.datetime(2020, 5, 29, 10)
     hours = [now + dt.timedelta(hours=i) for i in range(3001)]
-    assert ranges == {f"p{t:%Y%m%d%H}": ((f"{t:%Y-%m-%d %H:%M:%S}",),
-                                         (f"{t + dt.timedelta(hours=1):%Y-%m-%d %H:%M:%S}",))
-                      for t in hours}
+    assert ranges == {
+        f"p{t:%Y%m%d%H}": ((f"{t:%Y-%m-%d %H:%M:%S}",), (f"{t + dt.timedelta(hours=1):%Y-%m-%d %H:%M:%S}",))
+        for t in hours
+    }
     meta = h.engine.catalog.load_table("d", "hourly")
     assert {p.buckets for p in meta.partitions} == {4}  # dynamic_partition.buckets, for every one
     assert len({p.id for p in meta.partitions}) == 3001
@@ -95,14 +100,18 @@ def test_dynamic_partitions_refuse_to_overlap_a_manual_one(h):
     h.sql('ADMIN SET FRONTEND CONFIG ("max_dynamic_partition_num" = "5000")')
     h.at("2020-05-29 10:30:00")
     with pytest.raises(AnalysisError) as err:
-        h.sql("CREATE TABLE t (k1 DATETIME, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) "
-              '(PARTITION manual VALUES [("2020-05-29 12:30:00"), ("2020-05-29 13:30:00"))) '
-              'DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.enable" = "true", '
-              '"dynamic_partition.time_unit" = "HOUR", "dynamic_partition.end" = "2000", '
-              '"dynamic_partition.prefix" = "p", "dynamic_partition.time_zone" = "UTC")')
-    assert str(err.value) == ("Range [2020-05-29 12:30:00, 2020-05-29 13:30:00) of partition manual is "
-                              "intersected with range: [2020-05-29 12:00:00, 2020-05-29 13:00:00) of "
-                              "new partition p2020052912")
+        h.sql(
+            "CREATE TABLE t (k1 DATETIME, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) "
+            '(PARTITION manual VALUES [("2020-05-29 12:30:00"), ("2020-05-29 13:30:00"))) '
+            'DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.enable" = "true", '
+            '"dynamic_partition.time_unit" = "HOUR", "dynamic_partition.end" = "2000", '
+            '"dynamic_partition.prefix" = "p", "dynamic_partition.time_zone" = "UTC")'
+        )
+    assert str(err.value) == (
+        "Range [2020-05-29 12:30:00, 2020-05-29 13:30:00) of partition manual is "
+        "intersected with range: [2020-05-29 12:00:00, 2020-05-29 13:00:00) of "
+        "new partition p2020052912"
+    )
     assert h.one("SHOW TABLES").rows == []
 
 
@@ -127,8 +136,9 @@ def test_dynamic_buckets_have_the_limit_of_buckets_n(h):
 def test_max_dynamic_partition_num_must_be_a_java_int(h):
     with pytest.raises(AnalysisError) as err:
         h.sql('ADMIN SET FRONTEND CONFIG ("max_dynamic_partition_num" = "99999999999999999999")')
-    assert str(err.value) == ("Invalid value '99999999999999999999' for config "
-                              "'max_dynamic_partition_num': must be at most 2147483647")
+    assert str(err.value) == (
+        "Invalid value '99999999999999999999' for config 'max_dynamic_partition_num': must be at most 2147483647"
+    )
     assert h.engine.frontend("max_dynamic_partition_num") == "500"
     h.sql('ADMIN SET FRONTEND CONFIG ("max_dynamic_partition_num" = "2147483647")')
     assert h.engine.frontend("max_dynamic_partition_num") == "2147483647"

@@ -33,8 +33,9 @@ def test_background_scheduler_runs_every_interval(h):
     clock = FixedClock(parse_now("2020-05-29 10:00:00"))
     messages: list[str] = []
     warehouse = str(h.warehouse)
-    sched = BackgroundScheduler(lambda: Engine(Config(warehouse=warehouse), clock=clock), default_jobs(),
-                                report=messages.append)
+    sched = BackgroundScheduler(
+        lambda: Engine(Config(warehouse=warehouse), clock=clock), default_jobs(), report=messages.append
+    )
     sched.start()
     try:
         assert sched.wait_for_passes(1, timeout=30)
@@ -88,15 +89,30 @@ def test_scheduler_command_once_twice(tmp_path):
     cat = h.catalog_versions()
 
     # python -m form, with --warehouse after the subcommand options
-    second = _run(sys.executable, "-m", "dorisql.engine.scheduler", "--once", "--now", "2020-06-06 00:00:00",
-                  "--warehouse", str(wh))
+    second = _run(
+        sys.executable,
+        "-m",
+        "dorisql.engine.scheduler",
+        "--once",
+        "--now",
+        "2020-06-06 00:00:00",
+        "--warehouse",
+        str(wh),
+    )
     assert second.returncode == 0, second.stderr
     assert "0 partitions created, 0 dropped" in second.stdout
     assert h.delta_versions() == versions and h.catalog_versions() == cat
     fresh = Harness(Engine(Config(warehouse=str(wh))))
     fresh.sql("USE d")
-    assert fresh.names("tbl1") == ["p20200530", "p20200531", "p20200601", "p20200606", "p20200607",
-                                   "p20200608", "p20200609"]
+    assert fresh.names("tbl1") == [
+        "p20200530",
+        "p20200531",
+        "p20200601",
+        "p20200606",
+        "p20200607",
+        "p20200608",
+        "p20200609",
+    ]
     assert fresh.dynamic_rows()["tbl1"]["LastSchedulerTime"] == "2020-06-06 00:00:00"
 
 
@@ -107,8 +123,17 @@ def test_scheduler_command_one_job_and_the_enable_switch(tmp_path):
     h.at("2020-05-29 10:00:00")
     h.sql(dynamic_table("t", time_unit="DAY", start=-1, end=1))
     h.sql('ADMIN SET FRONTEND CONFIG ("dynamic_partition_enable" = "false")')
-    once = [DORISQL, "--warehouse", str(wh), "scheduler", "--once", "--job", "dynamic_partition",
-            "--now", "2020-06-01 00:00:00"]
+    once = [
+        DORISQL,
+        "--warehouse",
+        str(wh),
+        "scheduler",
+        "--once",
+        "--job",
+        "dynamic_partition",
+        "--now",
+        "2020-06-01 00:00:00",
+    ]
 
     off = _run(*once)
     assert off.returncode == 0, off.stderr
@@ -135,9 +160,36 @@ def test_example_script_with_the_real_command(tmp_path):
     assert names == ["p20200529", "p20200530", "p20200531", "p20200601"]
     assert "[types: [DATE]; keys: [2020-05-29]; ..types: [DATE]; keys: [2020-05-30]; )" in result.stdout
     header = next(line for line in lines if line.startswith("TableName\t"))
-    assert header.split("\t") == ["TableName", "Enable", "TimeUnit", "Start", "End", "Prefix", "Buckets",
-                                  "StartOf", "LastUpdateTime", "LastSchedulerTime", "State",
-                                  "LastCreatePartitionMsg", "LastDropPartitionMsg", "ReservedHistoryPeriods"]
+    assert header.split("\t") == [
+        "TableName",
+        "Enable",
+        "TimeUnit",
+        "Start",
+        "End",
+        "Prefix",
+        "Buckets",
+        "StartOf",
+        "LastUpdateTime",
+        "LastSchedulerTime",
+        "State",
+        "LastCreatePartitionMsg",
+        "LastDropPartitionMsg",
+        "ReservedHistoryPeriods",
+    ]
     row = next(line for line in lines if line.startswith("tbl1\t")).split("\t")
-    assert row == ["tbl1", "true", "DAY", "-7", "3", "p", "32", "N/A", "N/A", "2020-05-29 10:00:00", "NORMAL",
-                   "N/A", "N/A", "NULL"]
+    assert row == [
+        "tbl1",
+        "true",
+        "DAY",
+        "-7",
+        "3",
+        "p",
+        "32",
+        "N/A",
+        "N/A",
+        "2020-05-29 10:00:00",
+        "NORMAL",
+        "N/A",
+        "N/A",
+        "NULL",
+    ]

@@ -71,8 +71,7 @@ def test_example2_week_datetime(h):
 
 def test_example2_week_starting_wednesday(h):
     h.at("2020-05-29 10:00:00")
-    h.sql(dynamic_table("tbl1", "DATETIME", time_unit="WEEK", start=-2, end=2, buckets=8,
-                        start_day_of_week=3))
+    h.sql(dynamic_table("tbl1", "DATETIME", time_unit="WEEK", start=-2, end=2, buckets=8, start_day_of_week=3))
     assert h.partitions("tbl1") == {
         "p2020_22": ("2020-05-27 00:00:00", "2020-06-03 00:00:00"),
         "p2020_23": ("2020-06-03 00:00:00", "2020-06-10 00:00:00"),
@@ -80,10 +79,13 @@ def test_example2_week_starting_wednesday(h):
     }
 
 
-@pytest.mark.parametrize("now, start_day, name, lower", [
-    ("2019-12-31 08:00:00", 2, "p2019_53", "2019-12-31"),  # Tuesday-based week starting 2019-12-31
-    ("2020-01-01 08:00:00", 3, "p2020_01", "2020-01-01"),  # Wednesday-based week starting 2020-01-01
-])
+@pytest.mark.parametrize(
+    "now, start_day, name, lower",
+    [
+        ("2019-12-31 08:00:00", 2, "p2019_53", "2019-12-31"),  # Tuesday-based week starting 2019-12-31
+        ("2020-01-01 08:00:00", 3, "p2020_01", "2020-01-01"),  # Wednesday-based week starting 2020-01-01
+    ],
+)
 def test_example2_tip_week_names_at_new_year(h, now, start_day, name, lower):
     h.at(now)
     h.sql(dynamic_table("tbl1", time_unit="WEEK", end=1, start_day_of_week=start_day))
@@ -125,8 +127,11 @@ def test_example3_month_start_day_28_on_the_20th(h):
 @pytest.mark.parametrize("history_num, first", [(1, 19), (5, 17), (-1, 17)])
 def test_create_history_partition_examples(h, history_num, first):
     h.at("2021-05-20 10:00:00")
-    h.sql(dynamic_table("tbl1", time_unit="DAY", start=-3, end=3, create_history_partition="true",
-                        history_partition_num=history_num))
+    h.sql(
+        dynamic_table(
+            "tbl1", time_unit="DAY", start=-3, end=3, create_history_partition="true", history_partition_num=history_num
+        )
+    )
     expected = [f"p202105{d}" for d in range(first, 24)]
     assert h.partitions("tbl1") == day_range(expected)
 
@@ -154,9 +159,11 @@ def test_too_many_partitions_refused_by_max_dynamic_partition_num(h):
 def test_reserved_history_periods_example(h):
     # today 2021-09-06, DAY, start -3, end 3, two reserved periods; older partitions given in DDL
     h.at("2021-09-06 10:00:00")
-    props = ('"dynamic_partition.enable" = "true", "dynamic_partition.time_unit" = "DAY", '
-             '"dynamic_partition.start" = "-3", "dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p", '
-             '"dynamic_partition.reserved_history_periods" = "[2020-06-01,2020-06-20],[2020-10-31,2020-11-15]"')
+    props = (
+        '"dynamic_partition.enable" = "true", "dynamic_partition.time_unit" = "DAY", '
+        '"dynamic_partition.start" = "-3", "dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p", '
+        '"dynamic_partition.reserved_history_periods" = "[2020-06-01,2020-06-20],[2020-10-31,2020-11-15]"'
+    )
     h.sql(f"""CREATE TABLE tbl1 (k1 DATE, v INT) PARTITION BY RANGE(k1) (
                 PARTITION p20200531 VALUES [('2020-05-31'), ('2020-06-01')),
                 PARTITION p20200601 VALUES [('2020-06-01'), ('2020-06-02')),
@@ -168,17 +175,28 @@ def test_reserved_history_periods_example(h):
                 PARTITION p20210902 VALUES [('2021-09-02'), ('2021-09-03')),
                 PARTITION p20210903 VALUES [('2021-09-03'), ('2021-09-04')))
               DISTRIBUTED BY HASH(k1) BUCKETS 2 PROPERTIES ({props})""")
-    assert h.names("tbl1") == ["p20200601", "p20200620", "p20201031", "p20201115", "p20210903",
-                               "p20210906", "p20210907", "p20210908", "p20210909"]
+    assert h.names("tbl1") == [
+        "p20200601",
+        "p20200620",
+        "p20201031",
+        "p20201115",
+        "p20210903",
+        "p20210906",
+        "p20210907",
+        "p20210908",
+        "p20210909",
+    ]
     row = h.dynamic_rows()["tbl1"]
     assert row["ReservedHistoryPeriods"] == "[2020-06-01,2020-06-20],[2020-10-31,2020-11-15]"
 
 
 def test_reserved_history_periods_hour(h):
     h.at("2020-06-02 10:30:00")
-    props = ('"dynamic_partition.time_unit" = "HOUR", "dynamic_partition.start" = "-3", '
-             '"dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p", '
-             '"dynamic_partition.reserved_history_periods" = "[2020-06-01 00:00:00,2020-06-01 03:00:00]"')
+    props = (
+        '"dynamic_partition.time_unit" = "HOUR", "dynamic_partition.start" = "-3", '
+        '"dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p", '
+        '"dynamic_partition.reserved_history_periods" = "[2020-06-01 00:00:00,2020-06-01 03:00:00]"'
+    )
     h.sql(f"""CREATE TABLE tbl1 (k1 DATETIME, v INT) PARTITION BY RANGE(k1) (
                 PARTITION p2020060102 VALUES [('2020-06-01 02:00:00'), ('2020-06-01 03:00:00')),
                 PARTITION p2020060104 VALUES [('2020-06-01 04:00:00'), ('2020-06-01 05:00:00')))
@@ -224,8 +242,11 @@ def test_granularity_change_day_to_month_conflict(h):
 
 def test_show_dynamic_partition_tables_seed_rows(h):
     h.at("2020-05-25 14:29:24")
-    h.sql(dynamic_table("d3", time_unit="WEEK", start=-3, end=3, buckets=1,
-                        reserved_history_periods="[2021-12-01,2021-12-31]"))
+    h.sql(
+        dynamic_table(
+            "d3", time_unit="WEEK", start=-3, end=3, buckets=1, reserved_history_periods="[2021-12-01,2021-12-31]"
+        )
+    )
     h.sql(dynamic_table("d5", time_unit="DAY", start=-7, end=3, buckets=32))
     h.sql(dynamic_table("d4", time_unit="WEEK", start=-3, end=3, buckets=1, start_day_of_week=3))
     h.sql(dynamic_table("d6", time_unit="MONTH", end=2, buckets=8, start_day_of_month=3))
@@ -234,8 +255,21 @@ def test_show_dynamic_partition_tables_seed_rows(h):
     h.sql("CREATE TABLE plain (k1 DATE, v INT) PARTITION BY RANGE(k1) () DISTRIBUTED BY HASH(k1) BUCKETS 1")
     result = h.one("SHOW DYNAMIC PARTITION TABLES")
     assert list(result.columns) == [
-        "TableName", "Enable", "TimeUnit", "Start", "End", "Prefix", "Buckets", "StartOf", "LastUpdateTime",
-        "LastSchedulerTime", "State", "LastCreatePartitionMsg", "LastDropPartitionMsg", "ReservedHistoryPeriods"]
+        "TableName",
+        "Enable",
+        "TimeUnit",
+        "Start",
+        "End",
+        "Prefix",
+        "Buckets",
+        "StartOf",
+        "LastUpdateTime",
+        "LastSchedulerTime",
+        "State",
+        "LastCreatePartitionMsg",
+        "LastDropPartitionMsg",
+        "ReservedHistoryPeriods",
+    ]
     rows = {r[0]: list(r) for r in result.rows}
     tail = ["N/A", "2020-05-25 14:29:24", "NORMAL", "N/A", "N/A"]
     assert rows == {

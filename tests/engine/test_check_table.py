@@ -85,11 +85,18 @@ def test_deleted_latest_commit_is_refused_not_served_short(engine):
     saved = lost.read_bytes()
     lost.unlink()  # the second load's commit: before the fix, SELECT silently lost row 2
 
-    expected = (f"Table 'd.behind' storage is behind its catalog: Delta log at version {version - 1}, "
-                f"catalog expects >= {version}; run ADMIN CHECK TABLE d.behind")
-    for statement in ("SELECT k FROM behind", "INSERT INTO behind VALUES (5, 'x')", "TRUNCATE TABLE behind",
-                      "ALTER TABLE behind DROP PARTITION p2", "ALTER TABLE behind SET (\"replication_num\" = \"1\")",
-                      "SHOW PARTITIONS FROM behind"):
+    expected = (
+        f"Table 'd.behind' storage is behind its catalog: Delta log at version {version - 1}, "
+        f"catalog expects >= {version}; run ADMIN CHECK TABLE d.behind"
+    )
+    for statement in (
+        "SELECT k FROM behind",
+        "INSERT INTO behind VALUES (5, 'x')",
+        "TRUNCATE TABLE behind",
+        "ALTER TABLE behind DROP PARTITION p2",
+        'ALTER TABLE behind SET ("replication_num" = "1")',
+        "SHOW PARTITIONS FROM behind",
+    ):
         with pytest.raises(TableStorageError) as err:
             run(engine, statement)
         assert str(err.value) == expected, statement
@@ -112,8 +119,11 @@ def test_gap_in_the_log(engine):
     middle = commit_file(path, delta_version(engine, "gappy") - 1)
     saved = middle.read_bytes()
     middle.unlink()
-    with pytest.raises(TableStorageError, match=r"^Table 'd.gappy' storage is damaged: its Delta log cannot be read "
-                                                r"\(a commit file is missing from _delta_log\); run ADMIN CHECK TABLE d.gappy$"):
+    with pytest.raises(
+        TableStorageError,
+        match=r"^Table 'd.gappy' storage is damaged: its Delta log cannot be read "
+        r"\(a commit file is missing from _delta_log\); run ADMIN CHECK TABLE d.gappy$",
+    ):
         run(engine, "SELECT * FROM gappy")
     assert problems(engine, "gappy") == [("", "LOG_GAP", ERROR), ("", "LOG_UNREADABLE", ERROR)]
     middle.write_bytes(saved)
@@ -141,13 +151,14 @@ def test_log_gap_rules():
 
     assert shown(range(6), ()) == []
     assert shown([0, 1, 3, 4], ()) == [(ERROR, "commit file 00000000000000000002.json is")]
-    assert shown([4, 5, 6], [4]) == []                       # cleaned up below the checkpoint
-    assert shown([0, 3, 4, 5], [4]) == [(WARNING, "commit files 00000000000000000001.json .. "
-                                                  "00000000000000000002.json are")]
-    assert shown([0, 1, 2, 5], [2]) == [(ERROR, "commit files 00000000000000000003.json .. "
-                                                "00000000000000000004.json are")]
-    assert shown([3, 4], ()) == [(ERROR, "commit files 00000000000000000000.json .. "
-                                         "00000000000000000002.json are")]
+    assert shown([4, 5, 6], [4]) == []  # cleaned up below the checkpoint
+    assert shown([0, 3, 4, 5], [4]) == [
+        (WARNING, "commit files 00000000000000000001.json .. 00000000000000000002.json are")
+    ]
+    assert shown([0, 1, 2, 5], [2]) == [
+        (ERROR, "commit files 00000000000000000003.json .. 00000000000000000004.json are")
+    ]
+    assert shown([3, 4], ()) == [(ERROR, "commit files 00000000000000000000.json .. 00000000000000000002.json are")]
     assert shown([], ()) == [(ERROR, "_delta_log holds no commit and no checkpoint")]
 
 
@@ -170,8 +181,8 @@ def test_leftovers_of_statements_that_never_committed(engine):
     tablet = path / f"__partition={key}" / "__bucket=0"
     tablet.mkdir(parents=True, exist_ok=True)
     sample = next(path.glob("__partition=*/__bucket=*/*.parquet"))
-    shutil.copy(sample, tablet / "part-00000-crashed.c000.snappy.parquet")        # moved, never stamped
-    shutil.copy(sample, tablet / "part-00001-crashed.c000.snappy.v99.parquet")   # stamped, never committed
+    shutil.copy(sample, tablet / "part-00000-crashed.c000.snappy.parquet")  # moved, never stamped
+    shutil.copy(sample, tablet / "part-00001-crashed.c000.snappy.v99.parquet")  # stamped, never committed
     staging = path / "_staging" / "0123abcd" / f"__partition={key}" / "__bucket=1"
     staging.mkdir(parents=True)
     shutil.copy(sample, staging / "part-00002-x.parquet")
@@ -180,8 +191,7 @@ def test_leftovers_of_statements_that_never_committed(engine):
     make_old(path / "_staging")
     for f in tablet.glob("*crashed*"):
         make_old(f)
-    assert problems(engine, "leftovers") == [("", "STAGING_LEFTOVER", LEFTOVER),
-                                            ("p1", "UNCOMMITTED_FILES", LEFTOVER)]
+    assert problems(engine, "leftovers") == [("", "STAGING_LEFTOVER", LEFTOVER), ("p1", "UNCOMMITTED_FILES", LEFTOVER)]
     assert "2 data file(s)" in check(engine, "leftovers")[1][3]
     # They are harmless: the table reads as before.
     assert sorted(rows(engine, "SELECT k FROM leftovers")) == [(1,), (2,), (11,)]
@@ -196,8 +206,9 @@ def test_rows_in_a_partition_the_catalog_does_not_have(engine):
     loaded(engine, "stray")
     key = engine.catalog.load_table("d", "stray").partition_keys(["p2"])["p2"]
     # The partition left the catalog but its removal never reached the log (a lost commit).
-    engine.catalog.update_table("d", "stray", lambda m: dataclasses.replace(
-        m, partitions=tuple(p for p in m.partitions if p.name != "p2")))
+    engine.catalog.update_table(
+        "d", "stray", lambda m: dataclasses.replace(m, partitions=tuple(p for p in m.partitions if p.name != "p2"))
+    )
     found = check(engine, "stray")
     assert [(p, problem, severity) for p, problem, severity, _ in found] == [(key, "UNKNOWN_PARTITION", ERROR)]
     assert "1 file(s) (1 rows" in found[0][3]
@@ -214,8 +225,9 @@ def test_interrupted_drop_is_pending_then_finished_by_its_retry(engine):
     key = engine.catalog.load_table("d", "halfdrop").partition_keys(["p2"])["p2"]
     # DROP PARTITION killed between its catalog commit and its Delta commit.
     partitions._write_pending_drops(path, [key])
-    engine.catalog.update_table("d", "halfdrop", lambda m: dataclasses.replace(
-        m, partitions=tuple(p for p in m.partitions if p.name != "p2")))
+    engine.catalog.update_table(
+        "d", "halfdrop", lambda m: dataclasses.replace(m, partitions=tuple(p for p in m.partitions if p.name != "p2"))
+    )
     assert problems(engine, "halfdrop") == [(key, "DROP_PENDING", WARNING)]
     run(engine, "ALTER TABLE halfdrop DROP PARTITION IF EXISTS p2")
     make_old(path)
@@ -226,8 +238,11 @@ def test_bucket_outside_the_partition(engine):
     import dataclasses
 
     loaded(engine, "buckets")
-    engine.catalog.update_table("d", "buckets", lambda m: dataclasses.replace(
-        m, partitions=tuple(dataclasses.replace(p, buckets=1) for p in m.partitions)))
+    engine.catalog.update_table(
+        "d",
+        "buckets",
+        lambda m: dataclasses.replace(m, partitions=tuple(dataclasses.replace(p, buckets=1) for p in m.partitions)),
+    )
     found = problems(engine, "buckets")
     assert found and all(problem == "BUCKET_OUT_OF_RANGE" and severity == ERROR for _, problem, severity in found)
 
@@ -238,10 +253,17 @@ def test_bucket_outside_the_partition(engine):
 def test_catalog_entry_without_its_folder(engine):
     path = loaded(engine, "gone")
     shutil.rmtree(path)
-    message = ("Table 'd.gone' has no storage: its Delta table {} is missing; run ADMIN CHECK TABLE d.gone, "
-               "or DROP TABLE d.gone to remove its catalog entry").format(Path(path).relative_to(engine.warehouse))
-    for statement in ("SELECT * FROM gone", "INSERT INTO gone VALUES (1, 'x')", "SHOW DATA FROM gone",
-                      "SHOW PARTITIONS FROM gone", "CREATE TABLE IF NOT EXISTS gone (k INT) DISTRIBUTED BY HASH(k) BUCKETS 1"):
+    message = (
+        f"Table 'd.gone' has no storage: its Delta table {Path(path).relative_to(engine.warehouse)} is missing; run ADMIN CHECK TABLE d.gone, "
+        "or DROP TABLE d.gone to remove its catalog entry"
+    )
+    for statement in (
+        "SELECT * FROM gone",
+        "INSERT INTO gone VALUES (1, 'x')",
+        "SHOW DATA FROM gone",
+        "SHOW PARTITIONS FROM gone",
+        "CREATE TABLE IF NOT EXISTS gone (k INT) DISTRIBUTED BY HASH(k) BUCKETS 1",
+    ):
         with pytest.raises(TableStorageError) as err:
             run(engine, statement)
         assert str(err.value) == message, statement

@@ -46,14 +46,16 @@ def _load_paused_before_commit(monkeypatch, engine, sql: str):
     return resume.set, finish
 
 
-@pytest.mark.parametrize("model, value_column", [
-    ("UNIQUE KEY(k)", "v VARCHAR(10)"),
-    ("AGGREGATE KEY(k)", "v VARCHAR(10) REPLACE"),
-])
+@pytest.mark.parametrize(
+    "model, value_column",
+    [
+        ("UNIQUE KEY(k)", "v VARCHAR(10)"),
+        ("AGGREGATE KEY(k)", "v VARCHAR(10) REPLACE"),
+    ],
+)
 def test_the_load_that_commits_last_wins(engine, spark, make_engine, monkeypatch, model, value_column):
     table = "lost_" + model.split()[0].lower()
-    run(engine, f"CREATE TABLE {table} (k INT NOT NULL, {value_column}) {model} "
-                "DISTRIBUTED BY HASH(k) BUCKETS 2")
+    run(engine, f"CREATE TABLE {table} (k INT NOT NULL, {value_column}) {model} DISTRIBUTED BY HASH(k) BUCKETS 2")
     run(engine, f"INSERT INTO {table} VALUES (1, 'init'), (2, 'init')")
     other = make_engine(engine.warehouse, spark=spark)  # a second session on the same warehouse
     other.execute_sql("USE d")
@@ -70,10 +72,13 @@ def test_the_load_that_commits_last_wins(engine, spark, make_engine, monkeypatch
 
 
 def test_rename_partition_there_and_back_keeps_the_rows(engine):
-    run(engine, """CREATE TABLE ren_back (k INT NOT NULL, d DATE NOT NULL) DUPLICATE KEY(k)
+    run(
+        engine,
+        """CREATE TABLE ren_back (k INT NOT NULL, d DATE NOT NULL) DUPLICATE KEY(k)
         PARTITION BY RANGE(d) (PARTITION p1 VALUES LESS THAN ("2024-02-01"),
                                PARTITION p2 VALUES LESS THAN ("2024-03-01"))
-        DISTRIBUTED BY HASH(k) BUCKETS 2""")
+        DISTRIBUTED BY HASH(k) BUCKETS 2""",
+    )
     run(engine, "INSERT INTO ren_back VALUES (1, '2024-01-05'), (2, '2024-02-05')")
     version = delta_version(engine, "ren_back")
     run(engine, "ALTER TABLE ren_back RENAME PARTITION p1 q1")

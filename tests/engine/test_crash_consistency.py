@@ -21,7 +21,6 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
@@ -42,12 +41,21 @@ SEED = "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (11, 'c'), (12, 'd')"
 
 def killed_dorisql(warehouse: Path, sql: str, kill_at: str) -> None:
     """Run `sql` in a `dorisql` process that SIGKILLs itself at `kill_at`; insist that it did."""
-    env = {**os.environ, "DORISQL_TEST_KILL_AT": kill_at, "PYTHONUNBUFFERED": "1",
-           "PYTHONPATH": os.pathsep.join(p for p in (str(CRASHKIT), os.environ.get("PYTHONPATH")) if p)}
+    env = {
+        **os.environ,
+        "DORISQL_TEST_KILL_AT": kill_at,
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": os.pathsep.join(p for p in (str(CRASHKIT), os.environ.get("PYTHONPATH")) if p),
+    }
     env.pop("DORISQL_CONFIG", None)
-    proc = subprocess.Popen([DORISQL, "--warehouse", str(warehouse), "--master", "local[1]", "-D", "d", "-e", sql],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [DORISQL, "--warehouse", str(warehouse), "--master", "local[1]", "-D", "d", "-e", sql],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=300)
     finally:
@@ -58,10 +66,11 @@ def killed_dorisql(warehouse: Path, sql: str, kill_at: str) -> None:
         if proc.poll() is None:
             proc.wait()
     assert proc.returncode == -signal.SIGKILL, (
-        f"never killed at {kill_at}: exit {proc.returncode}\nstdout: {out}\nstderr: {err[-3000:]}")
+        f"never killed at {kill_at}: exit {proc.returncode}\nstdout: {out}\nstderr: {err[-3000:]}"
+    )
 
 
-def observe(engine, table: str = "t") -> Optional[tuple]:
+def observe(engine, table: str = "t") -> tuple | None:
     """What a user sees of the table: None (absent), or (partitions, rows)."""
     if table not in engine.catalog.list_tables("d"):
         return None
@@ -91,9 +100,9 @@ class Step:
     #: Run after the kill: completes what the statement started (or finds it done).
     retry: str
     #: Error text the retry may answer with when the statement had already completed.
-    done_error: Optional[str] = None
+    done_error: str | None = None
     #: (partitions, rows) after the statement; None: the table is gone.
-    after: Optional[tuple] = None
+    after: tuple | None = None
     table: str = "t"
     seeded: bool = True
     #: The kill leaves the dropped table's folder partly deleted.
@@ -106,48 +115,111 @@ CREATE = TABLE.format(name="t2")
 
 STEPS = {
     # CREATE TABLE: the Delta table first, then the catalog entry.
-    "create/before-delta": Step(CREATE, "before:dorisql.storage.delta:DeltaStore.create", CREATE,
-                                "already exists", (PARTS, ()), table="t2", seeded=False),
-    "create/delta-v0-only": Step(CREATE, "before:deltalake.table:TableAlterer.set_table_properties", CREATE,
-                                 "already exists", (PARTS, ()), table="t2", seeded=False),
-    "create/before-catalog": Step(CREATE, "before:dorisql.catalog.store:SqliteCatalog.create_table", CREATE,
-                                  "already exists", (PARTS, ()), table="t2", seeded=False),
-    "create/after-catalog": Step(CREATE, "after:dorisql.catalog.store:SqliteCatalog.create_table", CREATE,
-                                 "already exists", (PARTS, ()), table="t2", seeded=False),
+    "create/before-delta": Step(
+        CREATE,
+        "before:dorisql.storage.delta:DeltaStore.create",
+        CREATE,
+        "already exists",
+        (PARTS, ()),
+        table="t2",
+        seeded=False,
+    ),
+    "create/delta-v0-only": Step(
+        CREATE,
+        "before:deltalake.table:TableAlterer.set_table_properties",
+        CREATE,
+        "already exists",
+        (PARTS, ()),
+        table="t2",
+        seeded=False,
+    ),
+    "create/before-catalog": Step(
+        CREATE,
+        "before:dorisql.catalog.store:SqliteCatalog.create_table",
+        CREATE,
+        "already exists",
+        (PARTS, ()),
+        table="t2",
+        seeded=False,
+    ),
+    "create/after-catalog": Step(
+        CREATE,
+        "after:dorisql.catalog.store:SqliteCatalog.create_table",
+        CREATE,
+        "already exists",
+        (PARTS, ()),
+        table="t2",
+        seeded=False,
+    ),
     # RENAME PARTITION: one catalog commit.
-    "rename/before-catalog": Step("ALTER TABLE t RENAME PARTITION p1 q1",
-                                  "before:dorisql.catalog.store:SqliteCatalog.commit_table",
-                                  "ALTER TABLE t RENAME PARTITION p1 q1", "does not exist", (("q1", "p2"), SEEDED)),
-    "rename/after-catalog": Step("ALTER TABLE t RENAME PARTITION p1 q1",
-                                 "after:dorisql.catalog.store:SqliteCatalog.commit_table",
-                                 "ALTER TABLE t RENAME PARTITION p1 q1", "does not exist", (("q1", "p2"), SEEDED)),
+    "rename/before-catalog": Step(
+        "ALTER TABLE t RENAME PARTITION p1 q1",
+        "before:dorisql.catalog.store:SqliteCatalog.commit_table",
+        "ALTER TABLE t RENAME PARTITION p1 q1",
+        "does not exist",
+        (("q1", "p2"), SEEDED),
+    ),
+    "rename/after-catalog": Step(
+        "ALTER TABLE t RENAME PARTITION p1 q1",
+        "after:dorisql.catalog.store:SqliteCatalog.commit_table",
+        "ALTER TABLE t RENAME PARTITION p1 q1",
+        "does not exist",
+        (("q1", "p2"), SEEDED),
+    ),
     # DROP PARTITION: intent file, catalog, Delta removes, intent cleared.
-    "drop-partition/after-intent": Step("ALTER TABLE t DROP PARTITION p2",
-                                        "after:dorisql.engine.partitions:_write_pending_drops",
-                                        "ALTER TABLE t DROP PARTITION IF EXISTS p2", None, (("p1",), SEEDED[:2])),
-    "drop-partition/after-catalog": Step("ALTER TABLE t DROP PARTITION p2",
-                                         "after:dorisql.catalog.store:SqliteCatalog.commit_table",
-                                         "ALTER TABLE t DROP PARTITION IF EXISTS p2", None, (("p1",), SEEDED[:2])),
-    "drop-partition/after-delta": Step("ALTER TABLE t DROP PARTITION p2",
-                                       "after:dorisql.storage.delta:DeltaStore._commit_actions",
-                                       "ALTER TABLE t DROP PARTITION IF EXISTS p2", None, (("p1",), SEEDED[:2])),
+    "drop-partition/after-intent": Step(
+        "ALTER TABLE t DROP PARTITION p2",
+        "after:dorisql.engine.partitions:_write_pending_drops",
+        "ALTER TABLE t DROP PARTITION IF EXISTS p2",
+        None,
+        (("p1",), SEEDED[:2]),
+    ),
+    "drop-partition/after-catalog": Step(
+        "ALTER TABLE t DROP PARTITION p2",
+        "after:dorisql.catalog.store:SqliteCatalog.commit_table",
+        "ALTER TABLE t DROP PARTITION IF EXISTS p2",
+        None,
+        (("p1",), SEEDED[:2]),
+    ),
+    "drop-partition/after-delta": Step(
+        "ALTER TABLE t DROP PARTITION p2",
+        "after:dorisql.storage.delta:DeltaStore._commit_actions",
+        "ALTER TABLE t DROP PARTITION IF EXISTS p2",
+        None,
+        (("p1",), SEEDED[:2]),
+    ),
     # TRUNCATE: Delta removes, then the catalog's version bump.
-    "truncate/before-delta": Step("TRUNCATE TABLE t PARTITION (p1)",
-                                  "before:dorisql.storage.delta:DeltaStore._commit_actions",
-                                  "TRUNCATE TABLE t PARTITION (p1)", None, (PARTS, SEEDED[2:])),
-    "truncate/after-delta": Step("TRUNCATE TABLE t PARTITION (p1)",
-                                 "after:dorisql.storage.delta:DeltaStore._commit_actions",
-                                 "TRUNCATE TABLE t PARTITION (p1)", None, (PARTS, SEEDED[2:])),
-    "truncate/after-catalog": Step("TRUNCATE TABLE t PARTITION (p1)",
-                                   "after:dorisql.catalog.store:SqliteCatalog.commit_table",
-                                   "TRUNCATE TABLE t PARTITION (p1)", None, (PARTS, SEEDED[2:])),
+    "truncate/before-delta": Step(
+        "TRUNCATE TABLE t PARTITION (p1)",
+        "before:dorisql.storage.delta:DeltaStore._commit_actions",
+        "TRUNCATE TABLE t PARTITION (p1)",
+        None,
+        (PARTS, SEEDED[2:]),
+    ),
+    "truncate/after-delta": Step(
+        "TRUNCATE TABLE t PARTITION (p1)",
+        "after:dorisql.storage.delta:DeltaStore._commit_actions",
+        "TRUNCATE TABLE t PARTITION (p1)",
+        None,
+        (PARTS, SEEDED[2:]),
+    ),
+    "truncate/after-catalog": Step(
+        "TRUNCATE TABLE t PARTITION (p1)",
+        "after:dorisql.catalog.store:SqliteCatalog.commit_table",
+        "TRUNCATE TABLE t PARTITION (p1)",
+        None,
+        (PARTS, SEEDED[2:]),
+    ),
     # DROP TABLE: the catalog entry, then the folder.
-    "drop-table/before-catalog": Step("DROP TABLE t", "before:dorisql.catalog.store:SqliteCatalog.drop_table",
-                                      "DROP TABLE IF EXISTS t"),
-    "drop-table/after-catalog": Step("DROP TABLE t", "after:dorisql.catalog.store:SqliteCatalog.drop_table",
-                                     "DROP TABLE IF EXISTS t"),
-    "drop-table/folder-half-removed": Step("DROP TABLE t", "after:os:unlink#2", "DROP TABLE IF EXISTS t",
-                                           half_removed=True),
+    "drop-table/before-catalog": Step(
+        "DROP TABLE t", "before:dorisql.catalog.store:SqliteCatalog.drop_table", "DROP TABLE IF EXISTS t"
+    ),
+    "drop-table/after-catalog": Step(
+        "DROP TABLE t", "after:dorisql.catalog.store:SqliteCatalog.drop_table", "DROP TABLE IF EXISTS t"
+    ),
+    "drop-table/folder-half-removed": Step(
+        "DROP TABLE t", "after:os:unlink#2", "DROP TABLE IF EXISTS t", half_removed=True
+    ),
 }
 
 LOAD = "INSERT INTO t VALUES (3, 'x'), (13, 'y')"
@@ -155,8 +227,9 @@ LOADED = (PARTS, tuple(sorted(SEEDED + ((3, "x"), (13, "y")))))
 LOAD_STEPS = {
     # INSERT (Spark): stage, move into tablets, stamp, Delta commit, catalog version bump.
     "insert/moved-not-stamped": Step(LOAD, "after:dorisql.storage.delta:DeltaStore._collect", LOAD, None, LOADED),
-    "insert/stamped-not-committed": Step(LOAD, "after:dorisql.storage.delta:DeltaStore._stamp_commit_version",
-                                         LOAD, None, LOADED),
+    "insert/stamped-not-committed": Step(
+        LOAD, "after:dorisql.storage.delta:DeltaStore._stamp_commit_version", LOAD, None, LOADED
+    ),
     "insert/after-delta": Step(LOAD, "after:dorisql.storage.delta:DeltaStore._commit_actions", LOAD, None, LOADED),
     "insert/after-catalog": Step(LOAD, "after:dorisql.catalog.store:SqliteCatalog.commit_table", LOAD, None, LOADED),
 }
@@ -183,8 +256,9 @@ def _crash_and_recover(make_engine, spark, tmp_path, step: Step) -> None:
     assert seen in (before, step.after), f"half-done: {seen}"
     # An interrupted DROP PARTITION may still owe its Delta removes (invisible, recorded in its
     # intent file); its retry pays them.
-    assert_consistent(engine, allowed=(LEFTOVER, WARNING) if step.statement.startswith("ALTER TABLE t DROP")
-                      else (LEFTOVER,))
+    assert_consistent(
+        engine, allowed=(LEFTOVER, WARNING) if step.statement.startswith("ALTER TABLE t DROP") else (LEFTOVER,)
+    )
 
     try:
         run(engine, step.retry)
@@ -224,7 +298,9 @@ def _assert_whole_or_absent(engine) -> None:
     state = observe(engine)
     assert state in (None, (PARTS, ())), state
     assert_healthy(engine)
-    orphans = {path: sorted(str(p.relative_to(path)) for p in Path(path).rglob("*")) for path in _orphan_folders(engine)}
+    orphans = {
+        path: sorted(str(p.relative_to(path)) for p in Path(path).rglob("*")) for path in _orphan_folders(engine)
+    }
     assert orphans == {}
 
 
@@ -269,9 +345,15 @@ def test_drop_table_racing_create_table_threads(spark, tmp_path, make_engine):
         except BaseException as exc:  # reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=loop, args=(sql,)) for sql in
-               ("DROP TABLE IF EXISTS t", "DROP TABLE IF EXISTS t",
-                TABLE.format(name="IF NOT EXISTS t"), TABLE.format(name="t"))]
+    threads = [
+        threading.Thread(target=loop, args=(sql,))
+        for sql in (
+            "DROP TABLE IF EXISTS t",
+            "DROP TABLE IF EXISTS t",
+            TABLE.format(name="IF NOT EXISTS t"),
+            TABLE.format(name="t"),
+        )
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -294,11 +376,18 @@ def test_drop_table_racing_create_table_processes(spark, tmp_path, make_engine):
     scripts = {"drop": "DROP TABLE IF EXISTS t;\n" * 40, "create": (create + ";\n") * 40}
     env = {**os.environ}
     env.pop("DORISQL_CONFIG", None)
-    procs = [subprocess.Popen([DORISQL, "--warehouse", str(warehouse), "-D", "d", "--force", "-e", script],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-             for script in scripts.values()]
+    procs = [
+        subprocess.Popen(
+            [DORISQL, "--warehouse", str(warehouse), "-D", "d", "--force", "-e", script],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for script in scripts.values()
+    ]
     results = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
-    for out, err, code in results:
+    for _out, err, code in results:
         assert code == 0, err
         assert "Traceback" not in err and "DeltaError" not in err, err
     engine = make_engine(warehouse, spark=spark)

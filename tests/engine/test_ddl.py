@@ -93,12 +93,18 @@ def test_names_that_leave_the_warehouse_are_refused(engine, name):
 
 
 def test_rename_and_add_partition_to_escaping_names_are_refused(engine):
-    run(engine, "CREATE TABLE esc2 (k INT) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10)) "
-                "DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE esc2 (k INT) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10)) "
+        "DISTRIBUTED BY HASH(k) BUCKETS 1",
+    )
     before = _tree(engine.warehouse.parent)
-    for sql in ["ALTER TABLE esc2 RENAME `../esc3`", "ALTER TABLE esc2 RENAME `/tmp/esc3`",
-                "ALTER TABLE esc2 ADD PARTITION `../p2` VALUES LESS THAN (20)",
-                "ALTER TABLE esc2 RENAME PARTITION p1 `../p9`"]:
+    for sql in [
+        "ALTER TABLE esc2 RENAME `../esc3`",
+        "ALTER TABLE esc2 RENAME `/tmp/esc3`",
+        "ALTER TABLE esc2 ADD PARTITION `../p2` VALUES LESS THAN (20)",
+        "ALTER TABLE esc2 RENAME PARTITION p1 `../p9`",
+    ]:
         with pytest.raises(DorisqlError):
             run(engine, sql)
     assert _tree(engine.warehouse.parent) == before
@@ -107,15 +113,18 @@ def test_rename_and_add_partition_to_escaping_names_are_refused(engine):
 
 
 def test_type_map_in_the_delta_schema(engine):
-    run(engine, """CREATE TABLE types (
+    run(
+        engine,
+        """CREATE TABLE types (
         k INT, ti TINYINT, si SMALLINT, bi BIGINT, li LARGEINT, f FLOAT, d DOUBLE,
         dec DECIMAL(10, 2), dt DATE, ts DATETIME, ts3 DATETIME(3), c CHAR(5), vc VARCHAR(20), s STRING, b BOOLEAN)
-        DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1""")
+        DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1""",
+    )
     log = os.path.join(table_path(engine, "types"), "_delta_log", "00000000000000000000.json")
     with open(log) as f:
         meta = next(json.loads(line)["metaData"] for line in f if "metaData" in line)
     fields = {fd["name"]: fd["type"] for fd in json.loads(meta["schemaString"])["fields"]}
-    assert fields["ts"] == "timestamp_ntz"    # DATETIME has no time zone
+    assert fields["ts"] == "timestamp_ntz"  # DATETIME has no time zone
     assert fields["ts3"] == "timestamp_ntz"
     assert fields["dt"] == "date"
     assert fields["li"] == "decimal(38,0)"
@@ -142,7 +151,11 @@ def test_largeint_limits(engine):
     run(engine, "CREATE TABLE big (k INT, li LARGEINT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
     top = 10**38 - 1
     run(engine, f"INSERT INTO big VALUES (1, {top}), (2, -{top}), (3, 0)")
-    assert sorted(r["li"] for r in delta_rows(engine, "big", columns=["li"])) == [Decimal(-top), Decimal(0), Decimal(top)]
+    assert sorted(r["li"] for r in delta_rows(engine, "big", columns=["li"])) == [
+        Decimal(-top),
+        Decimal(0),
+        Decimal(top),
+    ]
     assert rows(engine, "SELECT li FROM big WHERE k = 1") == [(Decimal(top),)]
     version = delta_version(engine, "big")
     for value in (f"{10**38}", f"-{10**38}", "170141183460469231731687303715884105727"):
@@ -150,7 +163,7 @@ def test_largeint_limits(engine):
             run(engine, f"INSERT INTO big VALUES (9, {value})")
         text = str(err.value)
         assert "li" in text and "LARGEINT" in text, text
-        assert value in text, text           # the offending value is shown as given
+        assert value in text, text  # the offending value is shown as given
         assert "10^38" in text or str(top) in text, text
     assert delta_version(engine, "big") == version
     assert rows(engine, "SELECT count(*) FROM big") == [(3,)]
@@ -163,11 +176,17 @@ def test_catalog_only_statements_on_unknown_objects(engine):
     with pytest.raises(DorisqlError):
         run(engine, "SELECT * FROM no_such_table")
     with pytest.raises(AnalysisError):
-        run(engine, "CREATE TABLE bad (k INT) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), "
-                    "PARTITION p2 VALUES [(\"5\"), (\"20\"))) DISTRIBUTED BY HASH(k) BUCKETS 1")
+        run(
+            engine,
+            "CREATE TABLE bad (k INT) PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), "
+            'PARTITION p2 VALUES [("5"), ("20"))) DISTRIBUTED BY HASH(k) BUCKETS 1',
+        )
     assert ("bad",) not in rows(engine, "SHOW TABLES")
     # No folder is left by the failed CREATE: every folder is a table's, live or in the recycle bin.
     d_id = engine.catalog.get_database("d").id
-    recycled = {str(engine.warehouse / "d" / str(r[3])) for r in rows(engine, "SHOW CATALOG RECYCLE BIN")
-                if r[0] == "Table" and r[2] == d_id}
+    recycled = {
+        str(engine.warehouse / "d" / str(r[3]))
+        for r in rows(engine, "SHOW CATALOG RECYCLE BIN")
+        if r[0] == "Table" and r[2] == d_id
+    }
     assert table_folders(engine) == {table_path(engine, name) for (name,) in rows(engine, "SHOW TABLES")} | recycled

@@ -14,14 +14,41 @@ from dorisql.analysis import normalize_create_table
 from dorisql.errors import AnalysisError, CatalogError
 from dorisql.syntax import parse_one
 
-from .conftest import (delta, delta_rows, delta_version, parquet_files_on_disk, partition_key, partition_names, rows, run,
-                       table_path)
+from .conftest import (
+    delta,
+    delta_rows,
+    delta_version,
+    parquet_files_on_disk,
+    partition_key,
+    partition_names,
+    rows,
+    run,
+    table_path,
+)
 
 DORIS_SHOW_PARTITIONS = [
-    "PartitionId", "PartitionName", "VisibleVersion", "VisibleVersionTime", "State", "PartitionKey",
-    "Range", "DistributionKey", "Buckets", "ReplicationNum", "StorageMedium", "CooldownTime",
-    "RemoteStoragePolicy", "LastConsistencyCheckTime", "DataSize", "IsInMemory", "ReplicaAllocation",
-    "IsMutable", "SyncWithBaseTables", "UnsyncTables", "CommittedVersion", "RowCount",
+    "PartitionId",
+    "PartitionName",
+    "VisibleVersion",
+    "VisibleVersionTime",
+    "State",
+    "PartitionKey",
+    "Range",
+    "DistributionKey",
+    "Buckets",
+    "ReplicationNum",
+    "StorageMedium",
+    "CooldownTime",
+    "RemoteStoragePolicy",
+    "LastConsistencyCheckTime",
+    "DataSize",
+    "IsInMemory",
+    "ReplicaAllocation",
+    "IsMutable",
+    "SyncWithBaseTables",
+    "UnsyncTables",
+    "CommittedVersion",
+    "RowCount",
 ]
 
 ORDERS = """CREATE TABLE orders (
@@ -67,8 +94,10 @@ def _show(engine, sql: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def orders(engine):
     run(engine, ORDERS)
-    values = ", ".join(f"({i}, '2024-0{1 + i % 4}-{1 + i % 28:02d}', 's{i % 2}', {i}, {i}.25, '2024-05-01 00:00:00')"
-                       for i in range(80))
+    values = ", ".join(
+        f"({i}, '2024-0{1 + i % 4}-{1 + i % 28:02d}', 's{i % 2}', {i}, {i}.25, '2024-05-01 00:00:00')"
+        for i in range(80)
+    )
     run(engine, f"INSERT INTO orders VALUES {values}")
     run(engine, "INSERT INTO orders (id, day, qty) VALUES (1000, '2024-01-01', 5), (1001, '2024-02-01', 6)")
     return "orders"
@@ -90,22 +119,41 @@ def test_show_partitions_columns_and_sizes(engine, orders):
     assert sum(r["RowCount"] for r in shown) == 82
     # Two loads touched p202401 and p202402, one touched the others.
     assert {r["PartitionName"]: r["VisibleVersion"] for r in shown} == {
-        "p202401": 3, "p202402": 3, "p202403": 2, "p202404": 2}
+        "p202401": 3,
+        "p202402": 3,
+        "p202403": 2,
+        "p202404": 2,
+    }
     assert shown[0]["Range"] == ("[types: [DATE]; keys: [0000-01-01]; ..types: [DATE]; keys: [2024-02-01]; )")
 
 
 def test_show_partitions_where_order_limit(engine, orders):
-    assert [r["PartitionName"] for r in _show(engine, 'SHOW PARTITIONS FROM orders WHERE PartitionName = "p202403"')] == ["p202403"]
-    assert [r["PartitionName"] for r in _show(engine, 'SHOW PARTITIONS FROM orders WHERE PartitionName LIKE "%03"')] == ["p202403"]
+    assert [
+        r["PartitionName"] for r in _show(engine, 'SHOW PARTITIONS FROM orders WHERE PartitionName = "p202403"')
+    ] == ["p202403"]
+    assert [
+        r["PartitionName"] for r in _show(engine, 'SHOW PARTITIONS FROM orders WHERE PartitionName LIKE "%03"')
+    ] == ["p202403"]
     assert [r["PartitionName"] for r in _show(engine, "SHOW PARTITIONS FROM orders ORDER BY PartitionName DESC")] == [
-        "p202404", "p202403", "p202402", "p202401"]
-    assert [r["PartitionName"] for r in _show(engine, "SHOW PARTITIONS FROM orders ORDER BY PartitionName DESC LIMIT 2")] == [
-        "p202404", "p202403"]
-    assert [r["PartitionName"] for r in _show(engine, "SHOW PARTITIONS FROM orders ORDER BY PartitionName LIMIT 1, 2")] == [
-        "p202402", "p202403"]
-    assert [r["PartitionName"] for r in _show(engine, "SHOW PARTITIONS FROM orders WHERE VisibleVersion = 3 ORDER BY PartitionName")] == [
-        "p202401", "p202402"]
-    assert [r["PartitionName"] for r in _show(engine, 'SHOW PARTITIONS FROM orders WHERE PartitionName = "p202401" OR Buckets > 5')] == ["p202401"]
+        "p202404",
+        "p202403",
+        "p202402",
+        "p202401",
+    ]
+    assert [
+        r["PartitionName"] for r in _show(engine, "SHOW PARTITIONS FROM orders ORDER BY PartitionName DESC LIMIT 2")
+    ] == ["p202404", "p202403"]
+    assert [
+        r["PartitionName"] for r in _show(engine, "SHOW PARTITIONS FROM orders ORDER BY PartitionName LIMIT 1, 2")
+    ] == ["p202402", "p202403"]
+    assert [
+        r["PartitionName"]
+        for r in _show(engine, "SHOW PARTITIONS FROM orders WHERE VisibleVersion = 3 ORDER BY PartitionName")
+    ] == ["p202401", "p202402"]
+    assert [
+        r["PartitionName"]
+        for r in _show(engine, 'SHOW PARTITIONS FROM orders WHERE PartitionName = "p202401" OR Buckets > 5')
+    ] == ["p202401"]
     with pytest.raises(AnalysisError):
         run(engine, "SHOW PARTITIONS FROM orders WHERE NoSuchColumn = 1")
 
@@ -118,10 +166,13 @@ def test_show_databases_tables_desc_data(engine, orders):
     desc = run(engine, "DESC orders")
     assert list(desc.columns) == ["Field", "Type", "Null", "Key", "Default", "Extra"]
     assert desc.rows == [
-        ("id", "BIGINT", "No", "true", "NULL", ""), ("day", "DATE", "No", "true", "NULL", ""),
-        ("shop", "VARCHAR(12)", "No", "true", "main", ""), ("qty", "INT", "Yes", "false", "0", "SUM"),
+        ("id", "BIGINT", "No", "true", "NULL", ""),
+        ("day", "DATE", "No", "true", "NULL", ""),
+        ("shop", "VARCHAR(12)", "No", "true", "main", ""),
+        ("qty", "INT", "Yes", "false", "0", "SUM"),
         ("price", "DECIMAL(10, 2)", "Yes", "false", "NULL", "MAX"),
-        ("seen", "DATETIME", "Yes", "false", "NULL", "REPLACE")]
+        ("seen", "DATETIME", "Yes", "false", "NULL", "REPLACE"),
+    ]
     data = run(engine, "SHOW DATA FROM orders")
     assert list(data.columns) == ["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"]
     stats = _delta_partition_stats(engine, orders)
@@ -132,7 +183,7 @@ def test_show_databases_tables_desc_data(engine, orders):
 
 
 def test_show_create_table_round_trips(engine, orders):
-    (name, text), = rows(engine, "SHOW CREATE TABLE orders")
+    ((name, text),) = rows(engine, "SHOW CREATE TABLE orders")
     assert name == "orders" and text.startswith("CREATE TABLE `orders`")
     shown = parse_one(text.rstrip(";"))
     original = parse_one(ORDERS)
@@ -148,9 +199,12 @@ def test_show_create_table_round_trips(engine, orders):
     assert norm(shown) == dataclasses.replace(norm(original), properties=norm(shown).properties)
     # Re-creating the table from SHOW CREATE TABLE gives the same partitions and the same text.
     run(engine, text.replace("CREATE TABLE `orders`", "CREATE TABLE `orders_clone`"))
-    (_, again), = rows(engine, "SHOW CREATE TABLE orders_clone")
+    ((_, again),) = rows(engine, "SHOW CREATE TABLE orders_clone")
     assert again == text.replace("`orders`", "`orders_clone`", 1)
-    ranges = lambda t: [(r[1], r[6]) for r in rows(engine, f"SHOW PARTITIONS FROM {t}")]
+
+    def ranges(t):
+        return [(r[1], r[6]) for r in rows(engine, f"SHOW PARTITIONS FROM {t}")]
+
     assert ranges("orders_clone") == ranges("orders")
     # The Delta table describes itself: its properties carry the Doris DDL.
     config = delta(engine, orders).metadata().configuration
@@ -175,7 +229,7 @@ def test_drop_partition_is_a_metadata_only_commit(engine, orders):
     assert kinds == {"remove", "commitInfo"}
     removed = {a["remove"]["path"] for a in actions if "remove" in a}
     assert removed == p2_files
-    assert parquet_files_on_disk(path) == on_disk            # still on disk until vacuum
+    assert parquet_files_on_disk(path) == on_disk  # still on disk until vacuum
     assert str(p2_id) not in {r["__partition"] for r in delta_rows(engine, "dropme", columns=["__partition"])}
     assert rows(engine, "SELECT count(*) FROM dropme WHERE day >= '2024-02-01' AND day < '2024-03-01'") == [(0,)]
     assert "p202402" not in [r[1] for r in rows(engine, "SHOW PARTITIONS FROM dropme")]
@@ -244,10 +298,15 @@ def test_rename_partition(engine, orders):
     assert engine.catalog.load_table("d", "ren_p").partition("jan").id == jan_id
     assert rows(engine, "SELECT * FROM ren_p PARTITION (jan) ORDER BY id, day, shop") == before
     assert {r["__partition"] for r in delta_rows(engine, "ren_p", columns=["__partition"])} == {
-        "jan", "p202402", "p202403", "p202404"}
+        "jan",
+        "p202402",
+        "p202403",
+        "p202404",
+    }
     assert [r[1] for r in rows(engine, "SHOW PARTITIONS FROM ren_p")][0] == "jan"
     run(engine, "INSERT INTO ren_p (id, day) VALUES (7000, '2024-01-09')")
-    assert ("jan",) == tuple({r["__partition"] for r in delta_rows(engine, "ren_p", columns=["id", "__partition"])
-                              if r["id"] == 7000})
+    assert ("jan",) == tuple(
+        {r["__partition"] for r in delta_rows(engine, "ren_p", columns=["id", "__partition"]) if r["id"] == 7000}
+    )
     with pytest.raises(AnalysisError):
         run(engine, "ALTER TABLE ren_p RENAME PARTITION jan p202402")

@@ -4,16 +4,13 @@ loading one table at once both land."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import pytest
-
-from .conftest import delta_count, delta_rows, delta_version, rows, run, table_path
+from .conftest import delta_rows, delta_version, rows, run, table_path
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
 TABLE = """CREATE TABLE {name} (id BIGINT NOT NULL, day DATE NOT NULL, v VARCHAR(32))
@@ -26,9 +23,11 @@ TABLE = """CREATE TABLE {name} (id BIGINT NOT NULL, day DATE NOT NULL, v VARCHAR
 
 
 def _load_sql(table: str, start: int, stop: int, slices: int) -> str:
-    return (f"USE d; INSERT INTO {table} SELECT id, date_add('2024-01-01', CAST(id % 31 AS INT)), "
-            f"concat('row-', CAST(id AS STRING)) FROM (SELECT number + {start} AS id "
-            f"FROM numbers(\"number\" = \"{stop - start}\", \"backend_num\" = \"{slices}\")) r")
+    return (
+        f"USE d; INSERT INTO {table} SELECT id, date_add('2024-01-01', CAST(id % 31 AS INT)), "
+        f"concat('row-', CAST(id AS STRING)) FROM (SELECT number + {start} AS id "
+        f'FROM numbers("number" = "{stop - start}", "backend_num" = "{slices}")) r'
+    )
 
 
 def _dorisql(warehouse: Path, sql: str) -> subprocess.Popen:
@@ -36,7 +35,12 @@ def _dorisql(warehouse: Path, sql: str) -> subprocess.Popen:
     env.pop("DORISQL_CONFIG", None)
     return subprocess.Popen(
         [DORISQL, "--warehouse", str(warehouse), "--master", "local[1]", "--format", "tsv", "-e", sql],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
 
 
 def _staged_files(path: str) -> list[str]:
@@ -58,7 +62,7 @@ def test_killed_load_leaves_the_table_as_it_was(engine):
             assert proc.poll() is None, f"the load ended before it could be killed: {proc.communicate()}"
             assert time.monotonic() < deadline, "Spark never started writing"
             time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGKILL)     # the dorisql process and its JVM
+        os.killpg(proc.pid, signal.SIGKILL)  # the dorisql process and its JVM
         proc.wait(timeout=30)
     finally:
         if proc.poll() is None:
@@ -90,7 +94,9 @@ def test_two_processes_load_one_table_at_once(engine):
     assert (a.returncode, b.returncode) == (0, 0), outs
     assert delta_version(engine, "shared") == version + 2
     ids = [r["id"] for r in delta_rows(engine, "shared", columns=["id"])]
-    assert len(ids) == 50_000 and len(set(ids)) == 50_000           # all there, nothing doubled
-    assert rows(engine, "SELECT count(*), count(DISTINCT id), min(id), max(id) FROM shared") == [(50_000, 50_000, 0, 49_999)]
+    assert len(ids) == 50_000 and len(set(ids)) == 50_000  # all there, nothing doubled
+    assert rows(engine, "SELECT count(*), count(DISTINCT id), min(id), max(id) FROM shared") == [
+        (50_000, 50_000, 0, 49_999)
+    ]
     assert sum(r[-1] for r in rows(engine, "SHOW PARTITIONS FROM shared")) == 50_000
-    assert all(r[2] == 3 for r in rows(engine, "SHOW PARTITIONS FROM shared"))   # VisibleVersion: two loads each
+    assert all(r[2] == 3 for r in rows(engine, "SHOW PARTITIONS FROM shared"))  # VisibleVersion: two loads each

@@ -57,9 +57,12 @@ def test_table_function_in_a_comment_is_ignored(engine, files):
 
 
 def test_table_functions_anywhere_in_the_query(engine, files):
-    got = rows(engine, f"""WITH f AS (SELECT * FROM {_local('rows.csv')})
-        SELECT a.c1, b.c2 FROM f a JOIN (SELECT * FROM {_local('rows.csv')}) b ON a.c1 = b.c1
-        WHERE a.c1 IN (SELECT c1 FROM {_local('rows.csv')} x) ORDER BY a.c1""")
+    got = rows(
+        engine,
+        f"""WITH f AS (SELECT * FROM {_local("rows.csv")})
+        SELECT a.c1, b.c2 FROM f a JOIN (SELECT * FROM {_local("rows.csv")}) b ON a.c1 = b.c1
+        WHERE a.c1 IN (SELECT c1 FROM {_local("rows.csv")} x) ORDER BY a.c1""",
+    )
     assert got == [("1", "a"), ("2", "b")]
     assert _leftover_views(engine) == []
     lines = [r[0] for r in rows(engine, f"EXPLAIN SELECT * FROM {_local('rows.csv')}")]

@@ -26,9 +26,11 @@ TABLE = """CREATE TABLE {name} (k INT, v VARCHAR(10), n BIGINT) UNIQUE KEY(k)
     DISTRIBUTED BY HASH(k) BUCKETS 2"""
 
 #: Three loads; the later ones update keys of the first, so merge order (commit order) matters.
-LOADS = ("INSERT INTO {name} VALUES (1, 'a', 1), (11, 'b', 1), (12, 'c', 1), (21, 'd', 1)",
-         "INSERT INTO {name} VALUES (11, 'b2', 2), (13, 'e', 2), (22, 'f', 2)",
-         "INSERT INTO {name} VALUES (12, 'c3', 3), (2, 'g', 3)")
+LOADS = (
+    "INSERT INTO {name} VALUES (1, 'a', 1), (11, 'b', 1), (12, 'c', 1), (21, 'd', 1)",
+    "INSERT INTO {name} VALUES (11, 'b2', 2), (13, 'e', 2), (22, 'f', 2)",
+    "INSERT INTO {name} VALUES (12, 'c3', 3), (2, 'g', 3)",
+)
 
 
 @pytest.fixture
@@ -310,8 +312,11 @@ def test_drop_database_then_recover_gives_back_exactly_the_rows(engine):
 
 
 def test_a_failed_recover_database_as_leaves_the_folders_where_they_were(engine, monkeypatch):
-    run(engine, "CREATE DATABASE shop; CREATE TABLE shop.t (x INT) DISTRIBUTED BY HASH(x) BUCKETS 1; "
-                "INSERT INTO shop.t VALUES (7)")
+    run(
+        engine,
+        "CREATE DATABASE shop; CREATE TABLE shop.t (x INT) DISTRIBUTED BY HASH(x) BUCKETS 1; "
+        "INSERT INTO shop.t VALUES (7)",
+    )
     folder = table_path(engine, "t", "shop")
     run(engine, "DROP DATABASE shop")
 
@@ -393,9 +398,23 @@ def test_after_the_retention_period_the_files_are_gone(engine):
     # A day later, on the scheduler's clock: what the recycle bin held is gone.
     later = base + dt.timedelta(days=1, minutes=1)
     env = {**os.environ, "XDG_CONFIG_HOME": "/nonexistent-dorisql-test"}
-    done = subprocess.run([DORISQL, "--warehouse", str(engine.warehouse), "scheduler", "--once", "--job", "trash",
-                           "--now", f"{later:%Y-%m-%d %H:%M:%S}"], capture_output=True, text=True, env=env,
-                          timeout=120)
+    done = subprocess.run(
+        [
+            DORISQL,
+            "--warehouse",
+            str(engine.warehouse),
+            "scheduler",
+            "--once",
+            "--job",
+            "trash",
+            "--now",
+            f"{later:%Y-%m-%d %H:%M:%S}",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "trash: 4 recycle bin entries expired" in done.stdout
     assert not os.path.exists(t_folder) and not shop_folder.exists()
@@ -436,8 +455,11 @@ def test_disk_usage_stays_bounded_under_loads_drops_and_truncates(engine):
     """Twelve half-days of churn with the trash job after each: the bytes on disk stop growing."""
     base = real_now()
     at(engine, base)
-    run(engine, "CREATE TABLE churn (k INT, v STRING) DUPLICATE KEY(k) PARTITION BY RANGE(k) () "
-                "DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE churn (k INT, v STRING) DUPLICATE KEY(k) PARTITION BY RANGE(k) () "
+        "DISTRIBUTED BY HASH(k) BUCKETS 1",
+    )
     folder = table_path(engine, "churn")
     payload = "x" * 2000
     sizes, loaded = [], 0
@@ -457,10 +479,19 @@ def test_disk_usage_stays_bounded_under_loads_drops_and_truncates(engine):
             run(engine, "CREATE TABLE side (k INT) DISTRIBUTED BY HASH(k) BUCKETS 1")
             run(engine, f"INSERT INTO side VALUES {', '.join(f'({i})' for i in range(50))}")
         run(engine, "ADMIN CLEAN TRASH")
-        loaded += sum(os.path.getsize(os.path.join(folder, f)) for f in parquet_files_on_disk(folder)
-                      if f.startswith(f"__partition={partition_key(engine, 'churn', f'p{day}')}/"))
-        sizes.append(sum(os.path.getsize(os.path.join(root, f)) for root, _, files in os.walk(engine.warehouse)
-                         for f in files if f.endswith(".parquet")))
+        loaded += sum(
+            os.path.getsize(os.path.join(folder, f))
+            for f in parquet_files_on_disk(folder)
+            if f.startswith(f"__partition={partition_key(engine, 'churn', f'p{day}')}/")
+        )
+        sizes.append(
+            sum(
+                os.path.getsize(os.path.join(root, f))
+                for root, _, files in os.walk(engine.warehouse)
+                for f in files
+                if f.endswith(".parquet")
+            )
+        )
     # Without the trash every loaded byte would still be on disk; with it, a few days' worth.
     per_day = loaded / 12
     assert max(sizes[4:]) <= 5 * per_day, (sizes, per_day)
@@ -524,8 +555,16 @@ def test_show_catalog_recycle_bin_filters_by_name(engine):
     assert [r[1] for r in recycle_bin(engine, " WHERE NAME = 'APPLE'")] == ["apple"]
     assert [r[1] for r in recycle_bin(engine, " WHERE name LIKE 'ap%'")] == ["apple", "apricot"]
     result = run(engine, "SHOW CATALOG RECYCLE BIN")
-    assert result.columns == ["Type", "Name", "DbId", "TableId", "PartitionId", "DropTime", "DataSize",
-                              "RemoteDataSize"]
+    assert result.columns == [
+        "Type",
+        "Name",
+        "DbId",
+        "TableId",
+        "PartitionId",
+        "DropTime",
+        "DataSize",
+        "RemoteDataSize",
+    ]
     for where in (" WHERE Name != 'x'", " WHERE DbId = 1", " WHERE Name = 'a' AND Name = 'b'", " WHERE Name = ''"):
         with pytest.raises(AnalysisError, match='^Where clause should like: Name = "name",  or Name LIKE "matcher"$'):
             run(engine, "SHOW CATALOG RECYCLE BIN" + where)

@@ -107,14 +107,28 @@ def _visit(user_id: int, date: str, city: str = "Beijing") -> str:
 
 def test_example_range_tbl_routing_and_the_add_drop_sequence(engine):
     run(engine, RANGE_TBL)
-    dates = {1: "2016-06-01", 2: "2017-01-31", 3: "2017-02-01", 4: "2017-03-31", 5: "2018-06-30",
-             6: "2017-04-01", 7: "2017-12-31", 8: "2019-01-01"}
-    result = _load_lenient(engine, "INSERT INTO example_range_tbl VALUES "
-                           + ", ".join(_visit(k, v) for k, v in dates.items()))
+    dates = {
+        1: "2016-06-01",
+        2: "2017-01-31",
+        3: "2017-02-01",
+        4: "2017-03-31",
+        5: "2018-06-30",
+        6: "2017-04-01",
+        7: "2017-12-31",
+        8: "2019-01-01",
+    }
+    result = _load_lenient(
+        engine, "INSERT INTO example_range_tbl VALUES " + ", ".join(_visit(k, v) for k, v in dates.items())
+    )
     assert result.affected_rows == 5
     assert "3 rows filtered" in result.message
     assert _partition_of(engine, "example_range_tbl", "user_id") == {
-        "1": "p201701", "2": "p201701", "3": "p201702", "4": "p201703", "5": "p2018"}
+        "1": "p201701",
+        "2": "p201701",
+        "3": "p201702",
+        "4": "p201703",
+        "5": "p2018",
+    }
     # The table's "storage_medium" = "SSD" is each partition's StorageMedium.
     shown = run(engine, "SHOW PARTITIONS FROM example_range_tbl")
     medium = shown.columns.index("StorageMedium")
@@ -122,23 +136,28 @@ def test_example_range_tbl_routing_and_the_add_drop_sequence(engine):
 
     # "If we add Partition p201705 VALUES LESS THAN ("2017-06-01")" ...
     run(engine, 'ALTER TABLE example_range_tbl ADD PARTITION p201705 VALUES LESS THAN ("2017-06-01")')
-    assert _ranges(engine, "example_range_tbl")["p201705"].endswith("keys: [2017-04-01]; ..types: [DATE]; keys: [2017-06-01]; )")
+    assert _ranges(engine, "example_range_tbl")["p201705"].endswith(
+        "keys: [2017-04-01]; ..types: [DATE]; keys: [2017-06-01]; )"
+    )
     # ... then we delete p201703: a gap [2017-03-01, 2017-04-01); loading into it fails.
     run(engine, "ALTER TABLE example_range_tbl DROP PARTITION p201703")
     text = _refused(engine, "example_range_tbl", "INSERT INTO example_range_tbl VALUES " + _visit(20, "2017-03-15"))
     assert "1 of 1 rows" in text and "2017-03-15" in text
     ranges = _ranges(engine, "example_range_tbl")
     assert list(ranges) == ["p201701", "p201702", "p2018", "p201705"] or sorted(ranges) == sorted(
-        ["p201701", "p201702", "p2018", "p201705"])
-    assert "keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]" in ranges["p201702"]   # unchanged
-    assert "keys: [2017-04-01]; ..types: [DATE]; keys: [2017-06-01]" in ranges["p201705"]   # unchanged
+        ["p201701", "p201702", "p2018", "p201705"]
+    )
+    assert "keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]" in ranges["p201702"]  # unchanged
+    assert "keys: [2017-04-01]; ..types: [DATE]; keys: [2017-06-01]" in ranges["p201705"]  # unchanged
 
     # Now delete p201702: the gap expands to [2017-02-01, 2017-04-01).
     run(engine, "ALTER TABLE example_range_tbl DROP PARTITION p201702")
     _refused(engine, "example_range_tbl", "INSERT INTO example_range_tbl VALUES " + _visit(21, "2017-02-10"))
     # Add p201702new VALUES LESS THAN ("2017-03-01"): [2017-02-01, 2017-03-01), the gap shrinks.
     run(engine, 'ALTER TABLE example_range_tbl ADD PARTITION p201702new VALUES LESS THAN ("2017-03-01")')
-    assert "keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]" in _ranges(engine, "example_range_tbl")["p201702new"]
+    assert (
+        "keys: [2017-02-01]; ..types: [DATE]; keys: [2017-03-01]" in _ranges(engine, "example_range_tbl")["p201702new"]
+    )
     # Delete p201701 and add p201612 VALUES LESS THAN ("2017-01-01"): [MIN, 2017-01-01).
     run(engine, "ALTER TABLE example_range_tbl DROP PARTITION p201701")
     run(engine, 'ALTER TABLE example_range_tbl ADD PARTITION p201612 VALUES LESS THAN ("2017-01-01")')
@@ -146,11 +165,20 @@ def test_example_range_tbl_routing_and_the_add_drop_sequence(engine):
     # The new gap [2017-01-01, 2017-02-01) and the old [2017-03-01, 2017-04-01) refuse rows.
     for day in ("2017-01-01", "2017-01-31", "2017-03-01", "2017-03-31"):
         _refused(engine, "example_range_tbl", "INSERT INTO example_range_tbl VALUES " + _visit(22, day))
-    run(engine, "INSERT INTO example_range_tbl VALUES " + ", ".join(
-        [_visit(30, "2016-12-31"), _visit(31, "2017-02-10"), _visit(32, "2017-04-01"), _visit(33, "2017-05-31")]))
+    run(
+        engine,
+        "INSERT INTO example_range_tbl VALUES "
+        + ", ".join(
+            [_visit(30, "2016-12-31"), _visit(31, "2017-02-10"), _visit(32, "2017-04-01"), _visit(33, "2017-05-31")]
+        ),
+    )
     placed = _partition_of(engine, "example_range_tbl", "user_id")
     assert {k: placed[k] for k in ("30", "31", "32", "33")} == {
-        "30": "p201612", "31": "p201702new", "32": "p201705", "33": "p201705"}
+        "30": "p201612",
+        "31": "p201702new",
+        "32": "p201705",
+        "33": "p201705",
+    }
     # Rows of the dropped partitions are gone, for dorisql and for an outside reader.
     assert sorted(placed) == ["30", "31", "32", "33", "5"]
     assert sorted(int(r[0]) for r in rows(engine, "SELECT user_id FROM example_range_tbl")) == [5, 30, 31, 32, 33]
@@ -158,17 +186,36 @@ def test_example_range_tbl_routing_and_the_add_drop_sequence(engine):
 
 def test_example_list_tbl_routing_add_and_drop(engine):
     run(engine, LIST_TBL)
-    cities = {1: "Beijing", 2: "Shanghai", 3: "Hong Kong", 4: "New York", 5: "San Francisco", 6: "Tokyo",
-              7: "London", 8: "beijing"}
-    result = _load_lenient(engine, "INSERT INTO example_list_tbl VALUES "
-                           + ", ".join(_visit(k, "2017-01-01", c) for k, c in cities.items()))
+    cities = {
+        1: "Beijing",
+        2: "Shanghai",
+        3: "Hong Kong",
+        4: "New York",
+        5: "San Francisco",
+        6: "Tokyo",
+        7: "London",
+        8: "beijing",
+    }
+    result = _load_lenient(
+        engine,
+        "INSERT INTO example_list_tbl VALUES " + ", ".join(_visit(k, "2017-01-01", c) for k, c in cities.items()),
+    )
     assert result.affected_rows == 6 and "2 rows filtered" in result.message
     assert _partition_of(engine, "example_list_tbl", "user_id") == {
-        "1": "p_cn", "2": "p_cn", "3": "p_cn", "4": "p_usa", "5": "p_usa", "6": "p_jp"}
+        "1": "p_cn",
+        "2": "p_cn",
+        "3": "p_cn",
+        "4": "p_usa",
+        "5": "p_usa",
+        "6": "p_jp",
+    }
     run(engine, 'ALTER TABLE example_list_tbl ADD PARTITION p_uk VALUES IN ("London")')
     run(engine, "ALTER TABLE example_list_tbl DROP PARTITION p_jp")
     assert [r[1] for r in rows(engine, "SHOW PARTITIONS FROM example_list_tbl ORDER BY PartitionName")] == [
-        "p_cn", "p_uk", "p_usa"]
+        "p_cn",
+        "p_uk",
+        "p_usa",
+    ]
     _refused(engine, "example_list_tbl", "INSERT INTO example_list_tbl VALUES " + _visit(9, "2017-01-01", "Tokyo"))
     run(engine, "INSERT INTO example_list_tbl VALUES " + _visit(10, "2017-01-01", "London"))
     placed = _partition_of(engine, "example_list_tbl", "user_id")
@@ -176,7 +223,9 @@ def test_example_list_tbl_routing_add_and_drop(engine):
 
 
 def test_multi_column_range(engine):
-    run(engine, """CREATE TABLE mrange (`date` DATE NOT NULL, `id` INT NOT NULL, note VARCHAR(8))
+    run(
+        engine,
+        """CREATE TABLE mrange (`date` DATE NOT NULL, `id` INT NOT NULL, note VARCHAR(8))
         DUPLICATE KEY(`date`, `id`)
         PARTITION BY RANGE(`date`, `id`)
         (
@@ -184,12 +233,18 @@ def test_multi_column_range(engine):
         PARTITION `p201702_2000` VALUES LESS THAN ("2017-03-01", "2000"),
         PARTITION `p201703_all` VALUES LESS THAN ("2017-04-01")
         )
-        DISTRIBUTED BY HASH(`id`) BUCKETS 4 PROPERTIES ("replication_num" = "1")""")
+        DISTRIBUTED BY HASH(`id`) BUCKETS 4 PROPERTIES ("replication_num" = "1")""",
+    )
     expected = [
-        ("2017-01-01", 200, "p201701_1000"), ("2017-01-01", 2000, "p201701_1000"),
-        ("2017-02-01", 100, "p201701_1000"), ("2017-02-01", 2000, "p201702_2000"),
-        ("2017-02-15", 5000, "p201702_2000"), ("2017-03-01", 2000, "p201703_all"),
-        ("2017-03-10", 1, "p201703_all"), ("2017-04-01", 1000, None), ("2017-05-01", 1000, None),
+        ("2017-01-01", 200, "p201701_1000"),
+        ("2017-01-01", 2000, "p201701_1000"),
+        ("2017-02-01", 100, "p201701_1000"),
+        ("2017-02-01", 2000, "p201702_2000"),
+        ("2017-02-15", 5000, "p201702_2000"),
+        ("2017-03-01", 2000, "p201703_all"),
+        ("2017-03-10", 1, "p201703_all"),
+        ("2017-04-01", 1000, None),
+        ("2017-05-01", 1000, None),
     ]
     values = ", ".join(f"('{d}', {i}, 't{n}')" for n, (d, i, _) in enumerate(expected))
     text = _refused(engine, "mrange", f"INSERT INTO mrange VALUES {values}")
@@ -199,12 +254,15 @@ def test_multi_column_range(engine):
     placed = _partition_of(engine, "mrange", "note")
     assert placed == {f"t{n}": p for n, (_, _, p) in enumerate(expected) if p is not None}
     ranges = _ranges(engine, "mrange")
-    assert ranges["p201703_all"] == ("[types: [DATE, INT]; keys: [2017-03-01, 2000]; "
-                                     "..types: [DATE, INT]; keys: [2017-04-01, -2147483648]; )")
+    assert ranges["p201703_all"] == (
+        "[types: [DATE, INT]; keys: [2017-03-01, 2000]; ..types: [DATE, INT]; keys: [2017-04-01, -2147483648]; )"
+    )
 
 
 def test_multi_column_list(engine):
-    run(engine, """CREATE TABLE mlist (`id` INT NOT NULL, `city` VARCHAR(20) NOT NULL, n INT)
+    run(
+        engine,
+        """CREATE TABLE mlist (`id` INT NOT NULL, `city` VARCHAR(20) NOT NULL, n INT)
         DUPLICATE KEY(`id`, `city`)
         PARTITION BY LIST(`id`, `city`)
         (
@@ -212,9 +270,16 @@ def test_multi_column_list(engine):
         PARTITION `p2_city` VALUES IN (("2", "Beijing"), ("2", "Shanghai")),
         PARTITION `p3_city` VALUES IN (("3", "Beijing"), ("3", "Shanghai"))
         )
-        DISTRIBUTED BY HASH(`id`) BUCKETS 2 PROPERTIES ("replication_num" = "1")""")
-    expected = [(1, "Beijing", "p1_city"), (1, "Shanghai", "p1_city"), (2, "Shanghai", "p2_city"),
-                (3, "Beijing", "p3_city"), (1, "Tianjin", None), (4, "Beijing", None)]
+        DISTRIBUTED BY HASH(`id`) BUCKETS 2 PROPERTIES ("replication_num" = "1")""",
+    )
+    expected = [
+        (1, "Beijing", "p1_city"),
+        (1, "Shanghai", "p1_city"),
+        (2, "Shanghai", "p2_city"),
+        (3, "Beijing", "p3_city"),
+        (1, "Tianjin", None),
+        (4, "Beijing", None),
+    ]
     values = ", ".join(f"({i}, '{c}', {n})" for n, (i, c, _) in enumerate(expected))
     text = _refused(engine, "mlist", "INSERT INTO mlist VALUES (1, 'Tianjin', 99)")
     assert "1 of 1 rows" in text and "Tianjin" in text
@@ -225,7 +290,9 @@ def test_multi_column_list(engine):
 
 
 def test_null_list_partition(engine):
-    run(engine, """create table null_list(
+    run(
+        engine,
+        """create table null_list(
         k0 varchar null
         )
         partition by list (k0)
@@ -233,7 +300,8 @@ def test_null_list_partition(engine):
         PARTITION pX values in ((NULL))
         )
         DISTRIBUTED BY HASH(`k0`) BUCKETS 1
-        properties("replication_num" = "1")""")
+        properties("replication_num" = "1")""",
+    )
     assert run(engine, "insert into null_list values (null)").affected_rows == 1
     assert rows(engine, "select * from null_list") == [(None,)]
     assert delta_rows(engine, "null_list", columns=["k0", "__partition"]) == [{"k0": None, "__partition": "pX"}]
@@ -241,7 +309,9 @@ def test_null_list_partition(engine):
 
 
 def test_null_range_goes_to_the_lowest_less_than_partition(engine):
-    run(engine, """create table null_range(
+    run(
+        engine,
+        """create table null_range(
         k0 int null
         )
         partition by range (k0)
@@ -251,7 +321,8 @@ def test_null_range_goes_to_the_lowest_less_than_partition(engine):
         PARTITION pMAX values less than (maxvalue)
         )
         DISTRIBUTED BY HASH(`k0`) BUCKETS 1
-        properties("replication_num" = "1")""")
+        properties("replication_num" = "1")""",
+    )
     assert run(engine, "insert into null_range values (null)").affected_rows == 1
     assert rows(engine, "select * from null_range partition(p10)") == [(None,)]
     assert rows(engine, "select * from null_range partition(p100)") == []
@@ -259,7 +330,9 @@ def test_null_range_goes_to_the_lowest_less_than_partition(engine):
 
 
 def test_null_range_without_a_less_than_partition_is_refused(engine):
-    run(engine, """create table null_range2(
+    run(
+        engine,
+        """create table null_range2(
         k0 int null
         )
         partition by range (k0)
@@ -267,7 +340,8 @@ def test_null_range_without_a_less_than_partition_is_refused(engine):
         PARTITION p200 values [("100"), ("200"))
         )
         DISTRIBUTED BY HASH(`k0`) BUCKETS 1
-        properties("replication_num" = "1")""")
+        properties("replication_num" = "1")""",
+    )
     text = _refused(engine, "null_range2", "insert into null_range2 values (null)")
     assert text.startswith("Insert has filtered data in strict mode")
     assert delta_rows(engine, "null_range2") == []

@@ -28,8 +28,9 @@ def test_load_counts_bytes(engine, cities):
         run(engine, "INSERT INTO cities VALUES (3, 'x', 'éé')")
     assert "`code`" in str(err.value) and "(3 bytes)" in str(err.value), str(err.value)
     assert delta_version(engine, cities) == version
-    assert sorted((r["k"], r["city"], r["code"]) for r in delta_rows(engine, cities, columns=["k", "city", "code"])) \
-        == [(1, "北京", "é"), (2, "x", "abc")]
+    assert sorted(
+        (r["k"], r["city"], r["code"]) for r in delta_rows(engine, cities, columns=["k", "city", "code"])
+    ) == [(1, "北京", "é"), (2, "x", "abc")]
 
 
 def test_partition_values_count_bytes(engine, cities):

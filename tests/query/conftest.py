@@ -24,16 +24,29 @@ def col(name: str, type_name: str, *params: int, agg: str | None = None) -> ast.
 
 
 def rng(name: str, lower: Sequence[str] | None, upper: Sequence[str], buckets: int = 4, pid: int = 0) -> PartitionMeta:
-    return PartitionMeta(id=pid, name=name, buckets=buckets,
-                         lower=tuple(lower) if lower is not None else None, upper=tuple(upper))
+    return PartitionMeta(
+        id=pid, name=name, buckets=buckets, lower=tuple(lower) if lower is not None else None, upper=tuple(upper)
+    )
 
 
 def lst(name: str, values, buckets: int = 4, pid: int = 0) -> PartitionMeta:
     return PartitionMeta(id=pid, name=name, buckets=buckets, values=tuple(tuple(v) for v in values))
 
 
-def table(name: str, columns, *, keys=("k",), model="DUPLICATE", part_kind=None, part_cols=(),
-          partitions=(), dist="HASH", dist_cols=("k",), buckets=4, db="db") -> TableMeta:
+def table(
+    name: str,
+    columns,
+    *,
+    keys=("k",),
+    model="DUPLICATE",
+    part_kind=None,
+    part_cols=(),
+    partitions=(),
+    dist="HASH",
+    dist_cols=("k",),
+    buckets=4,
+    db="db",
+) -> TableMeta:
     partitions = tuple(partitions)
     if not partitions:  # an unpartitioned table: one partition named like the table
         partitions = (PartitionMeta(id=1, name=name, buckets=buckets),)
@@ -44,8 +57,7 @@ def table(name: str, columns, *, keys=("k",), model="DUPLICATE", part_kind=None,
         partition=ast.PartitionBy(part_kind, tuple(part_cols)) if part_kind else None,
         distribution=ast.DistributedBy(dist, tuple(dist_cols) if dist == "HASH" else (), buckets),
     )
-    return TableMeta(id=abs(hash((db, name))) % 10_000, db=db, name=name, definition=definition,
-                     partitions=partitions)
+    return TableMeta(id=abs(hash((db, name))) % 10_000, db=db, name=name, definition=definition, partitions=partitions)
 
 
 def _ddl(meta: TableMeta) -> str:
@@ -101,8 +113,11 @@ class Lake:
     def scan(self, meta: TableMeta, partitions, buckets):
         self.scans.append((meta.name, partitions, buckets))
         merged = meta.definition.keys.type in ("UNIQUE", "AGGREGATE")
-        schema = _ddl(meta) + (", `__load_seq` bigint, `__row_seq` bigint" if merged else "") \
+        schema = (
+            _ddl(meta)
+            + (", `__load_seq` bigint, `__row_seq` bigint" if merged else "")
             + ", `__partition` string, `__bucket` int"
+        )
         base = self.path(meta)
         names = partitions if partitions is not None else [p.name for p in meta.partitions]
         folders = []

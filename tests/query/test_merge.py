@@ -28,8 +28,7 @@ def test_duplicate_keeps_every_row_and_hides_columns(lake):
 
 
 def test_unique_latest_row_per_key_across_and_within_loads(lake):
-    t = lake.add(table("u", [col("k", "INT"), col("v", "VARCHAR", 10), col("n", "INT")],
-                       model="UNIQUE", buckets=4))
+    t = lake.add(table("u", [col("k", "INT"), col("v", "VARCHAR", 10), col("n", "INT")], model="UNIQUE", buckets=4))
     lake.load(t, [(1, "a", 1), (2, "b", 1), (1, "a2", 2)], lambda r: "u")  # within a load: last wins
     lake.load(t, [(2, None, 3), (3, "c", 3)], lambda r: "u")  # later load replaces the whole row
     df = _read(lake, t)
@@ -38,9 +37,14 @@ def test_unique_latest_row_per_key_across_and_within_loads(lake):
 
 
 def test_aggregate_merges_by_agg_type(lake):
-    cols = [col("k", "INT"), col("s", "INT", agg="SUM"), col("mx", "INT", agg="MAX"),
-            col("mn", "INT", agg="MIN"), col("r", "VARCHAR", 10, agg="REPLACE"),
-            col("rn", "VARCHAR", 10, agg="REPLACE_IF_NOT_NULL")]
+    cols = [
+        col("k", "INT"),
+        col("s", "INT", agg="SUM"),
+        col("mx", "INT", agg="MAX"),
+        col("mn", "INT", agg="MIN"),
+        col("r", "VARCHAR", 10, agg="REPLACE"),
+        col("rn", "VARCHAR", 10, agg="REPLACE_IF_NOT_NULL"),
+    ]
     t = lake.add(table("agg", cols, model="AGGREGATE", buckets=2))
     lake.load(t, [(1, 10, 5, 5, "first", "x"), (2, 1, 1, 1, "b1", None)], lambda r: "agg")
     lake.load(t, [(1, 5, 9, 2, None, None), (1, 1, 7, 3, "third", "y")], lambda r: "agg")

@@ -27,16 +27,21 @@ def _day_partition(row):
 @pytest.fixture
 def events(lake):
     """db.events: DUPLICATE, RANGE by day (4 partitions, different bucket counts), HASH(k)."""
-    t = lake.add(table(
-        "events", [col("k", "INT"), col("d", "DATE"), col("v", "BIGINT"), col("city", "VARCHAR", 20)],
-        keys=("k", "d"), part_kind="RANGE", part_cols=("d",),
-        partitions=[
-            rng("p0", ["0000-01-01"], ["2020-05-28"], buckets=2),
-            rng("p20200528", ["2020-05-28"], ["2020-05-29"], buckets=4),
-            rng("p20200529", ["2020-05-29"], ["2020-05-30"], buckets=8),
-            rng("p20200530", ["2020-05-30"], ["2020-05-31"], buckets=8),
-        ],
-    ))
+    t = lake.add(
+        table(
+            "events",
+            [col("k", "INT"), col("d", "DATE"), col("v", "BIGINT"), col("city", "VARCHAR", 20)],
+            keys=("k", "d"),
+            part_kind="RANGE",
+            part_cols=("d",),
+            partitions=[
+                rng("p0", ["0000-01-01"], ["2020-05-28"], buckets=2),
+                rng("p20200528", ["2020-05-28"], ["2020-05-29"], buckets=4),
+                rng("p20200529", ["2020-05-29"], ["2020-05-30"], buckets=8),
+                rng("p20200530", ["2020-05-30"], ["2020-05-31"], buckets=8),
+            ],
+        )
+    )
     rows = []
     for k in range(40):
         day = [D(2020, 5, 1), D(2020, 5, 28), D(2020, 5, 29), D(2020, 5, 30)][k % 4]
@@ -48,11 +53,17 @@ def events(lake):
 @pytest.fixture
 def users(lake):
     """db.users: UNIQUE KEY(k), LIST by city, two loads (the second updates some users)."""
-    t = lake.add(table(
-        "users", [col("k", "INT"), col("city", "VARCHAR", 20), col("name", "VARCHAR", 20)],
-        keys=("k", "city"), model="UNIQUE", part_kind="LIST", part_cols=("city",),
-        partitions=[lst("p_cn", [["Beijing"], ["Shanghai"]], buckets=2), lst("p_jp", [["Tokyo"]], buckets=3)],
-    ))
+    t = lake.add(
+        table(
+            "users",
+            [col("k", "INT"), col("city", "VARCHAR", 20), col("name", "VARCHAR", 20)],
+            keys=("k", "city"),
+            model="UNIQUE",
+            part_kind="LIST",
+            part_cols=("city",),
+            partitions=[lst("p_cn", [["Beijing"], ["Shanghai"]], buckets=2), lst("p_jp", [["Tokyo"]], buckets=3)],
+        )
+    )
     part = {"Beijing": "p_cn", "Shanghai": "p_cn", "Tokyo": "p_jp"}
     lake.load(t, [(k, ["Beijing", "Tokyo"][k % 2], f"u{k}") for k in range(10)], lambda r: part[r[1]])
     lake.load(t, [(0, "Beijing", "zero"), (1, "Tokyo", "one")], lambda r: part[r[1]])
@@ -135,13 +146,19 @@ def test_join_two_tables_with_aliases_and_pruning(lake, events, users):
 
 
 def test_join_results(lake, events, users):
-    df, _ = run(lake, """
+    df, _ = run(
+        lake,
+        """
         SELECT u.name, e.v FROM db.events AS e INNER JOIN users u ON e.k = u.k
-        WHERE e.d = '2020-05-29' ORDER BY e.v""")
+        WHERE e.d = '2020-05-29' ORDER BY e.v""",
+    )
     assert rows(df) == [("u2", 20), ("u6", 60)]
-    df, scans = run(lake, """
+    df, scans = run(
+        lake,
+        """
         SELECT e.k, u.name FROM events e LEFT JOIN users u ON e.k = u.k
-        WHERE u.k IS NULL AND e.d = '2020-05-28' ORDER BY e.k""")
+        WHERE u.k IS NULL AND e.d = '2020-05-28' ORDER BY e.k""",
+    )
     # users holds k < 10: events k=1,5,9 on 05-28 have a user, the rest do not
     assert [r[0] for r in rows(df)] == [k for k in range(40) if k % 4 == 1 and k >= 10]
     assert scans[1].partitions == ("p_cn", "p_jp")  # IS NULL on the outer side prunes nothing
@@ -156,11 +173,17 @@ def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users,
 
     monkeypatch.setattr(query_module, "plan_join", spy)
     scans_before = len(lake.scans)
-    plan = plan_query(lake.spark, """SELECT u.name FROM events e JOIN users PARTITION (p_cn) u
-                                     ON e.k = u.k AND u.name <> 'x' WHERE e.v > 0""", lake.resolve, lake.scan, "db")
+    plan = plan_query(
+        lake.spark,
+        """SELECT u.name FROM events e JOIN users PARTITION (p_cn) u
+                                     ON e.k = u.k AND u.name <> 'x' WHERE e.v > 0""",
+        lake.resolve,
+        lake.scan,
+        "db",
+    )
     try:
         ((sides, scans_then),) = seen
-        assert scans_then == scans_before                      # decided before any table is read
+        assert scans_then == scans_before  # decided before any table is read
         assert [r.meta for r in sides.left] == [events] and sides.right.meta is users
         assert sides.left[0].qualifier == "e" and sides.right.selected == ("p_cn",)
         assert sides.on.sql() == "e.k = u.k AND u.name <> 'x'" and sides.kind == "INNER"
@@ -173,11 +196,14 @@ def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users,
 
 
 def test_cte_subquery_and_union(lake, events, users):
-    df, scans = run(lake, """
+    df, scans = run(
+        lake,
+        """
         WITH hot AS (SELECT k, v FROM events WHERE d = '2020-05-30')
         SELECT k FROM hot WHERE v > (SELECT avg(v) FROM events PARTITION (p0))
         UNION ALL SELECT k FROM users WHERE k = 0
-        ORDER BY k LIMIT 4""")
+        ORDER BY k LIMIT 4""",
+    )
     assert [r[0] for r in rows(df)] == [0, 19, 23, 27]
     assert [(s.table, s.partitions_read) for s in scans] == [("db.events", 1), ("db.events", 1), ("db.users", 2)]
 
@@ -185,12 +211,18 @@ def test_cte_subquery_and_union(lake, events, users):
 def test_doris_functions_and_no_from(lake, events):
     df, _ = run(lake, "SELECT 1 AS one, ifnull(NULL, 2) AS two, concat('a', 'b') AS ab")
     assert rows(df) == [(1, 2, "ab")]
-    df, _ = run(lake, """SELECT if(k > 1, 'x', 'y'), date_add(d, INTERVAL 1 DAY), cast(k AS varchar(10)),
+    df, _ = run(
+        lake,
+        """SELECT if(k > 1, 'x', 'y'), date_add(d, INTERVAL 1 DAY), cast(k AS varchar(10)),
                                 group_concat(city, '|')
-                         FROM events WHERE k = 2 GROUP BY k, d LIMIT 0, 5""")
+                         FROM events WHERE k = 2 GROUP BY k, d LIMIT 0, 5""",
+    )
     assert rows(df) == [("x", D(2020, 5, 30), "2", "Beijing")]
-    df, _ = run(lake, """SELECT date_format(d, '%Y-%m') AS m, count(*) AS c FROM events
-                         GROUP BY date_format(d, '%Y-%m') ORDER BY m""")
+    df, _ = run(
+        lake,
+        """SELECT date_format(d, '%Y-%m') AS m, count(*) AS c FROM events
+                         GROUP BY date_format(d, '%Y-%m') ORDER BY m""",
+    )
     assert rows(df) == [("2020-05", 40)]
 
 
@@ -210,8 +242,13 @@ def test_errors(lake, events):
 
 
 def test_explain(lake, events):
-    lines = explain(lake.spark, ast.Explain(query=ast.Query(sql="SELECT * FROM events WHERE d = '2020-05-29' AND k = 6")),
-                    lake.resolve, lake.scan, "db")
+    lines = explain(
+        lake.spark,
+        ast.Explain(query=ast.Query(sql="SELECT * FROM events WHERE d = '2020-05-29' AND k = 6")),
+        lake.resolve,
+        lake.scan,
+        "db",
+    )
     text = "\n".join(lines)
     assert "0:VOlapScanNode" in text
     assert "TABLE: db.events(events), PREAGGREGATION: ON" in text

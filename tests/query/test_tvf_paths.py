@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from dorisql.syntax.dialect import parse_query
 from dorisql.engine.tvf import hdfs_location, local_paths, s3_location, table_function_properties
 from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.syntax.dialect import parse_query
 
 
 @pytest.fixture
@@ -17,8 +17,13 @@ def tree(tmp_path):
     secure, outside, scripts = tmp_path / "secure", tmp_path / "outside", tmp_path / "scripts"
     for folder in (secure / "sub", secure / "parquet", outside, scripts):
         folder.mkdir(parents=True)
-    for f in (secure / "a.csv", secure / "sub" / "b.csv", secure / "parquet" / "part-0.parquet",
-              outside / "secret.csv", scripts / "c.csv"):
+    for f in (
+        secure / "a.csv",
+        secure / "sub" / "b.csv",
+        secure / "parquet" / "part-0.parquet",
+        outside / "secret.csv",
+        scripts / "c.csv",
+    ):
         f.write_text("1\n")
     return tmp_path
 
@@ -65,18 +70,30 @@ def test_default_is_the_current_directory_and_scripts_read_beside_themselves(tre
     with pytest.raises(AnalysisError, match="file path is not allowed"):
         local_paths(str(tree / "scripts" / "c.csv"), None, None)
     scripts = tree / "scripts"
-    assert local_paths("c.csv", scripts, None) == [scripts / "c.csv"]            # relative: the script's folder
+    assert local_paths("c.csv", scripts, None) == [scripts / "c.csv"]  # relative: the script's folder
     assert local_paths(str(tree / "secure" / "a.csv"), scripts, None) == [tree / "secure" / "a.csv"]
     with pytest.raises(AnalysisError, match="file path is not allowed"):
         local_paths(str(tree / "outside" / "secret.csv"), scripts, None)
 
 
 def test_s3_uris_and_endpoints():
-    location, options = s3_location({"uri": "s3://bucket/dir/*.csv", "s3.access_key": "ak", "s3.secret_key": "sk",
-                                     "s3.endpoint": "http://minio:9000", "use_path_style": "true"})
+    location, options = s3_location(
+        {
+            "uri": "s3://bucket/dir/*.csv",
+            "s3.access_key": "ak",
+            "s3.secret_key": "sk",
+            "s3.endpoint": "http://minio:9000",
+            "use_path_style": "true",
+        }
+    )
     assert location == "s3a://bucket/dir/*.csv"
-    assert options == {"fs.s3a.access.key": "ak", "fs.s3a.secret.key": "sk", "fs.s3a.endpoint": "http://minio:9000",
-                       "fs.s3a.path.style.access": "true", "fs.s3a.impl.disable.cache": "true"}
+    assert options == {
+        "fs.s3a.access.key": "ak",
+        "fs.s3a.secret.key": "sk",
+        "fs.s3a.endpoint": "http://minio:9000",
+        "fs.s3a.path.style.access": "true",
+        "fs.s3a.impl.disable.cache": "true",
+    }
     assert s3_location({"uri": "S3N://b/k", "s3.endpoint": "s3.us-east-1.amazonaws.com"})[0] == "s3a://b/k"
     for uri in ("file:///etc/passwd", "/etc/passwd", "hdfs://nn/x", "jar:file:/x!/y"):
         with pytest.raises(AnalysisError, match=f"^Invalid scheme: {uri}$"):
@@ -93,8 +110,14 @@ def test_s3_uris_and_endpoints():
 def test_hdfs_uris():
     assert hdfs_location({"uri": "hdfs://nn:8020/user/x/*.csv"}) == "hdfs://nn:8020/user/x/*.csv"
     assert hdfs_location({"uri": "viewfs://cluster/x", "fs.defaultfs": "viewfs://cluster"}) == "viewfs://cluster/x"
-    for args in ({"uri": "file:///etc/passwd"}, {"uri": "s3a://b/k"}, {"uri": "hdfs://nn/x", "fs.defaultfs": "file:///"}):
-        with pytest.raises(AnalysisError, match=r"^Invalid export path\. please use valid 'HDFS://' or 'viewfs://' path\.$"):
+    for args in (
+        {"uri": "file:///etc/passwd"},
+        {"uri": "s3a://b/k"},
+        {"uri": "hdfs://nn/x", "fs.defaultfs": "file:///"},
+    ):
+        with pytest.raises(
+            AnalysisError, match=r"^Invalid export path\. please use valid 'HDFS://' or 'viewfs://' path\.$"
+        ):
             hdfs_location(args)
     with pytest.raises(AnalysisError, match="there is no schema of URI found"):
         hdfs_location({"uri": "/etc/passwd"})

@@ -14,12 +14,14 @@ from shellkit import DORISQL, Repl
 def shell_env(process_env) -> dict[str, str]:
     """The environment for a dorisql process on a terminal: nothing from the user's own config or history."""
     env = {k: v for k, v in process_env.items() if k != "NO_COLOR"}
-    env.update({
-        "PROMPT_TOOLKIT_NO_CPR": "1",
-        "TERM": "xterm-256color",
-        "COLUMNS": "120",
-        "LINES": "40",
-    })
+    env.update(
+        {
+            "PROMPT_TOOLKIT_NO_CPR": "1",
+            "TERM": "xterm-256color",
+            "COLUMNS": "120",
+            "LINES": "40",
+        }
+    )
     return env
 
 
@@ -34,11 +36,24 @@ def wh(tmp_path) -> Path:
 def dorisql(shell_env, wh, tmp_path):
     """Run ``dorisql --warehouse <tmp> ARGS`` to completion (stdin not a terminal)."""
 
-    def run(*args: str, input: str | None = "", warehouse: bool = True, timeout: float = 120,
-            cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    def run(
+        *args: str,
+        input: str | None = "",
+        warehouse: bool = True,
+        timeout: float = 120,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess:
         argv = [DORISQL, *(["--warehouse", str(wh)] if warehouse else []), *args]
-        return subprocess.run(argv, input=input, capture_output=True, text=True, env={**shell_env, **(env or {})},
-                              timeout=timeout, cwd=cwd or tmp_path)
+        return subprocess.run(
+            argv,
+            input=input,
+            capture_output=True,
+            text=True,
+            env={**shell_env, **(env or {})},
+            timeout=timeout,
+            cwd=cwd or tmp_path,
+        )
 
     return run
 

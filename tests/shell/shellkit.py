@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-
-
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
 
 #: A prompt as prompt_toolkit draws it (its trailing space becomes a cursor move).
@@ -27,8 +25,9 @@ class Repl:
         import pexpect
 
         self.pexpect = pexpect
-        self.child = pexpect.spawn(DORISQL, args, env=env, dimensions=(40, 120), encoding="utf-8",
-                                   timeout=timeout, codec_errors="replace")
+        self.child = pexpect.spawn(
+            DORISQL, args, env=env, dimensions=(40, 120), encoding="utf-8", timeout=timeout, codec_errors="replace"
+        )
         self.transcript: list[str] = []
 
     def expect(self, pattern, timeout: float | None = -1):
@@ -37,7 +36,9 @@ class Repl:
         except (self.pexpect.TIMEOUT, self.pexpect.EOF) as exc:
             seen = ANSI_ESCAPE.sub("", "".join(self.transcript) + (self.child.before or ""))
             raise AssertionError(f"did not see {pattern!r}; output was:\n{seen[-3000:]}") from exc
-        self.transcript.append((self.child.before or "") + (self.child.after if isinstance(self.child.after, str) else ""))
+        self.transcript.append(
+            (self.child.before or "") + (self.child.after if isinstance(self.child.after, str) else "")
+        )
         return self.child.before
 
     def prompt(self, db: str | None = None, timeout: float | None = -1):

@@ -17,9 +17,10 @@ DORISQL = str(Path(sys.executable).with_name("dorisql"))
 
 
 def _can_mount_read_only(folder: Path) -> bool:
-    probe = subprocess.run(["unshare", "-m", "sh", "-c",
-                            f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} {folder}"],
-                           capture_output=True)
+    probe = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} {folder}"],
+        capture_output=True,
+    )
     return probe.returncode == 0
 
 
@@ -27,31 +28,57 @@ def _dorisql(args, env, read_only: Path | None = None):
     command = [DORISQL, *args]
     if read_only is not None:
         folder = shlex.quote(str(read_only))
-        command = ["unshare", "-m", "sh", "-c",
-                   f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} {folder} && exec "
-                   + " ".join(shlex.quote(a) for a in command)]
+        command = [
+            "unshare",
+            "-m",
+            "sh",
+            "-c",
+            f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} {folder} && exec "
+            + " ".join(shlex.quote(a) for a in command),
+        ]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
 
 
 def test_reads_work_and_writes_are_refused_on_a_read_only_warehouse(tmp_path, process_env):
     warehouse = tmp_path / "wh"
-    made = _dorisql(["--warehouse", str(warehouse), "-e",
-                     "CREATE DATABASE d; CREATE TABLE d.t (k INT, day DATE) DUPLICATE KEY(k) "
-                     "PARTITION BY RANGE(day) (PARTITION p1 VALUES LESS THAN ('2024-02-01')) "
-                     "DISTRIBUTED BY HASH(k) BUCKETS 2"], process_env)
+    made = _dorisql(
+        [
+            "--warehouse",
+            str(warehouse),
+            "-e",
+            "CREATE DATABASE d; CREATE TABLE d.t (k INT, day DATE) DUPLICATE KEY(k) "
+            "PARTITION BY RANGE(day) (PARTITION p1 VALUES LESS THAN ('2024-02-01')) "
+            "DISTRIBUTED BY HASH(k) BUCKETS 2",
+        ],
+        process_env,
+    )
     assert made.returncode == 0, made.stderr
     if shutil.which("unshare") is None or not _can_mount_read_only(warehouse):
         pytest.skip("this machine cannot make a private read-only bind mount (needs root and unshare)")
     env = process_env
 
-    read = _dorisql(["--warehouse", str(warehouse), "--format", "tsv", "-e",
-                     "SHOW DATABASES; SHOW TABLES FROM d; SHOW PARTITIONS FROM d.t; DESC d.t"], env, read_only=warehouse)
+    read = _dorisql(
+        [
+            "--warehouse",
+            str(warehouse),
+            "--format",
+            "tsv",
+            "-e",
+            "SHOW DATABASES; SHOW TABLES FROM d; SHOW PARTITIONS FROM d.t; DESC d.t",
+        ],
+        env,
+        read_only=warehouse,
+    )
     assert read.returncode == 0, read.stderr
     assert "d\n" in read.stdout and "t\n" in read.stdout and "p1" in read.stdout
     assert "Traceback" not in read.stderr
 
-    for statement in ("CREATE DATABASE e", "DROP TABLE d.t", "ALTER TABLE d.t ADD PARTITION p2 VALUES LESS THAN "
-                      "('2024-03-01')", "INSERT INTO d.t VALUES (1, '2024-01-05')"):
+    for statement in (
+        "CREATE DATABASE e",
+        "DROP TABLE d.t",
+        "ALTER TABLE d.t ADD PARTITION p2 VALUES LESS THAN ('2024-03-01')",
+        "INSERT INTO d.t VALUES (1, '2024-01-05')",
+    ):
         wrote = _dorisql(["--warehouse", str(warehouse), "-e", statement], env, read_only=warehouse)
         assert wrote.returncode == 1, (statement, wrote.stderr)
         assert f"The warehouse '{warehouse}' is read-only" in wrote.stderr, wrote.stderr

@@ -20,17 +20,30 @@ def test_version(dorisql):
 def test_help_lists_the_flags(dorisql):
     out = dorisql("--help", warehouse=False)
     assert out.returncode == 0
-    for flag in ("-e", "-f", "--force", "--format", "--warehouse", "--master", "--conf", "--database",
-                 "--version", "scheduler"):
+    for flag in (
+        "-e",
+        "-f",
+        "--force",
+        "--format",
+        "--warehouse",
+        "--master",
+        "--conf",
+        "--database",
+        "--version",
+        "scheduler",
+    ):
         assert flag in out.stdout
 
 
-@pytest.mark.parametrize("args", [
-    ["--format", "xml", "-e", "SHOW DATABASES"],
-    ["-e", "SHOW DATABASES", "-f", "x.sql"],
-    ["--no-such-flag"],
-    ["--conf", "novalue", "-e", "SHOW DATABASES"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--format", "xml", "-e", "SHOW DATABASES"],
+        ["-e", "SHOW DATABASES", "-f", "x.sql"],
+        ["--no-such-flag"],
+        ["--conf", "novalue", "-e", "SHOW DATABASES"],
+    ],
+)
 def test_usage_errors_exit_2(dorisql, args):
     out = dorisql(*args)
     assert out.returncode == 2, out.stderr
@@ -44,17 +57,19 @@ def test_missing_script_file_exits_2(dorisql):
 
 
 def test_batch_mode_imports_neither_prompt_toolkit_nor_the_shell(tmp_path, shell_env):
-    code = ("import sys; from dorisql.shell.cli import main; "
-            "rc = main(['--warehouse', sys.argv[1], '-e', '']); "
-            "print(rc, 'prompt_toolkit' in sys.modules, 'dorisql.shell.repl' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "w")], capture_output=True, text=True,
-                         env=shell_env, input="")
+    code = (
+        "import sys; from dorisql.shell.cli import main; "
+        "rc = main(['--warehouse', sys.argv[1], '-e', '']); "
+        "print(rc, 'prompt_toolkit' in sys.modules, 'dorisql.shell.repl' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "w")], capture_output=True, text=True, env=shell_env, input=""
+    )
     assert out.stdout.split() == ["0", "False", "False"], out.stderr
 
 
 def test_shell_modules_do_not_import_pyspark(shell_env):
-    code = ("import sys, dorisql.shell.cli, dorisql.shell.repl, dorisql.shell.batch; "
-            "print('pyspark' in sys.modules)")
+    code = "import sys, dorisql.shell.cli, dorisql.shell.repl, dorisql.shell.batch; print('pyspark' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=shell_env)
     assert out.stdout.strip() == "False", out.stderr
 
@@ -78,11 +93,14 @@ def test_script_on_stdin(dorisql):
     assert out.stdout.splitlines() == ["Database", "s1"]
 
 
-@pytest.mark.parametrize("fmt, expected", [
-    ("tsv", "Database\nf1\n"),
-    ("csv", "Database\nf1\n"),
-    ("table", "+----------+\n| Database |\n+----------+\n| f1       |\n+----------+\n"),
-])
+@pytest.mark.parametrize(
+    "fmt, expected",
+    [
+        ("tsv", "Database\nf1\n"),
+        ("csv", "Database\nf1\n"),
+        ("table", "+----------+\n| Database |\n+----------+\n| f1       |\n+----------+\n"),
+    ],
+)
 def test_formats(dorisql, fmt, expected):
     out = dorisql("--format", fmt, "-e", "CREATE DATABASE f1; SHOW DATABASES LIKE 'f1'")
     assert (out.returncode, out.stdout) == (0, expected), out.stderr

@@ -6,34 +6,39 @@ import pytest
 
 from dorisql.shell.completer import Names, suggest
 
-NAMES = Names.from_engine({
-    "databases": ["sales", "ops"],
-    "tables": {"sales": ["orders", "order_items"], "ops": ["events"]},
-    "columns": {"orders": ["order_id", "order_date", "amount"], "events": ["ts", "kind"]},
-    "partitions": {"orders": ["p20200521", "p20200522"], "events": ["p1"]},
-})
+NAMES = Names.from_engine(
+    {
+        "databases": ["sales", "ops"],
+        "tables": {"sales": ["orders", "order_items"], "ops": ["events"]},
+        "columns": {"orders": ["order_id", "order_date", "amount"], "events": ["ts", "kind"]},
+        "partitions": {"orders": ["p20200521", "p20200522"], "events": ["p1"]},
+    }
+)
 
 
 def _suggest(text, db="sales"):
     return suggest(text, NAMES, db)
 
 
-@pytest.mark.parametrize("text, word, expected", [
-    ("SEL", "SEL", ["SELECT"]),
-    ("sel", "sel", ["select"]),  # keyword casing follows what is typed
-    ("CREATE TA", "TA", ["TABLE", "TABLES", "TABLET", "TABLETS"]),
-    ("USE ", "", ["ops", "sales"]),
-    ("use s", "s", ["sales"]),
-    ("SELECT * FROM ord", "ord", ["order_items", "orders"]),
-    ("SELECT * FROM ops.", "", ["events"]),
-    ("SELECT * FROM e", "e", ["events"]),  # tables of other databases come after the current one
-    ("DESC o", "o", ["order_items", "orders", "ops"]),
-    ("SHOW TABLES FROM ", "", ["ops", "sales"]),
-    ("SHOW PARTITIONS FROM o", "o", ["order_items", "orders", "ops"]),
-    ("ALTER TABLE orders DROP PARTITION p2020052", "p2020052", ["p20200521", "p20200522"]),
-    ("SELECT * FROM orders PARTITION (p20200521, p", "p", ["p20200521", "p20200522"]),
-    ("SELECT amount FROM orders WHERE order_", "order_", ["order_id", "order_date"]),
-])
+@pytest.mark.parametrize(
+    "text, word, expected",
+    [
+        ("SEL", "SEL", ["SELECT"]),
+        ("sel", "sel", ["select"]),  # keyword casing follows what is typed
+        ("CREATE TA", "TA", ["TABLE", "TABLES", "TABLET", "TABLETS"]),
+        ("USE ", "", ["ops", "sales"]),
+        ("use s", "s", ["sales"]),
+        ("SELECT * FROM ord", "ord", ["order_items", "orders"]),
+        ("SELECT * FROM ops.", "", ["events"]),
+        ("SELECT * FROM e", "e", ["events"]),  # tables of other databases come after the current one
+        ("DESC o", "o", ["order_items", "orders", "ops"]),
+        ("SHOW TABLES FROM ", "", ["ops", "sales"]),
+        ("SHOW PARTITIONS FROM o", "o", ["order_items", "orders", "ops"]),
+        ("ALTER TABLE orders DROP PARTITION p2020052", "p2020052", ["p20200521", "p20200522"]),
+        ("SELECT * FROM orders PARTITION (p20200521, p", "p", ["p20200521", "p20200522"]),
+        ("SELECT amount FROM orders WHERE order_", "order_", ["order_id", "order_date"]),
+    ],
+)
 def test_suggestions(text, word, expected):
     got_word, got = _suggest(text)
     assert got_word == word
@@ -41,8 +46,9 @@ def test_suggestions(text, word, expected):
 
 
 def test_property_keys_inside_properties_quotes():
-    word, got = _suggest('CREATE TABLE t (k DATE) PARTITION BY RANGE(k) () DISTRIBUTED BY HASH(k) '
-                         'PROPERTIES ("dynamic_partition.ti')
+    word, got = _suggest(
+        'CREATE TABLE t (k DATE) PARTITION BY RANGE(k) () DISTRIBUTED BY HASH(k) PROPERTIES ("dynamic_partition.ti'
+    )
     assert (word, got) == ("dynamic_partition.ti", ["dynamic_partition.time_unit", "dynamic_partition.time_zone"])
     _, got = _suggest('ALTER TABLE orders SET ("colo')
     assert got == ["colocate_with"]

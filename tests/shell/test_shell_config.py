@@ -40,10 +40,14 @@ enable_insert_strict = true
 """)
     config = load_config(env=_env(tmp_path))
     assert config == Config(
-        warehouse="/data/lake", master="local[2]", database="demo",
+        warehouse="/data/lake",
+        master="local[2]",
+        database="demo",
         spark_conf={"spark.driver.memory": "4g", "spark.sql.shuffle.partitions": "8"},
         frontend={"dynamic_partition_enable": "false", "cluster_backends": "3", "cluster_disk_capacity": "2TB"},
-        session={"enable_insert_strict": "true"}, source=str(path))
+        session={"enable_insert_strict": "true"},
+        source=str(path),
+    )
 
 
 def test_environment_overrides_the_file(tmp_path):
@@ -59,13 +63,16 @@ def test_dorisql_config_names_the_file(tmp_path):
     assert load_config(env=_env(tmp_path, DORISQL_CONFIG=str(path))).database == "x"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("warehous = '/x'\n", "unknown setting(s): warehous"),
-    ("warehouse = 3\n", "'warehouse' must be a string"),
-    ("[spark]\nx = [1, 2]\n", "spark.x: expected a string, number or boolean"),
-    ("spark = 1\n", "[spark] must be a table"),
-    ("warehouse = \n", "invalid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("warehous = '/x'\n", "unknown setting(s): warehous"),
+        ("warehouse = 3\n", "'warehouse' must be a string"),
+        ("[spark]\nx = [1, 2]\n", "spark.x: expected a string, number or boolean"),
+        ("spark = 1\n", "[spark] must be a table"),
+        ("warehouse = \n", "invalid TOML"),
+    ],
+)
 def test_bad_files_are_reported_with_their_path(tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)

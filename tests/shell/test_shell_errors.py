@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-SETUP = ("CREATE DATABASE d; USE d; "
-         "CREATE TABLE t (k INT, dt DATE, v VARCHAR(10)) DUPLICATE KEY(k) "
-         "DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('replication_num' = '1');")
+SETUP = (
+    "CREATE DATABASE d; USE d; "
+    "CREATE TABLE t (k INT, dt DATE, v VARCHAR(10)) DUPLICATE KEY(k) "
+    "DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('replication_num' = '1');"
+)
 
 #: What must never reach the terminal.
 RAW = re.compile(r"Traceback|Exception|java\.|py4j|\{\"ts\"|Kernel error|Json error|SQLSTATE")
@@ -40,9 +42,11 @@ def test_an_unknown_column_is_one_line_and_the_detail_is_in_the_log(dorisql, she
 
 def test_an_unknown_function_and_a_date_beyond_9999_in_a_script(dorisql, shell_env, spark_process_env):
     assert dorisql("-e", SETUP).returncode == 0
-    script = ("SELECT nofunc(k) FROM d.t;\n"
-              "SELECT DATE_ADD(CAST('2024-01-01' AS DATE), INTERVAL 100000 YEAR);\n"
-              "SELECT 1 AS ok;\n")
+    script = (
+        "SELECT nofunc(k) FROM d.t;\n"
+        "SELECT DATE_ADD(CAST('2024-01-01' AS DATE), INTERVAL 100000 YEAR);\n"
+        "SELECT 1 AS ok;\n"
+    )
     out = dorisql("--force", "-e", script)
     assert _error_lines(out) == [
         "ERROR 1105 (HY000) at line 1: Can not found function 'nofunc'",
@@ -64,7 +68,8 @@ def test_a_damaged_delta_log_names_the_table_and_the_log(dorisql, shell_env, spa
     out = dorisql("-e", "SELECT * FROM d.t")
     log = _log(shell_env)
     assert _error_lines(out) == [
-        f"ERROR 1105 (HY000) at line 1: Table 'd.t' storage is damaged: see ADMIN CHECK TABLE d.t and the log {log}"]
+        f"ERROR 1105 (HY000) at line 1: Table 'd.t' storage is damaged: see ADMIN CHECK TABLE d.t and the log {log}"
+    ]
     text = log.read_text()
     assert "SELECT * FROM d.t" in text and "Traceback" in text and "DeltaError" in text
 
@@ -72,6 +77,7 @@ def test_a_damaged_delta_log_names_the_table_and_the_log(dorisql, shell_env, spa
 def test_spark_that_cannot_start_is_one_line(dorisql, shell_env):
     out = dorisql("-e", "SELECT 1", env={"JAVA_HOME": "/nonexistent-java"})
     log = _log(shell_env)
-    assert _error_lines(out) == [f"ERROR 1105 (HY000) at line 1: Spark failed to start "
-                                 f"(see {log} and {log.with_name('spark.log')})"]
+    assert _error_lines(out) == [
+        f"ERROR 1105 (HY000) at line 1: Spark failed to start (see {log} and {log.with_name('spark.log')})"
+    ]
     assert "Traceback" in log.read_text()

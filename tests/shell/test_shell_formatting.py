@@ -23,33 +23,36 @@ def _query(columns, rows, elapsed=0.02, **kw):
 
 PARTITIONS = _query(
     ["PartitionId", "PartitionName", "Buckets", "DataSize", "Comment"],
-    [(10001, "p20200521", 32, decimal.Decimal("1.50"), None),
-     (10002, "p20200522", 8, decimal.Decimal("12.00"), "hot")],
+    [(10001, "p20200521", 32, decimal.Decimal("1.50"), None), (10002, "p20200522", 8, decimal.Decimal("12.00"), "hot")],
 )
 
 
 def test_box_table_right_aligns_numbers_and_shows_null():
-    assert format_result(PARTITIONS, "table") == "\n".join([
-        "+-------------+---------------+---------+----------+---------+",
-        "| PartitionId | PartitionName | Buckets | DataSize | Comment |",
-        "+-------------+---------------+---------+----------+---------+",
-        "|       10001 | p20200521     |      32 |     1.50 | NULL    |",
-        "|       10002 | p20200522     |       8 |    12.00 | hot     |",
-        "+-------------+---------------+---------+----------+---------+",
-        "2 rows in set (0.02 sec)",
-    ])
+    assert format_result(PARTITIONS, "table") == "\n".join(
+        [
+            "+-------------+---------------+---------+----------+---------+",
+            "| PartitionId | PartitionName | Buckets | DataSize | Comment |",
+            "+-------------+---------------+---------+----------+---------+",
+            "|       10001 | p20200521     |      32 |     1.50 | NULL    |",
+            "|       10002 | p20200522     |       8 |    12.00 | hot     |",
+            "+-------------+---------------+---------+----------+---------+",
+            "2 rows in set (0.02 sec)",
+        ]
+    )
 
 
 def test_one_row_is_singular_and_wide_characters_take_two_columns():
     result = _query(["名前", "n"], [("数据库", 1)], elapsed=0.001)
-    assert format_result(result, "table") == "\n".join([
-        "+--------+---+",
-        "| 名前   | n |",
-        "+--------+---+",
-        "| 数据库 | 1 |",
-        "+--------+---+",
-        "1 row in set (0.00 sec)",
-    ])
+    assert format_result(result, "table") == "\n".join(
+        [
+            "+--------+---+",
+            "| 名前   | n |",
+            "+--------+---+",
+            "| 数据库 | 1 |",
+            "+--------+---+",
+            "1 row in set (0.00 sec)",
+        ]
+    )
 
 
 def test_empty_set():
@@ -60,11 +63,13 @@ def test_query_ok_with_message_and_warnings():
     result = Result.ok(affected_rows=3, message="{'label':'insert_1', 'status':'VISIBLE'}")
     result.elapsed = 0.05
     result.warnings = ["2 rows filtered: no partition for value"]
-    assert format_result(result, "table") == "\n".join([
-        "Query OK, 3 rows affected, 1 warning (0.05 sec)",
-        "{'label':'insert_1', 'status':'VISIBLE'}",
-        "Warning (Code 1105): 2 rows filtered: no partition for value",
-    ])
+    assert format_result(result, "table") == "\n".join(
+        [
+            "Query OK, 3 rows affected, 1 warning (0.05 sec)",
+            "{'label':'insert_1', 'status':'VISIBLE'}",
+            "Warning (Code 1105): 2 rows filtered: no partition for value",
+        ]
+    )
     single = Result.ok(affected_rows=1)
     single.elapsed = 0.0
     assert format_result(single, "table") == "Query OK, 1 row affected (0.00 sec)"
@@ -74,14 +79,16 @@ def test_query_ok_with_message_and_warnings():
 
 def test_vertical():
     result = _query(["Table", "Create Table"], [("t1", "CREATE TABLE `t1` (\n  `k` INT\n)")], elapsed=0.01)
-    assert format_result(result, "table", vertical=True) == "\n".join([
-        "*************************** 1. row ***************************",
-        "       Table: t1",
-        "Create Table: CREATE TABLE `t1` (",
-        "  `k` INT",
-        ")",
-        "1 row in set (0.01 sec)",
-    ])
+    assert format_result(result, "table", vertical=True) == "\n".join(
+        [
+            "*************************** 1. row ***************************",
+            "       Table: t1",
+            "Create Table: CREATE TABLE `t1` (",
+            "  `k` INT",
+            ")",
+            "1 row in set (0.01 sec)",
+        ]
+    )
     assert format_result(_query(["a"], []), "table", vertical=True) == "Empty set (0.02 sec)"
 
 
@@ -102,16 +109,19 @@ def test_csv():
 
 
 def test_json_is_a_list_of_objects():
-    result = _query(["k", "d", "t", "a", "n"],
-                    [(1, dt.date(2020, 5, 29), dt.datetime(2020, 5, 29, 10, 0), [1, 2], None)])
+    result = _query(
+        ["k", "d", "t", "a", "n"], [(1, dt.date(2020, 5, 29), dt.datetime(2020, 5, 29, 10, 0), [1, 2], None)]
+    )
     assert json.loads(format_result(result, "json")) == [
-        {"k": 1, "d": "2020-05-29", "t": "2020-05-29 10:00:00", "a": [1, 2], "n": None}]
+        {"k": 1, "d": "2020-05-29", "t": "2020-05-29 10:00:00", "a": [1, 2], "n": None}
+    ]
     assert format_result(_query(["k"], []), "json") == "[]"
 
 
 def test_values_render_like_doris():
-    result = _query(["b", "f", "ts", "arr", "m"],
-                    [(True, 0.5, dt.datetime(2020, 1, 1, 0, 0, 0), [1, 2], {"a": 1})], elapsed=0)
+    result = _query(
+        ["b", "f", "ts", "arr", "m"], [(True, 0.5, dt.datetime(2020, 1, 1, 0, 0, 0), [1, 2], {"a": 1})], elapsed=0
+    )
     assert format_result(result, "tsv") == 'b\tf\tts\tarr\tm\n1\t0.5\t2020-01-01 00:00:00\t[1, 2]\t{"a":1}'
 
 
@@ -126,10 +136,16 @@ def test_color_only_touches_the_status_line():
     assert all("\x1b[" not in line for line in colored.splitlines()[:-1])
 
 
-@pytest.mark.parametrize("seconds, text", [
-    (0, "0.00 sec"), (0.014, "0.01 sec"), (59.994, "59.99 sec"), (62.5, "1 min 2.50 sec"),
-    (3723, "1 hour 2 min 3.00 sec"),
-])
+@pytest.mark.parametrize(
+    "seconds, text",
+    [
+        (0, "0.00 sec"),
+        (0.014, "0.01 sec"),
+        (59.994, "59.99 sec"),
+        (62.5, "1 min 2.50 sec"),
+        (3723, "1 hour 2 min 3.00 sec"),
+    ],
+)
 def test_elapsed(seconds, text):
     assert format_elapsed(seconds) == text
 
@@ -142,11 +158,13 @@ def test_unknown_format():
 def test_error_with_location_and_caret():
     err = SqlSyntaxError("Syntax error at line 3, column 8: unexpected 'TABL'", line=3, column=8)
     err.context = "CREATE TABL t (k INT);\n       ^"
-    assert format_error(err, where=" at line 3 in file s.sql") == "\n".join([
-        "ERROR 1064 (42000) at line 3 in file s.sql: Syntax error at line 3, column 8: unexpected 'TABL'",
-        "CREATE TABL t (k INT);",
-        "       ^",
-    ])
+    assert format_error(err, where=" at line 3 in file s.sql") == "\n".join(
+        [
+            "ERROR 1064 (42000) at line 3 in file s.sql: Syntax error at line 3, column 8: unexpected 'TABL'",
+            "CREATE TABL t (k INT);",
+            "       ^",
+        ]
+    )
     assert format_error(UnknownTableError("Unknown table 'db.t'")) == "ERROR 1146 (42S02): Unknown table 'db.t'"
     assert format_error(ValueError("boom")) == "ERROR 1105 (HY000): boom"
 
@@ -190,7 +208,8 @@ def test_help_with_several_matches_lists_them():
         "where <item> is one of the following topics:\n"
         "   SHOW BUCKETS\n"
         "   SHOW DYNAMIC PARTITION TABLES\n"
-        "   SHOW PARTITIONS")
+        "   SHOW PARTITIONS"
+    )
 
 
 def test_help_with_no_match_says_so_then_lists_every_topic():
@@ -205,7 +224,8 @@ def test_help_in_batch_formats_keeps_rows_and_columns():
     from dorisql.engine.help import lookup
 
     assert format_result(lookup("drop table"), "tsv") == (
-        "name\tdescription\texample\nDROP TABLE\tDROP TABLE [IF EXISTS] [db.]table [FORCE];\t")
+        "name\tdescription\texample\nDROP TABLE\tDROP TABLE [IF EXISTS] [db.]table [FORCE];\t"
+    )
 
 
 # ---------------------------------------------------------------------------- progress line
@@ -214,25 +234,32 @@ def test_help_in_batch_formats_keeps_rows_and_columns():
 def test_progress_line_shows_tasks_rows_bytes_and_time():
     from dorisql.shell.progress import Progress, StageProgress, format_progress
 
-    progress = Progress(stages=(StageProgress(3, 1, 2, running=1), StageProgress(4, 0, 8)),
-                        rows_processed=1302440, rows_written=1000000, bytes_written=99_930_000)
+    progress = Progress(
+        stages=(StageProgress(3, 1, 2, running=1), StageProgress(4, 0, 8)),
+        rows_processed=1302440,
+        rows_written=1000000,
+        bytes_written=99_930_000,
+    )
     assert format_progress(progress, 34.7) == (
         "[Stage 3: 1/2 tasks, 1 running] [Stage 4: 0/8 tasks] "
-        "1,302,440 rows processed, 1,000,000 rows written (95.3 MB) - 34 s")
+        "1,302,440 rows processed, 1,000,000 rows written (95.3 MB) - 34 s"
+    )
 
 
 def test_progress_line_with_tasks_only_and_with_an_engine_message():
     from dorisql.shell.progress import Progress, StageProgress, format_progress
 
     assert format_progress(Progress(stages=(StageProgress(0, 0, 2, running=2),)), 3.2) == (
-        "[Stage 0: 0/2 tasks, 2 running] - 3 s")
+        "[Stage 0: 0/2 tasks, 2 running] - 3 s"
+    )
     assert format_progress(None, 5.0, "committing") == "committing - 5 s"
     assert format_progress(Progress(), 1.0) is None
     assert format_progress(None, 1.0) is None
 
 
-@pytest.mark.parametrize("n, text", [(0, "0 B"), (1023, "1023 B"), (1024, "1.0 KB"),
-                                     (99_930_000, "95.3 MB"), (3 * 1024 ** 3, "3.0 GB")])
+@pytest.mark.parametrize(
+    "n, text", [(0, "0 B"), (1023, "1023 B"), (1024, "1.0 KB"), (99_930_000, "95.3 MB"), (3 * 1024**3, "3.0 GB")]
+)
 def test_progress_bytes(n, text):
     from dorisql.shell.progress import format_bytes
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+
 from shellkit import DORISQL
 
 DEEP = {
@@ -36,12 +37,17 @@ def test_deep_input_is_a_one_line_syntax_error(dorisql, shape):
 
 @pytest.mark.spark
 def test_deep_input_within_the_limit_runs(dorisql):
-    out = dorisql("-e", ";\n".join([
-        "SELECT " + "(" * 40 + "1" + ")" * 40 + " AS x",
-        "SELECT " + "NOT " * 100 + "TRUE AS x",
-        "SELECT * FROM " + "(SELECT * FROM " * 30 + "(SELECT 3 AS x) t" + ") t" * 30,
-        "SELECT " + "abs(" * 99 + "-4" + ")" * 99 + " AS x",
-    ]))
+    out = dorisql(
+        "-e",
+        ";\n".join(
+            [
+                "SELECT " + "(" * 40 + "1" + ")" * 40 + " AS x",
+                "SELECT " + "NOT " * 100 + "TRUE AS x",
+                "SELECT * FROM " + "(SELECT * FROM " * 30 + "(SELECT 3 AS x) t" + ") t" * 30,
+                "SELECT " + "abs(" * 99 + "-4" + ")" * 99 + " AS x",
+            ]
+        ),
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["x", "1", "x", "1", "x", "3", "x", "4"]  # (TRUE prints as 1, as in MySQL)
 
@@ -66,8 +72,9 @@ def test_invalid_utf8_in_a_script_file(dorisql, tmp_path):
 
 
 def test_invalid_utf8_on_standard_input(shell_env, wh, tmp_path):
-    out = subprocess.run([DORISQL, "--warehouse", str(wh)], input=BAD_UTF8, capture_output=True, env=shell_env,
-                         cwd=tmp_path, timeout=120)
+    out = subprocess.run(
+        [DORISQL, "--warehouse", str(wh)], input=BAD_UTF8, capture_output=True, env=shell_env, cwd=tmp_path, timeout=120
+    )
     out.stdout, out.stderr = out.stdout.decode(), out.stderr.decode()
     one_error(out, f"ERROR 1105 (HY000): cannot read standard input: {BAD_AT}")
 

@@ -181,7 +181,9 @@ def test_colour_is_used_and_no_color_turns_it_off(repl):
 def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(repl):
     shell = repl()
     # Long enough to still run when Ctrl-C comes; Spark starts in the background meanwhile.
-    shell.line('SELECT max(sha2(cast(number AS STRING), 256)) FROM numbers("number" = "50000000000", "backend_num" = "4");')
+    shell.line(
+        'SELECT max(sha2(cast(number AS STRING), 256)) FROM numbers("number" = "50000000000", "backend_num" = "4");'
+    )
     shell.expect(r"\[Stage \d+: \d+/\d+ tasks", timeout=120)  # progress line: the job is running
     shell.send("\x03")
     shell.expect(r"ERROR 1317 \(70100\): Query execution was interrupted", timeout=60)
@@ -193,15 +195,17 @@ def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(repl):
 def test_the_dynamic_partition_scheduler_runs_while_the_shell_is_open(repl, dorisql):
     """A table created in 2020 (pinned clock) is aged by the shell's background scheduler,
     which runs on the real clock: its 2020 partitions go, today's come; the prompt survives."""
-    created = dorisql("-e", "CREATE DATABASE dyn; USE dyn; SET dorisql_now = '2020-05-29 10:00:00'; "
-                      "CREATE TABLE t (k1 DATE, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) () "
-                      "DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("
-                      "'dynamic_partition.time_unit' = 'DAY', 'dynamic_partition.start' = '-7', "
-                      "'dynamic_partition.end' = '3', 'dynamic_partition.prefix' = 'p')")
+    created = dorisql(
+        "-e",
+        "CREATE DATABASE dyn; USE dyn; SET dorisql_now = '2020-05-29 10:00:00'; "
+        "CREATE TABLE t (k1 DATE, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) () "
+        "DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("
+        "'dynamic_partition.time_unit' = 'DAY', 'dynamic_partition.start' = '-7', "
+        "'dynamic_partition.end' = '3', 'dynamic_partition.prefix' = 'p')",
+    )
     assert created.returncode == 0, created.stderr
     shell = repl()
-    shell.expect(r"\[scheduler\] dynamic partitions: 1 tables checked, 4 partitions created, 4 dropped",
-                 timeout=60)
+    shell.expect(r"\[scheduler\] dynamic partitions: 1 tables checked, 4 partitions created, 4 dropped", timeout=60)
     import datetime as dt
 
     today = dt.date.today().strftime("p%Y%m%d")
@@ -239,12 +243,12 @@ def test_the_progress_line_of_a_long_insert_moves(repl, dorisql):
     _make_table(dorisql)
     shell = repl("-D", "d1")
     # Eight tasks on two cores: they finish one after another while the statement runs.
-    shell.line("INSERT INTO sales_orders SELECT id, '2020-01-15', id % 100 "
-               "FROM range(0, 1600000, 1, 8);")
+    shell.line("INSERT INTO sales_orders SELECT id, '2020-01-15', id % 100 FROM range(0, 1600000, 1, 8);")
     lines = []
     while True:
-        index = shell.child.expect([r"\[Stage \d+: (\d+)/(\d+) tasks[^\r\n]*? - \d+ s",
-                                    r"Query OK, 1600000 rows affected"], timeout=300)
+        index = shell.child.expect(
+            [r"\[Stage \d+: (\d+)/(\d+) tasks[^\r\n]*? - \d+ s", r"Query OK, 1600000 rows affected"], timeout=300
+        )
         if index == 1:
             break
         lines.append(ANSI_ESCAPE.sub("", shell.child.after))

@@ -25,20 +25,29 @@ def main() -> None:
 
     spark = create_session("local[*]", conf={"spark.driver.memory": "4g", "spark.ui.showConsoleProgress": "false"})
     base = spark.range(rows).selectExpr(
-        "CAST(id AS BIGINT) AS id", "CAST(id % 1000 AS INT) AS k", "concat('name-', id % 50000) AS s",
-        "date_add(DATE'2020-01-01', CAST(id % 365 AS INT)) AS d", "CAST(id * 1.5 AS DOUBLE) AS v")
-    df = base.selectExpr("*", f"concat('p', CAST(id % {parts} AS STRING)) AS __partition",
-                         f"{bucket_expr_sql(['CAST(id AS BIGINT)'], str(buckets))} AS __bucket")
+        "CAST(id AS BIGINT) AS id",
+        "CAST(id % 1000 AS INT) AS k",
+        "concat('name-', id % 50000) AS s",
+        "date_add(DATE'2020-01-01', CAST(id % 365 AS INT)) AS d",
+        "CAST(id * 1.5 AS DOUBLE) AS v",
+    )
+    df = base.selectExpr(
+        "*",
+        f"concat('p', CAST(id % {parts} AS STRING)) AS __partition",
+        f"{bucket_expr_sql(['CAST(id AS BIGINT)'], str(buckets))} AS __bucket",
+    )
     root = tempfile.mkdtemp(prefix="dorisql-bench-")
     try:
+
         def raw(i):
             t = time.perf_counter()
             df.write.partitionBy("__partition", "__bucket").parquet(os.path.join(root, f"raw{i}"))
             return time.perf_counter() - t
 
         def ours(i, repartition=False):
-            store = DeltaStore.create(os.path.join(root, f"delta{i}{'r' if repartition else ''}"),
-                                      arrow_schema_from_spark(base.schema))
+            store = DeltaStore.create(
+                os.path.join(root, f"delta{i}{'r' if repartition else ''}"), arrow_schema_from_spark(base.schema)
+            )
             d = df.repartition("__partition", "__bucket") if repartition else df
             t = time.perf_counter()
             r = store.write(d, statement="bench")
@@ -57,7 +66,9 @@ def main() -> None:
         r, m, mr = statistics.median(raws), statistics.median(mine), statistics.median(mine_r)
         print(f"rows={rows} partitions={parts} buckets={buckets}")
         print(f"raw spark partitionBy().parquet: {r:.2f}s  (runs {', '.join(f'{x:.2f}' for x in raws)})")
-        print(f"DeltaStore.write:                 {m:.2f}s  (runs {', '.join(f'{x:.2f}' for x in mine)})  files={nfiles}  ratio raw/dorisql={r / m:.2f}")
+        print(
+            f"DeltaStore.write:                 {m:.2f}s  (runs {', '.join(f'{x:.2f}' for x in mine)})  files={nfiles}  ratio raw/dorisql={r / m:.2f}"
+        )
         print(f"DeltaStore.write + repartition:   {mr:.2f}s  files={nfiles_r}  ratio raw/dorisql={r / mr:.2f}")
     finally:
         shutil.rmtree(root, ignore_errors=True)

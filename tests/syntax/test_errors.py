@@ -27,11 +27,20 @@ def caret_column(err) -> int:
 # ----------------------------------------------------------------------------- truncated / unbalanced
 
 
-@pytest.mark.parametrize("sql", [
-    "CREATE TABLE t (k1 INT", "CREATE TABLE t (k1 INT,", "CREATE TABLE t (k1 INT) DISTRIBUTED BY HASH(k1) BUCKETS",
-    "ALTER TABLE t ADD PARTITION p VALUES LESS THAN", "SHOW PARTITIONS FROM", "CREATE TABLE", "INSERT INTO t VALUES (1, 2",
-    "SET x =", "DROP TABLE",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE TABLE t (k1 INT",
+        "CREATE TABLE t (k1 INT,",
+        "CREATE TABLE t (k1 INT) DISTRIBUTED BY HASH(k1) BUCKETS",
+        "ALTER TABLE t ADD PARTITION p VALUES LESS THAN",
+        "SHOW PARTITIONS FROM",
+        "CREATE TABLE",
+        "INSERT INTO t VALUES (1, 2",
+        "SET x =",
+        "DROP TABLE",
+    ],
+)
 def test_truncated_statement(sql):
     err = fail(sql)
     assert isinstance(err, SqlSyntaxError)
@@ -59,7 +68,7 @@ def test_extra_closing_parenthesis():
 
 
 def test_unexpected_token_names_what_was_expected():
-    err = fail("CREATE TABLE t (k1 INT) PARTITION BY RANGE(k1) (PARTITION p1 VALUES LESS THAN (\"1\"),)")
+    err = fail('CREATE TABLE t (k1 INT) PARTITION BY RANGE(k1) (PARTITION p1 VALUES LESS THAN ("1"),)')
     assert "unexpected ')'" in str(err) and "FROM" in str(err) and "PARTITION" in str(err)
     err = fail("CREATE TABLE t (k1 INT) DUPLICATE KEY(")
     assert "expected a column name" in str(err)
@@ -70,12 +79,15 @@ def test_unexpected_token_names_what_was_expected():
 # ----------------------------------------------------------------------------- quotes and comments
 
 
-@pytest.mark.parametrize("sql, what, col", [
-    ("CREATE TABLE t (k1 INT COMMENT 'abc)", "unterminated string", 32),
-    ('CREATE TABLE t (k1 INT COMMENT "abc)', "unterminated string", 32),
-    ("CREATE TABLE `t (k1 INT)", "unterminated quoted name", 14),
-    ("CREATE TABLE t (k1 INT) /* comment", "unterminated comment", 25),
-])
+@pytest.mark.parametrize(
+    "sql, what, col",
+    [
+        ("CREATE TABLE t (k1 INT COMMENT 'abc)", "unterminated string", 32),
+        ('CREATE TABLE t (k1 INT COMMENT "abc)', "unterminated string", 32),
+        ("CREATE TABLE `t (k1 INT)", "unterminated quoted name", 14),
+        ("CREATE TABLE t (k1 INT) /* comment", "unterminated comment", 25),
+    ],
+)
 def test_unterminated(sql, what, col):
     err = fail(sql)
     assert what in str(err)
@@ -92,15 +104,18 @@ def test_unterminated_string_in_second_statement_has_script_position():
 # ----------------------------------------------------------------------------- odd characters
 
 
-@pytest.mark.parametrize("ch, words", [
-    ("\uff08", "full-width character '\uff08' (U+FF08) — use ASCII '('"),
-    ("\uff0c", "full-width character '\uff0c' (U+FF0C) — use ASCII ','"),
-    ("\u3000", "full-width space (U+3000)"),
-    ("\u00a0", "U+00A0 (no-break space) — use an ordinary space"),
-    ("\u200b", "U+200B (zero width space) — delete it"),
-    ("\ufeff", "U+FEFF (byte order mark)"),
-    ("\u201c", "typographic character '\u201c'"),
-])
+@pytest.mark.parametrize(
+    "ch, words",
+    [
+        ("\uff08", "full-width character '\uff08' (U+FF08) — use ASCII '('"),
+        ("\uff0c", "full-width character '\uff0c' (U+FF0C) — use ASCII ','"),
+        ("\u3000", "full-width space (U+3000)"),
+        ("\u00a0", "U+00A0 (no-break space) — use an ordinary space"),
+        ("\u200b", "U+200B (zero width space) — delete it"),
+        ("\ufeff", "U+FEFF (byte order mark)"),
+        ("\u201c", "typographic character '\u201c'"),
+    ],
+)
 def test_full_width_and_hidden_characters(ch, words):
     sql = f"CREATE TABLE t (k1 INT,{ch}k2 INT)"
     err = fail(sql)
@@ -114,10 +129,15 @@ def test_hidden_character_on_a_later_line():
     assert (err.line, err.column) == (3, 5)
 
 
-@pytest.mark.parametrize("data", [
-    "\x00\x01\x02\x03binary", "\ufffd\ufffdPNG\r\n\x1a\n", "".join(chr(i) for i in range(1, 32)),
-    bytes(range(256)).decode("latin-1"),
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        "\x00\x01\x02\x03binary",
+        "\ufffd\ufffdPNG\r\n\x1a\n",
+        "".join(chr(i) for i in range(1, 32)),
+        bytes(range(256)).decode("latin-1"),
+    ],
+)
 def test_binary_garbage(data):
     err = fail(data)
     assert isinstance(err, SqlSyntaxError)
@@ -126,13 +146,16 @@ def test_binary_garbage(data):
 # ----------------------------------------------------------------------------- words
 
 
-@pytest.mark.parametrize("sql, word, col", [
-    ("CREATE TABLE t (range INT)", "range", 17),
-    ("CREATE TABLE t (k1 INT, `ok` INT, key INT)", "key", 35),
-    ("CREATE TABLE t (k1 INT) PARTITION BY RANGE(k1) (PARTITION partition VALUES LESS THAN (1))", "partition", 59),
-    ("CREATE TABLE select (k1 INT)", "select", 14),
-    ("DROP TABLE table", "table", 12),
-])
+@pytest.mark.parametrize(
+    "sql, word, col",
+    [
+        ("CREATE TABLE t (range INT)", "range", 17),
+        ("CREATE TABLE t (k1 INT, `ok` INT, key INT)", "key", 35),
+        ("CREATE TABLE t (k1 INT) PARTITION BY RANGE(k1) (PARTITION partition VALUES LESS THAN (1))", "partition", 59),
+        ("CREATE TABLE select (k1 INT)", "select", 14),
+        ("DROP TABLE table", "table", 12),
+    ],
+)
 def test_reserved_words_need_backquotes(sql, word, col):
     err = fail(sql)
     assert f"'{word}' is a reserved word; write it as `{word}`" in str(err)
@@ -160,29 +183,34 @@ def test_unknown_type():
 # ----------------------------------------------------------------------------- not supported
 
 
-@pytest.mark.parametrize("sql, feature", [
-    ("CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () "
-     "DISTRIBUTED BY HASH(k)", "AUTO PARTITION"),
-    ("CREATE TABLE t (a INT, b INT AS (a + 1))", "generated columns"),
-    ("CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))", "generated columns"),
-    ("CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s", "CREATE TABLE ... AS SELECT"),
-    ("CREATE TABLE t LIKE s", "CREATE TABLE ... LIKE"),
-    ("CREATE EXTERNAL TABLE t (a INT) ENGINE=hive", "CREATE EXTERNAL TABLE"),
-    ("CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"),
-    ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
-    ("ALTER TABLE t ADD COLUMN c INT", "ALTER TABLE ... ADD COLUMN"),
-    ("ALTER TABLE t MODIFY COLUMN c BIGINT", "ALTER TABLE ... MODIFY COLUMN"),
-    ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP"),
-    ("ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN ('1')", "temporary partitions"),
-    ("ALTER TABLE t DROP TEMPORARY PARTITION tp", "temporary partitions"),
-    ("ALTER TABLE t MODIFY PARTITION p1 SET ('replication_num' = '1')", "ALTER TABLE ... MODIFY PARTITION"),
-    ("DELETE FROM t WHERE a = 1", "DELETE"),
-    ("UPDATE t SET a = 1", "UPDATE"),
-    ("SHOW VARIABLES", "SHOW VARIABLES"),
-    ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),
-    ("EXPLAIN GRAPH SELECT 1", "EXPLAIN GRAPH"),
-    ("CREATE TABLE t (a INT, b AGG_STATE<max_by(int, int)> GENERIC)", "AGG_STATE columns"),
-])
+@pytest.mark.parametrize(
+    "sql, feature",
+    [
+        (
+            "CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () DISTRIBUTED BY HASH(k)",
+            "AUTO PARTITION",
+        ),
+        ("CREATE TABLE t (a INT, b INT AS (a + 1))", "generated columns"),
+        ("CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))", "generated columns"),
+        ("CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s", "CREATE TABLE ... AS SELECT"),
+        ("CREATE TABLE t LIKE s", "CREATE TABLE ... LIKE"),
+        ("CREATE EXTERNAL TABLE t (a INT) ENGINE=hive", "CREATE EXTERNAL TABLE"),
+        ("CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"),
+        ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
+        ("ALTER TABLE t ADD COLUMN c INT", "ALTER TABLE ... ADD COLUMN"),
+        ("ALTER TABLE t MODIFY COLUMN c BIGINT", "ALTER TABLE ... MODIFY COLUMN"),
+        ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP"),
+        ("ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN ('1')", "temporary partitions"),
+        ("ALTER TABLE t DROP TEMPORARY PARTITION tp", "temporary partitions"),
+        ("ALTER TABLE t MODIFY PARTITION p1 SET ('replication_num' = '1')", "ALTER TABLE ... MODIFY PARTITION"),
+        ("DELETE FROM t WHERE a = 1", "DELETE"),
+        ("UPDATE t SET a = 1", "UPDATE"),
+        ("SHOW VARIABLES", "SHOW VARIABLES"),
+        ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),
+        ("EXPLAIN GRAPH SELECT 1", "EXPLAIN GRAPH"),
+        ("CREATE TABLE t (a INT, b AGG_STATE<max_by(int, int)> GENERIC)", "AGG_STATE columns"),
+    ],
+)
 def test_not_supported(sql, feature):
     err = fail(sql, check=True)
     assert isinstance(err, NotSupportedError), str(err)
@@ -192,13 +220,19 @@ def test_not_supported(sql, feature):
 
 #: Out-of-scope constructs the grammar accepts (their text is kept): the semantic step refuses them.
 REFUSED_BY_ANALYSIS = [
-    ("CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () "
-     "DISTRIBUTED BY HASH(k)", "AUTO PARTITION", "AUTO PARTITION"),
+    (
+        "CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () DISTRIBUTED BY HASH(k)",
+        "AUTO PARTITION",
+        "AUTO PARTITION",
+    ),
     ("CREATE TABLE t (k INT NOT NULL) AUTO PARTITION BY LIST (k) ()", "AUTO PARTITION", "AUTO PARTITION"),
     ("CREATE TABLE t (a INT, b INT AS (a + 1))", "generated columns", "AS (a"),
     ("CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))", "generated columns", "GENERATED"),
-    ("CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s", "CREATE TABLE ... AS SELECT",
-     "AS SELECT"),
+    (
+        "CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s",
+        "CREATE TABLE ... AS SELECT",
+        "AS SELECT",
+    ),
     ("CREATE TABLE t AS (SELECT 1 a)", "CREATE TABLE ... AS SELECT", "AS (SELECT"),
     ("CREATE TABLE IF NOT EXISTS t LIKE db.s", "CREATE TABLE ... LIKE", "LIKE"),
     ("ALTER TABLE t ADD COLUMN c INT KEY DEFAULT '0' AFTER k", "ALTER TABLE ... ADD COLUMN", "ADD COLUMN"),
@@ -207,11 +241,17 @@ REFUSED_BY_ANALYSIS = [
     ("ALTER TABLE t MODIFY COLUMN c BIGINT", "ALTER TABLE ... MODIFY COLUMN", "MODIFY COLUMN"),
     ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP", "ADD ROLLUP"),
     ("ALTER TABLE t DROP ROLLUP r", "ALTER TABLE ... DROP ROLLUP", "DROP ROLLUP"),
-    ("ALTER TABLE t MODIFY PARTITION (*) SET ('replication_num' = '1')", "ALTER TABLE ... MODIFY PARTITION",
-     "MODIFY PARTITION"),
+    (
+        "ALTER TABLE t MODIFY PARTITION (*) SET ('replication_num' = '1')",
+        "ALTER TABLE ... MODIFY PARTITION",
+        "MODIFY PARTITION",
+    ),
     ("ALTER TABLE t ENABLE FEATURE 'BATCH_DELETE'", "ALTER TABLE ... ENABLE FEATURE", "ENABLE FEATURE"),
-    ("ALTER TABLE t MODIFY DISTRIBUTION DISTRIBUTED BY HASH(k) BUCKETS 5", "ALTER TABLE ... MODIFY DISTRIBUTION",
-     "MODIFY DISTRIBUTION"),
+    (
+        "ALTER TABLE t MODIFY DISTRIBUTION DISTRIBUTED BY HASH(k) BUCKETS 5",
+        "ALTER TABLE ... MODIFY DISTRIBUTION",
+        "MODIFY DISTRIBUTION",
+    ),
     ("ALTER TABLE t MODIFY COMMENT 'c'", "ALTER TABLE ... MODIFY COMMENT", "MODIFY COMMENT"),
     ("ALTER TABLE t MODIFY ENGINE TO odbc", "ALTER TABLE ... MODIFY ENGINE", "MODIFY ENGINE"),
     ("ALTER TABLE t SET ('a' = 'b'), DROP COLUMN c", "ALTER TABLE ... DROP COLUMN", "DROP COLUMN"),
@@ -219,12 +259,15 @@ REFUSED_BY_ANALYSIS = [
 ]
 
 
-@pytest.mark.parametrize("sql, feature", [
-    ("CREATE TABLE t (k1, k2) AS SELECT 1, 2", "CREATE TABLE ... AS SELECT"),
-    ("CREATE TABLE t (k INT) DISTRIBUTED BY HASH(k) AS SELECT 1", "CREATE TABLE ... AS SELECT"),
-    ("CREATE TABLE t LIKE s WITH ROLLUP", "CREATE TABLE ... LIKE"),
-    ("ALTER TABLE t ADD COLUMN", "ALTER TABLE ... ADD COLUMN"),
-])
+@pytest.mark.parametrize(
+    "sql, feature",
+    [
+        ("CREATE TABLE t (k1, k2) AS SELECT 1, 2", "CREATE TABLE ... AS SELECT"),
+        ("CREATE TABLE t (k INT) DISTRIBUTED BY HASH(k) AS SELECT 1", "CREATE TABLE ... AS SELECT"),
+        ("CREATE TABLE t LIKE s WITH ROLLUP", "CREATE TABLE ... LIKE"),
+        ("ALTER TABLE t ADD COLUMN", "ALTER TABLE ... ADD COLUMN"),
+    ],
+)
 def test_not_supported_forms_the_grammar_does_not_take(sql, feature):
     err = fail(sql)
     assert isinstance(err, NotSupportedError), str(err)
@@ -242,7 +285,7 @@ def test_not_supported_after_parsing(sql, feature, at):
     err = fail(sql, check=True)
     assert isinstance(err, NotSupportedError), str(err)
     assert err.feature == feature and str(err) == f"not supported: {feature}"
-    assert sql[err.column - 1:].startswith(at), (err.column, sql)
+    assert sql[err.column - 1 :].startswith(at), (err.column, sql)
 
 
 def test_partition_expression_without_auto_is_refused():
@@ -255,8 +298,9 @@ def test_partition_expression_without_auto_is_refused():
 
 
 def test_not_supported_position():
-    err = fail("SHOW DATABASES;\nALTER TABLE t\n  ADD PARTITION p1 VALUES LESS THAN ('1'),\n  ADD COLUMN c INT",
-               check=True)
+    err = fail(
+        "SHOW DATABASES;\nALTER TABLE t\n  ADD PARTITION p1 VALUES LESS THAN ('1'),\n  ADD COLUMN c INT", check=True
+    )
     assert err.feature == "ALTER TABLE ... ADD COLUMN"
     assert (err.statement_line, err.line, err.column) == (2, 4, 3)
 
@@ -285,11 +329,38 @@ def test_one_megabyte_line_without_end():
     assert "unterminated string" in str(err) or "cannot read" in str(err)
 
 
-@pytest.mark.parametrize("sql", [
-    "", ";", "   ", "-- only a comment", "(", ")", "'", "`", "/*", "*/", ",", "SELECT", "WITH", "EXPLAIN",
-    "DESC", "INSERT", "SET", "HELP", "SHOW", "((((((", "CREATE TABLE t (" + "(" * 5000, "@@", "@", "$", "\\",
-    "CREATE TABLE t (k ARRAY<ARRAY<INT>>>)", "SHOW PARTITIONS FROM t WHERE (((a = 1",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "",
+        ";",
+        "   ",
+        "-- only a comment",
+        "(",
+        ")",
+        "'",
+        "`",
+        "/*",
+        "*/",
+        ",",
+        "SELECT",
+        "WITH",
+        "EXPLAIN",
+        "DESC",
+        "INSERT",
+        "SET",
+        "HELP",
+        "SHOW",
+        "((((((",
+        "CREATE TABLE t (" + "(" * 5000,
+        "@@",
+        "@",
+        "$",
+        "\\",
+        "CREATE TABLE t (k ARRAY<ARRAY<INT>>>)",
+        "SHOW PARTITIONS FROM t WHERE (((a = 1",
+    ],
+)
 def test_never_another_exception(sql):
     try:
         parse(sql, check=False)
@@ -312,5 +383,6 @@ def test_shift_error_moves_a_statement_error_into_its_script():
         parse_one("CREATE TABLE t (k1 INT COMMENT 'abc\n)", check=False)
     err = shift_error(info.value, 5, 3)
     assert (err.statement_line, err.line, err.column) == (5, 5, 34)
-    assert str(err) == ("Syntax error at line 5, column 34: unterminated string — the quote ' at line 5, "
-                        "column 34 is never closed")
+    assert str(err) == (
+        "Syntax error at line 5, column 34: unterminated string — the quote ' at line 5, column 34 is never closed"
+    )

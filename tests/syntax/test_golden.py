@@ -24,8 +24,7 @@ def test_golden_files_exist():
     assert {f.name[:8] for f in FILES} >= {"seed_000", "seed_001", "seed_003", "seed_004"}
 
 
-@pytest.mark.parametrize("stmt", [s for _, s in STATEMENTS],
-                         ids=[f"{f}:{s.pos.line}" for f, s in STATEMENTS])
+@pytest.mark.parametrize("stmt", [s for _, s in STATEMENTS], ids=[f"{f}:{s.pos.line}" for f, s in STATEMENTS])
 def test_round_trip(stmt):
     assert parse_one(to_sql(stmt), check=False) == stmt
 
@@ -36,29 +35,45 @@ def test_example_range_tbl():
     assert s.table == ast.TableName("example_range_tbl", "example_db")
     assert s.if_not_exists and s.engine == "OLAP"
     assert s.keys == ast.KeysDesc("AGGREGATE", ("user_id", "date", "timestamp", "city", "age", "sex"))
-    assert s.partition == ast.PartitionBy("RANGE", ("date",), (
-        ast.RangePartition("p201701", ("2017-02-01",)),
-        ast.RangePartition("p201702", ("2017-03-01",)),
-        ast.RangePartition("p201703", ("2017-04-01",)),
-        ast.RangePartition("p2018", ("2019-01-01",), ("2018-01-01",)),
-    ))
+    assert s.partition == ast.PartitionBy(
+        "RANGE",
+        ("date",),
+        (
+            ast.RangePartition("p201701", ("2017-02-01",)),
+            ast.RangePartition("p201702", ("2017-03-01",)),
+            ast.RangePartition("p201703", ("2017-04-01",)),
+            ast.RangePartition("p2018", ("2019-01-01",), ("2018-01-01",)),
+        ),
+    )
     assert s.distribution == ast.DistributedBy("HASH", ("user_id",), 16)
-    assert ast.props(s.properties) == {"replication_num": "3", "storage_medium": "SSD",
-                                       "storage_cooldown_time": "2018-01-01 12:00:00"}
+    assert ast.props(s.properties) == {
+        "replication_num": "3",
+        "storage_medium": "SSD",
+        "storage_cooldown_time": "2018-01-01 12:00:00",
+    }
     cost = s.columns[7]
-    assert cost == ast.ColumnDef("cost", ast.DataType("BIGINT"), agg_type="SUM",
-                                 default=ast.Literal("0", "string"), comment="Total user consumption")
+    assert cost == ast.ColumnDef(
+        "cost",
+        ast.DataType("BIGINT"),
+        agg_type="SUM",
+        default=ast.Literal("0", "string"),
+        comment="Total user consumption",
+    )
     assert s.columns[0].nullable is False and s.columns[3].nullable is None
     assert s.columns[3].type == ast.DataType("VARCHAR", (20,))
 
 
 def test_example_list_tbl():
     s = _stmt("seed_003_data_partition.sql", 1)
-    assert s.partition == ast.PartitionBy("LIST", ("city",), (
-        ast.ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
-        ast.ListPartition("p_usa", (("New York",), ("San Francisco",))),
-        ast.ListPartition("p_jp", (("Tokyo",),)),
-    ))
+    assert s.partition == ast.PartitionBy(
+        "LIST",
+        ("city",),
+        (
+            ast.ListPartition("p_cn", (("Beijing",), ("Shanghai",), ("Hong Kong",))),
+            ast.ListPartition("p_usa", (("New York",), ("San Francisco",))),
+            ast.ListPartition("p_jp", (("Tokyo",),)),
+        ),
+    )
 
 
 def test_multi_column_partitions():
@@ -101,8 +116,9 @@ def test_colocation_statements():
     assert statements[2] == ast.ShowProc("/colocation_group")
     assert statements[3] == ast.ShowProc("/colocation_group/10005.10008")
     assert statements[5] == ast.AlterTable(ast.TableName("tbl"), (ast.SetProperties((("colocate_with", ""),)),))
-    assert statements[6].columns[2] == ast.ColumnDef("v1", ast.DataType("INT", (11,)), agg_type="SUM",
-                                                     nullable=False, comment="")
+    assert statements[6].columns[2] == ast.ColumnDef(
+        "v1", ast.DataType("INT", (11,)), agg_type="SUM", nullable=False, comment=""
+    )
     explain = statements[8]
     assert isinstance(explain, ast.Explain)
     assert explain.query.tables == (ast.TableName("tbl1"), ast.TableName("tbl2"))
@@ -111,8 +127,10 @@ def test_colocation_statements():
 def test_seed_alter_and_dml():
     statements = [s for f, s in STATEMENTS if f == "seed_003_data_partition.sql"]
     add = statements[3]
-    assert add == ast.AlterTable(ast.TableName("example_range_tbl", "example_db"), (
-        ast.AddPartition(ast.RangePartition("p201705", ("2017-06-01",))),))
+    assert add == ast.AlterTable(
+        ast.TableName("example_range_tbl", "example_db"),
+        (ast.AddPartition(ast.RangePartition("p201705", ("2017-06-01",))),),
+    )
     assert statements[2] == ast.Help("CREATE TABLE")
     insert = next(s for s in statements if isinstance(s, ast.Insert))
     assert insert.rows == ((ast.Literal(None, "null"),),)

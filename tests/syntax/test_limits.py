@@ -29,17 +29,20 @@ def too_deep(sql: str, check: bool = True) -> SqlSyntaxError:
 # ----------------------------------------------------------------------------- nesting that parses
 
 
-@pytest.mark.parametrize("sql", [
-    "SELECT " + nested_parens(40),
-    "SELECT " + "NOT " * 100 + "TRUE",
-    "SELECT " + "- " * 99 + "1",
-    "SELECT * FROM " + "(SELECT * FROM " * 99 + "t" + ") x" * 99,
-    "SELECT " + "abs(" * N + "1" + ")" * N,
-    "SELECT " + "CASE WHEN a THEN " * N + "1" + " END" * N,
-    "SELECT CAST(a AS " + "ARRAY<" * (N - 1) + "INT" + ">" * (N - 1) + ")",
-    "SELECT " + "EXISTS(SELECT " * N + "1" + ")" * N,
-    "SELECT " + "[" * N + "1" + "]" * N,
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT " + nested_parens(40),
+        "SELECT " + "NOT " * 100 + "TRUE",
+        "SELECT " + "- " * 99 + "1",
+        "SELECT * FROM " + "(SELECT * FROM " * 99 + "t" + ") x" * 99,
+        "SELECT " + "abs(" * N + "1" + ")" * N,
+        "SELECT " + "CASE WHEN a THEN " * N + "1" + " END" * N,
+        "SELECT CAST(a AS " + "ARRAY<" * (N - 1) + "INT" + ">" * (N - 1) + ")",
+        "SELECT " + "EXISTS(SELECT " * N + "1" + ")" * N,
+        "SELECT " + "[" * N + "1" + "]" * N,
+    ],
+)
 def test_queries_nested_up_to_the_limit_parse(sql):
     [stmt] = dorisql.parse(sql)
     assert isinstance(stmt, ast.Query)
@@ -82,18 +85,21 @@ def test_one_level_too_deep_is_refused_where_it_starts():
     assert (err.line, err.column, err.statement_line) == (3, 3 + 4 * N, 2)
 
 
-@pytest.mark.parametrize("sql", [
-    "SELECT " + nested_parens(2000),
-    "SELECT " + "NOT " * 3000 + "TRUE",
-    "SELECT " + "~" * 500 + "1",
-    "SELECT * FROM " + "(SELECT * FROM " * 300 + "t" + ") x" * 300,
-    "SELECT " + "CASE WHEN a THEN " * 500 + "1" + " END" * 500,
-    "INSERT INTO t VALUES (" + nested_parens(3000) + ")",
-    "INSERT INTO t SELECT " + nested_parens(3000),
-    "CREATE TABLE t (a " + "ARRAY<" * 1000 + "INT" + ">" * 1000 + ") DISTRIBUTED BY HASH(a) BUCKETS 1",
-    "CREATE TABLE t (a INT DEFAULT " + nested_parens(3000) + ") DISTRIBUTED BY HASH(a) BUCKETS 1",
-    "SELECT CAST(a AS " + "STRUCT<x:" * 1000 + "INT" + ">" * 1000 + ")",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT " + nested_parens(2000),
+        "SELECT " + "NOT " * 3000 + "TRUE",
+        "SELECT " + "~" * 500 + "1",
+        "SELECT * FROM " + "(SELECT * FROM " * 300 + "t" + ") x" * 300,
+        "SELECT " + "CASE WHEN a THEN " * 500 + "1" + " END" * 500,
+        "INSERT INTO t VALUES (" + nested_parens(3000) + ")",
+        "INSERT INTO t SELECT " + nested_parens(3000),
+        "CREATE TABLE t (a " + "ARRAY<" * 1000 + "INT" + ">" * 1000 + ") DISTRIBUTED BY HASH(a) BUCKETS 1",
+        "CREATE TABLE t (a INT DEFAULT " + nested_parens(3000) + ") DISTRIBUTED BY HASH(a) BUCKETS 1",
+        "SELECT CAST(a AS " + "STRUCT<x:" * 1000 + "INT" + ">" * 1000 + ")",
+    ],
+)
 def test_deep_input_is_a_syntax_error(sql):
     err = too_deep(sql)
     assert err.line == 1 and err.column > N

@@ -13,25 +13,32 @@ def texts(sql, **kw):
 
 def test_simple_split_with_positions():
     sql = "SHOW DATABASES;\n  USE db1 ;SHOW TABLES;\n\n-- c\nDESC t"
-    assert split_statements(sql) == [("SHOW DATABASES", 1, 1), ("USE db1", 2, 3), ("SHOW TABLES", 2, 12),
-                                      ("DESC t", 5, 1)]
+    assert split_statements(sql) == [
+        ("SHOW DATABASES", 1, 1),
+        ("USE db1", 2, 3),
+        ("SHOW TABLES", 2, 12),
+        ("DESC t", 5, 1),
+    ]
 
 
-@pytest.mark.parametrize("sql, expected", [
-    ("SELECT 'a;b'; SELECT 2", ["SELECT 'a;b'", "SELECT 2"]),
-    ('SELECT "a;b"; SELECT 2', ['SELECT "a;b"', "SELECT 2"]),
-    ("SELECT `a;b` FROM t; SELECT 2", ["SELECT `a;b` FROM t", "SELECT 2"]),
-    ("SELECT 'it''s;'; SELECT 2", ["SELECT 'it''s;'", "SELECT 2"]),
-    ("SELECT 'a\\';b'; SELECT 2", ["SELECT 'a\\';b'", "SELECT 2"]),
-    ("SELECT 1 -- x;y\n; SELECT 2", ["SELECT 1 -- x;y", "SELECT 2"]),
-    ("SELECT 1 # x;y\n; SELECT 2", ["SELECT 1 # x;y", "SELECT 2"]),
-    ("SELECT 1 /* x;\ny */; SELECT 2", ["SELECT 1 /* x;\ny */", "SELECT 2"]),
-    (";;; ;\n;", []),
-    ("-- only\n/* comments */ ; # here", []),
-    ("SELECT 1;;SELECT 2;", ["SELECT 1", "SELECT 2"]),
-    ("SELECT 'unterminated; SELECT 2", ["SELECT 'unterminated; SELECT 2"]),
-    ("SELECT 1; /* unterminated ; comment", ["SELECT 1", "/* unterminated ; comment"]),
-])
+@pytest.mark.parametrize(
+    "sql, expected",
+    [
+        ("SELECT 'a;b'; SELECT 2", ["SELECT 'a;b'", "SELECT 2"]),
+        ('SELECT "a;b"; SELECT 2', ['SELECT "a;b"', "SELECT 2"]),
+        ("SELECT `a;b` FROM t; SELECT 2", ["SELECT `a;b` FROM t", "SELECT 2"]),
+        ("SELECT 'it''s;'; SELECT 2", ["SELECT 'it''s;'", "SELECT 2"]),
+        ("SELECT 'a\\';b'; SELECT 2", ["SELECT 'a\\';b'", "SELECT 2"]),
+        ("SELECT 1 -- x;y\n; SELECT 2", ["SELECT 1 -- x;y", "SELECT 2"]),
+        ("SELECT 1 # x;y\n; SELECT 2", ["SELECT 1 # x;y", "SELECT 2"]),
+        ("SELECT 1 /* x;\ny */; SELECT 2", ["SELECT 1 /* x;\ny */", "SELECT 2"]),
+        (";;; ;\n;", []),
+        ("-- only\n/* comments */ ; # here", []),
+        ("SELECT 1;;SELECT 2;", ["SELECT 1", "SELECT 2"]),
+        ("SELECT 'unterminated; SELECT 2", ["SELECT 'unterminated; SELECT 2"]),
+        ("SELECT 1; /* unterminated ; comment", ["SELECT 1", "/* unterminated ; comment"]),
+    ],
+)
 def test_delimiters_inside_quotes_and_comments(sql, expected):
     assert texts(sql) == expected
 
@@ -43,7 +50,7 @@ def test_leading_comments_are_not_part_of_the_statement():
 
 def test_custom_delimiter():
     sql = "DELIMITER //\nSELECT 1; SELECT 2 //\nSELECT '//' //"
-    assert texts(sql[len("DELIMITER //\n"):], delimiter="//") == ["SELECT 1; SELECT 2", "SELECT '//'"]
+    assert texts(sql[len("DELIMITER //\n") :], delimiter="//") == ["SELECT 1; SELECT 2", "SELECT '//'"]
     assert texts("a $$ b $$", delimiter="$$") == ["a", "b"]
     with pytest.raises(ValueError):
         split_statements("x", delimiter="")
@@ -55,27 +62,30 @@ def test_statement_positions_feed_error_positions():
     assert [s.text for s in stmts] == ["SHOW DATABASES", "SHOW TABLES", "SHOW DATA"]
 
 
-@pytest.mark.parametrize("text, complete", [
-    ("SELECT 1;", True),
-    ("SELECT 1;  \n", True),
-    ("SELECT 1; -- done", True),
-    ("SELECT 1; /* done */", True),
-    ("SELECT 1", False),
-    ("SELECT 'a;", False),
-    ("SELECT 'a;';", True),
-    ('SELECT "a', False),
-    ("SELECT `a;", False),
-    ("SELECT 1 /* ; ", False),
-    ("SELECT 1 /* ; */", False),
-    ("SELECT 1 -- ;", False),
-    ("SELECT 1; SELECT 2", False),
-    ("SELECT 1; SELECT 2;", True),
-    ("", False),
-    ("   ", False),
-    (";", True),
-    ("CREATE TABLE t (\n  k INT COMMENT 'x;y'\n)", False),
-    ("CREATE TABLE t (\n  k INT COMMENT 'x;y'\n);", True),
-])
+@pytest.mark.parametrize(
+    "text, complete",
+    [
+        ("SELECT 1;", True),
+        ("SELECT 1;  \n", True),
+        ("SELECT 1; -- done", True),
+        ("SELECT 1; /* done */", True),
+        ("SELECT 1", False),
+        ("SELECT 'a;", False),
+        ("SELECT 'a;';", True),
+        ('SELECT "a', False),
+        ("SELECT `a;", False),
+        ("SELECT 1 /* ; ", False),
+        ("SELECT 1 /* ; */", False),
+        ("SELECT 1 -- ;", False),
+        ("SELECT 1; SELECT 2", False),
+        ("SELECT 1; SELECT 2;", True),
+        ("", False),
+        ("   ", False),
+        (";", True),
+        ("CREATE TABLE t (\n  k INT COMMENT 'x;y'\n)", False),
+        ("CREATE TABLE t (\n  k INT COMMENT 'x;y'\n);", True),
+    ],
+)
 def test_is_complete(text, complete):
     assert is_complete(text) is complete
 

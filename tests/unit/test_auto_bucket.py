@@ -5,9 +5,22 @@ from __future__ import annotations
 import pytest
 
 from dorisql.bucketing.auto import (
-    DEFAULT_ESTIMATE_PARTITION_SIZE, GB, KB, MB, PB, TB, Topology, buckets_by_disks,
-    buckets_by_size, disk_buckets, ema, estimate_from_properties, estimate_next_partition_size,
-    initial_buckets, parse_data_size, subsequent_buckets,
+    DEFAULT_ESTIMATE_PARTITION_SIZE,
+    GB,
+    KB,
+    MB,
+    PB,
+    TB,
+    Topology,
+    buckets_by_disks,
+    buckets_by_size,
+    disk_buckets,
+    ema,
+    estimate_from_properties,
+    estimate_next_partition_size,
+    initial_buckets,
+    parse_data_size,
+    subsequent_buckets,
 )
 from dorisql.errors import AnalysisError
 
@@ -26,8 +39,7 @@ SEED_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,size,nodes,disks,cap,n,m,final", SEED_CASES,
-                         ids=[c[0] for c in SEED_CASES])
+@pytest.mark.parametrize("name,size,nodes,disks,cap,n,m,final", SEED_CASES, ids=[c[0] for c in SEED_CASES])
 def test_seed_cases(name, size, nodes, disks, cap, n, m, final):
     d = initial_buckets(size, Topology.uniform(nodes, disks, cap))
     assert (d.n, d.m, d.buckets) == (n, m, final)
@@ -55,26 +67,26 @@ def test_reason_reads_like_the_seed():
 def test_n_boundaries_exactly_100mb_and_1gb_after_compression():
     # Doris: size/5 <= 100MB -> 1, <= 1GB -> 2, else ceil(size / 1GB).
     assert buckets_by_size(0) == 1
-    assert buckets_by_size(500 * MB) == 1            # exactly 100MB after compression
-    assert buckets_by_size(500 * MB + 5) == 2        # 100MB + 1 byte
-    assert buckets_by_size(500 * MB + 4) == 1        # integer division: still 100MB
-    assert buckets_by_size(5 * GB) == 2              # exactly 1GB after compression
-    assert buckets_by_size(5 * GB + 5) == 2          # 1GB + 1 byte -> ceil = 2
-    assert buckets_by_size(10 * GB) == 2             # exactly 2GB
-    assert buckets_by_size(10 * GB + 5) == 3         # 2GB + 1 byte
-    assert buckets_by_size(1 * TB) == 205            # 204.8GB -> 205
+    assert buckets_by_size(500 * MB) == 1  # exactly 100MB after compression
+    assert buckets_by_size(500 * MB + 5) == 2  # 100MB + 1 byte
+    assert buckets_by_size(500 * MB + 4) == 1  # integer division: still 100MB
+    assert buckets_by_size(5 * GB) == 2  # exactly 1GB after compression
+    assert buckets_by_size(5 * GB + 5) == 2  # 1GB + 1 byte -> ceil = 2
+    assert buckets_by_size(10 * GB) == 2  # exactly 2GB
+    assert buckets_by_size(10 * GB + 5) == 3  # 2GB + 1 byte
+    assert buckets_by_size(1 * TB) == 205  # 204.8GB -> 205
     assert buckets_by_size(500 * GB) == 100
 
 
 def test_disk_rounding_is_ceiling_per_disk():
     assert disk_buckets(50 * GB) == 1
     assert disk_buckets(50 * GB + 1) == 2
-    assert disk_buckets(1 * TB) == 21                # 20.48 -> 21
-    assert disk_buckets(2 * TB) == 41                # 40.96 -> 41
+    assert disk_buckets(1 * TB) == 21  # 20.48 -> 21
+    assert disk_buckets(2 * TB) == 41  # 40.96 -> 41
     assert disk_buckets(4 * TB) == 82
     assert disk_buckets(100 * TB) == 2048
     assert disk_buckets(1) == 1
-    assert disk_buckets(0) == 1                      # Java: (0 - 1) / 50GB + 1 = 0 + 1
+    assert disk_buckets(0) == 1  # Java: (0 - 1) / 50GB + 1 = 0 + 1
 
 
 def test_per_disk_rounding_differs_from_total_rounding():
@@ -130,29 +142,45 @@ def test_default_estimate():
 # --------------------------------------------------------------------------- parse_data_size
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("100G", 100 * GB), ("10GB", 10 * GB), ("500M", 500 * MB), ("500mb", 500 * MB),
-    ("1T", TB), ("1tb", TB), ("2P", 2 * PB), ("7K", 7 * KB), ("7kb", 7 * KB),
-    ("2048", 2048), ("2048B", 2048), ("1b", 1), ("007G", 7 * GB),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("100G", 100 * GB),
+        ("10GB", 10 * GB),
+        ("500M", 500 * MB),
+        ("500mb", 500 * MB),
+        ("1T", TB),
+        ("1tb", TB),
+        ("2P", 2 * PB),
+        ("7K", 7 * KB),
+        ("7kb", 7 * KB),
+        ("2048", 2048),
+        ("2048B", 2048),
+        ("1b", 1),
+        ("007G", 7 * GB),
+    ],
+)
 def test_parse_data_size(text, expected):
     assert parse_data_size(text) == expected
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("", "invalid data volumn expression"),
-    ("G", "invalid data volumn expression"),
-    ("1.5G", "invalid data volumn expression"),
-    ("-1G", "invalid data volumn expression"),
-    (" 10G", "invalid data volumn expression"),
-    ("10 G", "invalid unit"),
-    ("10X", "invalid unit"),
-    ("10GiB", "invalid unit"),
-    ("0", "must larger than 0"),
-    ("0G", "must larger than 0"),
-    ("99999999999999999999", "invalid data volumn"),
-    ("9999999999P", "too large"),
-])
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        ("", "invalid data volumn expression"),
+        ("G", "invalid data volumn expression"),
+        ("1.5G", "invalid data volumn expression"),
+        ("-1G", "invalid data volumn expression"),
+        (" 10G", "invalid data volumn expression"),
+        ("10 G", "invalid unit"),
+        ("10X", "invalid unit"),
+        ("10GiB", "invalid unit"),
+        ("0", "must larger than 0"),
+        ("0G", "must larger than 0"),
+        ("99999999999999999999", "invalid data volumn"),
+        ("9999999999P", "too large"),
+    ],
+)
 def test_parse_data_size_errors(text, fragment):
     with pytest.raises(AnalysisError) as err:
         parse_data_size(text)
@@ -171,8 +199,8 @@ def test_parse_data_size_names_other_property():
 def test_ema_definition():
     # alpha = 2 / (7 + 1) = 0.25, seeded with the first value, truncated at the end
     assert ema([100]) == 100
-    assert ema([100, 200]) == 125                    # 0.25*200 + 0.75*100
-    assert ema([100, 200, 300]) == 168               # 0.25*300 + 0.75*125 = 168.75 -> 168
+    assert ema([100, 200]) == 125  # 0.25*200 + 0.75*100
+    assert ema([100, 200, 300]) == 168  # 0.25*300 + 0.75*125 = 168.75 -> 168
     assert ema([10, 20, 30, 40, 50, 60, 70]) == int(_ema_ref([10, 20, 30, 40, 50, 60, 70]))
 
 
@@ -235,7 +263,7 @@ def test_empty_history():
 
 
 def test_subsequent_buckets():
-    topo = Topology.uniform(3, 2, 500 * GB)   # M = 60
+    topo = Topology.uniform(3, 2, 500 * GB)  # M = 60
     h = [10 * GB, 11 * GB, 12 * GB, 13 * GB, 14 * GB, 15 * GB, 16 * GB]
     d = subsequent_buckets(h, topo)
     # 17GB stored x 5 = 85GB uncompressed -> /5 = 17GB -> N = 17

@@ -8,7 +8,12 @@ import pytest
 
 from dorisql.errors import AnalysisError
 from dorisql.partitioning.dynamic import (
-    ExistingPartition, border, java_week_of_year, parse_properties, plan, week_suffix,
+    ExistingPartition,
+    border,
+    java_week_of_year,
+    parse_properties,
+    plan,
+    week_suffix,
 )
 
 D = dt.date
@@ -16,9 +21,14 @@ T = dt.datetime
 
 
 def props(time_unit, end, *, column="DATE", tz="Asia/Shanghai", max_num=500, **extra):
-    p = {"dynamic_partition.enable": "true", "dynamic_partition.time_unit": time_unit,
-         "dynamic_partition.end": str(end), "dynamic_partition.prefix": "p",
-         "dynamic_partition.buckets": "8", "dynamic_partition.time_zone": tz}
+    p = {
+        "dynamic_partition.enable": "true",
+        "dynamic_partition.time_unit": time_unit,
+        "dynamic_partition.end": str(end),
+        "dynamic_partition.prefix": "p",
+        "dynamic_partition.buckets": "8",
+        "dynamic_partition.time_zone": tz,
+    }
     for k, v in extra.items():
         p["dynamic_partition." + k] = str(v)
     return parse_properties(p, column, max_dynamic_partition_num=max_num)
@@ -33,8 +43,7 @@ def run(p, existing, now, column="DATE", **kw):
     result = plan(p, existing, now, column, **kw)
     kept = [e for e in existing if e.name not in result.to_drop]
     kept += [ExistingPartition(c.name, c.lower, c.upper) for c in result.to_create]
-    kept.sort(key=lambda e: (dt.datetime.combine(e.lower, dt.time()) if type(e.lower) is dt.date
-                             else e.lower))
+    kept.sort(key=lambda e: dt.datetime.combine(e.lower, dt.time()) if type(e.lower) is dt.date else e.lower)
     return result, kept
 
 
@@ -130,20 +139,23 @@ def test_week_start_day_is_taken_in_the_iso_week_even_if_ahead():
     assert result.to_create[0].lower == D(2020, 5, 31)
 
 
-@pytest.mark.parametrize("today,start_dow,offset,lower,name", [
-    # DynamicPartitionUtilTest.testGetPartitionRangeString
-    (D(2020, 5, 25), 1, 0, D(2020, 5, 25), "2020_22"),
-    (D(2020, 5, 28), 1, 0, D(2020, 5, 25), "2020_22"),
-    (D(2020, 5, 25), 7, 0, D(2020, 5, 31), "2020_23"),
-    (D(2020, 5, 25), 1, -2, D(2020, 5, 11), "2020_20"),
-    (D(2020, 2, 29), 3, 0, D(2020, 2, 26), "2020_09"),
-    (D(2020, 2, 29), 2, 1, D(2020, 3, 3), "2020_10"),
-    (D(2020, 1, 1), 1, -1, D(2019, 12, 23), "2019_52"),
-    (D(2020, 1, 1), 1, 0, D(2019, 12, 30), "2019_53"),
-    # the seed's tip
-    (D(2019, 12, 31), 2, 0, D(2019, 12, 31), "2019_53"),
-    (D(2020, 1, 1), 3, 0, D(2020, 1, 1), "2020_01"),
-])
+@pytest.mark.parametrize(
+    "today,start_dow,offset,lower,name",
+    [
+        # DynamicPartitionUtilTest.testGetPartitionRangeString
+        (D(2020, 5, 25), 1, 0, D(2020, 5, 25), "2020_22"),
+        (D(2020, 5, 28), 1, 0, D(2020, 5, 25), "2020_22"),
+        (D(2020, 5, 25), 7, 0, D(2020, 5, 31), "2020_23"),
+        (D(2020, 5, 25), 1, -2, D(2020, 5, 11), "2020_20"),
+        (D(2020, 2, 29), 3, 0, D(2020, 2, 26), "2020_09"),
+        (D(2020, 2, 29), 2, 1, D(2020, 3, 3), "2020_10"),
+        (D(2020, 1, 1), 1, -1, D(2019, 12, 23), "2019_52"),
+        (D(2020, 1, 1), 1, 0, D(2019, 12, 30), "2019_53"),
+        # the seed's tip
+        (D(2019, 12, 31), 2, 0, D(2019, 12, 31), "2019_53"),
+        (D(2020, 1, 1), 3, 0, D(2020, 1, 1), "2020_01"),
+    ],
+)
 def test_week_borders_and_names(today, start_dow, offset, lower, name):
     p = props("WEEK", 3, start_day_of_week=start_dow)
     now = T(today.year, today.month, today.day, 12, tzinfo=p.zone)
@@ -153,12 +165,12 @@ def test_week_borders_and_names(today, start_dow, offset, lower, name):
 
 
 def test_week_numbering_follows_java_calendar_en_us():
-    assert java_week_of_year(D(2020, 3, 25)) == 13        # seed: 2020-03-25 -> 2020_13
-    assert java_week_of_year(D(2020, 5, 24)) == 22        # Sunday starts a week
+    assert java_week_of_year(D(2020, 3, 25)) == 13  # seed: 2020-03-25 -> 2020_13
+    assert java_week_of_year(D(2020, 5, 24)) == 22  # Sunday starts a week
     assert java_week_of_year(D(2021, 1, 1)) == 1
-    assert week_suffix(D(2021, 1, 4)) == "2021_02"        # Sun-first weeks, week 1 holds Jan 1
+    assert week_suffix(D(2021, 1, 4)) == "2021_02"  # Sun-first weeks, week 1 holds Jan 1
     assert week_suffix(D(2020, 12, 28)) == "2020_53"
-    assert week_suffix(D(2022, 12, 26)) == "2022_53"      # Dec 31 2022 is a Saturday
+    assert week_suffix(D(2022, 12, 26)) == "2022_53"  # Dec 31 2022 is a Saturday
     assert week_suffix(D(2023, 1, 2)) == "2023_01"
 
 
@@ -205,15 +217,18 @@ def test_month_history_never_dropped_without_start():
     assert [x.name for x in parts][-1] == "p202102"
 
 
-@pytest.mark.parametrize("today,start_dom,offset,lower", [
-    (D(2020, 5, 25), 1, 0, D(2020, 5, 1)),
-    (D(2020, 5, 25), 26, 0, D(2020, 4, 26)),
-    (D(2020, 5, 25), 26, -1, D(2020, 3, 26)),
-    (D(2020, 2, 29), 26, 3, D(2020, 5, 26)),
-    (D(2020, 2, 29), 27, 0, D(2020, 2, 27)),
-    (D(2020, 2, 29), 27, -3, D(2019, 11, 27)),
-    (D(2021, 1, 31), 28, 1, D(2021, 2, 28)),
-])
+@pytest.mark.parametrize(
+    "today,start_dom,offset,lower",
+    [
+        (D(2020, 5, 25), 1, 0, D(2020, 5, 1)),
+        (D(2020, 5, 25), 26, 0, D(2020, 4, 26)),
+        (D(2020, 5, 25), 26, -1, D(2020, 3, 26)),
+        (D(2020, 2, 29), 26, 3, D(2020, 5, 26)),
+        (D(2020, 2, 29), 27, 0, D(2020, 2, 27)),
+        (D(2020, 2, 29), 27, -3, D(2019, 11, 27)),
+        (D(2021, 1, 31), 28, 1, D(2021, 2, 28)),
+    ],
+)
 def test_month_borders(today, start_dom, offset, lower):
     p = props("MONTH", 3, start_day_of_month=start_dom)
     assert border(p, T(today.year, today.month, today.day, tzinfo=p.zone), offset).date() == lower
@@ -221,8 +236,7 @@ def test_month_borders(today, start_dom, offset, lower):
 
 def test_month_drop_with_start():
     p = props("MONTH", 1, start=-2)
-    parts = [ExistingPartition(f"p2020{m:02d}", D(2020, m, 1), D(2020, m + 1, 1))
-             for m in range(1, 6)]
+    parts = [ExistingPartition(f"p2020{m:02d}", D(2020, m, 1), D(2020, m + 1, 1)) for m in range(1, 6)]
     result = plan(p, parts, T(2020, 5, 20), "DATE")
     assert result.to_drop == ["p202001", "p202002"]
     assert ranges(result.to_create) == [("p202006", D(2020, 6, 1), D(2020, 7, 1))]
@@ -233,8 +247,10 @@ def test_month_drop_with_start():
 
 def test_year():
     p = props("YEAR", 2, start=-1)
-    existing = [ExistingPartition("p2018", D(2018, 1, 1), D(2019, 1, 1)),
-                ExistingPartition("p2019", D(2019, 1, 1), D(2020, 1, 1))]
+    existing = [
+        ExistingPartition("p2018", D(2018, 1, 1), D(2019, 1, 1)),
+        ExistingPartition("p2019", D(2019, 1, 1), D(2020, 1, 1)),
+    ]
     result = plan(p, existing, T(2020, 5, 29), "DATE")
     assert ranges(result.to_create) == [
         ("p2020", D(2020, 1, 1), D(2021, 1, 1)),
@@ -246,8 +262,9 @@ def test_year():
 
 def test_hour():
     p = props("HOUR", 2, start=-2, column="DATETIME")
-    result = plan(p, [ExistingPartition("p2020052907", T(2020, 5, 29, 7), T(2020, 5, 29, 8))],
-                  T(2020, 5, 29, 10, 30), "DATETIME")
+    result = plan(
+        p, [ExistingPartition("p2020052907", T(2020, 5, 29, 7), T(2020, 5, 29, 8))], T(2020, 5, 29, 10, 30), "DATETIME"
+    )
     assert ranges(result.to_create) == [
         ("p2020052910", T(2020, 5, 29, 10), T(2020, 5, 29, 11)),
         ("p2020052911", T(2020, 5, 29, 11), T(2020, 5, 29, 12)),
@@ -294,7 +311,7 @@ def test_hour_in_shanghai_from_utc_instant():
 
 def test_now_is_taken_in_the_table_zone():
     p = props("DAY", 1, tz="Asia/Shanghai")
-    utc_evening = T(2020, 5, 29, 20, 0, tzinfo=dt.timezone.utc)      # 04:00 on 05-30 there
+    utc_evening = T(2020, 5, 29, 20, 0, tzinfo=dt.timezone.utc)  # 04:00 on 05-30 there
     assert plan(p, [], utc_evening, "DATE").to_create[0].name == "p20200530"
     # naive = wall clock of the table's zone
     assert plan(p, [], T(2020, 5, 29, 20), "DATE").to_create[0].name == "p20200529"
@@ -306,42 +323,41 @@ def test_now_is_taken_in_the_table_zone():
 
 def test_offset_time_zone():
     p = props("DAY", 1, tz="+08:00")
-    assert plan(p, [], T(2020, 5, 29, 20, tzinfo=dt.timezone.utc), "DATE").to_create[0].name \
-        == "p20200530"
+    assert plan(p, [], T(2020, 5, 29, 20, tzinfo=dt.timezone.utc), "DATE").to_create[0].name == "p20200530"
 
 
 # --------------------------------------------------------------------------- history partitions
 
 
-@pytest.mark.parametrize("history_num,expected", [
-    (1, ["p20210519", "p20210520", "p20210521", "p20210522", "p20210523"]),
-    (5, ["p20210517", "p20210518", "p20210519", "p20210520", "p20210521", "p20210522",
-         "p20210523"]),
-    (-1, ["p20210517", "p20210518", "p20210519", "p20210520", "p20210521", "p20210522",
-          "p20210523"]),
-])
+@pytest.mark.parametrize(
+    "history_num,expected",
+    [
+        (1, ["p20210519", "p20210520", "p20210521", "p20210522", "p20210523"]),
+        (5, ["p20210517", "p20210518", "p20210519", "p20210520", "p20210521", "p20210522", "p20210523"]),
+        (-1, ["p20210517", "p20210518", "p20210519", "p20210520", "p20210521", "p20210522", "p20210523"]),
+    ],
+)
 def test_create_history_partition_examples(history_num, expected):
-    p = props("DAY", 3, start=-3, create_history_partition="true",
-              history_partition_num=history_num)
+    p = props("DAY", 3, start=-3, create_history_partition="true", history_partition_num=history_num)
     result = plan(p, [], T(2021, 5, 20, 8), "DATE")
     assert [c.name for c in result.to_create] == expected
-    assert [c.is_history for c in result.to_create] == [c.name < "p20210520" for c in
-                                                         result.to_create]
+    assert [c.is_history for c in result.to_create] == [c.name < "p20210520" for c in result.to_create]
     assert {c.source for c in result.to_create if c.offset < 0} <= {"history"}
 
 
 def test_history_partition_num_without_start():
     p = props("DAY", 2, create_history_partition="true", history_partition_num=2)
     result = plan(p, [], T(2021, 5, 20), "DATE")
-    assert [c.name for c in result.to_create] == ["p20210518", "p20210519", "p20210520",
-                                                  "p20210521", "p20210522"]
-    assert result.to_drop == []          # start unset: nothing is ever dropped
+    assert [c.name for c in result.to_create] == ["p20210518", "p20210519", "p20210520", "p20210521", "p20210522"]
+    assert result.to_drop == []  # start unset: nothing is ever dropped
 
 
 def test_history_drop_uses_start_not_history_num():
     p = props("DAY", 1, start=-3, create_history_partition="true", history_partition_num=1)
-    existing = [ExistingPartition("p20210516", D(2021, 5, 16), D(2021, 5, 17)),
-                ExistingPartition("p20210517", D(2021, 5, 17), D(2021, 5, 18))]
+    existing = [
+        ExistingPartition("p20210516", D(2021, 5, 16), D(2021, 5, 17)),
+        ExistingPartition("p20210517", D(2021, 5, 17), D(2021, 5, 18)),
+    ]
     result = plan(p, existing, T(2021, 5, 20), "DATE")
     assert result.to_drop == ["p20210516"]
     assert [c.name for c in result.to_create] == ["p20210519", "p20210520", "p20210521"]
@@ -357,9 +373,11 @@ def test_without_history_earlier_partitions_are_not_filled():
 
 
 def test_granularity_change_day_to_month():
-    existing = [ExistingPartition("p20200519", D(2020, 5, 19), D(2020, 5, 20)),
-                ExistingPartition("p20200520", D(2020, 5, 20), D(2020, 5, 21)),
-                ExistingPartition("p20200521", D(2020, 5, 21), D(2020, 5, 22))]
+    existing = [
+        ExistingPartition("p20200519", D(2020, 5, 19), D(2020, 5, 20)),
+        ExistingPartition("p20200520", D(2020, 5, 20), D(2020, 5, 21)),
+        ExistingPartition("p20200521", D(2020, 5, 21), D(2020, 5, 22)),
+    ]
     p = props("MONTH", 1)
     result = plan(p, existing, T(2020, 5, 21), "DATE")
     assert ranges(result.to_create) == [("p202006", D(2020, 6, 1), D(2020, 7, 1))]
@@ -387,9 +405,11 @@ def test_identical_existing_range_is_kept_silently():
 
 
 def test_manual_partitions_after_end_and_maxvalue_are_kept():
-    existing = [ExistingPartition("p_old", None, D(2020, 1, 1)),
-                ExistingPartition("p_future", D(2020, 9, 1), D(2020, 10, 1)),
-                ExistingPartition("p_max", D(2020, 10, 1), None)]
+    existing = [
+        ExistingPartition("p_old", None, D(2020, 1, 1)),
+        ExistingPartition("p_future", D(2020, 9, 1), D(2020, 10, 1)),
+        ExistingPartition("p_max", D(2020, 10, 1), None),
+    ]
     p = props("DAY", 2, start=-1)
     result = plan(p, existing, T(2020, 5, 29), "DATE")
     assert result.to_drop == ["p_old"]
@@ -398,7 +418,7 @@ def test_manual_partitions_after_end_and_maxvalue_are_kept():
 
 def test_partition_straddling_start_is_kept():
     existing = [ExistingPartition("wide", D(2020, 5, 20), D(2020, 5, 25))]
-    p = props("DAY", 1, start=-7)   # START = 2020-05-22
+    p = props("DAY", 1, start=-7)  # START = 2020-05-22
     assert plan(p, existing, T(2020, 5, 29), "DATE").to_drop == []
     assert plan(p, existing, T(2020, 6, 1), "DATE").to_drop == ["wide"]
 
@@ -422,8 +442,7 @@ def test_too_many_partitions_refused():
     assert result.create_errors == ["Too many dynamic partitions: 503. Limit: 500"]
     with pytest.raises(AnalysisError, match="503"):
         plan(p, [], T(2020, 5, 29), "DATE", creating_table=True)
-    assert len(plan(p, [], T(2020, 5, 29), "DATE", max_dynamic_partition_num=1000).to_create) \
-        == 504
+    assert len(plan(p, [], T(2020, 5, 29), "DATE", max_dynamic_partition_num=1000).to_create) == 504
 
 
 def test_disabled_table_plans_nothing():
@@ -438,38 +457,43 @@ def test_disabled_table_plans_nothing():
 
 def test_reserved_history_periods_day():
     # seed: today 2021-09-06, end=3, start=-3, reserved [2020-06-01,2020-06-20],[2020-10-31,2020-11-15]
-    p = props("DAY", 3, start=-3,
-              reserved_history_periods="[2020-06-01,2020-06-20],[2020-10-31,2020-11-15]")
-    days = [D(2020, 5, 31), D(2020, 6, 1), D(2020, 6, 10), D(2020, 6, 20), D(2020, 6, 21),
-            D(2020, 10, 30), D(2020, 10, 31), D(2020, 11, 15), D(2020, 11, 16),
-            D(2021, 9, 2), D(2021, 9, 3)]
-    existing = [ExistingPartition("p" + d.strftime("%Y%m%d"), d, d + dt.timedelta(days=1))
-                for d in days]
+    p = props("DAY", 3, start=-3, reserved_history_periods="[2020-06-01,2020-06-20],[2020-10-31,2020-11-15]")
+    days = [
+        D(2020, 5, 31),
+        D(2020, 6, 1),
+        D(2020, 6, 10),
+        D(2020, 6, 20),
+        D(2020, 6, 21),
+        D(2020, 10, 30),
+        D(2020, 10, 31),
+        D(2020, 11, 15),
+        D(2020, 11, 16),
+        D(2021, 9, 2),
+        D(2021, 9, 3),
+    ]
+    existing = [ExistingPartition("p" + d.strftime("%Y%m%d"), d, d + dt.timedelta(days=1)) for d in days]
     result = plan(p, existing, T(2021, 9, 6), "DATE")
     assert result.to_drop == ["p20200531", "p20200621", "p20201030", "p20201116", "p20210902"]
 
 
 def test_reserved_history_periods_month_partitions():
     p = props("MONTH", 1, start=-1, reserved_history_periods="[2020-06-15,2020-06-20]")
-    existing = [ExistingPartition(f"p2020{m:02d}", D(2020, m, 1), D(2020, m + 1, 1))
-                for m in range(5, 8)]
+    existing = [ExistingPartition(f"p2020{m:02d}", D(2020, m, 1), D(2020, m + 1, 1)) for m in range(5, 8)]
     result = plan(p, existing, T(2021, 9, 6), "DATE")
     assert result.to_drop == ["p202005", "p202007"]
 
 
 def test_reserved_history_periods_hour():
-    p = props("HOUR", 1, start=-1, column="DATETIME",
-              reserved_history_periods="[2020-06-01 00:00:00,2020-06-01 03:00:00]")
-    existing = [ExistingPartition(f"p20200601{h:02d}", T(2020, 6, 1, h), T(2020, 6, 1, h + 1))
-                for h in range(0, 6)]
+    p = props(
+        "HOUR", 1, start=-1, column="DATETIME", reserved_history_periods="[2020-06-01 00:00:00,2020-06-01 03:00:00]"
+    )
+    existing = [ExistingPartition(f"p20200601{h:02d}", T(2020, 6, 1, h), T(2020, 6, 1, h + 1)) for h in range(0, 6)]
     result = plan(p, existing, T(2021, 9, 6, 12), "DATETIME")
     assert result.to_drop == ["p2020060104", "p2020060105"]
 
 
 def test_reserved_history_periods_datetime_column_day_unit():
-    p = props("DAY", 1, start=-1, column="DATETIME",
-              reserved_history_periods="[2020-06-01,2020-06-02]")
-    existing = [ExistingPartition(f"p202006{d:02d}", T(2020, 6, d), T(2020, 6, d + 1))
-                for d in range(1, 5)]
+    p = props("DAY", 1, start=-1, column="DATETIME", reserved_history_periods="[2020-06-01,2020-06-02]")
+    existing = [ExistingPartition(f"p202006{d:02d}", T(2020, 6, d), T(2020, 6, d + 1)) for d in range(1, 5)]
     result = plan(p, existing, T(2021, 9, 6), "DATETIME")
     assert result.to_drop == ["p20200603", "p20200604"]

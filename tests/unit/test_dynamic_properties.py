@@ -7,15 +7,28 @@ import datetime as dt
 import pytest
 
 from dorisql.ast import (
-    ColumnDef, CreateTable, DataType, DistributedBy, PartitionBy, TableName,
+    ColumnDef,
+    CreateTable,
+    DataType,
+    DistributedBy,
+    PartitionBy,
+    TableName,
 )
 from dorisql.catalog.model import DynamicState
 from dorisql.errors import AnalysisError
 from dorisql.partitioning import dynamic
 from dorisql.partitioning.dynamic import (
-    DYNAMIC_PARTITION_CHECK_INTERVAL_SECONDS, DYNAMIC_PARTITION_ENABLE,
-    MAX_DYNAMIC_PARTITION_NUM, MIN_START_OFFSET, DynamicPartitionProperties, alter_properties,
-    format_show_row, ordinal, parse_properties, show_columns, validate_properties,
+    DYNAMIC_PARTITION_CHECK_INTERVAL_SECONDS,
+    DYNAMIC_PARTITION_ENABLE,
+    MAX_DYNAMIC_PARTITION_NUM,
+    MIN_START_OFFSET,
+    DynamicPartitionProperties,
+    alter_properties,
+    format_show_row,
+    ordinal,
+    parse_properties,
+    show_columns,
+    validate_properties,
 )
 
 BASE = {
@@ -45,8 +58,7 @@ def error_of(extra=None, column="DATE", drop=(), **kw) -> str:
 
 def test_defaults():
     p = parse()
-    assert p == DynamicPartitionProperties(time_unit="DAY", end=3, prefix="p",
-                                           time_zone="Asia/Shanghai")
+    assert p == DynamicPartitionProperties(time_unit="DAY", end=3, prefix="p", time_zone="Asia/Shanghai")
     assert p.enable is True
     assert p.start == MIN_START_OFFSET == -2147483648
     assert p.start_day_of_week == 1 and p.start_day_of_month == 1
@@ -66,19 +78,34 @@ def test_no_dynamic_properties():
 
 
 def test_full_set_and_case():
-    p = parse({"dynamic_partition.enable": "FALSE", "dynamic_partition.time_unit": "week",
-               "dynamic_partition.start": "-3", "dynamic_partition.buckets": "32",
-               "dynamic_partition.replication_num": "3",
-               "dynamic_partition.start_day_of_week": "3",
-               "dynamic_partition.time_zone": "America/New_York",
-               "dynamic_partition.create_history_partition": "true",
-               "dynamic_partition.history_partition_num": "2",
-               "dynamic_partition.reserved_history_periods": "[2021-12-01,2021-12-31]",
-               "dynamic_partition.hot_partition_num": "1"})
-    assert (p.enable, p.time_unit, p.start, p.buckets, p.replication_num, p.start_day_of_week,
-            p.time_zone, p.create_history_partition, p.history_partition_num,
-            p.reserved_history_periods, p.hot_partition_num) == (
-        False, "WEEK", -3, 32, 3, 3, "America/New_York", True, 2, "[2021-12-01,2021-12-31]", 1)
+    p = parse(
+        {
+            "dynamic_partition.enable": "FALSE",
+            "dynamic_partition.time_unit": "week",
+            "dynamic_partition.start": "-3",
+            "dynamic_partition.buckets": "32",
+            "dynamic_partition.replication_num": "3",
+            "dynamic_partition.start_day_of_week": "3",
+            "dynamic_partition.time_zone": "America/New_York",
+            "dynamic_partition.create_history_partition": "true",
+            "dynamic_partition.history_partition_num": "2",
+            "dynamic_partition.reserved_history_periods": "[2021-12-01,2021-12-31]",
+            "dynamic_partition.hot_partition_num": "1",
+        }
+    )
+    assert (
+        p.enable,
+        p.time_unit,
+        p.start,
+        p.buckets,
+        p.replication_num,
+        p.start_day_of_week,
+        p.time_zone,
+        p.create_history_partition,
+        p.history_partition_num,
+        p.reserved_history_periods,
+        p.hot_partition_num,
+    ) == (False, "WEEK", -3, 32, 3, 3, "America/New_York", True, 2, "[2021-12-01,2021-12-31]", 1)
 
 
 def test_default_time_zone_is_the_machine_zone():
@@ -93,11 +120,14 @@ def test_other_table_properties_are_ignored():
 # --------------------------------------------------------------------------- required keys
 
 
-@pytest.mark.parametrize("key,message", [
-    ("dynamic_partition.time_unit", "Must assign dynamic_partition.time_unit properties"),
-    ("dynamic_partition.prefix", "Must assign dynamic_partition.prefix properties"),
-    ("dynamic_partition.end", "Must assign dynamic_partition.end properties"),
-])
+@pytest.mark.parametrize(
+    "key,message",
+    [
+        ("dynamic_partition.time_unit", "Must assign dynamic_partition.time_unit properties"),
+        ("dynamic_partition.prefix", "Must assign dynamic_partition.prefix properties"),
+        ("dynamic_partition.end", "Must assign dynamic_partition.end properties"),
+    ],
+)
 def test_required(key, message):
     assert error_of(drop=[key]) == message
     assert error_of({key: ""}) == message
@@ -106,40 +136,49 @@ def test_required(key, message):
 # --------------------------------------------------------------------------- invalid values
 
 
-@pytest.mark.parametrize("key,value,fragment", [
-    ("time_unit", "SECOND", "Unsupported time unit SECOND. Expect HOUR/DAY/WEEK/MONTH/YEAR."),
-    ("start", "0", "Dynamic partition start must less than 0"),
-    ("start", "3", "Dynamic partition start must less than 0"),
-    ("start", "abc", "Invalid dynamic partition start abc"),
-    ("start", "-1.5", "Invalid dynamic partition start -1.5"),
-    ("end", "0", "Dynamic partition end must greater than 0"),
-    ("end", "-2", "Dynamic partition end must greater than 0"),
-    ("end", "x", "Invalid dynamic partition end x"),
-    ("end", "99999999999", "Invalid dynamic partition end 99999999999"),
-    ("buckets", "0", "Dynamic partition buckets must greater than 0"),
-    ("buckets", "many", "Invalid dynamic partition buckets many"),
-    ("buckets", "", "Dynamic partition buckets is empty"),
-    # the limit BUCKETS n has, with the same message
-    ("buckets", "100000", "Number of buckets (100000) exceeds the maximum allowed value (768) of "
-                          "max_bucket_num_per_partition"),
-    ("enable", "yes", "Invalid dynamic partition enable: yes. Expected true or false"),
-    ("prefix", "1p", "Invalid dynamic partition prefix: 1p."),
-    ("prefix", "p.x", "Invalid dynamic partition prefix: p.x."),
-    ("create_history_partition", "1",
-     "Invalid dynamic partition create_history_partition: 1. Expected true or false"),
-    ("history_partition_num", "-2", "Dynamic history partition num must greater than 0"),
-    ("history_partition_num", "x", "Invalid properties: dynamic_partition.history_partition_num"),
-    ("start_day_of_month", "29", "dynamic_partition.start_day_of_month should between 1 and 28"),
-    ("start_day_of_month", "0", "dynamic_partition.start_day_of_month should between 1 and 28"),
-    ("start_day_of_month", "x", "Invalid properties: dynamic_partition.start_day_of_month"),
-    ("start_day_of_week", "8", "dynamic_partition.start_day_of_week should between 1 and 7"),
-    ("start_day_of_week", "0", "dynamic_partition.start_day_of_week should between 1 and 7"),
-    ("start_day_of_week", "", "Invalid properties: dynamic_partition.start_day_of_week"),
-    ("time_zone", "Mars/Olympus", "Unknown or incorrect time zone: 'Mars/Olympus'"),
-    ("replication_num", "0", "Dynamic partition replication num must greater than 0"),
-    ("replication_num", "two", "Invalid dynamic partition replication num: two."),
-    ("hot_partition_num", "-1", "dynamic_partition.hot_partition_num must larger than 0."),
-])
+@pytest.mark.parametrize(
+    "key,value,fragment",
+    [
+        ("time_unit", "SECOND", "Unsupported time unit SECOND. Expect HOUR/DAY/WEEK/MONTH/YEAR."),
+        ("start", "0", "Dynamic partition start must less than 0"),
+        ("start", "3", "Dynamic partition start must less than 0"),
+        ("start", "abc", "Invalid dynamic partition start abc"),
+        ("start", "-1.5", "Invalid dynamic partition start -1.5"),
+        ("end", "0", "Dynamic partition end must greater than 0"),
+        ("end", "-2", "Dynamic partition end must greater than 0"),
+        ("end", "x", "Invalid dynamic partition end x"),
+        ("end", "99999999999", "Invalid dynamic partition end 99999999999"),
+        ("buckets", "0", "Dynamic partition buckets must greater than 0"),
+        ("buckets", "many", "Invalid dynamic partition buckets many"),
+        ("buckets", "", "Dynamic partition buckets is empty"),
+        # the limit BUCKETS n has, with the same message
+        (
+            "buckets",
+            "100000",
+            "Number of buckets (100000) exceeds the maximum allowed value (768) of max_bucket_num_per_partition",
+        ),
+        ("enable", "yes", "Invalid dynamic partition enable: yes. Expected true or false"),
+        ("prefix", "1p", "Invalid dynamic partition prefix: 1p."),
+        ("prefix", "p.x", "Invalid dynamic partition prefix: p.x."),
+        (
+            "create_history_partition",
+            "1",
+            "Invalid dynamic partition create_history_partition: 1. Expected true or false",
+        ),
+        ("history_partition_num", "-2", "Dynamic history partition num must greater than 0"),
+        ("history_partition_num", "x", "Invalid properties: dynamic_partition.history_partition_num"),
+        ("start_day_of_month", "29", "dynamic_partition.start_day_of_month should between 1 and 28"),
+        ("start_day_of_month", "0", "dynamic_partition.start_day_of_month should between 1 and 28"),
+        ("start_day_of_month", "x", "Invalid properties: dynamic_partition.start_day_of_month"),
+        ("start_day_of_week", "8", "dynamic_partition.start_day_of_week should between 1 and 7"),
+        ("start_day_of_week", "0", "dynamic_partition.start_day_of_week should between 1 and 7"),
+        ("start_day_of_week", "", "Invalid properties: dynamic_partition.start_day_of_week"),
+        ("time_zone", "Mars/Olympus", "Unknown or incorrect time zone: 'Mars/Olympus'"),
+        ("replication_num", "0", "Dynamic partition replication num must greater than 0"),
+        ("replication_num", "two", "Invalid dynamic partition replication num: two."),
+        ("hot_partition_num", "-1", "dynamic_partition.hot_partition_num must larger than 0."),
+    ],
+)
 def test_invalid_values(key, value, fragment):
     message = error_of({"dynamic_partition." + key: value})
     assert message.startswith(fragment)
@@ -166,7 +205,8 @@ def test_start_day_checks_apply_to_every_unit():
 
 def test_hour_needs_datetime():
     assert error_of({"dynamic_partition.time_unit": "HOUR"}, partition_column="dt") == (
-        "dynamic_partition.time_unit could not be HOUR when type of partition column dt is DATE")
+        "dynamic_partition.time_unit could not be HOUR when type of partition column dt is DATE"
+    )
     assert parse({"dynamic_partition.time_unit": "hour"}, column="DATETIME").time_unit == "HOUR"
 
 
@@ -183,7 +223,8 @@ def test_unknown_dynamic_property():
 
 def test_history_needs_start_or_num():
     assert error_of({"dynamic_partition.create_history_partition": "true"}) == (
-        "Provide start or history_partition_num property when creating history partition")
+        "Provide start or history_partition_num property when creating history partition"
+    )
 
 
 def test_too_many():
@@ -191,12 +232,24 @@ def test_too_many():
     assert parse({"dynamic_partition.end": "500"}).end == 500
     # history counts only when create_history_partition is on
     assert parse({"dynamic_partition.end": "3", "dynamic_partition.start": "-1000"}).start == -1000
-    assert error_of({"dynamic_partition.end": "3", "dynamic_partition.start": "-500",
-                     "dynamic_partition.create_history_partition": "true"}) == (
-        "Too many dynamic partitions: 503. Limit: 500")
+    assert error_of(
+        {
+            "dynamic_partition.end": "3",
+            "dynamic_partition.start": "-500",
+            "dynamic_partition.create_history_partition": "true",
+        }
+    ) == ("Too many dynamic partitions: 503. Limit: 500")
     # history_partition_num caps the count
-    assert parse({"dynamic_partition.start": "-1000", "dynamic_partition.history_partition_num": "7",
-                  "dynamic_partition.create_history_partition": "true"}).real_start() == -7
+    assert (
+        parse(
+            {
+                "dynamic_partition.start": "-1000",
+                "dynamic_partition.history_partition_num": "7",
+                "dynamic_partition.create_history_partition": "true",
+            }
+        ).real_start()
+        == -7
+    )
     # disabled tables are not counted; the limit is configurable
     assert parse({"dynamic_partition.end": "600", "dynamic_partition.enable": "false"}).end == 600
     assert parse({"dynamic_partition.end": "600"}, max_dynamic_partition_num=1000).end == 600
@@ -213,30 +266,37 @@ def test_time_zones():
 
 
 def test_reserved_periods_valid():
-    p = parse({"dynamic_partition.reserved_history_periods":
-               "[2020-10-31,2020-11-15],[2020-06-01,2020-06-20]"})
+    p = parse({"dynamic_partition.reserved_history_periods": "[2020-10-31,2020-11-15],[2020-06-01,2020-06-20]"})
     assert p.reserved_periods() == [("2020-06-01", "2020-06-20"), ("2020-10-31", "2020-11-15")]
     assert p.sorted_reserved_history_periods() == "[2020-06-01,2020-06-20],[2020-10-31,2020-11-15]"
-    assert parse({"dynamic_partition.reserved_history_periods": "NULL"}).reserved_history_periods \
-        is None
-    hourly = parse({"dynamic_partition.time_unit": "HOUR",
-                    "dynamic_partition.reserved_history_periods":
-                    "[2020-06-01 00:00:00,2020-06-01 03:00:00]"}, column="DATETIME")
+    assert parse({"dynamic_partition.reserved_history_periods": "NULL"}).reserved_history_periods is None
+    hourly = parse(
+        {
+            "dynamic_partition.time_unit": "HOUR",
+            "dynamic_partition.reserved_history_periods": "[2020-06-01 00:00:00,2020-06-01 03:00:00]",
+        },
+        column="DATETIME",
+    )
     assert hourly.reserved_periods() == [("2020-06-01 00:00:00", "2020-06-01 03:00:00")]
 
 
-@pytest.mark.parametrize("value,fragment", [
-    ("2020-06-01,2020-06-20", 'Invalid " dynamic_partition.reserved_history_periods " value'),
-    ("[2020-06-01,]", 'Invalid " dynamic_partition.reserved_history_periods " value'),
-    ("[,2020-06-01]", 'Invalid " dynamic_partition.reserved_history_periods " value'),
-    ("[2020-06-01,2020-06-20],", 'Invalid " dynamic_partition.reserved_history_periods " value'),
-    ("[2020-06-01,2020-06-20],[2020-07-01]", 'Invalid " dynamic_partition.reserved_history'),
-    ("[2020-06-01 00:00:00,2020-06-20 00:00:00]", 'Invalid " dynamic_partition.reserved_history'),
-    ("[2020-06-20,2020-06-01]",
-     "The first date is larger than the second date, [2020-06-20,2020-06-01] is invalid."),
-    ("[2020-02-30,2020-03-01]", "It must be correct DATE value"),
-    ("", "Dynamic reserved history periods is empty."),
-])
+@pytest.mark.parametrize(
+    "value,fragment",
+    [
+        ("2020-06-01,2020-06-20", 'Invalid " dynamic_partition.reserved_history_periods " value'),
+        ("[2020-06-01,]", 'Invalid " dynamic_partition.reserved_history_periods " value'),
+        ("[,2020-06-01]", 'Invalid " dynamic_partition.reserved_history_periods " value'),
+        ("[2020-06-01,2020-06-20],", 'Invalid " dynamic_partition.reserved_history_periods " value'),
+        ("[2020-06-01,2020-06-20],[2020-07-01]", 'Invalid " dynamic_partition.reserved_history'),
+        ("[2020-06-01 00:00:00,2020-06-20 00:00:00]", 'Invalid " dynamic_partition.reserved_history'),
+        (
+            "[2020-06-20,2020-06-01]",
+            "The first date is larger than the second date, [2020-06-20,2020-06-01] is invalid.",
+        ),
+        ("[2020-02-30,2020-03-01]", "It must be correct DATE value"),
+        ("", "Dynamic reserved history periods is empty."),
+    ],
+)
 def test_reserved_periods_invalid(value, fragment):
     message = error_of({"dynamic_partition.reserved_history_periods": value})
     assert fragment in message
@@ -248,10 +308,10 @@ def test_reserved_periods_invalid(value, fragment):
 
 def test_alter_properties_merges_and_revalidates():
     p = parse({"dynamic_partition.start": "-7"})
-    q = alter_properties(p, {"dynamic_partition.time_unit": "MONTH",
-                             "dynamic_partition.start_day_of_month": "3"}, "DATE")
-    assert (q.time_unit, q.start, q.end, q.start_day_of_month, q.time_zone) == (
-        "MONTH", -7, 3, 3, "Asia/Shanghai")
+    q = alter_properties(
+        p, {"dynamic_partition.time_unit": "MONTH", "dynamic_partition.start_day_of_month": "3"}, "DATE"
+    )
+    assert (q.time_unit, q.start, q.end, q.start_day_of_month, q.time_zone) == ("MONTH", -7, 3, 3, "Asia/Shanghai")
     r = alter_properties(q, {"dynamic_partition.enable": "false"}, "DATE")
     assert r.enable is False and r.start_day_of_month == 3
     with pytest.raises(AnalysisError, match="start must less than 0"):
@@ -259,8 +319,13 @@ def test_alter_properties_merges_and_revalidates():
 
 
 def test_to_properties_round_trip():
-    p = parse({"dynamic_partition.start": "-7", "dynamic_partition.buckets": "4",
-               "dynamic_partition.reserved_history_periods": "[2020-06-01,2020-06-20]"})
+    p = parse(
+        {
+            "dynamic_partition.start": "-7",
+            "dynamic_partition.buckets": "4",
+            "dynamic_partition.reserved_history_periods": "[2020-06-01,2020-06-20]",
+        }
+    )
     assert parse_properties(p.to_properties(), "DATE") == p
 
 
@@ -268,16 +333,28 @@ def test_to_properties_round_trip():
 
 
 def _create(column_type="DATE", kind="RANGE", columns=("k1",), props=None, partition=True):
-    cols = (ColumnDef("k1", DataType(column_type)), ColumnDef("k2", DataType("INT")),
-            ColumnDef("v", DataType("INT")))
-    properties = tuple((props if props is not None else {
-        "dynamic_partition.enable": "true", "dynamic_partition.time_unit": "DAY",
-        "dynamic_partition.start": "-7", "dynamic_partition.end": "3",
-        "dynamic_partition.prefix": "p", "dynamic_partition.buckets": "32"}).items())
+    cols = (ColumnDef("k1", DataType(column_type)), ColumnDef("k2", DataType("INT")), ColumnDef("v", DataType("INT")))
+    properties = tuple(
+        (
+            props
+            if props is not None
+            else {
+                "dynamic_partition.enable": "true",
+                "dynamic_partition.time_unit": "DAY",
+                "dynamic_partition.start": "-7",
+                "dynamic_partition.end": "3",
+                "dynamic_partition.prefix": "p",
+                "dynamic_partition.buckets": "32",
+            }
+        ).items()
+    )
     return CreateTable(
-        table=TableName("tbl1"), columns=cols,
+        table=TableName("tbl1"),
+        columns=cols,
         partition=PartitionBy(kind, tuple(columns)) if partition else None,
-        distribution=DistributedBy("HASH", ("k1",), 32), properties=properties)
+        distribution=DistributedBy("HASH", ("k1",), 32),
+        properties=properties,
+    )
 
 
 def test_validate_properties_ok():
@@ -297,9 +374,12 @@ def test_validate_properties_shape_errors():
         validate_properties(_create(columns=("k2",)))
     with pytest.raises(AnalysisError, match="could not be HOUR when type of partition column k1"):
         validate_properties(_create(props={**dict(BASE), "dynamic_partition.time_unit": "HOUR"}))
-    assert validate_properties(
-        _create("DATETIME", props={**dict(BASE), "dynamic_partition.time_unit": "HOUR"}),
-        default_time_zone="UTC").time_unit == "HOUR"
+    assert (
+        validate_properties(
+            _create("DATETIME", props={**dict(BASE), "dynamic_partition.time_unit": "HOUR"}), default_time_zone="UTC"
+        ).time_unit
+        == "HOUR"
+    )
 
 
 # --------------------------------------------------------------------------- SHOW
@@ -307,19 +387,47 @@ def test_validate_properties_shape_errors():
 
 def test_show_columns():
     assert show_columns() == [
-        "TableName", "Enable", "TimeUnit", "Start", "End", "Prefix", "Buckets", "StartOf",
-        "LastUpdateTime", "LastSchedulerTime", "State", "LastCreatePartitionMsg",
-        "LastDropPartitionMsg", "ReservedHistoryPeriods"]
+        "TableName",
+        "Enable",
+        "TimeUnit",
+        "Start",
+        "End",
+        "Prefix",
+        "Buckets",
+        "StartOf",
+        "LastUpdateTime",
+        "LastSchedulerTime",
+        "State",
+        "LastCreatePartitionMsg",
+        "LastDropPartitionMsg",
+        "ReservedHistoryPeriods",
+    ]
 
 
 def test_ordinal():
     assert [ordinal(i) for i in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 24, 28)] == [
-        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "24th", "28th"]
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "23rd",
+        "24th",
+        "28th",
+    ]
 
 
 def _seed_props(unit, start, end, buckets, **extra):
-    p = {"dynamic_partition.time_unit": unit, "dynamic_partition.end": str(end),
-         "dynamic_partition.prefix": "p", "dynamic_partition.buckets": str(buckets)}
+    p = {
+        "dynamic_partition.time_unit": unit,
+        "dynamic_partition.end": str(end),
+        "dynamic_partition.prefix": "p",
+        "dynamic_partition.buckets": str(buckets),
+    }
     if start is not None:
         p["dynamic_partition.start"] = str(start)
     p.update({"dynamic_partition." + k: v for k, v in extra.items()})
@@ -329,9 +437,7 @@ def _seed_props(unit, start, end, buckets, **extra):
 def test_show_rows_of_the_seed():
     sched = DynamicState(last_scheduler_time=dt.datetime(2020, 5, 25, 14, 29, 24))
     rows = [
-        format_show_row("d3", _seed_props("WEEK", -3, 3, 1,
-                                          reserved_history_periods="[2021-12-01,2021-12-31]"),
-                        sched),
+        format_show_row("d3", _seed_props("WEEK", -3, 3, 1, reserved_history_periods="[2021-12-01,2021-12-31]"), sched),
         format_show_row("d5", _seed_props("DAY", -7, 3, 32), sched),
         format_show_row("d4", _seed_props("WEEK", -3, 3, 1, start_day_of_week="3"), sched),
         format_show_row("d6", _seed_props("MONTH", None, 2, 8, start_day_of_month="3"), sched),
@@ -340,18 +446,27 @@ def test_show_rows_of_the_seed():
     ]
     t = "2020-05-25 14:29:24"
     assert rows == [
-        ["d3", "true", "WEEK", "-3", "3", "p", "1", "MONDAY", "N/A", t, "NORMAL", "N/A", "N/A",
-         "[2021-12-01,2021-12-31]"],
-        ["d5", "true", "DAY", "-7", "3", "p", "32", "N/A", "N/A", t, "NORMAL", "N/A", "N/A",
-         "NULL"],
-        ["d4", "true", "WEEK", "-3", "3", "p", "1", "WEDNESDAY", "N/A", t, "NORMAL", "N/A", "N/A",
-         "NULL"],
-        ["d6", "true", "MONTH", "-2147483648", "2", "p", "8", "3rd", "N/A", t, "NORMAL", "N/A",
-         "N/A", "NULL"],
-        ["d2", "true", "DAY", "-3", "3", "p", "32", "N/A", "N/A", t, "NORMAL", "N/A", "N/A",
-         "NULL"],
-        ["d7", "true", "MONTH", "-2147483648", "5", "p", "8", "24th", "N/A", t, "NORMAL", "N/A",
-         "N/A", "NULL"],
+        [
+            "d3",
+            "true",
+            "WEEK",
+            "-3",
+            "3",
+            "p",
+            "1",
+            "MONDAY",
+            "N/A",
+            t,
+            "NORMAL",
+            "N/A",
+            "N/A",
+            "[2021-12-01,2021-12-31]",
+        ],
+        ["d5", "true", "DAY", "-7", "3", "p", "32", "N/A", "N/A", t, "NORMAL", "N/A", "N/A", "NULL"],
+        ["d4", "true", "WEEK", "-3", "3", "p", "1", "WEDNESDAY", "N/A", t, "NORMAL", "N/A", "N/A", "NULL"],
+        ["d6", "true", "MONTH", "-2147483648", "2", "p", "8", "3rd", "N/A", t, "NORMAL", "N/A", "N/A", "NULL"],
+        ["d2", "true", "DAY", "-3", "3", "p", "32", "N/A", "N/A", t, "NORMAL", "N/A", "N/A", "NULL"],
+        ["d7", "true", "MONTH", "-2147483648", "5", "p", "8", "24th", "N/A", t, "NORMAL", "N/A", "N/A", "NULL"],
     ]
 
 
@@ -359,8 +474,12 @@ def test_show_row_state_and_buckets_fallback():
     p = parse()
     row = format_show_row("t", p, None, buckets=16)
     assert row[6] == "16" and row[8:14] == ["N/A", "N/A", "NORMAL", "N/A", "N/A", "NULL"]
-    state = DynamicState(last_update_time=dt.datetime(2020, 5, 1, 1, 2, 3), state="ERROR",
-                         last_create_partition_msg="boom", last_drop_partition_msg="bang")
+    state = DynamicState(
+        last_update_time=dt.datetime(2020, 5, 1, 1, 2, 3),
+        state="ERROR",
+        last_create_partition_msg="boom",
+        last_drop_partition_msg="bang",
+    )
     row = format_show_row("t", p, state)
     assert row[6] == "N/A"
     assert row[8] == "2020-05-01 01:02:03" and row[10:13] == ["ERROR", "boom", "bang"]

@@ -60,50 +60,69 @@ def _raised(exc: BaseException) -> BaseException:
 
 def test_unknown_column_is_1054_in_table_list():
     err = failures.spark_error(
-        "UNRESOLVED_COLUMN.WITH_SUGGESTION", {"objectName": "`nope`", "proposal": "`k`, `v`"}, "42703",
+        "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+        {"objectName": "`nope`", "proposal": "`k`, `v`"},
+        "42703",
         "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter with name `nope` "
-        "cannot be resolved. Did you mean one of the following? [`k`, `v`]. SQLSTATE: 42703")
+        "cannot be resolved. Did you mean one of the following? [`k`, `v`]. SQLSTATE: 42703",
+    )
     assert isinstance(err, UnknownColumnError)
     assert (err.code, err.sqlstate) == (1054, "42S22")
     assert _shown(err) == "Unknown column 'nope' in 'table list'"
 
 
 def test_a_qualified_unknown_column_names_the_column():
-    err = failures.spark_error("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", {"objectName": "`t`.`we``ird`"},
-                               "42703", "")
+    err = failures.spark_error("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION", {"objectName": "`t`.`we``ird`"}, "42703", "")
     assert _shown(err) == "Unknown column 'we`ird' in 'table list'"
 
 
 def test_unknown_function_uses_doris_words():
-    err = failures.spark_error("UNRESOLVED_ROUTINE", {"routineName": "`nofunc`", "searchPath": "[...]"},
-                               "42883", "[UNRESOLVED_ROUTINE] Cannot resolve routine `nofunc` on search path")
+    err = failures.spark_error(
+        "UNRESOLVED_ROUTINE",
+        {"routineName": "`nofunc`", "searchPath": "[...]"},
+        "42883",
+        "[UNRESOLVED_ROUTINE] Cannot resolve routine `nofunc` on search path",
+    )
     assert isinstance(err, UnknownFunctionError)
     assert _shown(err) == "Can not found function 'nofunc'"
 
 
 def test_unknown_table_puts_the_view_name_back():
-    err = failures.spark_error("TABLE_OR_VIEW_NOT_FOUND", {"relationName": "`__dorisql_scan_3`"}, "42P01", "",
-                               views={"__dorisql_scan_3": "d.t"})
+    err = failures.spark_error(
+        "TABLE_OR_VIEW_NOT_FOUND",
+        {"relationName": "`__dorisql_scan_3`"},
+        "42P01",
+        "",
+        views={"__dorisql_scan_3": "d.t"},
+    )
     assert isinstance(err, UnknownTableError)
     assert (err.code, _shown(err)) == (1146, "Unknown table 'd.t'")
 
 
 def test_other_analysis_errors_keep_their_first_sentence_without_spark_advice():
     err = failures.spark_error(
-        "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES", {}, "42K09",
+        "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+        {},
+        "42K09",
         '[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve "(a + x)" due to data type mismatch: the left '
         'and right operands of the binary operator have incompatible types ("ARRAY<INT>" and "STRING"). '
-        "SQLSTATE: 42K09; line 1 pos 7")
+        "SQLSTATE: 42K09; line 1 pos 7",
+    )
     assert isinstance(err, AnalysisError)
-    assert _shown(err) == ('Cannot resolve "(a + x)" due to data type mismatch: the left and right operands of '
-                           'the binary operator have incompatible types ("ARRAY<INT>" and "STRING")')
+    assert _shown(err) == (
+        'Cannot resolve "(a + x)" due to data type mismatch: the left and right operands of '
+        'the binary operator have incompatible types ("ARRAY<INT>" and "STRING")'
+    )
 
 
 def test_data_errors_drop_the_spark_settings_they_suggest():
     err = failures.spark_error(
-        "DIVIDE_BY_ZERO", {"config": '"spark.sql.ansi.enabled"'}, "22012",
-        '[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL '
-        'instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error. SQLSTATE: 22012')
+        "DIVIDE_BY_ZERO",
+        {"config": '"spark.sql.ansi.enabled"'},
+        "22012",
+        "[DIVIDE_BY_ZERO] Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
+        'instead. If necessary set "spark.sql.ansi.enabled" to "false" to bypass this error. SQLSTATE: 22012',
+    )
     assert isinstance(err, InvalidValueError)
     assert _shown(err) == "Division by zero"
 
@@ -115,9 +134,13 @@ def test_a_datetime_overflow_in_spark_is_an_invalid_date_value():
 
 def test_an_unreadable_data_file_names_its_table(tmp_path):
     wh = tmp_path / "wh"
-    err = failures.spark_error("FAILED_READ_FILE.FILE_NOT_EXIST",
-                               {"path": f"file://{wh}/sales/orders/__partition=p1/part-0.parquet"}, "KD001", "",
-                               warehouse=wh)
+    err = failures.spark_error(
+        "FAILED_READ_FILE.FILE_NOT_EXIST",
+        {"path": f"file://{wh}/sales/orders/__partition=p1/part-0.parquet"},
+        "KD001",
+        "",
+        warehouse=wh,
+    )
     assert isinstance(err, StorageDamagedError) and err.table == "sales.orders"
     assert _shown(err).startswith("Table 'sales.orders' storage is damaged: see ADMIN CHECK TABLE sales.orders")
 
@@ -129,12 +152,21 @@ def test_spark_failures_that_are_not_sql_errors_are_left_to_the_internal_error()
 # --------------------------------------------------------------------------- Python values
 
 
-@pytest.mark.parametrize("exc, shown", [
-    (OverflowError("date value out of range"), "Invalid date value: out of range [0000-01-01, 9999-12-31]"),
-    (ValueError("year -6310 is out of range"), "Invalid date value: year -6310 is out of range [0000-01-01, 9999-12-31]"),
-    (ValueError("year 102024 is out of range"), "Invalid date value: year 102024 is out of range [0000-01-01, 9999-12-31]"),
-    (ValueError("ordinal must be >= 1"), "Invalid date value: out of range [0000-01-01, 9999-12-31]"),
-])
+@pytest.mark.parametrize(
+    "exc, shown",
+    [
+        (OverflowError("date value out of range"), "Invalid date value: out of range [0000-01-01, 9999-12-31]"),
+        (
+            ValueError("year -6310 is out of range"),
+            "Invalid date value: year -6310 is out of range [0000-01-01, 9999-12-31]",
+        ),
+        (
+            ValueError("year 102024 is out of range"),
+            "Invalid date value: year 102024 is out of range [0000-01-01, 9999-12-31]",
+        ),
+        (ValueError("ordinal must be >= 1"), "Invalid date value: out of range [0000-01-01, 9999-12-31]"),
+    ],
+)
 def test_dates_python_cannot_hold_are_invalid_date_values(log, exc, shown):
     err = failures.translate(_raised(exc), statement="SELECT DATE_ADD(dt, INTERVAL 100000 YEAR) FROM t")
     assert isinstance(err, InvalidValueError)
@@ -164,8 +196,9 @@ def test_a_permission_error_in_a_table_says_the_warehouse_is_read_only(tmp_path,
     exc = PermissionError(13, "Permission denied", str(wh / "d" / "t" / "_delta_log" / "00000000000000000003.json"))
     err = failures.translate(_raised(exc), warehouse=wh)
     assert isinstance(err, ReadOnlyWarehouseError) and err.code == 1290
-    assert _shown(err) == ("The warehouse is read-only (table 'd.t' cannot be written), "
-                           "so it cannot execute this statement")
+    assert _shown(err) == (
+        "The warehouse is read-only (table 'd.t' cannot be written), so it cannot execute this statement"
+    )
 
 
 # --------------------------------------------------------------------------- Delta
@@ -176,11 +209,14 @@ def _table(wh: Path) -> DeltaStore:
     return DeltaStore.create(wh / "d" / "t", schema, properties={"dorisql.test": "1"})
 
 
-@pytest.mark.parametrize("damage", [
-    lambda text: text[: len(text) // 2],            # a commit cut short
-    lambda text: '{"add": {"path": 5}}\n',           # a commit with a bad action
-    lambda text: "not json at all\n",                # a commit overwritten with garbage
-])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text[: len(text) // 2],  # a commit cut short
+        lambda text: '{"add": {"path": 5}}\n',  # a commit with a bad action
+        lambda text: "not json at all\n",  # a commit overwritten with garbage
+    ],
+)
 def test_a_damaged_delta_log_names_its_table_and_logs_the_library_text(tmp_path, log, damage):
     wh = tmp_path / "wh"
     store = _table(wh)
@@ -208,8 +244,9 @@ def test_a_delta_commit_conflict_asks_to_run_again(tmp_path, log):
 
     err = failures.translate(_raised(CommitFailedError("Version 3 already exists")))
     assert isinstance(err, CommitConflictError)
-    assert _shown(err) == ("Another statement changed table at the same time; nothing was committed, "
-                           "run the statement again")
+    assert _shown(err) == (
+        "Another statement changed table at the same time; nothing was committed, run the statement again"
+    )
 
 
 def test_a_rust_schema_error_from_deltalake_is_internal(log):

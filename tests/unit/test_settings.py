@@ -13,13 +13,19 @@ def test_integer_configs_take_java_int_values():
     assert check_frontend_setting("max_dynamic_partition_num", str(INT_CONFIG_MAX)) == "2147483647"
 
 
-@pytest.mark.parametrize("name", ["max_dynamic_partition_num", "dynamic_partition_check_interval_seconds",
-                                  "autobucket_max_buckets", "cluster_backends"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "max_dynamic_partition_num",
+        "dynamic_partition_check_interval_seconds",
+        "autobucket_max_buckets",
+        "cluster_backends",
+    ],
+)
 def test_integer_configs_beyond_java_int_are_refused(name):
     with pytest.raises(AnalysisError) as err:
         check_frontend_setting(name, "99999999999999999999")
-    assert str(err.value) == (f"Invalid value '99999999999999999999' for config '{name}': "
-                              "must be at most 2147483647")
+    assert str(err.value) == (f"Invalid value '99999999999999999999' for config '{name}': must be at most 2147483647")
     with pytest.raises(AnalysisError, match="must be at most 2147483647"):
         check_frontend_setting(name, str(INT_CONFIG_MAX + 1))
 

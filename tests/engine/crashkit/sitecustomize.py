@@ -36,7 +36,13 @@ def install(spec: str) -> None:
     for part in path:
         owner = getattr(owner, part)
     original = vars(owner)[name] if isinstance(owner, type) else getattr(owner, name)
-    wrap = classmethod if isinstance(original, classmethod) else staticmethod if isinstance(original, staticmethod) else None
+    wrap = (
+        classmethod
+        if isinstance(original, classmethod)
+        else staticmethod
+        if isinstance(original, staticmethod)
+        else None
+    )
     function = original.__func__ if wrap else original
     calls = [0]
 
