@@ -119,7 +119,7 @@ def check_table(warehouse: Path, meta: TableMeta, now: float, grace: float = GRA
                 "",
                 "LOG_UNREADABLE",
                 ERROR,
-                f"deltalake cannot read the latest version: {log_error_reason(exc)}; "
+                f"deltalake cannot read the latest version: {log_error_reason(exc) or 'see the log file'}; "
                 f"every statement on the table fails until _delta_log is repaired",
             )
         )

@@ -56,20 +56,22 @@ def behind_message(meta: TableMeta, version: int, expected: int) -> str:
     )
 
 
+def log_error_reason(exc: Exception) -> str | None:
+    """The reason a deltalake log failed to load, in plain words, when it is one we know (its
+    messages are Rust debug dumps: those stay in the log file, never in front of a user)."""
+    text = str(exc)
+    if "found gap" in text or "contiguous commit" in text:
+        return "a commit file is missing from _delta_log"
+    if "Json error" in text or "Truncated record" in text or "EOF while parsing" in text:
+        return "a commit file is not valid JSON"
+    return None
+
+
 def damaged_message(meta: TableMeta, reason: str) -> str:
     return (
         f"Table '{qualified(meta)}' storage is damaged: its Delta log cannot be read ({reason}); "
         f"run ADMIN CHECK TABLE {qualified(meta)}"
     )
-
-
-def log_error_reason(exc: Exception) -> str:
-    """A short reason for a deltalake failure to load a log (its messages are Rust debug dumps)."""
-    text = str(exc)
-    if "found gap" in text or "contiguous commit" in text:
-        return "a commit file is missing from _delta_log"
-    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
-    return first if len(first) <= 200 else first[:200] + "..."
 
 
 def require_storage(warehouse: Path, meta: TableMeta) -> None:
@@ -97,7 +99,10 @@ def table_storage(warehouse: Path, meta: TableMeta) -> Iterator[DeltaStore]:
     except DeltaError as exc:
         if "Kernel error" not in str(exc):  # not a log that cannot be read: let the engine report it
             raise
-        raise TableStorageError(damaged_message(meta, log_error_reason(exc))) from None
+        reason = log_error_reason(exc)
+        if reason is None:  # the engine's failure translation logs it and names the table
+            raise
+        raise TableStorageError(damaged_message(meta, reason)) from None
 
 
 def check_log_reached(warehouse: Path, meta: TableMeta) -> None:

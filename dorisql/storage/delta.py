@@ -395,21 +395,7 @@ class DeltaStore:
         On any failure the written files are deleted and the error re-raised; nothing is visible.
         A DataFrame with no rows commits nothing (``committed=False``).
         """
-        staged = self._stage(df)
-        try:
-            return self._commit(
-                staged,
-                removes=(),
-                read_version=None,
-                data_change=True,
-                operation=operation,
-                statement=statement,
-                metadata=metadata,
-                guard=expected_partitions,
-            )
-        except BaseException:
-            staged.discard()
-            raise
+        return self._append(self._stage(df), False, operation, statement, metadata, expected_partitions)
 
     def rewrite(
         self,
@@ -770,8 +756,14 @@ class DeltaStore:
         on failure the files are deleted and nothing is committed.
         """
         staged = _Staged(os.path.basename(staging_dir.rstrip("/")), fs.local_path(staging_dir))
+        return self._append(staged, True, operation, statement, metadata, expected_partitions)
+
+    def _append(self, staged: _Staged, collect: bool, operation, statement, metadata, guard) -> WriteResult:
+        """Commit a statement's new files as one append (moving them into place first when
+        `collect`); on any failure they are deleted and nothing is committed."""
         try:
-            self._collect(staged)
+            if collect:
+                self._collect(staged)
             return self._commit(
                 staged,
                 removes=(),
@@ -780,7 +772,7 @@ class DeltaStore:
                 operation=operation,
                 statement=statement,
                 metadata=metadata,
-                guard=expected_partitions,
+                guard=guard,
             )
         except BaseException:
             staged.discard()

@@ -210,15 +210,16 @@ STEPS = {
         None,
         (PARTS, SEEDED[2:]),
     ),
-    # DROP TABLE: the catalog entry, then the folder.
+    # DROP TABLE ... FORCE: the catalog entry, then the folder (without FORCE the folder waits in
+    # the recycle bin: a catalog change only).
     "drop-table/before-catalog": Step(
-        "DROP TABLE t", "before:dorisql.catalog.store:SqliteCatalog.drop_table", "DROP TABLE IF EXISTS t"
+        "DROP TABLE t FORCE", "before:dorisql.catalog.store:SqliteCatalog.drop_table", "DROP TABLE IF EXISTS t FORCE"
     ),
     "drop-table/after-catalog": Step(
-        "DROP TABLE t", "after:dorisql.catalog.store:SqliteCatalog.drop_table", "DROP TABLE IF EXISTS t"
+        "DROP TABLE t FORCE", "after:dorisql.catalog.store:SqliteCatalog.drop_table", "DROP TABLE IF EXISTS t FORCE"
     ),
     "drop-table/folder-half-removed": Step(
-        "DROP TABLE t", "after:os:unlink#2", "DROP TABLE IF EXISTS t", half_removed=True
+        "DROP TABLE t FORCE", "after:os:unlink#2", "DROP TABLE IF EXISTS t FORCE", half_removed=True
     ),
 }
 
@@ -315,12 +316,12 @@ def test_drop_removes_the_folder_of_the_table_it_dropped(spark, tmp_path, make_e
     real_drop = a.catalog.drop_table
 
     def drop_after_b_recreated(*args, **kwargs):
-        run(b, "DROP TABLE t")
+        run(b, "DROP TABLE t FORCE")
         run(b, TABLE.format(name="t"))
         return real_drop(*args, **kwargs)
 
     a.catalog.drop_table = drop_after_b_recreated
-    run(a, "DROP TABLE t")
+    run(a, "DROP TABLE t FORCE")
     assert observe(b) is None
     assert _orphan_folders(b) == set()
 

@@ -58,7 +58,7 @@ def test_an_unknown_function_and_a_date_beyond_9999_in_a_script(dorisql, shell_e
     assert "ValueError: year 102024 is out of range" in log and "INTERVAL 100000 YEAR" in log
 
 
-def test_a_damaged_delta_log_names_the_table_and_the_log(dorisql, shell_env, spark_process_env, wh):
+def test_a_damaged_delta_log_names_the_table_and_the_problem(dorisql, shell_env, spark_process_env, wh):
     assert dorisql("-e", SETUP).returncode == 0
     (log_dir,) = (wh / "d").glob("*/_delta_log")  # the table's folder is named by its id
     commits = sorted(log_dir.glob("*.json"))
@@ -66,12 +66,10 @@ def test_a_damaged_delta_log_names_the_table_and_the_log(dorisql, shell_env, spa
     latest.write_text(latest.read_text()[: len(latest.read_text()) // 2])  # a commit cut short
 
     out = dorisql("-e", "SELECT * FROM d.t")
-    log = _log(shell_env)
     assert _error_lines(out) == [
-        f"ERROR 1105 (HY000) at line 1: Table 'd.t' storage is damaged: see ADMIN CHECK TABLE d.t and the log {log}"
+        "ERROR 1105 (HY000) at line 1: Table 'd.t' storage is damaged: its Delta log cannot be read "
+        "(a commit file is not valid JSON); run ADMIN CHECK TABLE d.t"
     ]
-    text = log.read_text()
-    assert "SELECT * FROM d.t" in text and "Traceback" in text and "DeltaError" in text
 
 
 def test_spark_that_cannot_start_is_one_line(dorisql, shell_env):

