@@ -276,8 +276,6 @@ def check_alter_table(stmt: ast.AlterTable) -> None:
                 for tup in p.values:
                     if any(v is ast.MAXVALUE for v in tup):
                         raise AnalysisError(f"MAXVALUE is not allowed in LIST partition [{p.name}]")
-            if action.distribution is not None:
-                _check_buckets(action.distribution)
         elif isinstance(action, ast.SetProperties):
             _check_property_values(dict(action.properties), keys_type=None)
 
@@ -294,6 +292,42 @@ def _check_buckets(dist: ast.DistributedBy) -> None:
     too_many = bucket_limit_error(dist.buckets)
     if too_many:
         raise AnalysisError(too_many)
+
+
+def _column_text(c: ast.ColumnDef) -> str:
+    """A column as Doris's Column.toString prints it in messages: `k1` INT NOT NULL."""
+    nullable = c.nullable if c.nullable is not None else _default_nullable(c)
+    return f"`{c.name}` {T.type_sql(T.canonical(c.type))} {'NULL' if nullable else 'NOT NULL'}"
+
+
+def check_partition_distribution(table: ast.CreateTable, dist: ast.DistributedBy | None) -> None:
+    """ADD PARTITION ... DISTRIBUTED BY: only the bucket count may differ from the table's.
+
+    Doris InternalCatalog.addPartition, in its order and words: the distribution type, then the
+    bucket count (at least 1, at most max_bucket_num_per_partition), then the HASH columns.
+    """
+    if dist is None:
+        return
+    default = table.distribution or ast.DistributedBy("RANDOM", (), None, auto=True)
+    kind, default_kind = dist.kind.upper(), default.kind.upper()
+    if kind != default_kind:
+        raise AnalysisError(f"Cannot assign different distribution type. default is: {default_kind}")
+    if not dist.auto and dist.buckets is not None:
+        if dist.buckets <= 0:
+            raise AnalysisError(f"Cannot assign {kind.lower()} distribution buckets less than 1")
+        too_many = bucket_limit_error(dist.buckets)
+        if too_many:
+            raise AnalysisError(too_many)
+    if kind == "HASH" and [c.lower() for c in dist.columns] != [c.lower() for c in default.columns]:
+        cmap = _column_map(table)
+
+        def shown(names: tuple[str, ...]) -> str:
+            return "[" + ", ".join(_column_text(cmap[n.lower()]) if n.lower() in cmap else f"`{n}`" for n in names) + "]"
+
+        raise AnalysisError(
+            "Cannot assign hash distribution with different distribution cols. "
+            f"new is: {shown(dist.columns)} default is: {shown(default.columns)}"
+        )
 
 
 def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable: bool = True) -> None:

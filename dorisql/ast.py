@@ -495,6 +495,13 @@ class AdminCleanTrash(Statement):
 
 
 @dataclass(frozen=True)
+class Sync(Statement):
+    """SYNC: in Doris, wait for earlier loads to be visible on every frontend; a no-op here."""
+
+    reads_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
 class AdminCheckTable(Statement):
     """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
 

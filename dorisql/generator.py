@@ -437,6 +437,11 @@ def _(s: ast.AdminCleanTrash) -> str:
 
 
 @to_sql.register
+def _(s: ast.Sync) -> str:
+    return "SYNC"
+
+
+@to_sql.register
 def _(s: ast.AdminCheckTable) -> str:
     return "ADMIN CHECK TABLE " + table_sql(s.table)
 

@@ -189,6 +189,20 @@ def _name(t: DataType) -> str:
     return ALIASES.get(t.name.upper(), t.name.upper())
 
 
+def primitive_name(t: DataType) -> str:
+    """The type's name as Doris's messages print it (PrimitiveType): DECIMAL is DECIMALV3, named by
+    its precision: DECIMAL32 (up to 9 digits), DECIMAL64 (18), DECIMAL128 (38), DECIMAL256."""
+    c = canonical(t)
+    if c.name != "DECIMAL":
+        return c.name
+    precision = c.params[0]
+    if precision <= 9:
+        return "DECIMAL32"
+    if precision <= 18:
+        return "DECIMAL64"
+    return "DECIMAL128" if precision <= 38 else "DECIMAL256"
+
+
 # --------------------------------------------------------------------------- roles
 
 
@@ -254,10 +268,10 @@ def partition_type_error(t: DataType, column: str, kind: str) -> str | None:
         return f"Complex type column can't be partition column: {type_sql(canonical(t))}"
     if kind.upper() == "RANGE":
         if n not in INTEGER_TYPES and n not in DATE_TYPES:
-            return f"Column[{column}] type[{n}] cannot be a range partition key."
+            return f"Column[{column}] type[{primitive_name(t)}] cannot be a range partition key."
     else:
         if n not in INTEGER_TYPES and n not in DATE_TYPES and n not in ("CHAR", "VARCHAR", "BOOLEAN"):
-            return f"Column[{column}] type[{n}] cannot be a list partition key."
+            return f"Column[{column}] type[{primitive_name(t)}] cannot be a list partition key."
     return None
 
 

@@ -259,7 +259,8 @@ def _drop_partition(engine: Engine, meta: TableMeta, action: ast.DropPartition) 
         parts.finish_pending_drops(engine, meta)
         if action.if_exists:
             return meta
-        raise AnalysisError(f"Error in list of partitions to {meta.name}: partition {action.name} does not exist")
+        # Doris ErrorCode.ERR_DROP_PARTITION_NON_EXISTENT
+        raise AnalysisError(f"Error in list of partitions to {action.name}")
     parts.check_manual_change_allowed(engine, meta, "DROP PARTITION")
     return parts.drop_partitions(engine, meta, [action.name], reason="dorisql DROP PARTITION", force=action.force)
 

@@ -281,8 +281,8 @@ def _routed_frame(
         partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(allowed)
     frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
     if diagnose:
-        keys = ", ".join(definition.partition.columns) if definition.partition else ""
-        no_partition = F.when(F.col(PARTITION_COLUMN).isNull(), F.lit(f"no partition holds its partition key ({keys})"))
+        # Doris's words (BE VOlapTableSink: "no partition for this tuple. tuple=...")
+        no_partition = F.when(F.col(PARTITION_COLUMN).isNull(), F.lit("no partition for this tuple"))
         if names:
             no_partition = no_partition.when(
                 ~F.col(PARTITION_COLUMN).isin(names),

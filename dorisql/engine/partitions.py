@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dorisql import ast, table_properties
+from dorisql.analysis import check_partition_distribution
 from dorisql.bucketing import auto
 from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
 from dorisql.errors import AnalysisError, DorisqlError
@@ -101,9 +102,8 @@ def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> 
     item = action.partition
     if has_pending_drops(engine, meta):  # a crashed drop of a partition with this name, perhaps
         finish_pending_drops(engine, meta)
+    check_partition_distribution(meta.definition, action.distribution)
     explicit = action.distribution.buckets if action.distribution is not None else None
-    if explicit is not None and explicit <= 0:
-        raise AnalysisError("Number of hash distribution should be greater than zero.")
 
     def add(current: TableMeta) -> TableMeta:
         if current.partition(item.name) is not None:

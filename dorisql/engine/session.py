@@ -258,6 +258,12 @@ def _set_variable(engine: Engine, stmt: ast.SetVariable) -> Result:
     return Result.ok()
 
 
+def _sync(engine: Engine, stmt: ast.Sync) -> Result:
+    # Doris's SYNC waits until earlier loads are visible on every frontend; here each statement
+    # is visible when it returns, so there is nothing to wait for.
+    return Result.ok()
+
+
 def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Result:
     checked = {key.lower(): check_frontend_setting(key.lower(), value) for key, value in stmt.properties}
     for key, value in checked.items():
@@ -271,6 +277,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
     return {
         ast.Use: _use,
         ast.SetVariable: _set_variable,
+        ast.Sync: _sync,
         ast.AdminSetFrontendConfig: _admin_set_config,
         **ddl.HANDLERS,
         **show.HANDLERS,

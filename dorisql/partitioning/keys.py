@@ -999,23 +999,26 @@ def table_partitions(meta: Any) -> list[PartitionDef]:
     return from_meta(meta.partitions, ptypes)
 
 
+#: Doris's words when ADD PARTITION's values do not fit the table's partitioning
+#: (RangePartitionInfo / ListPartitionInfo.createAndCheckPartitionItem).
+RANGE_EXPECTED = "Range partition expected 'VALUES [LESS THAN or [(\"xxx\" ,...), (\"xxx\", ...))]'"
+LIST_EXPECTED = "List partition expected 'VALUES [IN or ((\"xxx\", \"xxx\"), ...)]'"
+
+
 def add_partition(meta: Any, item: RangePartition | ListPartition) -> PartitionDef:
     """ADD PARTITION against a table's live partitions: the new partition's typed definition."""
     definition = meta.definition
     if definition.partition is None:
-        raise AnalysisError(f"Table [{meta.name}] is not partitioned; cannot add partition [{item.name}]")
+        raise AnalysisError(f"Alter table [{meta.name}] failed. Not a partitioned table")  # Doris addPartition
     names, ptypes = partition_columns(definition)
     existing = table_partitions(meta)
     kind = definition.partition.kind.upper()
     if kind == "RANGE":
         if not isinstance(item, RangePartition):
-            raise AnalysisError(
-                f"Table [{meta.name}] is RANGE partitioned; partition [{item.name}] "
-                "must use VALUES LESS THAN or VALUES [..)"
-            )
+            raise AnalysisError(RANGE_EXPECTED)
         return add_range(existing, item, ptypes)  # type: ignore[arg-type]
     if not isinstance(item, ListPartition):
-        raise AnalysisError(f"Table [{meta.name}] is LIST partitioned; partition [{item.name}] must use VALUES IN")
+        raise AnalysisError(LIST_EXPECTED)
     return add_list(
         existing,  # type: ignore[arg-type]
         item,

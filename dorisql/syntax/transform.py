@@ -535,10 +535,8 @@ class ToAst(Transformer):
         v = c[0]
         if v is True:
             return "AUTO"
-        n = _int(v)
-        if n <= 0:
-            raise syntax_error_at(v, f"BUCKETS must be a positive number, found {v.value}")
-        return n
+        # BUCKETS 0 parses: Doris refuses it in analysis, with a message naming the statement's kind.
+        return _int(v)
 
     def rollups(self, c):
         return tuple(c)
@@ -650,6 +648,9 @@ class ToAst(Transformer):
 
     def admin_clean_trash(self, c):
         return ast.AdminCleanTrash()
+
+    def sync(self, c):
+        return ast.Sync()
 
     def admin_check_table(self, c):
         return ast.AdminCheckTable(c[0])

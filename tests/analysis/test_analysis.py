@@ -364,8 +364,6 @@ def test_property_errors():
 def test_alter_checks():
     t = TableName("t")
     A.check(AlterTable(t, (AddPartition(RangePartition("p", ("1",))),)))
-    with pytest.raises(AnalysisError, match="greater than zero"):
-        A.check(AlterTable(t, (AddPartition(RangePartition("p", ("1",)), DistributedBy("HASH", ("a",), 0)),)))
     with pytest.raises(AnalysisError, match="replication_num"):
         A.check(AlterTable(t, (SetProperties((("replication_num", "-1"),)),)))
 
@@ -463,3 +461,61 @@ def test_doris_suite_column_names_are_refused_with_their_message():
     ):
         with pytest.raises(AnalysisError, match="^Incorrect column name"):
             parse(sql)
+
+
+# ----------------------------------------------------------------------------- ADD PARTITION distribution
+
+
+def add_err(dist: DistributedBy, message: str) -> None:
+    """InternalCatalog.addPartition against SEED (DISTRIBUTED BY HASH(user_id) BUCKETS 16)."""
+    with pytest.raises(AnalysisError) as e:
+        A.check_partition_distribution(SEED, dist)
+    assert e.value.message == message
+
+
+def test_add_partition_may_change_only_the_bucket_count():
+    """Doris regression-test/suites/partition_p1/.../test_partition_operation.groovy: HASH(k1)
+    BUCKETS 20, 37, 7 are accepted; BUCKETS 0, HASH(k1, k2) and RANDOM are refused."""
+    for n in (1, 20, 37, 7):
+        A.check_partition_distribution(SEED, DistributedBy("HASH", ("user_id",), n))
+    A.check_partition_distribution(SEED, DistributedBy("HASH", ("USER_ID",), 3))  # names: any case
+    A.check_partition_distribution(SEED, None)
+    add_err(DistributedBy("RANDOM", (), 13), "Cannot assign different distribution type. default is: HASH")
+    add_err(DistributedBy("HASH", ("user_id",), 0), "Cannot assign hash distribution buckets less than 1")
+    add_err(
+        DistributedBy("HASH", ("user_id", "date"), 13),
+        "Cannot assign hash distribution with different distribution cols. "
+        "new is: [`user_id` LARGEINT NOT NULL, `date` DATE NOT NULL] default is: [`user_id` LARGEINT NOT NULL]",
+    )
+    add_err(
+        DistributedBy("HASH", ("city",), 13),
+        "Cannot assign hash distribution with different distribution cols. "
+        "new is: [`city` VARCHAR(20) NULL] default is: [`user_id` LARGEINT NOT NULL]",
+    )
+    with pytest.raises(AnalysisError, match=r"exceeds the maximum allowed value \(768\)"):
+        A.check_partition_distribution(SEED, DistributedBy("HASH", ("user_id",), 100000))
+
+
+def test_add_partition_to_a_random_table():
+    random_table = dataclasses.replace(SEED, keys=KeysDesc("DUPLICATE", ("user_id",)), distribution=None)
+    A.check_partition_distribution(random_table, DistributedBy("RANDOM", (), 20))
+    A.check_partition_distribution(random_table, DistributedBy("RANDOM", (), None, auto=True))
+    with pytest.raises(AnalysisError) as e:
+        A.check_partition_distribution(random_table, DistributedBy("HASH", ("user_id",), 10))
+    assert e.value.message == "Cannot assign different distribution type. default is: RANDOM"
+    with pytest.raises(AnalysisError) as e:
+        A.check_partition_distribution(random_table, DistributedBy("RANDOM", (), 0))
+    assert e.value.message == "Cannot assign random distribution buckets less than 1"
+
+
+def test_create_table_buckets_0_is_an_analysis_error():
+    """Doris regression-test/suites/ddl_p0/test_table_with_buckets (CREATE TABLE ... BUCKETS 0)."""
+    from dorisql.syntax import parse
+
+    for kind, sql in (("hash", "HASH(k)"), ("random", "RANDOM")):
+        with pytest.raises(AnalysisError) as e:
+            parse(f"CREATE TABLE t (k INT) DISTRIBUTED BY {sql} BUCKETS 0")
+        assert e.value.message == f"Number of {kind} distribution should be greater than zero."
+    # ADD PARTITION ... BUCKETS 0 parses too: the engine refuses it against the table's distribution.
+    (stmt,) = parse("ALTER TABLE t ADD PARTITION p VALUES LESS THAN (1) DISTRIBUTED BY HASH(k) BUCKETS 0")
+    assert stmt.actions[0].distribution.buckets == 0
