@@ -111,6 +111,15 @@ def _default_nullable(c: ast.ColumnDef) -> bool:
     return True
 
 
+def _nullable(c: ast.ColumnDef) -> bool:
+    """The column's nullability as stored: as written, else Doris's default; the aggregate-state
+    types are NOT NULL even when written NULL (current Doris accepts `b BITMAP BITMAP_UNION NULL`,
+    e.g. regression suite test_analyze_with_agg_complex_type)."""
+    if T.canonical(c.type).name in T.AGG_ONLY_TYPES:
+        return False
+    return c.nullable if c.nullable is not None else _default_nullable(c)
+
+
 def _agg_compatible(agg: str, t: ast.DataType) -> bool:
     """Doris AggregateType.checkCompatibility."""
     n = T.canonical(t).name
@@ -196,7 +205,7 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
         check(stmt)
     columns = []
     for c in stmt.columns:
-        nullable = c.nullable if c.nullable is not None else _default_nullable(c)
+        nullable = _nullable(c)
         columns.append(
             dataclasses.replace(
                 c, type=T.canonical(c.type), nullable=nullable, agg_type=c.agg_type.upper() if c.agg_type else None
@@ -296,7 +305,7 @@ def _check_buckets(dist: ast.DistributedBy) -> None:
 
 def _column_text(c: ast.ColumnDef) -> str:
     """A column as Doris's Column.toString prints it in messages: `k1` INT NOT NULL."""
-    nullable = c.nullable if c.nullable is not None else _default_nullable(c)
+    nullable = _nullable(c)
     return f"`{c.name}` {T.type_sql(T.canonical(c.type))} {'NULL' if nullable else 'NOT NULL'}"
 
 
@@ -322,7 +331,9 @@ def check_partition_distribution(table: ast.CreateTable, dist: ast.DistributedBy
         cmap = _column_map(table)
 
         def shown(names: tuple[str, ...]) -> str:
-            return "[" + ", ".join(_column_text(cmap[n.lower()]) if n.lower() in cmap else f"`{n}`" for n in names) + "]"
+            return (
+                "[" + ", ".join(_column_text(cmap[n.lower()]) if n.lower() in cmap else f"`{n}`" for n in names) + "]"
+            )
 
         raise AnalysisError(
             "Cannot assign hash distribution with different distribution cols. "
@@ -345,6 +356,7 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
         if c.name.upper().startswith("__DORIS_"):
             raise AnalysisError(f"Disable to create table column with name start with __DORIS_: {c.name.upper()}")
         T.check_type(c.type, c.name)
+        T.check_sub_types(c.type)
         if c.agg_type and c.agg_type.upper() not in AGG_TYPES:
             raise AnalysisError(f"Unknown aggregate type {c.agg_type} for column '{c.name}'")
 
@@ -362,6 +374,7 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
     _check_distribution(stmt, keys)
     _check_property_values(props, keys_type=keys.type)
     _check_dynamic(stmt)
+    _check_known_properties(props)
 
 
 def _check_keys(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
@@ -410,8 +423,7 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
                 raise AnalysisError(f"Key column can not set complex type:{c.name}")
             if keys.type == "AGGREGATE" and c.agg_type is None:
                 raise AnalysisError(f"complex type have to use aggregate function: {c.name}")
-            if c.nullable is True:
-                raise AnalysisError(f"complex type column must be not nullable, column:{c.name}")
+            # A written NULL is accepted (current Doris does; these columns are stored NOT NULL).
         if is_key:
             msg = T.key_type_error(t, c.name)
             if msg:
@@ -426,6 +438,7 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
                 )
             if t.name in T.COMPLEX_TYPES and agg not in ("NONE", "REPLACE", "REPLACE_IF_NOT_NULL"):
                 raise AnalysisError(f"{t.name} column can't support aggregation {agg}")
+        _check_complex_default(c, t)
         if c.default is not None and c.default.kind == "null" and c.nullable is False:
             raise AnalysisError(f"Can not set null default value to non nullable column: {c.name}")
         if (
@@ -449,6 +462,22 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
                 raise AnalysisError(f"the AUTO_INCREMENT column should be NOT NULL, column:{c.name}")
     if sum(1 for c in stmt.columns if c.auto_increment) > 1:
         raise AnalysisError("at most one AUTO_INCREMENT column can be used in a table")
+
+
+def _check_complex_default(c: ast.ColumnDef, t: ast.DataType) -> None:
+    """Doris ColumnDefinition.validate: an ARRAY column's default is NULL or [], a MAP, STRUCT,
+    JSON or VARIANT column's only NULL."""
+    if c.default is None or c.default.kind == "null":
+        return
+    if t.name == "ARRAY":
+        if c.default.kind != "string" or c.default.value != "[]":
+            raise AnalysisError("Array type column default value only support null or []")
+    elif t.name == "MAP":
+        raise AnalysisError("Map type column default value just support null")
+    elif t.name == "STRUCT":
+        raise AnalysisError("Struct type column default value just support null")
+    elif t.name in ("JSON", "VARIANT"):
+        raise AnalysisError("Json or Variant type column default value just support null")
 
 
 def _check_partition(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool, allow_nullable: bool) -> None:
@@ -549,6 +578,49 @@ def _check_distribution(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
             )
 
 
+#: The table properties Doris's CREATE TABLE consumes (PropertyAnalyzer and
+#: InternalCatalog.createOlapTable, which refuses whatever is left: "Unknown properties: {...}").
+#: dynamic_partition.* keys are checked by dorisql.partitioning.dynamic.
+TABLE_PROPERTIES = frozenset(
+    """
+    replication_num replication_allocation min_load_replica_num storage_medium storage_cooldown_time
+    storage_policy storage_format storage_type inverted_index_storage_format version_info short_key
+    bloom_filter_columns bloom_filter_fpp colocate_with compression in_memory light_schema_change
+    distribution_type distribution_hash_type file_cache_ttl_seconds _auto_bucket estimate_partition_size
+    tablet_type function_column.sequence_type function_column.sequence_col disable_auto_compaction
+    enable_single_replica_compaction store_row_column row_store_columns row_store_page_size
+    storage_page_size storage_dict_page_size skip_write_index_on_load compaction_policy
+    time_series_compaction_goal_size_mbytes time_series_compaction_file_count_threshold
+    time_series_compaction_time_threshold_seconds time_series_compaction_empty_rowsets_threshold
+    time_series_compaction_level_threshold is_being_synced enable_unique_key_merge_on_write
+    enable_unique_key_skip_bitmap_column enable_duplicate_without_keys_by_default
+    group_commit_interval_ms group_commit_data_bytes enable_mow_light_delete enable_light_delete
+    partition.retention_count storage_vault_name storage_vault_id mutable data_sort.sort_type
+    data_sort.col_num variant_enable_flatten_nested deprecated_variant_enable_flatten_nested
+    variant_max_subcolumns_count variant_enable_typed_paths_to_sparse variant_enable_nested_group
+    variant_max_sparse_column_statistics_size variant_sparse_hash_shard_count variant_enable_doc_mode
+    variant_doc_materialization_min_rows variant_doc_hash_shard_count
+    vertical_compaction_num_columns_per_group float_type_default_use_plain_encoding tde_algorithm
+    auto_analyze_policy
+    """.split()
+)
+#: Families of keys Doris reads by prefix (binlog.enable, binlog.ttl_seconds, ...).
+TABLE_PROPERTY_PREFIXES = ("dynamic_partition.", "binlog.", "sequence_mapping.")
+#: distribution_hash_type values: crc32 (Doris's default, what dorisql buckets with) and identity.
+DISTRIBUTION_HASH_TYPES = ("crc32", "identity")
+
+
+def _check_known_properties(props: dict[str, str]) -> None:
+    unknown = {
+        k: v
+        for k, v in props.items()
+        if k.lower() not in TABLE_PROPERTIES and not k.lower().startswith(TABLE_PROPERTY_PREFIXES)
+    }
+    if unknown:
+        # Doris prints the left-over map as Java does: {key=value, ...}
+        raise AnalysisError("Unknown properties: {" + ", ".join(f"{k}={v}" for k, v in unknown.items()) + "}")
+
+
 def _positive_int(key: str, value: str) -> int:
     try:
         n = int(value.strip())
@@ -602,6 +674,14 @@ def _check_property_values(props: dict[str, str], keys_type: str | None) -> None
         elif k == "colocate_with":
             if not value.strip():
                 raise AnalysisError("colocate_with can not be empty")
+        elif k == "distribution_hash_type":
+            hash_type = value.strip().lower()
+            if hash_type not in DISTRIBUTION_HASH_TYPES:
+                raise AnalysisError(
+                    f"Invalid distribution_hash_type: {value}, supported values: {', '.join(DISTRIBUTION_HASH_TYPES)}"
+                )
+            if hash_type == "identity":
+                raise NotSupportedError("distribution_hash_type identity (dorisql buckets rows with crc32)")
         elif k in ("compaction_policy",):
             if value.strip().lower() not in ("size_based", "time_series"):
                 raise AnalysisError(f"compaction_policy must be time_series or size_based, got {value}")

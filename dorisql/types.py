@@ -174,6 +174,26 @@ def check_type(t: DataType, column: str | None = None) -> DataType:
     return c
 
 
+#: Types Doris refuses inside ARRAY / MAP / STRUCT (Type.supportSubType; regression suite
+#: datatype_p0/nested_types/create_nestedtypes_with_unsupport_types).
+UNSUPPORTED_SUB_TYPES = ("HLL", "BITMAP", "QUANTILE_STATE", "JSON")
+
+
+def check_sub_types(t: DataType) -> None:
+    """Doris's refusal of an ARRAY / MAP / STRUCT holding an aggregate-state or JSON type, or a
+    MAP keyed by a complex type: "<PARENT> unsupported sub-type: <type>" (the type as Doris's
+    catalog prints it, in lower case). A CREATE TABLE check only: stored types are not re-checked."""
+    c = canonical(t)
+    if c.name not in COMPLEX_TYPES:
+        return
+    children = [f.type for f in c.fields] if c.name == "STRUCT" else list(c.args)
+    for i, child in enumerate(children):
+        complex_key = c.name == "MAP" and i == 0 and child.name in COMPLEX_TYPES
+        if child.name in UNSUPPORTED_SUB_TYPES or complex_key:
+            raise AnalysisError(f"{c.name} unsupported sub-type: {type_sql(child).lower()}")
+        check_sub_types(child)
+
+
 def type_sql(t: DataType) -> str:
     """Doris SQL text of a type: VARCHAR(20), DECIMAL(27, 9), ARRAY<INT>, STRUCT<a:INT>."""
     if t.name in COMPLEX_TYPES:

@@ -178,10 +178,9 @@ def test_key_errors():
     err(nn, "REPLACE_IF_NOT_NULL column must be nullable, maybe should use REPLACE, column:v")
     h = dataclasses.replace(base, columns=(C("a", "INT"), C("h", "HLL")), keys=KeysDesc("AGGREGATE", ("a",)))
     err(h, "AGG_KEYS table should specify aggregate type for non-key column[h]")  # Doris checks keys first
-    err(
-        dataclasses.replace(h, columns=(C("a", "INT"), C("h", "HLL", agg_type="HLL_UNION", nullable=True))),
-        "complex type column must be not nullable, column:h",
-    )
+    # A written NULL on an aggregate-state column is accepted (current Doris); it is stored NOT NULL.
+    nullable_h = dataclasses.replace(h, columns=(C("a", "INT"), C("h", "HLL", agg_type="HLL_UNION", nullable=True)))
+    assert A.normalize_create_table(nullable_h).columns[1].nullable is False
     err(
         dataclasses.replace(
             base, columns=(C("a", "INT"), C("b", "INT", nullable=False, default=Literal(None, "null")))
@@ -519,3 +518,104 @@ def test_create_table_buckets_0_is_an_analysis_error():
     # ADD PARTITION ... BUCKETS 0 parses too: the engine refuses it against the table's distribution.
     (stmt,) = parse("ALTER TABLE t ADD PARTITION p VALUES LESS THAN (1) DISTRIBUTED BY HASH(k) BUCKETS 0")
     assert stmt.actions[0].distribution.buckets == 0
+
+
+# ----------------------------------------------------------------------------- CREATE TABLE validation (issue 11)
+
+
+def parse_err(sql: str, message: str, exc=AnalysisError) -> None:
+    from dorisql.syntax import parse
+
+    with pytest.raises(exc) as e:
+        parse(sql)
+    assert e.value.message == message
+
+
+DUP = "CREATE TABLE t (k INT, {col}) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+
+
+def test_unknown_table_properties_are_refused():
+    """InternalCatalog.createOlapTable: whatever property is left unconsumed is refused."""
+    parse_err(
+        DUP.format(col="v INT") + " PROPERTIES ('replication_num' = '1', 'no_such_thing' = 'x', 'colour' = 'red')",
+        "Unknown properties: {no_such_thing=x, colour=red}",
+    )
+    from dorisql.syntax import parse
+
+    parse(
+        DUP.format(col="v INT") + " PROPERTIES ('replication_allocation' = 'tag.location.default: 1', "
+        "'light_schema_change' = 'true', 'compression' = 'zstd', 'binlog.enable' = 'false', "
+        "'bloom_filter_columns' = 'v', 'storage_format' = 'V2', 'enable_light_delete' = 'true', "
+        "'estimate_partition_size' = '10G', 'distribution_hash_type' = 'crc32')"
+    )
+
+
+def test_distribution_hash_type():
+    """regression suite test_distribution_hash_type_identity: "murmur" is refused."""
+    from dorisql.syntax import parse
+
+    with pytest.raises(AnalysisError) as e:
+        parse(DUP.format(col="v INT") + " PROPERTIES ('distribution_hash_type' = 'murmur')")
+    assert e.value.message.startswith("Invalid distribution_hash_type")
+    # identity buckets differently from the crc32 dorisql writes with: refused, not silently ignored
+    with pytest.raises(NotSupportedError):
+        parse(DUP.format(col="v INT") + " PROPERTIES ('distribution_hash_type' = 'identity')")
+
+
+@pytest.mark.parametrize(
+    ("col", "message"),
+    [
+        ("a ARRAY<INT> DEFAULT '[1]'", "Array type column default value only support null or []"),
+        ("m MAP<INT, INT> DEFAULT '{}'", "Map type column default value just support null"),
+        ("s STRUCT<f:INT> DEFAULT '{}'", "Struct type column default value just support null"),
+        ("j JSON DEFAULT '{}'", "Json or Variant type column default value just support null"),
+        ("v VARIANT DEFAULT '{}'", "Json or Variant type column default value just support null"),
+    ],
+)
+def test_defaults_on_complex_columns(col, message):
+    """Nereids ColumnDefinition.validate."""
+    parse_err(DUP.format(col=col), message)
+
+
+def test_allowed_defaults_on_complex_columns():
+    from dorisql.syntax import parse
+
+    for col in (
+        "a ARRAY<INT> DEFAULT '[]'",
+        "a ARRAY<INT> DEFAULT NULL",
+        "m MAP<INT, INT> DEFAULT NULL",
+        "j JSON NULL",
+    ):
+        parse(DUP.format(col=col))
+
+
+@pytest.mark.parametrize("inner", ["HLL", "BITMAP", "QUANTILE_STATE", "JSON", "JSONB"])
+def test_aggregate_state_and_json_types_are_refused_inside_nested_types(inner):
+    """regression suite datatype_p0/nested_types/create_nestedtypes_with_unsupport_types."""
+    shown = "json" if inner == "JSONB" else inner.lower()
+    parse_err(DUP.format(col=f"c ARRAY<{inner}>"), f"ARRAY unsupported sub-type: {shown}")
+    parse_err(DUP.format(col=f"c MAP<STRING, {inner}>"), f"MAP unsupported sub-type: {shown}")
+    parse_err(DUP.format(col=f"c MAP<{inner}, STRING>"), f"MAP unsupported sub-type: {shown}")
+    parse_err(DUP.format(col=f"c STRUCT<f1:{inner}>"), f"STRUCT unsupported sub-type: {shown}")
+    parse_err(DUP.format(col=f"c ARRAY<STRUCT<f1:{inner}>>"), f"STRUCT unsupported sub-type: {shown}")
+
+
+def test_complex_map_keys_are_refused():
+    parse_err(DUP.format(col="m MAP<ARRAY<INT>, INT>"), "MAP unsupported sub-type: array<int>")
+    parse_err(DUP.format(col="m MAP<STRUCT<a:INT>, INT>"), "MAP unsupported sub-type: struct<a:int>")
+    from dorisql.syntax import parse
+
+    parse(DUP.format(col="m MAP<STRING, ARRAY<MAP<INT, STRING>>>"))  # complex values are fine
+
+
+def test_nullable_aggregate_state_columns_are_accepted():
+    """regression suite test_analyze_with_agg_complex_type: `device_id bitmap BITMAP_UNION NULL`."""
+    from dorisql.syntax import parse
+
+    (stmt,) = parse(
+        "create table t (datekey int, device_id bitmap BITMAP_UNION NULL, qs QUANTILE_STATE QUANTILE_UNION NULL, "
+        "h hll hll_union) aggregate key (datekey) distributed by hash(datekey) buckets 1 "
+        "properties('replication_num' = '1')"
+    )
+    columns = A.normalize_create_table(stmt).columns
+    assert [c.nullable for c in columns] == [True, False, False, False]
