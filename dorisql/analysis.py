@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from dorisql import ast
+from dorisql import ast, table_properties
 from dorisql import types as T
 from dorisql.bucketing.limits import bucket_limit_error
 from dorisql.errors import AnalysisError, NotSupportedError
@@ -646,6 +646,9 @@ def _check_property_values(props: dict[str, str], keys_type: str | None) -> None
                 if not tag.strip().startswith("tag.location.") or not num.strip():
                     raise AnalysisError(f"Invalid replication allocation property: {value}")
                 total += _positive_int("replication_allocation", num)
+            unavailable = table_properties.unavailable_replica_tags(value, props.get("storage_medium"))
+            if unavailable:
+                raise AnalysisError(unavailable)
         elif k == "estimate_partition_size":
             try:
                 parse_data_volume(value)

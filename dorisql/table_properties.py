@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["merge"]
+__all__ = ["merge", "unavailable_replica_tags"]
 
 #: A replica count set by ALTER replaces an allocation set earlier (Doris keeps only one of the
 #: two: ``replication_num`` is shorthand for ``tag.location.default: n``).
@@ -30,3 +30,35 @@ def merge(current: Mapping[str, str], changes: Mapping[str, str]) -> dict[str, s
             merged.pop(superseded, None)
     merged.update(changes)
     return merged
+
+
+#: The backend tags this deployment has: one backend, tagged "default" (Doris's default tag).
+BACKEND_TAGS = ("default",)
+
+
+def unavailable_replica_tags(allocation: str, storage_medium: str | None = None) -> str | None:
+    """Doris's refusal of a replication allocation naming a tag no backend has
+    (SystemInfoService.selectBackendIdsForReplicaCreation), else None.
+
+    ``allocation`` is "tag.location.<tag>: <n>[, ...]"; malformed text is left to the
+    allocation's own check.
+    """
+    failed = []
+    for part in allocation.split(","):
+        tag, _, num = part.partition(":")
+        tag = tag.strip()
+        if not tag.startswith("tag.location."):
+            continue
+        name = tag[len("tag.location.") :]
+        if name not in BACKEND_TAGS:
+            failed.append(
+                f'replication tag: {{"location" : "{name}"}}, replication num: {num.strip()}, '
+                f"storage medium: {(storage_medium or 'HDD').upper()}"
+            )
+    if not failed:
+        return None
+    return (
+        "Failed to find enough backend, please check the replication num,replication tag and storage medium "
+        "and avail capacity of backends or maybe all be on same host.\n"
+        "Create failed replications:\n" + "\n".join(failed)
+    )

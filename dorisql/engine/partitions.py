@@ -393,9 +393,19 @@ def with_dynamic_state_created(engine: Engine, meta: TableMeta) -> TableMeta:
     """A new dynamic table has been scheduled once, at creation (Doris runs the rules immediately)."""
     if dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
         now = engine.now()
-        return dataclasses.replace(
-            meta, dynamic_state=DynamicState(last_update_time=None, last_scheduler_time=now, state="NORMAL")
-        )
+        state = DynamicState(last_update_time=None, last_scheduler_time=now, state="NORMAL")
+        props = dynamic_properties(engine, meta.definition)
+        if props is not None and props.enable:
+            # what that first pass could not do (a range overlapping a listed partition, a START
+            # border no date can hold), as SHOW DYNAMIC PARTITION TABLES reports it
+            plan = _plan_for(engine, meta, props, now)
+            state = dataclasses.replace(
+                state,
+                state=plan.state,
+                last_create_partition_msg=plan.last_create_partition_msg,
+                last_drop_partition_msg=plan.last_drop_partition_msg,
+            )
+        return dataclasses.replace(meta, dynamic_state=state)
     return meta
 
 

@@ -19,7 +19,9 @@ Semantics, in short (offsets are in ``time_unit``s from the period containing "n
   ``create_history_partition`` is true, then ``max(start, -history_partition_num)`` (or ``start``
   when history_partition_num is unset). A new range that intersects any existing partition is not
   created (an identical range simply already exists; a partial overlap is a conflict, recorded
-  as the create error, and an AnalysisError when the table is being created).
+  as the create error -- also while the table is being created, which still succeeds). A border
+  no DATE/DATETIME can hold is Doris's "date/datetime literal [...] is invalid": an error when
+  creating (the table, while it is created), a recorded drop error for the START border.
 - Dropping: only when ``start`` is set; a partition is kept if its range intersects
   ``[border(start), +inf)`` or one of ``reserved_history_periods`` (closed ranges), otherwise
   dropped -- i.e. partitions entirely before START go. ``history_partition_num`` plays no part.
@@ -564,6 +566,13 @@ def parse_properties(
             raise _fail(f"{HOT_PARTITION_NUM} must larger than 0.", HOT_PARTITION_NUM, text)
         hot_partition_num = number
 
+    allocation = given(REPLICATION_ALLOCATION)
+    if allocation is not None:
+        # DynamicPartitionUtil.checkReplicaAllocation: backends must exist for every tag
+        unavailable = table_properties.unavailable_replica_tags(allocation, given(STORAGE_MEDIUM))
+        if unavailable:
+            raise AnalysisError(unavailable)
+
     reserved = None
     if RESERVED_HISTORY_PERIODS in dyn:
         reserved = _check_reserved_history_periods(dyn[RESERVED_HISTORY_PERIODS], time_unit)
@@ -681,6 +690,49 @@ def border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: in
     else:  # pragma: no cover - validated earlier
         raise ValueError(unit)
     return dt.datetime(day.year, day.month, day.day)
+
+
+#: Days in 400 Gregorian years: the calendar (weekdays included) repeats with this period.
+_DAYS_PER_400_YEARS = 146097
+
+
+def _proleptic(ordinal: int) -> tuple[int, int, int]:
+    """(year, month, day) of a proleptic Gregorian day number (``date.toordinal``), for any
+    year: Python's dates stop at 1 and 9999, Doris's borders need not."""
+    cycles = (ordinal - 1) // _DAYS_PER_400_YEARS
+    d = dt.date.fromordinal(ordinal - cycles * _DAYS_PER_400_YEARS)
+    return d.year + 400 * cycles, d.month, d.day
+
+
+def border_text(props: DynamicPartitionProperties, now_local: dt.datetime, offset: int, kind: str) -> str:
+    """The border ``offset`` units from now as Doris writes it (DynamicPartitionUtil's
+    yyyy-MM-dd[ HH:mm:ss] pattern), for a border outside 0001..9999 that ``border`` cannot
+    compute. Java prints the year of era, with a '+' past four digits: '+271768-09-11'."""
+    unit, today, hour = props.time_unit, now_local.date(), 0
+    if unit == "HOUR":
+        utc = now_local.astimezone(dt.timezone.utc)
+        ordinal, hour = divmod(utc.toordinal() * 24 + utc.hour + offset, 24)
+        year, month, day = _proleptic(ordinal)
+    elif unit == "DAY":
+        year, month, day = _proleptic(today.toordinal() + offset)
+    elif unit == "WEEK":
+        shifted = today.toordinal() + 7 * offset
+        weekday = today.isoweekday()  # shifting by whole weeks keeps the weekday
+        year, month, day = _proleptic(shifted + props.start_day_of_week - weekday)
+    elif unit == "MONTH":
+        real = offset - 1 if today.day < props.start_day_of_month else offset
+        year, month0 = divmod(today.year * 12 + today.month - 1 + real, 12)
+        month, day = month0 + 1, props.start_day_of_month
+    else:  # YEAR
+        year, month, day = today.year + offset, 1, 1
+    year_of_era = year if year > 0 else 1 - year
+    text = f"{'+' if year_of_era > 9999 else ''}{year_of_era:04d}-{month:02d}-{day:02d}"
+    return text + (f" {hour:02d}:00:00" if kind == "DATETIME" else "")
+
+
+def invalid_border(props: DynamicPartitionProperties, now_local: dt.datetime, offset: int, kind: str) -> str:
+    """Doris's refusal of a border no DATE/DATETIME can hold (DateLiteral's message)."""
+    return f"date/datetime literal [{border_text(props, now_local, offset, kind)}] is invalid"
 
 
 def java_week_of_year(d: dt.date) -> int:
@@ -896,11 +948,25 @@ def _plan_creations(
         value = _as_bound(border_at, kind)
         return border_at, value, keys.range_key((value,), column_type)
 
-    upper, hi_b, hi_key = bound(props.real_start())
+    try:
+        upper, hi_b, hi_key = bound(props.real_start())
+    except (OverflowError, ValueError):  # a border before year 1 or after 9999
+        message = invalid_border(props, now_local, props.real_start(), kind)
+        if creating_table:
+            raise AnalysisError(message) from None
+        result.create_errors.append(message)
+        return
     for offset in range(props.real_start(), props.end + 1):
         # each period's upper border is the next one's lower border
         lower, lo_b, lo_key = upper, hi_b, hi_key
-        upper, hi_b, hi_key = bound(offset + 1)
+        try:
+            upper, hi_b, hi_key = bound(offset + 1)
+        except (OverflowError, ValueError):
+            message = invalid_border(props, now_local, offset + 1, kind)
+            if creating_table:
+                raise AnalysisError(message) from None
+            result.create_errors.append(message)
+            return
         name = props.prefix + partition_suffix(props.time_unit, lower)
         if lo_b >= hi_b:
             # HOUR across a DST fall-back: two offsets share a local border; nothing to create
@@ -913,14 +979,13 @@ def _plan_creations(
             if clash_range == new:
                 result.messages.append(f"partition {part.name} already covers offset {offset}")
             else:
-                message = (
+                # Doris (getAddPartitionClause) skips it and records the conflict, even while
+                # the table is being created: CREATE TABLE succeeds.
+                result.create_errors.append(
                     f"Range {_range_text(part.lower, part.upper)} of partition {part.name} "
                     f"is intersected with range: {_range_text(lo_b, hi_b)} of new "
                     f"partition {name}"
                 )
-                if creating_table:
-                    raise AnalysisError(message)
-                result.create_errors.append(message)
             continue
         if name.lower() in taken_names:
             message = f"Duplicate partition name {name}: {_range_text(lo_b, hi_b)} not created"
@@ -954,7 +1019,15 @@ def _plan_drops(
     kind: str,
     result: Plan,
 ) -> None:
-    start = _as_bound(border(props, now_local, props.start), kind)
+    try:
+        start = _as_bound(border(props, now_local, props.start), kind)
+    except (OverflowError, ValueError):
+        # Doris (getDropPartitionClause) drops nothing and records why.
+        result.drop_errors.append(
+            f"'{START}' = {props.start}, maybe it's too small, can use alter table sql to increase it. "
+            f", error: {invalid_border(props, now_local, props.start, kind)}"
+        )
+        return
     result.start_border = start
     start_key = keys.range_key((start,), (DataType(kind),))
     reserved = _reserved_ranges(props, kind)

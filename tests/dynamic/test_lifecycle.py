@@ -232,15 +232,77 @@ def test_create_table_validation(h, ddl, message):
     assert h.engine.catalog.list_tables("d") == []
 
 
-def test_create_table_conflict_is_an_error(h):
+def test_create_table_skips_dynamic_partitions_overlapping_a_listed_one(h):
+    """Doris (DynamicPartitionScheduler.getAddPartitionClause): the overlapping periods are
+    skipped and the conflict recorded; CREATE TABLE succeeds (regression suite
+    test_dynamic_partition_failed, table test_dynamic_partition_failed_ok2)."""
     h.at("2020-05-29 10:00:00")
-    with pytest.raises(AnalysisError, match="intersected"):
-        h.sql("""CREATE TABLE t (k1 DATE, v INT) PARTITION BY RANGE(k1) (
-                    PARTITION m VALUES [('2020-05-30 '), ('2020-06-15')))
-                  DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.time_unit" = "DAY",
-                  "dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p")""")
+    h.sql("""CREATE TABLE t (k1 DATE, v INT) PARTITION BY RANGE(k1) (
+                PARTITION m VALUES [('2020-05-30 '), ('2020-06-01')))
+              DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.time_unit" = "DAY",
+              "dynamic_partition.end" = "3", "dynamic_partition.prefix" = "p")""")
+    assert h.names("t") == ["p20200529", "m", "p20200601"]
+    row = h.dynamic_rows()["t"]
+    assert row["State"] == "ERROR"
+    assert row["LastCreatePartitionMsg"] == (
+        "Range [2020-05-30, 2020-06-01) of partition m is intersected with range: "
+        "[2020-05-31, 2020-06-01) of new partition p20200531"
+    )
+
+
+def test_history_far_before_year_one_creates_what_it_can(h):
+    """regression suite test_dynamic_partition_failed (test_dynamic_partition_failed_ok1): start
+    -99999999 with history_partition_num 5 creates 5 history partitions + today + 3, and the drop
+    step, whose START border no DATETIME can hold, records why it dropped nothing."""
+    h.at("2024-06-10 10:00:00")
+    h.sql(
+        dynamic_table(
+            "ok1",
+            "DATETIME",
+            time_unit="day",
+            end=3,
+            start=-99999999,
+            history_partition_num=5,
+            create_history_partition="true",
+        )
+    )
+    assert len(h.names("ok1")) == 9
+    assert h.names("ok1")[0] == "p20240605"
+    row = h.dynamic_rows()["ok1"]
+    assert row["LastDropPartitionMsg"].startswith(
+        "'dynamic_partition.start' = -99999999, maybe it's too small, can use alter table sql to increase it. "
+        ", error: date/datetime literal [+"
+    )
+    assert row["LastDropPartitionMsg"].endswith(" 00:00:00] is invalid")
+    # the scheduler's later passes keep the table as it is and the message as it was
+    assert not h.run_pass("2024-06-10 12:00:00").dropped
+    assert len(h.names("ok1")) == 9
+
+
+def test_history_that_no_date_can_hold_refuses_the_table(h):
+    """Same suite, test_dynamic_partition_failed_2: without history_partition_num (and the FE
+    limit raised) the first history border is Doris's invalid date literal; nothing is created."""
+    h.at("2024-06-10 10:00:00")
+    h.sql("ADMIN SET FRONTEND CONFIG ('max_dynamic_partition_num' = '2147483647')")
+    with pytest.raises(AnalysisError) as e:
+        h.sql(dynamic_table("f2", "DATETIME", time_unit="day", end=3, start=-99999999, create_history_partition="true"))
+    assert e.value.message == "date/datetime literal [+271768-09-29 00:00:00] is invalid"
     assert h.engine.catalog.list_tables("d") == []
-    assert not list(h.warehouse.glob("d/*/_delta_log"))  # no table folder was left behind
+
+
+def test_replication_allocation_with_a_tag_no_backend_has_is_refused(h):
+    """DynamicPartitionUtil.checkReplicaAllocation: backends must exist for the tag; this
+    deployment's one backend has tag `default`."""
+    with pytest.raises(AnalysisError) as e:
+        h.sql(dynamic_table("t", time_unit="DAY", end=3, replication_allocation="tag.location.not_exist_tag: 1"))
+    assert e.value.message == (
+        "Failed to find enough backend, please check the replication num,replication tag and storage medium "
+        "and avail capacity of backends or maybe all be on same host.\n"
+        "Create failed replications:\n"
+        'replication tag: {"location" : "not_exist_tag"}, replication num: 1, storage medium: HDD'
+    )
+    assert h.engine.catalog.list_tables("d") == []
+    h.sql(dynamic_table("ok", time_unit="DAY", end=3, replication_allocation="tag.location.default: 1"))
 
 
 # ---------------------------------------------------------------------- global settings

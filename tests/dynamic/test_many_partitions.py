@@ -96,23 +96,25 @@ def test_dynamic_hour_table_with_thousands_of_partitions(h):
     assert not report.errors
 
 
-def test_dynamic_partitions_refuse_to_overlap_a_manual_one(h):
+def test_dynamic_partitions_skip_the_hours_a_manual_one_overlaps(h):
+    """Doris skips the overlapping periods (and records the last conflict); the table is made."""
     h.sql('ADMIN SET FRONTEND CONFIG ("max_dynamic_partition_num" = "5000")')
     h.at("2020-05-29 10:30:00")
-    with pytest.raises(AnalysisError) as err:
-        h.sql(
-            "CREATE TABLE t (k1 DATETIME, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) "
-            '(PARTITION manual VALUES [("2020-05-29 12:30:00"), ("2020-05-29 13:30:00"))) '
-            'DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.enable" = "true", '
-            '"dynamic_partition.time_unit" = "HOUR", "dynamic_partition.end" = "2000", '
-            '"dynamic_partition.prefix" = "p", "dynamic_partition.time_zone" = "UTC")'
-        )
-    assert str(err.value) == (
-        "Range [2020-05-29 12:30:00, 2020-05-29 13:30:00) of partition manual is "
-        "intersected with range: [2020-05-29 12:00:00, 2020-05-29 13:00:00) of "
-        "new partition p2020052912"
+    h.sql(
+        "CREATE TABLE t (k1 DATETIME, v INT) DUPLICATE KEY(k1) PARTITION BY RANGE(k1) "
+        '(PARTITION manual VALUES [("2020-05-29 12:30:00"), ("2020-05-29 13:30:00"))) '
+        'DISTRIBUTED BY HASH(k1) BUCKETS 1 PROPERTIES ("dynamic_partition.enable" = "true", '
+        '"dynamic_partition.time_unit" = "HOUR", "dynamic_partition.end" = "2000", '
+        '"dynamic_partition.prefix" = "p", "dynamic_partition.time_zone" = "UTC")'
     )
-    assert h.one("SHOW TABLES").rows == []
+    names = h.names("t")
+    assert len(names) == 2001 - 2 + 1  # hours 0..2000, less the two the manual one overlaps, plus it
+    assert "p2020052912" not in names and "p2020052913" not in names and "manual" in names
+    assert h.dynamic_rows()["t"]["LastCreatePartitionMsg"] == (
+        "Range [2020-05-29 12:30:00, 2020-05-29 13:30:00) of partition manual is "
+        "intersected with range: [2020-05-29 13:00:00, 2020-05-29 14:00:00) of "
+        "new partition p2020052913"
+    )
 
 
 # ---------------------------------------------------------------------- limits
