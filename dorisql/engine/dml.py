@@ -290,7 +290,8 @@ def _routed_frame(
                     f"its partition %s is not one of PARTITION ({', '.join(names)})", F.col(PARTITION_COLUMN)
                 ),
             )
-        frame = frame.withColumn(_WHY, F.concat_ws("; ", F.col(_WHY), no_partition))
+        # an empty reason is NULL, which concat_ws skips: no leading "; "
+        frame = frame.withColumn(_WHY, F.concat_ws("; ", F.when(F.col(_WHY) != "", F.col(_WHY)), no_partition))
         return frame
 
     frame = frame.withColumn(BUCKET_COLUMN, F.expr(_bucket_sql(routed)))

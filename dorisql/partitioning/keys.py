@@ -1001,8 +1001,8 @@ def table_partitions(meta: Any) -> list[PartitionDef]:
 
 #: Doris's words when ADD PARTITION's values do not fit the table's partitioning
 #: (RangePartitionInfo / ListPartitionInfo.createAndCheckPartitionItem).
-RANGE_EXPECTED = "Range partition expected 'VALUES [LESS THAN or [(\"xxx\" ,...), (\"xxx\", ...))]'"
-LIST_EXPECTED = "List partition expected 'VALUES [IN or ((\"xxx\", \"xxx\"), ...)]'"
+RANGE_EXPECTED = 'Range partition expected \'VALUES [LESS THAN or [("xxx" ,...), ("xxx", ...))]\''
+LIST_EXPECTED = 'List partition expected \'VALUES [IN or (("xxx", "xxx"), ...)]\''
 
 
 def add_partition(meta: Any, item: RangePartition | ListPartition) -> PartitionDef:
