@@ -36,8 +36,14 @@ def refused(engine, sql: str) -> str:
 
 def test_sync_is_accepted_and_does_nothing(eng):
     """Every load in Doris's suites is followed by `sql "sync"`."""
+    from dorisql.shell.formatting import format_result
+
     (result,) = eng.execute_sql("SYNC")
     assert not result.is_query and result.affected_rows == 0 and result.message is None
+    result.elapsed = 0.0
+    assert format_result(result, "table") == "Query OK, 0 rows affected (0.00 sec)"  # what the shell prints
+    (sync,) = eng.execute_sql("sync ; ")
+    assert sync.affected_rows == 0
 
 
 def test_add_partition_may_change_only_the_bucket_count(eng):

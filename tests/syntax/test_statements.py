@@ -307,3 +307,13 @@ def test_generator_quotes_what_needs_quoting():
     assert parse_one(to_sql(s), check=False) == s
     assert "PARTITION `range`" in to_sql(s)
     assert parse_one(to_sql(ast.SetVariable("select", Literal("1", "number"))), check=False).name == "select"
+
+
+def test_sync():
+    """Doris's SYNC (every load in its regression suites is followed by it) is a statement."""
+    from dorisql.syntax import parse
+
+    assert parse("SYNC; sync ;") == [ast.Sync(), ast.Sync()]
+    assert to_sql(ast.Sync()) == "SYNC" and ast.Sync.reads_only
+    with pytest.raises(SqlSyntaxError):
+        parse("SYNC t")
