@@ -102,7 +102,6 @@ def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> 
     item = action.partition
     if has_pending_drops(engine, meta):  # a crashed drop of a partition with this name, perhaps
         finish_pending_drops(engine, meta)
-    check_partition_distribution(meta.definition, action.distribution)
     explicit = action.distribution.buckets if action.distribution is not None else None
 
     def add(current: TableMeta) -> TableMeta:
@@ -111,6 +110,8 @@ def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> 
                 return current
             raise AnalysisError(f"Duplicate partition name {item.name}")
         declared = keys.add_partition(current, item)
+        # Doris's order (InternalCatalog.addPartition): name, partition values, then distribution
+        check_partition_distribution(current.definition, action.distribution)
         decision = next_decision(engine, current, explicit=explicit)
         new = PartitionMeta(
             id=0,

@@ -113,3 +113,15 @@ def test_decimal_partition_key_is_named_by_its_precision(eng):
                 '(PARTITION a VALUES LESS THAN ("100")) DISTRIBUTED BY HASH(k1) BUCKETS 1'
             )
         assert e.value.message == f"Column[k1] type[{name}] cannot be a range partition key."
+
+
+def test_add_partition_checks_the_name_and_values_before_the_distribution(eng):
+    """InternalCatalog.addPartition: an existing name (IF NOT EXISTS: nothing to do) and the
+    partition values are checked before the distribution."""
+    eng.execute_sql(RANGE_TABLE)
+    eng.execute_sql(
+        'ALTER TABLE t ADD PARTITION IF NOT EXISTS partition_a VALUES LESS THAN ("50") DISTRIBUTED BY RANDOM'
+    )
+    assert refused(eng, 'ALTER TABLE t ADD PARTITION p0 VALUES IN (("0")) DISTRIBUTED BY RANDOM').startswith(
+        "Range partition expected"
+    )
