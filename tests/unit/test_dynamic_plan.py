@@ -503,3 +503,30 @@ def test_reserved_history_periods_datetime_column_day_unit():
     existing = [ExistingPartition(f"p202006{d:02d}", T(2020, 6, d), T(2020, 6, d + 1)) for d in range(1, 5)]
     result = plan(p, existing, T(2021, 9, 6), "DATETIME")
     assert result.to_drop == ["p20200603", "p20200604"]
+
+
+@pytest.mark.parametrize(
+    ("unit", "column", "start", "border_text"),
+    [
+        # Java's yyyy is the year of era, with '+' past four digits (proleptic -271767 is 271768 BC);
+        # the dates checked against an independent days-to-civil conversion (H. Hinnant's algorithm)
+        ("DAY", "DATETIME", -99999999, "+271768-09-29 00:00:00"),
+        ("WEEK", "DATE", -99999999, "+1914512-07-22"),
+        ("MONTH", "DATE", -99999999, "+8331310-03-01"),
+        ("YEAR", "DATE", -99999999, "+99997976-01-01"),
+        ("HOUR", "DATETIME", -99999999, "9385-06-30 19:00:00"),
+    ],
+)
+def test_a_start_border_no_date_can_hold_drops_nothing_and_says_why(unit, column, start, border_text):
+    """DynamicPartitionScheduler.getDropPartitionClause: the START border cannot be a partition
+    key -> no drop, the reason recorded; the history (history_partition_num) is still created."""
+    p = props(unit, 1, column=column, tz="UTC", start=start, history_partition_num=1, create_history_partition="true")
+    result = plan(
+        p, [ExistingPartition("old", None, D(2020, 1, 1))], T(2024, 6, 10, 10, tzinfo=dt.timezone.utc), column
+    )
+    assert result.to_drop == []
+    assert len(result.to_create) == 3  # one history period, the current one, one ahead
+    assert result.last_drop_partition_msg == (
+        f"'dynamic_partition.start' = {start}, maybe it's too small, can use alter table sql to increase it. "
+        f", error: date/datetime literal [{border_text}] is invalid"
+    )
