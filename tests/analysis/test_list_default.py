@@ -87,14 +87,18 @@ def test_the_default_key_is_the_type_minimum():
     # Doris's default key is LiteralExpr.createInfinity(type, false) of each column, and
     # PartitionKey.equals ignores the default mark: a value partition holding the type minimum
     # and a default partition conflict, whichever comes first.
-    with pytest.raises(AnalysisError, match=r'partition item\[\(\(\)\)\] is conflict with current partitionKeys\[\("-128"\)\]'):
+    with pytest.raises(
+        AnalysisError, match=r'partition item\[\(\(\)\)\] is conflict with current partitionKeys\[\("-128"\)\]'
+    ):
         _defs('PARTITION p1 VALUES IN ("-128"), PARTITION p3')
     with pytest.raises(AnalysisError, match=r'^The partition key\[\("-128"\)\] in .* partitionKeys\[\]$'):
         K.add_list(_defs(SUITE), ListPartition("p4", (("-128",),)), (TINYINT,))
     assert _defs('PARTITION p1 VALUES IN ("-127"), PARTITION p3')[1].default
 
 
-@pytest.mark.parametrize("column, shown", [("VARCHAR(20)", "VARCHAR(20)"), ("CHAR(1)", "CHAR(1)"), ("BOOLEAN", "BOOLEAN")])
+@pytest.mark.parametrize(
+    "column, shown", [("VARCHAR(20)", "VARCHAR(20)"), ("CHAR(1)", "CHAR(1)"), ("BOOLEAN", "BOOLEAN")]
+)
 def test_no_default_partition_on_a_column_without_a_minimum(column, shown):
     # LiteralExpr.createInfinity has no minimum for strings and booleans
     with pytest.raises(AnalysisError, match=rf"^Invalid data type for creating infinity: {re.escape(shown)}$"):
@@ -114,7 +118,9 @@ def test_show_create_table_prints_the_default_partition_bare_and_round_trips():
     defs = _defs('PARTITION p1 VALUES IN ("1"), PARTITION p3')
     stmt = _create('PARTITION p1 VALUES IN ("1"), PARTITION p3')
     text = to_sql(
-        dataclasses.replace(stmt, partition=dataclasses.replace(stmt.partition, items=tuple(K.to_item(d) for d in defs)))
+        dataclasses.replace(
+            stmt, partition=dataclasses.replace(stmt.partition, items=tuple(K.to_item(d) for d in defs))
+        )
     )
     assert "PARTITION p3)" in text or "PARTITION p3\n" in text or "PARTITION p3," in text
     assert "p3 VALUES" not in text
@@ -181,7 +187,8 @@ def test_date_zero_is_a_list_value():
 
 def test_a_date_value_with_a_time_part_is_refused():
     with pytest.raises(
-        AnalysisError, match=r"^date literal \[2000-01-02 08:00:00\] is invalid: Invalid date value: 2000-01-02 08:00:00$"
+        AnalysisError,
+        match=r"^date literal \[2000-01-02 08:00:00\] is invalid: Invalid date value: 2000-01-02 08:00:00$",
     ):
         K.build_lists([ListPartition("p2", (("2000-01-02 08:00:00",),))], [DATE])
     with pytest.raises(AnalysisError, match="Invalid date value: 2017-01-01 00:00:00"):

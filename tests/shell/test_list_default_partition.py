@@ -35,8 +35,14 @@ def test_a_default_partition_takes_loads_queries_show_and_drop(dorisql, spark_pr
     shown = [line.split("\t") for line in out.stdout.splitlines() if "\tNORMAL\t" in line]
     assert [(row[1], row[6]) for row in shown] == [
         ("p3", "[types: [TINYINT]; keys: [default key]; ]"),
-        ("p1", "[types: [TINYINT]; keys: [1]; , types: [TINYINT]; keys: [2]; , types: [TINYINT]; keys: [3]; , types: [TINYINT]; keys: [4]; ]"),
-        ("p2", "[types: [TINYINT]; keys: [5]; , types: [TINYINT]; keys: [6]; , types: [TINYINT]; keys: [7]; , types: [TINYINT]; keys: [8]; ]"),
+        (
+            "p1",
+            "[types: [TINYINT]; keys: [1]; , types: [TINYINT]; keys: [2]; , types: [TINYINT]; keys: [3]; , types: [TINYINT]; keys: [4]; ]",
+        ),
+        (
+            "p2",
+            "[types: [TINYINT]; keys: [5]; , types: [TINYINT]; keys: [6]; , types: [TINYINT]; keys: [7]; , types: [TINYINT]; keys: [8]; ]",
+        ),
     ]
     blocks = out.stdout.split("k1\tk2\tv\n")
     # rows no value partition holds went to the default partition p3
