@@ -549,11 +549,12 @@ def parse_partition_date(text: str, t: DataType) -> dt.date | dt.datetime:
     keeps only the date part (`parse_date`)."""
     c = canonical(t)
     s = _expand_two_digit_year(text.strip())
-    if c.name == "DATE":
-        if "-" in s and " " in s:
-            raise AnalysisError(f"date literal [{text}] is invalid: Invalid date value: {text}")
-        return parse_date(s)
-    return parse_datetime(s, c.params[0] if c.params else 0)
+    if c.name == "DATE" and "-" in s and " " in s:
+        raise AnalysisError(f"date literal [{text}] is invalid: Invalid date value: {text}")
+    try:
+        return parse_date(s) if c.name == "DATE" else parse_datetime(s, c.params[0] if c.params else 0)
+    except AnalysisError:
+        raise AnalysisError(f"date literal [{text}] is invalid") from None  # the value as written
 
 
 def parse_bool(text: str) -> bool:

@@ -170,6 +170,8 @@ def test_two_digit_years_are_1970_to_2069():
             [ListPartition("p1", (("1990-01-01",), ("2000-01-01",))), ListPartition("p2", (("00-01-01",),))], [DATE]
         )
     assert K.parse_range_key(("99-12-31",), (DATE,)).values == (dt.date(1999, 12, 31),)
+    with pytest.raises(AnalysisError, match=r"^date literal \[00-13-01\] is invalid$"):  # the value as written
+        K.build_lists([ListPartition("p", (("00-13-01",),))], [DATE])
 
 
 def test_date_zero_is_a_list_value():
