@@ -18,6 +18,9 @@ Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPa
   upper (Doris createAndCheckNewRange): on CREATE the partitions are added one by one in
   statement order, on ADD PARTITION against the live list.
 - Fewer values than partition columns: the missing columns are filled with MIN.
+- A LIST partition without VALUES IN is the table's DEFAULT partition (`ListDef.default`): it
+  takes every row no other list partition holds; its key is the all-MIN key, so there is one
+  per table; pruning never drops it.
 - Ranges never overlap, so `RangeIndex` keeps them sorted and answers "which ranges does this
   one meet" and "which range holds this key" by bisection, not by a scan of every range (so a
   table's thousands of partitions are built and checked in about linear time).
