@@ -566,6 +566,31 @@ def parse_datetime(text: str, scale: int = 0) -> dt.datetime:
     return base
 
 
+def _expand_two_digit_year(s: str) -> str:
+    """Doris DateLiteral: a two-digit year in a dashed date is 1970-2069 (70-99 -> 19xx, 00-69 ->
+    20xx; java.time appendValueReduced(YEAR, 2, 2, 1970))."""
+    m = re.match(r"^(\d{2})-", s)
+    if not m:
+        return s
+    yy = int(m.group(1))
+    return f"{1900 + yy if yy >= 70 else 2000 + yy}{s[2:]}"
+
+
+def parse_partition_date(text: str, t: DataType) -> dt.date | dt.datetime:
+    """A DATE / DATETIME partition value (RANGE bound or LIST value), as Doris's FE types it
+    (legacy DateLiteral via PartitionValue.getValue): a two-digit year means 1970-2069, and a DATE
+    value with a time part is refused ("Invalid date value"), where a DATE column's insert value
+    keeps only the date part (`parse_date`)."""
+    c = canonical(t)
+    s = _expand_two_digit_year(text.strip())
+    if c.name == "DATE" and "-" in s and " " in s:
+        raise AnalysisError(f"date literal [{text}] is invalid: Invalid date value: {text}")
+    try:
+        return parse_date(s) if c.name == "DATE" else parse_datetime(s, c.params[0] if c.params else 0)
+    except AnalysisError:
+        raise AnalysisError(f"date literal [{text}] is invalid") from None  # the value as written
+
+
 def parse_bool(text: str) -> bool:
     s = text.strip().lower()
     if s in ("true", "1"):

@@ -50,7 +50,8 @@ class PartitionMeta:
     #: RANGE: [lower, upper) as canonical text per partition column; None for LIST.
     lower: tuple[str, ...] | None = None
     upper: tuple[str, ...] | None = None
-    #: LIST: one tuple per allowed value combination; None entries are NULL.
+    #: LIST: one tuple per allowed value combination; None entries are NULL. () is the table's
+    #: DEFAULT list partition (`PARTITION p` without VALUES IN: every row no other partition holds).
     values: tuple[tuple[str | None, ...], ...] | None = None
     created_at: dt.datetime = field(default_factory=dt.datetime.now)
     #: Doris's VisibleVersion: 1 at creation, +1 per load that committed data into it.

@@ -546,7 +546,14 @@ def _range_may_match(
 
 
 def _list_may_match(nodes: Sequence[_Node], d: K.ListDef, cols: Sequence[ColumnDef]) -> bool:
+    if d.default:
+        # Doris never prunes the default partition (PartitionPruner: "we keep default partition
+        # because it's too hard to prune it"); it must not: rows stay in it when a value
+        # partition for their values is added later.
+        return True
     for key in d.keys:
+        if any(v is K.MIN for v in key.values):
+            continue  # a DATE '0000-01-01' value: no row holds it
         point = {c.name.lower(): _sort_key(v) for c, v in zip(cols, key.values)}
         if all(_eval_point(n, point) for n in nodes):
             return True

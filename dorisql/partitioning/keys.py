@@ -18,6 +18,9 @@ Follows Doris's FE (PartitionKey, RangePartitionInfo, ListPartitionInfo, MultiPa
   upper (Doris createAndCheckNewRange): on CREATE the partitions are added one by one in
   statement order, on ADD PARTITION against the live list.
 - Fewer values than partition columns: the missing columns are filled with MIN.
+- A LIST partition without VALUES IN is the table's DEFAULT partition (`ListDef.default`): it
+  takes every row no other list partition holds; its key is the all-MIN key, so there is one
+  per table; pruning never drops it.
 - Ranges never overlap, so `RangeIndex` keeps them sorted and answers "which ranges does this
   one meet" and "which range holds this key" by bisection, not by a scan of every range (so a
   table's thousands of partitions are built and checked in about linear time).
@@ -222,6 +225,8 @@ def parse_component(text: Any, t: DataType) -> Any:
         return MAX
     if not T.is_string_like(t) and T.canonical(t).name != "BOOLEAN" and T.is_min_text(text, t):
         return MIN
+    if T.is_date_like(t):
+        return T.parse_partition_date(text, t)
     return T.parse_value(text, t)
 
 
@@ -378,22 +383,65 @@ class RangeDef:
 
 @dataclass(frozen=True)
 class ListDef:
-    """A named LIST partition: its allowed key tuples, in declaration order."""
+    """A named LIST partition: its allowed key tuples, in declaration order.
+
+    `default`: Doris's DEFAULT list partition (`PARTITION p` without VALUES IN, Doris 2.1+): it
+    holds every row no other list partition of the table holds (NULLs included). Like Doris
+    (PartitionKey.createListPartitionKeyWithTypes with no values) its one key is the type minimum
+    of each column, marked as the default key: routing never matches it, it is what makes a second
+    default partition conflict with the first, and it sorts the default partition first. In the
+    catalog a default partition has `values == ()`.
+    """
 
     name: str
     keys: tuple[PartitionKey, ...]
+    default: bool = False
 
     def meta_fields(self) -> dict:
-        return {"values": tuple(k.texts() for k in self.keys)}
+        return {"values": () if self.default else tuple(k.texts() for k in self.keys)}
 
     def show_text(self) -> str:
-        """Doris's text: `[types: [VARCHAR]; keys: [Beijing]; , types: [VARCHAR]; keys: [Shanghai]; ]`."""
+        """Doris's text: `[types: [VARCHAR]; keys: [Beijing]; , types: [VARCHAR]; keys: [Shanghai]; ]`;
+        a default partition's key prints `keys: [default key]` (PartitionKey.toString)."""
+        if self.default:
+            names = ", ".join(T.canonical(t).name for t in self.keys[0].types)
+            return f"[types: [{names}]; keys: [default key]; ]"
         return "[" + ", ".join(str(k) for k in self.keys) + "]"
 
     def to_sql(self) -> str:
-        """Doris ListPartitionItem.toSql."""
+        """Doris ListPartitionItem.toSql (a default key prints as nothing, Doris #50489)."""
+        if self.default:
+            return ""
         body = ",".join(k.to_sql() for k in self.keys)
         return f"({body})" if len(self.keys) > 1 else body
+
+
+#: Doris LiteralExpr.createInfinity: the column types that have a minimum, so that a DEFAULT list
+#: partition's key can be made of it. Doris refuses a default partition on the others (CHAR,
+#: VARCHAR, BOOLEAN) with "Invalid data type for creating infinity: VARCHAR(20)".
+_INFINITY_TYPES = (*T.INTEGER_TYPES, "DATE", "DATETIME")
+
+
+def default_list(name: str, types: Sequence[DataType]) -> ListDef:
+    """The DEFAULT list partition `name` of a table whose partition columns have `types`."""
+    for t in types:
+        if T.canonical(t).name not in _INFINITY_TYPES:
+            raise AnalysisError(f"Invalid data type for creating infinity: {T.type_sql(T.canonical(t))}")
+    return ListDef(name, (min_key(types),), default=True)
+
+
+def _identity(key: PartitionKey) -> tuple:
+    """What two list keys are compared by when a partition is added (Doris PartitionKey.equals):
+    a value equal to its integer type's minimum is the same key component as MIN, so a value
+    partition holding the type minimum (e.g. TINYINT -128) conflicts with a default partition."""
+    out = []
+    for v, t in zip(key.values, key.types):
+        c = T.canonical(t)
+        if v is not None and v is not MIN and c.name in T.INTEGER_TYPES and v == T.min_value(c):
+            out.append(MIN_SORT_KEY)
+        else:
+            out.append(component_sort_key(v))
+    return tuple(out)
 
 
 PartitionDef = RangeDef | ListDef
@@ -404,11 +452,16 @@ def _values_sql(values: Sequence[Any]) -> str:
     return "(" + ", ".join("MAXVALUE" if v is MAX else f"'{'NULL' if v is None else v}'" for v in values) + ")"
 
 
-def _desc_sql(item: RangePartition | ListPartition) -> str:
-    """Doris PartitionKeyDesc.toSql for the item as written."""
+def _desc_sql(item: RangePartition | ListPartition, types: Sequence[DataType] = ()) -> str:
+    """Doris PartitionKeyDesc.toSql for the item as written (LIST date values normalised, as
+    Doris's Nereids planner hands them over: '00-01-01' prints as '2000-01-01')."""
     if isinstance(item, ListPartition):
+        if not item.values:
+            return "(())"  # Doris's desc of a default partition: one empty value list
         parts = []
         for tup in item.values:
+            if types:
+                tup = tuple(_normal_date_text(v, t) for v, t in zip(tup, types))
             s = _values_sql(tup)
             parts.append(s[1:-1] if len(tup) == 1 else s)
         return "(" + ",".join(parts) + ")"
@@ -417,6 +470,15 @@ def _desc_sql(item: RangePartition | ListPartition) -> str:
             return "MAXVALUE"
         return _values_sql(item.upper)
     return f"[{_values_sql(item.lower)}, {_values_sql(item.upper)})"
+
+
+def _normal_date_text(v: Any, t: DataType) -> Any:
+    if not isinstance(v, str) or not T.is_date_like(t):
+        return v
+    try:
+        return component_text(parse_list_component(v, t), t)
+    except AnalysisError:
+        return v
 
 
 def _check_value_count(item: RangePartition, ncols: int) -> None:
@@ -658,8 +720,40 @@ def _list_key(
                 )
             vals.append(None)
         else:
-            vals.append(T.parse_value(v, t))
+            vals.append(parse_list_component(v, t))
     return PartitionKey(tuple(vals), tuple(types))
+
+
+def parse_list_component(text: str, t: DataType) -> Any:
+    """Type one LIST value as Doris's FE does (PartitionKey.createListPartitionKey):
+
+    - DATE / DATETIME: `T.parse_partition_date` (two-digit years; a DATE value with a time part
+      is refused); the type minimum ('0000-01-01', which Python's dates cannot hold) is MIN. No
+      row can hold it here (dorisql stores dates from 0001-01-01), so it routes nothing.
+    - CHAR / VARCHAR: kept as written, even longer than the column (CREATE TABLE accepts
+      `VALUES IN ("ddd")` on a CHAR(1) column and keeps "ddd": no row can match it, and a row
+      'd' is not routed there). ADD PARTITION refuses such a value (`check_list_value_lengths`).
+    """
+    c = T.canonical(t)
+    if T.is_date_like(c):
+        if T.is_min_text(text, c):
+            return MIN
+        return T.parse_partition_date(text, c)
+    if c.name in ("CHAR", "VARCHAR"):
+        return text
+    return T.parse_value(text, c)
+
+
+def check_list_value_lengths(item: ListPartition, types: Sequence[DataType]) -> None:
+    """ADD PARTITION: a CHAR/VARCHAR list value longer than its column is refused (Doris
+    LiteralExprUtils.normalizePartitionValueString; CREATE TABLE does not check it)."""
+    for tup in item.values:
+        for v, t in zip(tup, types):
+            c = T.canonical(t)
+            if isinstance(v, str) and c.name in ("CHAR", "VARCHAR") and c.params and len(v) > c.params[0]:
+                raise AnalysisError(
+                    f"Partition value {v}'s length exceeds type length: {len(v)} > {c.params[0]} for {T.type_sql(c)}"
+                )
 
 
 def add_list(
@@ -674,17 +768,24 @@ def add_list(
     return _add_list(_list_owners(existing), item, tuple(types), columns, nullable)
 
 
-def _list_owners(defs: Iterable[ListDef]) -> dict[PartitionKey, ListDef]:
-    """Each value tuple of `defs` -> the (first) partition holding it."""
-    owners: dict[PartitionKey, ListDef] = {}
+def _list_owners(defs: Iterable[ListDef]) -> dict[tuple, ListDef]:
+    """Each value tuple of `defs` (by `_identity`) -> the (first) partition holding it."""
+    owners: dict[tuple, ListDef] = {}
     for d in defs:
         for k in d.keys:
-            owners.setdefault(k, d)
+            owners.setdefault(_identity(k), d)
     return owners
 
 
+def _conflict(key_sql: str, item: ListPartition, owner: ListDef) -> AnalysisError:
+    return AnalysisError(
+        f"The partition key[{key_sql}] in partition item[{_desc_sql(item, owner.keys[0].types)}] is "
+        f"conflict with current partitionKeys[{owner.to_sql()}]"
+    )
+
+
 def _add_list(
-    owners: dict[PartitionKey, ListDef],
+    owners: dict[tuple, ListDef],
     item: ListPartition,
     types: tuple[DataType, ...],
     columns: Sequence[str] | None,
@@ -693,7 +794,13 @@ def _add_list(
     columns = tuple(columns) if columns is not None else tuple(f"k{i}" for i in range(len(types)))
     nullable = tuple(nullable) if nullable is not None else tuple(True for _ in types)
     if not item.values:
-        raise AnalysisError(f"Partition [{item.name}] must have at least one value in VALUES IN")
+        # `PARTITION p` without VALUES IN: the default partition (one per table: its key is the
+        # same all-minimum key as any other default's, so a second one conflicts)
+        d = default_list(item.name, types)
+        owner = owners.get(_identity(d.keys[0]))
+        if owner is not None:
+            raise _conflict(d.to_sql(), item, owner)
+        return d
     for tup in item.values:
         if len(tup) != len(types):
             raise AnalysisError(
@@ -702,14 +809,11 @@ def _add_list(
     keys: list[PartitionKey] = []
     for tup in item.values:
         key = _list_key(tup, types, columns, nullable, item.name)
-        owner = owners.get(key)
+        owner = owners.get(_identity(key))
         if owner is not None:
-            raise AnalysisError(
-                f"The partition key[{key.to_sql()}] in partition item[{_desc_sql(item)}] is "
-                f"conflict with current partitionKeys[{owner.to_sql()}]"
-            )
+            raise _conflict(key.to_sql(), item, owner)
         if key in keys:
-            raise AnalysisError(f"The partition key[{_desc_sql(item)}] has duplicate item [{key.to_sql()}].")
+            raise AnalysisError(f"The partition key[{_desc_sql(item, types)}] has duplicate item [{key.to_sql()}].")
         keys.append(key)
     return ListDef(item.name, tuple(keys))
 
@@ -737,7 +841,7 @@ def build_lists(
         seen.add(item.name.lower())
         d = _add_list(owners, item, types, columns, nullable)
         for k in d.keys:
-            owners.setdefault(k, d)
+            owners.setdefault(_identity(k), d)
         out.append(d)
     return out
 
@@ -750,7 +854,13 @@ def range_from_texts(name: str, lower: Sequence[str], upper: Sequence[str], type
 
 
 def list_from_texts(name: str, values: Sequence[Sequence[str | None]], types: Sequence[DataType]) -> ListDef:
-    keys = tuple(PartitionKey(tuple(T.parse_value(v, t) for v, t in zip(tup, types)), tuple(types)) for tup in values)
+    """A LIST partition from its catalog texts (no values: the default partition)."""
+    if not values:
+        return default_list(name, types)
+    keys = tuple(
+        PartitionKey(tuple(None if v is None else parse_list_component(v, t) for v, t in zip(tup, types)), tuple(types))
+        for tup in values
+    )
     return ListDef(name, keys)
 
 
@@ -790,9 +900,10 @@ def route(row_key: Sequence[Any], partitions: Sequence[PartitionDef]) -> str | N
         return None
     key = PartitionKey(tuple(row_key), _types_of(partitions))
     for p in partitions:
-        if key in p.keys:  # type: ignore[union-attr]
+        if not p.default and key in p.keys:  # type: ignore[union-attr]
             return p.name
-    return None
+    # a row no value partition holds goes to the default partition, if there is one
+    return next((p.name for p in partitions if p.default), None)  # type: ignore[union-attr]
 
 
 class Router:
@@ -804,10 +915,14 @@ class Router:
         self.types = _types_of(self.partitions) if self.partitions else ()
         self.ranges: RangeIndex[str] | None = None
         self.lookup: dict[tuple, str] = {}
+        self.default: str | None = None
         if self.partitions and isinstance(self.partitions[0], RangeDef):
             self.ranges = RangeIndex((p.range, p.name) for p in self.partitions)  # type: ignore[union-attr]
         else:
             for p in self.partitions:
+                if p.default:  # type: ignore[union-attr]
+                    self.default = self.default or p.name
+                    continue
                 for k in p.keys:  # type: ignore[union-attr]
                     self.lookup.setdefault(k.sort_key, p.name)
 
@@ -815,7 +930,7 @@ class Router:
         if self.ranges is not None:
             found = self.ranges.containing(range_key(tuple(row_key), self.types))
             return None if found is None else found[1]
-        return self.lookup.get(tuple(component_sort_key(v) for v in row_key))
+        return self.lookup.get(tuple(component_sort_key(v) for v in row_key), self.default)
 
 
 # --------------------------------------------------------------------------- routing SQL
@@ -886,9 +1001,11 @@ def range_condition(r: Range, cols: Sequence[str]) -> str:
 
 
 def list_condition(d: ListDef, cols: Sequence[str]) -> str:
+    if d.default:
+        return "FALSE"  # routing_sql sends what no other partition holds to the default one
     if len(cols) == 1:
         t = d.keys[0].types[0]
-        vals = [k.values[0] for k in d.keys]
+        vals = [k.values[0] for k in d.keys if k.values[0] is not MIN]  # MIN: a date no row holds
         lits = [T.spark_literal(v, t) for v in vals if v is not None]
         parts = []
         if lits:
@@ -898,6 +1015,8 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
         return _or(*parts)
     alts = []
     for k in d.keys:
+        if any(v is MIN for v in k.values):
+            continue
         alts.append(
             _and(
                 *(
@@ -931,14 +1050,19 @@ def routing_sql(partitions: Any, column_sql_names: Sequence[str] | None = None) 
         return "CAST(NULL AS STRING)"
     cols = list(column_sql_names or ())
     branches = []
+    otherwise = "CAST(NULL AS STRING)"
     for p in partitions:
+        if isinstance(p, ListDef) and p.default:
+            if otherwise == "CAST(NULL AS STRING)":
+                otherwise = T.spark_string(p.name)
+            continue
         cond = range_condition(p.range, cols) if isinstance(p, RangeDef) else list_condition(p, cols)
         if cond == "FALSE":
             continue
         branches.append(f"WHEN {cond} THEN {T.spark_string(p.name)}")
     if not branches:
-        return "CAST(NULL AS STRING)"
-    return "CASE " + " ".join(branches) + " ELSE CAST(NULL AS STRING) END"
+        return otherwise
+    return "CASE " + " ".join(branches) + f" ELSE {otherwise} END"
 
 
 # --------------------------------------------------------------------------- table-level helpers
@@ -1019,6 +1143,7 @@ def add_partition(meta: Any, item: RangePartition | ListPartition) -> PartitionD
         return add_range(existing, item, ptypes)  # type: ignore[arg-type]
     if not isinstance(item, ListPartition):
         raise AnalysisError(LIST_EXPECTED)
+    check_list_value_lengths(item, ptypes)
     return add_list(
         existing,  # type: ignore[arg-type]
         item,
@@ -1041,6 +1166,8 @@ def to_item(d: PartitionDef) -> RangePartition | ListPartition:
         lo = tuple(MAX if v is MAX else component_text(v, t) for v, t in zip(d.range.lower.values, d.range.lower.types))
         hi = tuple(MAX if v is MAX else component_text(v, t) for v, t in zip(d.range.upper.values, d.range.upper.types))
         return RangePartition(name=d.name, upper=hi, lower=lo)
+    if d.default:
+        return ListPartition(name=d.name, values=())  # SHOW CREATE TABLE: `PARTITION p` (Doris #50489)
     return ListPartition(name=d.name, values=tuple(k.texts() for k in d.keys))
 
 

@@ -362,11 +362,16 @@ def test_batch_errors():
         K.build_ranges([LT("a", "2022-01-04"), BatchRangePartition(("2022-01-03",), ("2022-01-06",), 1, "DAY")], [DATE])
 
 
-def test_list_values_count_bytes():
+def test_list_values_longer_than_the_column():
+    # Doris's suite test_list_partition_datatype: CREATE TABLE keeps VALUES IN ("ddd") on a
+    # CHAR(1) column as written (no row can match it); ADD PARTITION refuses it, counting
+    # characters (LiteralExprUtils.normalizePartitionValueString).
+    char1 = DataType("CHAR", (1,))
+    assert K.build_lists([ListPartition("p", (("c",), ("ddd",)))], [char1])[0].keys[1].values == ("ddd",)
     v6 = DataType("VARCHAR", (6,))
-    assert K.build_lists([ListPartition("p", (("北京",),))], [v6])[0].keys[0].values == ("北京",)
-    with pytest.raises(AnalysisError, match=r"too long for VARCHAR\(6\): 9 bytes > 6"):
-        K.build_lists([ListPartition("p", (("北京市",),))], [v6])  # 3 characters
+    K.check_list_value_lengths(ListPartition("p", (("北京市",),)), [v6])  # 3 characters, 9 bytes
+    with pytest.raises(AnalysisError, match=r"^Partition value aaa's length exceeds type length: 3 > 1 for CHAR\(1\)$"):
+        K.check_list_value_lengths(ListPartition("p", (("aaa",), ("b",))), [char1])
 
 
 # --------------------------------------------------------------------------- RangeIndex
