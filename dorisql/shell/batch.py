@@ -128,7 +128,7 @@ class BatchRunner:
         if filename:
             where += f" in file {filename}"
         if self.fmt == "jsonl":  # the record says which statement failed; stderr still gets the message
-            self.out.write(statement_record(error=err, line=error_line(err, command), statement=command.text) + "\n")
+            self.out.write(statement_record(error=err, line=command.line, statement=command.text) + "\n")
         self.out.flush()
         self.err.write(format_error(err, where=where) + "\n")
         self.err.flush()

@@ -244,14 +244,32 @@ def check_failure(suite: Suite, statement: Statement, check: Check, record: dict
     missing = [c for c in check.columns if c not in record["columns"]]
     if missing:
         return f"{_where(statement)}\nno column {missing} in the result (columns: {record['columns']})"
-    expected = _rows_text(suite.blocks[check.name])
-    actual = _rows_text(out_rows(record, check.columns or None))
+    want_rows = suite.blocks[check.name]
+    got_rows = out_rows(record, check.columns or None)
     if not check.ordered:
-        expected, actual = sorted(expected), sorted(actual)
+        want_rows, got_rows = sorted(want_rows), sorted(got_rows)
+    expected, actual = _rows_text(want_rows), _rows_text(got_rows)
     if expected == actual:
         return None
+    names = check.columns or record["columns"]
     diff = "\n".join(difflib.unified_diff(expected, actual, f"{suite.name}.out", "dorisql", lineterm=""))
-    return f"{_where(statement)}\n-- !{check.tag} -- rows differ:\n{diff}"
+    return f"{_where(statement)}\n-- !{check.tag} -- rows differ:\n{_by_column(names, want_rows, got_rows)}{diff}"
+
+
+def _by_column(names: list[str], want: list[list[str]], got: list[list[str]]) -> str:
+    """When only some columns differ (same row count), say which, with a first example."""
+    if len(want) != len(got) or any(len(w) != len(names) or len(g) != len(names) for w, g in zip(want, got)):
+        return f"({len(want)} rows expected, {len(got)} returned)\n"
+    lines = []
+    for i, name in enumerate(names):
+        rows = [n for n, (w, g) in enumerate(zip(want, got)) if w[i] != g[i]]
+        if rows:
+            first = rows[0]
+            lines.append(
+                f"column {name}: {len(rows)} of {len(want)} rows differ, first row {first + 1}: "
+                f"expected {want[first][i]!r}, got {got[first][i]!r}"
+            )
+    return "".join(line + "\n" for line in lines)
 
 
 def unexpected_errors(suite: Suite, records: list[dict[str, Any]]) -> list[str]:

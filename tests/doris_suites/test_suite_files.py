@@ -4,7 +4,6 @@ written as Doris's regression framework writes them (no Spark here)."""
 from __future__ import annotations
 
 import pytest
-
 from suite_runner import as_out_value, java_datetime, java_double, load_suite, parse_out, parse_sql, suite_names
 
 
@@ -22,7 +21,7 @@ def test_suite_cites_its_doris_source(name: str) -> None:
     from suite_runner import SUITES
 
     text = (SUITES / f"{name}.sql").read_text()
-    assert f"regression-test/suites/" in text and f"{name}.groovy" in text
+    assert "regression-test/suites/" in text and f"{name}.groovy" in text
 
 
 def test_annotations_attach_to_the_next_statement() -> None:
