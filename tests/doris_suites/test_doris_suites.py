@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from suite_runner import (
     SUITES,
     Suite,

@@ -4,6 +4,7 @@ written as Doris's regression framework writes them (no Spark here)."""
 from __future__ import annotations
 
 import pytest
+
 from suite_runner import as_out_value, java_datetime, java_double, load_suite, parse_out, parse_sql, suite_names
 
 
