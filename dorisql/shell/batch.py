@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from dorisql.errors import DorisqlError
 
 from .execute import error_line, execute_command
-from .formatting import format_error, format_result
+from .formatting import format_error, format_result, statement_record
 from .script import Command, iter_script, read_script
 
 if TYPE_CHECKING:  # the engine imports these modules: type-only import
@@ -82,6 +82,8 @@ class BatchRunner:
             result = execute_command(self.engine, command)
         except DorisqlError as err:
             return self._fail(err, command, filename)
+        if self.fmt == "jsonl":
+            self.out.write(statement_record(result, line=command.line, statement=command.text) + "\n")
         self._print(result, command.vertical)
         return True
 
@@ -110,7 +112,7 @@ class BatchRunner:
             self._depth -= 1
 
     def _print(self, result, vertical: bool) -> None:
-        text = format_result(result, self.fmt, vertical=vertical, status=False)
+        text = "" if self.fmt == "jsonl" else format_result(result, self.fmt, vertical=vertical, status=False)
         if text:
             self.out.write(text + "\n")
         # mysql's batch mode prints no status or message; warnings still deserve a look.
@@ -125,6 +127,8 @@ class BatchRunner:
         where = f" at line {error_line(err, command)}"
         if filename:
             where += f" in file {filename}"
+        if self.fmt == "jsonl":  # the record says which statement failed; stderr still gets the message
+            self.out.write(statement_record(error=err, line=command.line, statement=command.text) + "\n")
         self.out.flush()
         self.err.write(format_error(err, where=where) + "\n")
         self.err.flush()

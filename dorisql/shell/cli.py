@@ -39,8 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true", help="continue after a failing statement")
     parser.add_argument(
         "--format",
-        choices=("table", "tsv", "csv", "json"),
-        help="output format (default: table on a terminal, tsv with a header otherwise)",
+        choices=("table", "tsv", "csv", "json", "jsonl"),
+        help="output format (default: table on a terminal, tsv with a header otherwise; "
+        "jsonl: one JSON object per statement, errors included)",
     )
     parser.add_argument("-D", "--database", metavar="DB", help="the database to USE first")
     parser.add_argument("--warehouse", metavar="PATH", help="warehouse folder (overrides DORISQL_WAREHOUSE)")

@@ -10,6 +10,8 @@ tested with golden strings. Formats:
   escaped, NULL as ``NULL``. Commands print nothing.
 - ``csv``: RFC 4180 with a header; NULL is an empty field.
 - ``json``: one JSON array of objects per result set, on one line.
+- ``jsonl``: one JSON object per statement, on its own line, errors included (`statement_record`):
+  for tools that check a script's outcome statement by statement (tests/doris_suites).
 
 HELP's answer (a result marked ``shown_as_text``) is plain text in the ``table`` format, as the
 mysql client prints server help: ``Name: 'CREATE TABLE'``, ``Description:`` and the syntax,
@@ -27,7 +29,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-FORMATS = ("table", "tsv", "csv", "json")
+FORMATS = ("table", "tsv", "csv", "json", "jsonl")
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -201,6 +203,37 @@ def format_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return json.dumps(objects, ensure_ascii=False)
 
 
+def _kind(values: Sequence[Any]) -> str:
+    """The Python kind of a column's values (its first non-NULL one): "int", "datetime", ..."""
+    for value in values:
+        if value is not None:
+            return "decimal" if isinstance(value, decimal.Decimal) else type(value).__name__
+    return "null"
+
+
+def statement_record(
+    result=None, *, error: BaseException | None = None, line: int | None = None, statement: str | None = None
+) -> str:
+    """One ``jsonl`` line: where the statement starts, its text, then either its rows (as the
+    ``tsv`` format renders them, NULL as null, with each column's value kind) and affected-row
+    count, or its error's code, SQLSTATE and message."""
+    record: dict[str, Any] = {} if line is None else {"line": line, "statement": statement}
+    if error is not None:
+        record["error"] = {
+            "code": getattr(error, "code", 1105),
+            "sqlstate": getattr(error, "sqlstate", "HY000"),
+            "message": getattr(error, "message", None) or str(error) or type(error).__name__,
+        }
+    elif result.is_query:
+        columns = [str(c) for c in result.columns]
+        record["columns"] = columns
+        record["kinds"] = [_kind([row[i] for row in result.rows]) for i in range(len(columns))]
+        record["rows"] = [[None if v is None else render_value(v) for v in row] for row in result.rows]
+    else:
+        record["affected_rows"] = result.affected_rows or 0
+    return json.dumps(record, ensure_ascii=False)
+
+
 # ------------------------------------------------------------------------------- HELP
 
 HELP_WIDTH = 80
@@ -264,6 +297,8 @@ def format_result(
         raise ValueError(f"unknown format '{fmt}' (expected one of: {', '.join(FORMATS)})")
     if status is None:
         status = fmt == "table"
+    if fmt == "jsonl":
+        return statement_record(result)
     if fmt == "table" and getattr(result, "shown_as_text", False):
         return format_help(result.columns or [], result.rows, result.message)
     parts: list[str] = []

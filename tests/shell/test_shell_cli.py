@@ -112,6 +112,29 @@ def test_json_format(dorisql):
     assert json.loads(out.stdout) == [{"Database": "j1"}]
 
 
+def test_jsonl_format_has_one_record_per_statement_errors_included(dorisql, tmp_path):
+    (tmp_path / "script.sql").write_text(
+        "CREATE DATABASE l1;\n-- a comment\nSHOW DATABASES LIKE 'l%';\nSHOW\n  DATABASSES;\nUSE l1;\n"
+    )
+    out = dorisql("--format", "jsonl", "--force", "-f", "script.sql")
+    assert out.returncode == 1
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert records[0] == {"line": 1, "statement": "CREATE DATABASE l1", "affected_rows": 1}
+    assert records[1] == {
+        "line": 3,
+        "statement": "SHOW DATABASES LIKE 'l%'",
+        "columns": ["Database"],
+        "kinds": ["str"],
+        "rows": [["l1"]],
+    }
+    # an error names the statement's first line (its message has the exact place) and its code
+    assert records[2]["line"] == 4 and records[2]["statement"] == "SHOW\n  DATABASSES"
+    assert (records[2]["error"]["code"], records[2]["error"]["sqlstate"]) == (1064, "42000")
+    assert "DATABASSES" in records[2]["error"]["message"]
+    assert records[3] == {"line": 6, "statement": "USE l1", "affected_rows": 0}
+    assert "ERROR 1064 (42000) at line 5 in file script.sql" in out.stderr
+
+
 SCRIPT = """\
 CREATE DATABASE ok1;
 -- the next statement is misspelt

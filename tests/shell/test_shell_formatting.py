@@ -10,7 +10,7 @@ import pytest
 
 from dorisql.errors import SqlSyntaxError, UnknownTableError
 from dorisql.result import Result
-from dorisql.shell.formatting import format_elapsed, format_error, format_result
+from dorisql.shell.formatting import format_elapsed, format_error, format_result, statement_record
 
 
 def _query(columns, rows, elapsed=0.02, **kw):
@@ -116,6 +116,22 @@ def test_json_is_a_list_of_objects():
         {"k": 1, "d": "2020-05-29", "t": "2020-05-29 10:00:00", "a": [1, 2], "n": None}
     ]
     assert format_result(_query(["k"], []), "json") == "[]"
+
+
+def test_jsonl_records_rows_as_tsv_text_with_their_kinds():
+    result = _query(
+        ["k", "t", "d", "n"],
+        [(1, dt.datetime(2020, 5, 29, 10, 0), decimal.Decimal("1.50"), None), (2, None, None, None)],
+    )
+    assert json.loads(format_result(result, "jsonl")) == {
+        "columns": ["k", "t", "d", "n"],
+        "kinds": ["int", "datetime", "decimal", "null"],
+        "rows": [["1", "2020-05-29 10:00:00", "1.50", None], ["2", None, None, None]],
+    }
+    record = json.loads(statement_record(Result.ok(3), line=7, statement="INSERT INTO t VALUES (1)"))
+    assert record == {"line": 7, "statement": "INSERT INTO t VALUES (1)", "affected_rows": 3}
+    error = json.loads(statement_record(error=UnknownTableError("Unknown table 't'"), line=2, statement="SELECT"))
+    assert error["error"]["message"] == "Unknown table 't'" and error["line"] == 2
 
 
 def test_values_render_like_doris():

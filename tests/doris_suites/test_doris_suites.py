@@ -1,0 +1,110 @@
+"""Apache Doris's own regression suites, translated by hand, run through the real ``dorisql -f``.
+
+One ``dorisql`` process per suite (run once, on first use); one test per check of the suite
+(each ``qt_`` tag, row count, expected error ...) plus one per suite for its plain statements,
+which must all succeed. See suite_runner.py and docs/doris_suites.md.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from suite_runner import (
+    SUITES,
+    Suite,
+    check_failure,
+    load_suite,
+    match_records,
+    read_records,
+    suite_names,
+    unexpected_errors,
+)
+
+DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
+
+pytestmark = pytest.mark.spark  # every dorisql process starts its own Spark
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for name in suite_names():
+        suite = load_suite(name)
+        cases.append(pytest.param(name, None, id=f"{name}:statements"))
+        for index, (statement, check) in enumerate(suite.checks()):
+            cases.append(pytest.param(name, index, id=f"{name}:{check.name}@{statement.line}"))
+    return cases
+
+
+@pytest.fixture(scope="session")
+def suite_run(tmp_path_factory):
+    """``suite_run(name)``: the suite and its records, from one ``dorisql -f`` process per suite."""
+    runs: dict[str, tuple[Suite, list[dict[str, Any]]] | AssertionError] = {}
+
+    def run(name: str) -> tuple[Suite, list[dict[str, Any]]]:
+        if name not in runs:
+            try:
+                runs[name] = _run_suite(name, tmp_path_factory)
+            except AssertionError as exc:  # every check of the suite reports it; none reruns it
+                runs[name] = exc
+        outcome = runs[name]
+        if isinstance(outcome, AssertionError):
+            raise outcome
+        return outcome
+
+    return run
+
+
+def _run_suite(name: str, tmp_path_factory) -> tuple[Suite, list[dict[str, Any]]]:
+    """Run the suite's script in its own warehouse; its records, checked to be one per statement."""
+    root = tmp_path_factory.mktemp(name)
+    home = root / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
+    env.update(
+        {
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_STATE_HOME": str(home / ".local/state"),
+            "XDG_DATA_HOME": str(home / ".local/share"),
+            "PYSPARK_PYTHON": sys.executable,
+            "DORISQL_MASTER": "local[2]",
+        }
+    )
+    script = SUITES / f"{name}.sql"
+    proc = subprocess.run(
+        [DORISQL, "--warehouse", str(root / "wh"), "-f", str(script), "--force", "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        timeout=900,
+    )
+    suite = load_suite(name)
+    records = read_records(proc.stdout)
+    if len(records) != len(suite.statements):
+        raise AssertionError(
+            f"{name}: dorisql ran {len(records)} of {len(suite.statements)} statements "
+            f"(exit {proc.returncode}); stderr:\n{proc.stderr[-3000:]}"
+        )
+    match_records(suite, records)
+    return suite, records
+
+
+@pytest.mark.parametrize(("name", "index"), _cases())
+def test_doris_suite(suite_run, name: str, index: int | None) -> None:
+    suite, records = suite_run(name)
+    if index is None:
+        failures = unexpected_errors(suite, records)
+    else:
+        statement, check = suite.checks()[index]
+        record = records[suite.statements.index(statement)]
+        failure = check_failure(suite, statement, check, record)
+        failures = [failure] if failure else []
+    assert not failures, f"{name} ({Path(SUITES / name).with_suffix('.sql').name}):\n\n" + "\n\n".join(failures)
