@@ -666,7 +666,7 @@ class SqliteCatalog(Catalog):
                 self._check_rename_target(conn, new.db, new.name)
             if cgroup is not None:
                 if old_group is not None and (old_group[0], old_group[1]) == (cdb, cgroup):
-                    existing = self._group_row(conn, cdb, cgroup)
+                    existing = self._group_row(conn, cdb or "", cgroup)
                     if existing is not None:  # a member's new partitions must fit its group
                         colocation.check_schema(existing, new)
                     else:

@@ -60,7 +60,7 @@ rows = st.lists(row, max_size=12)
 
 
 def canonical(result):
-    return sorted((tuple((v is None, str(v)) for v in r) for r in result.rows))
+    return sorted(tuple((v is None, str(v)) for v in r) for r in result.rows)
 
 
 JOINS = [
