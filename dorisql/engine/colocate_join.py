@@ -135,6 +135,15 @@ class _Side:
     aggs: tuple[str, ...]  # per column: "" for keys, else SUM/MAX/MIN/REPLACE/REPLACE_IF_NOT_NULL
 
 
+def _local_path(uri: str) -> str:
+    """A file URI as Spark lists it (``file:///a%20b/x.parquet``) -> the path pyarrow opens;
+    other schemes stay URIs (pyarrow's filesystems read them)."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme in ("file", "") else uri
+
+
 def side_of(meta: TableMeta, files: Sequence[str]) -> _Side:
     from dorisql.engine.merge import key_model
 
@@ -147,7 +156,7 @@ def side_of(meta: TableMeta, files: Sequence[str]) -> _Side:
             if agg and agg not in ("SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL"):
                 raise NotSupportedError(f"reading {agg} column '{c.name}' of AGGREGATE KEY table {meta.name}")
     return _Side(
-        files=_files_by_bucket([f.replace("file://", "", 1) if f.startswith("file://") else f for f in files]),
+        files=_files_by_bucket([_local_path(f) for f in files]),
         columns=tuple(c.name for c in meta.definition.columns),
         model=model,
         keys=keys,
