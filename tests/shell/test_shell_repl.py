@@ -243,9 +243,7 @@ def test_the_progress_line_of_a_long_insert_moves(repl, dorisql):
     _make_table(dorisql)
     shell = repl("-D", "d1")
     # Eight tasks on two cores: they finish one after another while the statement runs.
-    shell.line(
-        """INSERT INTO sales_orders SELECT number, '2020-01-15', number % 100 FROM numbers("number" = "1600000", "backend_num" = "8");"""
-    )
+    shell.line("""INSERT INTO sales_orders SELECT number, '2020-01-15', number % 100 FROM numbers("number" = "1600000", "backend_num" = "8");""")
     lines = []
     while True:
         index = shell.child.expect(
@@ -264,9 +262,7 @@ def test_the_progress_line_of_a_long_insert_moves(repl, dorisql):
 @pytest.mark.spark
 def test_ctrl_d_typed_while_a_statement_runs_leaves_after_it(repl):
     shell = repl()
-    shell.line(
-        """SELECT count(*) FROM numbers("number" = "4000000", "backend_num" = "4") WHERE sha2(cast(number AS STRING), 512) LIKE '%abc%';"""
-    )
+    shell.line("""SELECT count(*) FROM numbers("number" = "4000000", "backend_num" = "4") WHERE sha2(cast(number AS STRING), 512) LIKE '%abc%';""")
     shell.expect(r"\[Stage \d+: \d+/\d+ tasks", timeout=180)  # the statement is running
     shell.send("\x04")
     shell.expect(r"1 row in set", timeout=180)  # its output is printed in full...
