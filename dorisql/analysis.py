@@ -675,7 +675,8 @@ def _check_property_values(props: dict[str, str], keys_type: str | None) -> None
             if value.strip().lower() not in ("true", "false"):
                 raise AnalysisError(f"Invalid {key} value: '{value}' (expected true or false)")
         elif k == "colocate_with":
-            if not value.strip():
+            # ALTER TABLE SET ("colocate_with" = "") leaves the group (keys_type None: ALTER)
+            if not value.strip() and keys_type is not None:
                 raise AnalysisError("colocate_with can not be empty")
         elif k == "distribution_hash_type":
             hash_type = value.strip().lower()

@@ -502,6 +502,16 @@ class Sync(Statement):
 
 
 @dataclass(frozen=True)
+class AdminSetColocationGroup(Statement):
+    """ADMIN SET COLOCATION GROUP [db.]g STABLE|UNSTABLE -- a dorisql extension: Doris's balancer
+    marks a group unstable while it moves replicas; here an administrator does (colocate joins
+    of an unstable group fall back to ordinary joins)."""
+
+    group: TableName
+    stable: bool
+
+
+@dataclass(frozen=True)
 class AdminCheckTable(Statement):
     """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
 

@@ -442,6 +442,11 @@ def _(s: ast.Sync) -> str:
 
 
 @to_sql.register
+def _(s: ast.AdminSetColocationGroup) -> str:
+    return f"ADMIN SET COLOCATION GROUP {table_sql(s.group)} {'STABLE' if s.stable else 'UNSTABLE'}"
+
+
+@to_sql.register
 def _(s: ast.AdminCheckTable) -> str:
     return "ADMIN CHECK TABLE " + table_sql(s.table)
 

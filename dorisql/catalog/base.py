@@ -233,9 +233,7 @@ class Catalog(ABC):
     # ------------------------------------------------------------------ tables
 
     @abstractmethod
-    def create_table(
-        self, meta: TableMeta, if_not_exists: bool = False, *, colocation_group: ColocationGroup | None = None
-    ) -> TableMeta: ...
+    def create_table(self, meta: TableMeta, if_not_exists: bool = False) -> TableMeta: ...
 
     @abstractmethod
     def load_table(self, db: str, name: str) -> TableMeta: ...

@@ -56,7 +56,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from dorisql.ast import Properties, props
-from dorisql.catalog import codec
+from dorisql.catalog import codec, colocation
 from dorisql.catalog.base import (
     GLOBAL_GROUP_PREFIX,
     RECYCLED_DATABASE,
@@ -85,7 +85,7 @@ from dorisql.warehouse import CATALOG_FILE, catalog_dir, validate_name
 __all__ = ["SqliteCatalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
 
 #: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
 
@@ -146,6 +146,13 @@ CREATE TABLE recycle_bin (
 CREATE INDEX recycle_bin_by_db ON recycle_bin (db_id, kind);
 CREATE INDEX recycle_bin_by_table ON recycle_bin (table_id, kind);
 """,
+    # 3: a table in the recycle bin stays in its colocation group (Doris removes it from the
+    # group only when the bin erases it), so the bin records the group of each table entry.
+    3: """
+ALTER TABLE recycle_bin ADD COLUMN colocate_db TEXT;
+ALTER TABLE recycle_bin ADD COLUMN colocate_group TEXT;
+CREATE INDEX recycle_bin_by_group ON recycle_bin (colocate_db, colocate_group);
+""",
 }
 
 
@@ -160,6 +167,12 @@ def _colocate_key(meta: TableMeta) -> tuple[str | None, str | None]:
     if not name:
         return None, None
     return group_key(meta.db, name)
+
+
+def _dropped_db_key(db_id: int) -> str:
+    """The group key of a dropped database's colocation groups while the database is in the bin
+    (no database name contains '#')."""
+    return f"#{db_id}"
 
 
 def _now_text() -> str:
@@ -427,12 +440,12 @@ class SqliteCatalog(Catalog):
                 except DamagedTableError:
                     pass
             conn.execute("DELETE FROM tables WHERE db = ?", (name,))
-            conn.execute("DELETE FROM colocation_groups WHERE db = ?", (name,))
-            for meta in dropped:
-                self._gc_group(conn, *_colocate_key(meta))  # global groups the db's tables were in
             conn.execute("DELETE FROM databases WHERE name = ?", (name,))
             if force:
                 self._forget_partitions(conn, [meta.id for meta in dropped])
+                conn.execute("DELETE FROM colocation_groups WHERE db = ?", (name,))
+                for meta in dropped:
+                    self._gc_group(conn, *_colocate_key(meta))  # global groups the db's tables were in
             else:
                 when = dropped_at or dt.datetime.now()
                 self._put_in_bin(
@@ -451,6 +464,16 @@ class SqliteCatalog(Catalog):
                 )
                 for meta in dropped:
                     self._put_in_bin(conn, self._table_entry(meta, database.id, when))
+                # Doris keys a database's groups by the database id: its groups stay (their tables
+                # are in the bin) but no database of the same name reaches them; RECOVER does.
+                hidden = _dropped_db_key(database.id)
+                conn.execute("UPDATE recycle_bin SET colocate_db = ? WHERE colocate_db = ?", (hidden, name))
+                conn.execute("UPDATE colocation_groups SET db = ? WHERE db = ?", (hidden, name))
+                conn.execute(
+                    "DELETE FROM colocation_groups WHERE db = ? AND name NOT IN "
+                    "(SELECT colocate_group FROM recycle_bin WHERE colocate_db = ?)",
+                    (hidden, hidden),
+                )
         for meta in dropped:
             self._meta_cache.pop(meta.id, None)
         return dropped
@@ -489,16 +512,14 @@ class SqliteCatalog(Catalog):
         if conn.execute("SELECT 1 FROM databases WHERE name = ?", (db,)).fetchone() is None:
             raise UnknownDatabaseError(f"Unknown database '{db}'")
 
-    def create_table(
-        self, meta: TableMeta, if_not_exists: bool = False, *, colocation_group: ColocationGroup | None = None
-    ) -> TableMeta:
+    def create_table(self, meta: TableMeta, if_not_exists: bool = False) -> TableMeta:
         """Add a table. Returns it with ``version == 1``, its id (``meta.id`` when it is one reserved
         with `next_ids`, else a new one) and an id for every partition whose id is <= 0.
 
         ``Unknown database 'db'`` (1049); ``Table 't' already exists`` (1050) unless
-        `if_not_exists`, which returns the existing table unchanged. With `colocation_group`, the
-        group is created in the same transaction if it does not exist yet, and otherwise checked
-        to have the same bucket count and distribution column types (Doris's rules).
+        `if_not_exists`, which returns the existing table unchanged. A table whose colocate_with
+        names a group founds it in the same transaction, or must match its schema (Doris's
+        rules and messages: dorisql.catalog.colocation).
         """
         validate_name("database", meta.db)
         validate_name("table", meta.name)
@@ -513,8 +534,8 @@ class SqliteCatalog(Catalog):
                 if if_not_exists:
                     return self._meta_from_row(*row)
                 raise AlreadyExistsError(f"Table '{meta.name}' already exists")
-            if colocation_group is not None:
-                self._join_group(conn, meta, colocation_group)
+            if _colocate_key(meta)[1] is not None:
+                self._join_group(conn, meta)
             # An id reserved with next_ids() (the engine names the table's folder by it before the
             # table exists here); otherwise a new one.
             new = replace(meta, id=meta.id if meta.id > 0 else self._take_ids(conn, 1)[0], version=1)
@@ -643,6 +664,15 @@ class SqliteCatalog(Catalog):
             ).fetchone()
             if old_group is not None and (old_group[2], old_group[3]) != (new.db, new.name):
                 self._check_rename_target(conn, new.db, new.name)
+            if cgroup is not None:
+                if old_group is not None and (old_group[0], old_group[1]) == (cdb, cgroup):
+                    existing = self._group_row(conn, cdb or "", cgroup)
+                    if existing is not None:  # a member's new partitions must fit its group
+                        colocation.check_schema(existing, new)
+                    else:
+                        self._join_group(conn, new)
+                else:
+                    self._join_group(conn, new)
             cur = conn.execute(
                 "UPDATE tables SET db = ?, name = ?, version = version + 1, colocate_db = ?, colocate_group = ?, "
                 "meta = ?, updated_at = ? WHERE id = ? AND version = ?",
@@ -719,10 +749,10 @@ class SqliteCatalog(Catalog):
             except DamagedTableError:
                 meta = None  # a damaged entry can still be dropped
             conn.execute("DELETE FROM tables WHERE id = ?", (row[0],))
-            self._gc_group(conn, row[5], row[6])
             if force or meta is None:  # a damaged entry cannot be recovered: it skips the bin
                 self._forget_partitions(conn, [row[0]])
-            else:
+                self._gc_group(conn, row[5], row[6])
+            else:  # stays in its colocation group until the bin erases it (Doris)
                 (db_id,) = conn.execute("SELECT id FROM databases WHERE name = ?", (db,)).fetchone()
                 self._put_in_bin(conn, self._table_entry(meta, db_id, dropped_at or dt.datetime.now()))
         self._meta_cache.pop(row[0], None)
@@ -745,9 +775,11 @@ class SqliteCatalog(Catalog):
 
     @staticmethod
     def _put_in_bin(conn: sqlite3.Connection, entry: RecycleBinEntry) -> None:
+        """A Table entry records the colocation group it stays a member of while in the bin."""
+        gdb, gname = _colocate_key(entry.table) if entry.kind == RECYCLED_TABLE and entry.table else (None, None)
         conn.execute(
-            "INSERT OR REPLACE INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry, "
+            "colocate_db, colocate_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 entry.id,
                 entry.kind,
@@ -757,6 +789,8 @@ class SqliteCatalog(Catalog):
                 entry.table_id,
                 entry.dropped_at.isoformat(timespec="microseconds"),
                 codec.encode(entry),
+                gdb,
+                gname,
             ),
         )
 
@@ -806,6 +840,9 @@ class SqliteCatalog(Catalog):
                 "INSERT INTO databases (name, id, properties, created_at) VALUES (?, ?, ?, ?)",
                 (target, database.id, codec.encode(database.properties), codec.encode(database.created_at)),
             )
+            hidden = _dropped_db_key(database.id)
+            conn.execute("UPDATE colocation_groups SET db = ? WHERE db = ?", (target, hidden))
+            conn.execute("UPDATE recycle_bin SET colocate_db = ? WHERE colocate_db = ?", (target, hidden))
             recovered = [
                 self._insert_recovered(conn, t.table, target, t.table.name) for t in tables if t is not None and t.table
             ]
@@ -839,6 +876,8 @@ class SqliteCatalog(Catalog):
             meta, db=db, name=name, version=meta.version + 1, definition=replace(meta.definition, table=table)
         )
         cdb, cgroup = _colocate_key(meta)
+        if cgroup is not None:  # the group normally waited for it; else it is founded again
+            self._join_group(conn, meta)
         conn.execute(
             "INSERT INTO tables (id, db, name, version, colocate_db, colocate_group, meta, updated_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -862,7 +901,11 @@ class SqliteCatalog(Catalog):
                     continue
                 entry: RecycleBinEntry = codec.decode(row[0])
                 erased[entry.id] = entry
+                group = conn.execute(
+                    "SELECT colocate_db, colocate_group FROM recycle_bin WHERE id = ?", (entry.id,)
+                ).fetchone()
                 conn.execute("DELETE FROM recycle_bin WHERE id = ?", (entry.id,))
+                self._gc_group(conn, *group)
                 if entry.kind == RECYCLED_DATABASE:
                     pending.extend(tid for tid in entry.table_ids if tid not in erased)
                 elif entry.kind == RECYCLED_TABLE:
@@ -1003,31 +1046,21 @@ class SqliteCatalog(Catalog):
             ).fetchall()
         return [self._meta_from_row(*r) for r in rows]
 
-    def _join_group(self, conn: sqlite3.Connection, meta: TableMeta, group: ColocationGroup) -> None:
-        gdb, gname = group_key(meta.db, group.name)
+    def _group_row(self, conn: sqlite3.Connection, gdb: str, gname: str) -> ColocationGroup | None:
         row = conn.execute(
             f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname)
         ).fetchone()
-        if row is None:
-            self._insert_group(conn, replace(group, db=gdb, name=gname))
+        return None if row is None else self._group_from_row(row)
+
+    def _join_group(self, conn: sqlite3.Connection, meta: TableMeta) -> None:
+        """The table founds the group its colocate_with names or must match it (Doris's
+        ColocateGroupSchema.checkColocateSchema messages)."""
+        schema = colocation.schema_of(meta)
+        existing = self._group_row(conn, schema.db, schema.name)
+        if existing is None:
+            self._insert_group(conn, schema)
             return
-        existing = self._group_from_row(row)
-        if existing.buckets != group.buckets:
-            raise AnalysisError(f"Colocate tables must have same bucket num: {existing.buckets}")
-        if len(existing.distribution_types) != len(group.distribution_types):
-            raise AnalysisError(
-                f"Colocate tables distribution columns size must be same : {len(existing.distribution_types)}"
-            )
-        for _i, (a, b) in enumerate(zip(existing.distribution_types, group.distribution_types)):
-            if a != b:
-                raise AnalysisError(
-                    f"Colocate tables distribution columns must have the same data type: {b.name} should be {a.name}"
-                )
-        if existing.replication_num != group.replication_num:
-            raise AnalysisError(
-                f"Colocate tables must have same replication allocation: {existing.replication_num}"
-                f" should be {group.replication_num}"
-            )
+        colocation.check_schema(existing, meta)
 
     def _gc_group(self, conn: sqlite3.Connection, gdb: str | None, gname: str | None) -> None:
         if gname is None:
@@ -1038,7 +1071,13 @@ class SqliteCatalog(Catalog):
             ).fetchone()
             is None
         ):
-            conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
+            if (
+                conn.execute(
+                    "SELECT 1 FROM recycle_bin WHERE colocate_db = ? AND colocate_group = ? LIMIT 1", (gdb, gname)
+                ).fetchone()
+                is None
+            ):
+                conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
 
 
 def _writable(path: Path) -> bool:

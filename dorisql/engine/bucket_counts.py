@@ -54,9 +54,14 @@ def _auto_limits(engine: Engine) -> tuple[int, int]:
 
 def initial_decision(engine: Engine, definition: ast.CreateTable, explicit: int | None = None) -> BucketDecision:
     """Bucket count of a partition created with the table (or without any history)."""
+    from .colocate import check_create
+
     distribution = definition.distribution
     if explicit is not None:
         return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
+    colocated = check_create(engine, definition)
+    if colocated is not None:  # BUCKETS AUTO joining a group takes the group's count
+        return colocated
     if distribution is not None and not distribution.auto and distribution.buckets:
         return BucketDecision(rule="fixed", buckets=distribution.buckets, reason=f"BUCKETS {distribution.buckets}")
     low, high = _auto_limits(engine)
@@ -73,9 +78,14 @@ def next_decision(
 ) -> BucketDecision:
     """Bucket count of a partition added later: explicit BUCKETS, dynamic_partition.buckets,
     the table's fixed count, or BUCKETS AUTO from the sizes of earlier partitions."""
+    from .colocate import member_decision
+
     distribution = meta.definition.distribution
     if explicit is not None:
         return BucketDecision(rule="fixed", buckets=explicit, reason=f"BUCKETS {explicit}")
+    colocated = member_decision(engine, meta) if meta.id else None
+    if colocated is not None:  # a colocation group fixes the bucket count of every partition
+        return colocated
     auto_table = distribution is not None and distribution.auto
     dynamic_rule = (
         None

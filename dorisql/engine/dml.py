@@ -86,11 +86,18 @@ def _planner_callbacks(engine: Engine) -> dict:
             secure_path=engine.config.frontend.get("user_files_secure_path"),
         )
 
+    from .colocate import group_of
+    from .colocate_join import ColocationContext
+
     return {
         "resolve_table": _resolver(engine),
         "scan": lambda meta, partitions, buckets: scan_table(engine, meta, partitions, buckets),
         "current_db": engine.current_db,
         "read_table_function": read_table_function,
+        "colocation": ColocationContext(
+            group_of=lambda meta: group_of(engine, meta),
+            disabled=engine.frontend("disable_colocate_join") == "true",
+        ),
     }
 
 

@@ -563,6 +563,9 @@ def set_properties(engine: Engine, meta: TableMeta, changes: dict[str, str]) -> 
         auto.parse_data_size(changes["estimate_partition_size"])
     if "replication_num" in changes and not changes["replication_num"].isdigit():
         raise AnalysisError(f"Invalid replication_num: {changes['replication_num']}")
+    from .colocate import check_set_properties
+
+    check_set_properties(engine, meta, changes)
     is_dynamic_change = dynamic.has_dynamic_properties(changes)
     if is_dynamic_change:
         _check_dynamic_table_shape(meta.definition)

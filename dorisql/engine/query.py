@@ -9,7 +9,8 @@ edited first) and plans over that tree:
    ``hdfs()``, read through the `ReadTableFunction` callback). Nothing else reaches Spark: a name
    that is none of these is an error, never a Spark table, view or file;
 3. each join between dorisql tables is offered to `plan_join`, the one place where a join gets a
-   plan of its own (a colocate join, next); today it returns "no special plan" and Spark joins;
+   plan of its own: a colocate join (:mod:`dorisql.engine.colocate_join`) runs bucket by bucket
+   without a shuffle and is read as one view; any other join is Spark's;
 4. each dorisql table is pruned to partitions and buckets from the predicates that constrain it
    (:mod:`dorisql.engine.pruning`), read through the engine's `scan` callback, merged by its key
    model (:mod:`dorisql.engine.merge`) and registered as a uniquely named temporary view that the
@@ -138,22 +139,125 @@ class JoinSides:
 
 @dataclass(frozen=True)
 class JoinPlan:
-    """A join planned by dorisql itself rather than left to Spark (see `plan_join`)."""
+    """How a join between dorisql tables runs (see `plan_join`): "colocate" (dorisql's own
+    bucket-by-bucket plan) or "spark" (Spark's join; `reason` says why it is not colocated)."""
 
-    strategy: str  # e.g. "colocate"
+    strategy: str
     reason: str = ""
+    decision: object = None  # colocate_join.Decision
 
 
-def plan_join(sides: JoinSides) -> JoinPlan | None:
-    """The planner's seam for joins between dorisql tables: a special plan, or None for Spark's.
+def plan_join(sides: JoinSides, colocation=None) -> JoinPlan | None:
+    """The planner's seam for joins between dorisql tables: a plan, or None (no colocation
+    information: Spark's join, nothing to report).
 
     Called once per JOIN whose inputs are all dorisql tables, with both sides resolved to their
     TableMeta, their PARTITION selection and the ON / USING condition, before any table is read.
-    This is where a colocate join belongs: tables of one colocation group joined on their
-    distribution columns can be joined bucket by bucket without a shuffle. Today dorisql has no
-    such plan: every join is left to Spark.
+    A join of two tables of one stable colocation group on all their bucket columns is planned
+    colocated (:mod:`dorisql.engine.colocate_join`); `colocation` is its ColocationContext.
     """
-    return None
+    from dorisql.engine import colocate_join
+
+    if colocation is None:
+        return None
+    select = sides.join.parent
+    if len(sides.left) != 1 or not isinstance(select, exp.Select) or len(select.args.get("joins") or []) != 1:
+        return JoinPlan("spark", "only a join of two tables is planned colocated")
+    if sides.using or sides.on is None:
+        return JoinPlan("spark", colocate_join.INCONSISTENT + " (no ON condition)")
+    left, right = sides.left[0], sides.right
+    equalities, other = [], False
+    for c in split_conjuncts(sides.on):
+        pair = _equality_columns(c, left, right)
+        if pair is None:
+            other = True
+        else:
+            equalities.append(pair)
+    decision = colocate_join.decide(left.meta, right.meta, sides.kind, equalities, other, colocation)
+    if not decision.colocate:
+        return JoinPlan("spark", decision.reason, decision)
+    return JoinPlan("colocate", "", decision)
+
+
+def _side_of_column(col: exp.Column, left: TableRef, right: TableRef) -> tuple[str, int] | None:
+    """("l" or "r", column position) of a column reference to one of the two tables."""
+    name = col.name.lower()
+    found = []
+    for tag, ref in (("l", left), ("r", right)):
+        if col.table and col.table.lower() not in [q.lower() for q in _qualifiers(ref.node)]:
+            continue
+        for i, c in enumerate(ref.meta.definition.columns):
+            if c.name.lower() == name:
+                found.append((tag, i))
+    return found[0] if len(found) == 1 else None
+
+
+def _equality_columns(c: exp.Expression, left: TableRef, right: TableRef) -> tuple[str, str] | None:
+    if not isinstance(c, exp.EQ) or not isinstance(c.this, exp.Column) or not isinstance(c.expression, exp.Column):
+        return None
+    a, b = _side_of_column(c.this, left, right), _side_of_column(c.expression, left, right)
+    if a is None or b is None or a[0] == b[0]:
+        return None
+    if a[0] == "r":
+        a, b = b, a
+    return (
+        left.meta.definition.columns[a[1]].name,
+        right.meta.definition.columns[b[1]].name,
+    )
+
+
+#: The alias of a colocated join's view in the rewritten query.
+_COLOCATED_ALIAS = "__colocated"
+
+
+def _rewrite_colocated(sides: JoinSides, view: str, join_type: str, extra: list[exp.Expression]) -> None:
+    """Replace ``FROM a JOIN b ON ...`` by ``FROM <view> __colocated`` and point the select's
+    column references at the view's positional columns (keeping output names)."""
+    from dorisql.engine.colocate_join import column_name
+
+    select = sides.join.parent
+    left, right = sides.left[0], sides.right
+    with_left = join_type not in ("right semi", "right anti")
+    with_right = join_type not in ("left semi", "left anti")
+
+    def target(tag: str, i: int) -> exp.Column:
+        return exp.column(column_name(tag, i), table=_COLOCATED_ALIAS)
+
+    def expand(refs) -> list[exp.Expression]:
+        out: list[exp.Expression] = []
+        for tag, ref in refs:
+            for i, c in enumerate(ref.meta.definition.columns):
+                out.append(exp.alias_(target(tag, i), c.name, quoted=True))
+        return out
+
+    every = [(t, r) for t, r, keep in (("l", left, with_left), ("r", right, with_right)) if keep]
+    expressions = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            expressions.extend(expand(every))
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            expressions.extend(
+                expand([(t, r) for t, r in every if e.table.lower() in [q.lower() for q in _qualifiers(r.node)]])
+            )
+        elif isinstance(e, exp.Column):
+            expressions.append(exp.alias_(e, e.name, quoted=True))
+        else:
+            expressions.append(e)
+    select.set("expressions", expressions)
+    select.set("joins", None)
+    if extra:
+        where = select.args.get("where")
+        condition = exp.and_(*(extra + ([where.this] if where is not None else [])))
+        select.set("where", exp.Where(this=condition))
+    for col in list(select.find_all(exp.Column)):
+        if col.find_ancestor(exp.Select) is not select or isinstance(col.this, exp.Star):
+            continue
+        found = _side_of_column(col, left, right)
+        if found is not None:
+            col.replace(target(*found))
+    select.args["from_"].set(
+        "this", exp.Table(this=exp.to_identifier(view), alias=exp.TableAlias(this=exp.to_identifier(_COLOCATED_ALIAS)))
+    )
 
 
 @dataclass
@@ -356,6 +460,7 @@ def plan_query(
     scan: Scan,
     current_db: str | None,
     read_table_function: ReadTableFunction | None = None,
+    colocation=None,
 ) -> QueryPlan:
     """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
 
@@ -373,10 +478,14 @@ def plan_query(
         raise NotSupportedError(f"table function {calls[0][1]}() here")
     jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
     plan = QueryPlan(spark_sql="")
+    colocated: dict[int, JoinSides] = {}  # id(ref.node) of each table read by a colocated join
     for sides in _join_sides(refs):
-        special = plan_join(sides)
+        special = plan_join(sides, colocation)
         if special is not None:
             plan.joins.append((sides, special))
+            if special.strategy == "colocate":
+                colocated[id(sides.left[0].node)] = colocated[id(sides.right.node)] = sides
+    raws: dict[int, object] = {}
     try:
         for t, name, properties in calls:
             view = _register(read_table_function(name, properties), "tvf")
@@ -391,10 +500,16 @@ def plan_query(
                 files = tuple(raw.inputFiles())
             except Exception:  # pragma: no cover - e.g. a non-file source
                 files = ()
+            plan.scans.append(_scan_info(meta, t, pruned, ref.selected, files))
+            if id(t) in colocated:
+                raws[id(t)] = raw
+                continue
             view = _register(merge_rows(raw, meta), "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
-            plan.scans.append(_scan_info(meta, t, pruned, ref.selected, files))
             _point_at_view(t, view, keep_name=True)
+        for sides, special in plan.joins:
+            if special.strategy == "colocate":
+                _plan_colocated(spark, plan, sides, special, raws)
         for col in tree.find_all(exp.Column):
             if col.args.get("db") is not None:
                 col.set("db", None)
@@ -409,6 +524,25 @@ def plan_query(
         drop_views(spark, plan.views)
         raise
     return plan
+
+
+def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, raws: dict[int, object]) -> None:
+    from dorisql.engine import colocate_join
+
+    decision = special.decision
+    assert isinstance(decision, colocate_join.Decision)
+    left, right = sides.left[0], sides.right
+    joined = colocate_join.build(spark, decision, (left.meta, raws[id(left.node)]), (right.meta, raws[id(right.node)]))
+    view = _register(joined, "colocate")
+    plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
+    extra = [c for c in split_conjuncts(sides.on) if _equality_columns(c, left, right) is None]
+    keys = {(a.lower(), b.lower()) for a, b in decision.keys}
+    extra += [
+        c
+        for c in split_conjuncts(sides.on)
+        if (pair := _equality_columns(c, left, right)) is not None and (pair[0].lower(), pair[1].lower()) not in keys
+    ]
+    _rewrite_colocated(sides, view, decision.join_type, extra)
 
 
 def _register(df, kind: str) -> str:
@@ -461,12 +595,18 @@ def run_query(
     scan: Scan,
     current_db: str | None,
     read_table_function: ReadTableFunction | None = None,
+    colocation=None,
 ):
     """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
 
     The DataFrame is lazy (nothing executed yet); its columns are the query's output columns.
     """
-    plan = plan_query(spark, query, resolve_table, scan, current_db, read_table_function)
+    df, plan = _run(spark, query, resolve_table, scan, current_db, read_table_function, colocation)
+    return df, plan.scans
+
+
+def _run(spark, query, resolve_table, scan, current_db, read_table_function=None, colocation=None):
+    plan = plan_query(spark, query, resolve_table, scan, current_db, read_table_function, colocation)
     try:
         df = spark.sql(plan.spark_sql)
     except DorisqlError:
@@ -478,7 +618,7 @@ def run_query(
     finally:
         # spark.sql analyses eagerly: the DataFrame keeps the views' plans, the names can go.
         drop_views(spark, plan.views)
-    return df, plan.scans
+    return df, plan
 
 
 # --------------------------------------------------------------------------- EXPLAIN
@@ -504,6 +644,24 @@ def scan_lines(scans: Sequence[ScanInfo]) -> list[str]:
     return lines
 
 
+def join_lines(joins) -> list[str]:
+    """One block per join between dorisql tables: colocated or not, and why not (Doris's reasons)."""
+    lines: list[str] = []
+    for sides, special in joins:
+        names = " JOIN ".join(f"{r.meta.db}.{r.meta.name}" for r in (*sides.left, sides.right))
+        lines.append(f"  HASH JOIN: {sides.kind} JOIN ({names})")
+        if special.strategy == "colocate":
+            decision = special.decision
+            group = getattr(decision, "group", None)
+            lines.append("     colocate: true" + (f", group: {group.full_name}" if group is not None else ""))
+            keys = getattr(decision, "keys", ())
+            lines.append("     equal join conjunct: " + ", ".join(f"{a} = {b}" for a, b in keys))
+        else:
+            lines.append(f"     colocate: false, reason: {special.reason}")
+        lines.append("")
+    return lines
+
+
 def spark_plan_lines(df, verbose: bool = False) -> list[str]:
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
@@ -519,15 +677,17 @@ def explain(
     current_db: str | None,
     verbose: bool | None = None,
     read_table_function: ReadTableFunction | None = None,
+    colocation=None,
 ) -> list[str]:
     """EXPLAIN: the lines to print (one column, `Explain String` in Doris)."""
     if isinstance(statement, ast.Explain):
         query, verbose = statement.query, statement.verbose if verbose is None else verbose
     else:
         query = statement
-    df, scans = run_query(spark, query, resolve_table, scan, current_db, read_table_function)
+    df, plan = _run(spark, query, resolve_table, scan, current_db, read_table_function, colocation)
     lines = ["PLAN FRAGMENT 0", ""]
-    lines += scan_lines(scans)
+    lines += join_lines(plan.joins)
+    lines += scan_lines(plan.scans)
     lines.append("== Spark physical plan ==")
     lines += spark_plan_lines(df, bool(verbose))
     return lines

@@ -272,7 +272,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import check, ddl, dml, show
+    from . import check, colocate, ddl, dml, show
 
     return {
         ast.Use: _use,
@@ -283,6 +283,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         **show.HANDLERS,
         **dml.HANDLERS,
         **check.HANDLERS,
+        **colocate.HANDLERS,
     }
 
 

@@ -36,6 +36,8 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "trash_orphan_grace_second": "86400",
     "trash_enable": "true",
     "trash_check_interval_seconds": "600",
+    # Colocate joins (docs/colocation.md): Doris's FE switch, off by default.
+    "disable_colocate_join": "false",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check
@@ -60,7 +62,7 @@ def check_frontend_setting(name: str, value: str) -> str:
     """Validate one ADMIN SET FRONTEND CONFIG entry; return its normalised value."""
     if name not in FRONTEND_DEFAULTS:
         raise AnalysisError(f"Config '{name}' does not exist or is not mutable")
-    if name in ("dynamic_partition_enable", "trash_enable"):
+    if name in ("dynamic_partition_enable", "trash_enable", "disable_colocate_join"):
         return normalize_bool(name, value)
     if name == "cluster_disk_capacity":
         from dorisql.bucketing.auto import parse_data_size

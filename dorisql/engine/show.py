@@ -295,6 +295,10 @@ def show_dynamic_partition_tables(engine: Engine, stmt: ast.ShowDynamicPartition
 
 
 def show_proc(engine: Engine, stmt: ast.ShowProc) -> Result:
+    if stmt.path.strip().strip("/").split("/")[0] == "colocation_group":
+        from .colocate import show_proc as colocation_proc
+
+        return colocation_proc(engine, stmt.path)
     raise NotSupportedError(f"SHOW PROC '{stmt.path}'")
 
 

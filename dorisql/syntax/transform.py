@@ -655,6 +655,15 @@ class ToAst(Transformer):
     def admin_check_table(self, c):
         return ast.AdminCheckTable(c[0])
 
+    def admin_set_colocation_group(self, c):
+        return ast.AdminSetColocationGroup(c[0], stable=c[1])
+
+    def stable(self, c):
+        return True
+
+    def unstable(self, c):
+        return False
+
     def where(self, c):
         return c[0]
 

@@ -74,7 +74,7 @@ def test_a_version_1_catalog_is_migrated_once_keeping_its_data(warehouse):
     with Catalog(warehouse) as c:
         assert _kinds(c) == [(RECYCLED_TABLE, "t")]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     conn.close()
 
 

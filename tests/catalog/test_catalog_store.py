@@ -348,29 +348,83 @@ def test_colocation_group_crud(cat):
         cat.drop_colocation_group("db1", "g1")
 
 
-def test_create_table_joins_group_atomically(cat):
-    colocated = (("colocate_with", "g1"),)
-    a = cat.create_table(samples.table_meta("db1", "a", properties=colocated), colocation_group=_group())
+def _colocated(name: str, group: str = "g1", db: str = "db1", buckets: int | None = None, replication: int = 1):
+    meta = samples.table_meta(db, name, properties=(("replication_num", str(replication)), ("colocate_with", group)))
+    partitions = tuple(replace(p, replication_num=replication, buckets=buckets or p.buckets) for p in meta.partitions)
+    return replace(meta, partitions=partitions)
+
+
+def test_create_table_founds_and_joins_its_group_atomically(cat):
+    a = cat.create_table(_colocated("a"))
     group = cat.get_colocation_group("db1", "g1")
-    assert group is not None and group.buckets == 8
-    cat.create_table(samples.table_meta("db1", "b", properties=colocated), colocation_group=_group())
+    assert group is not None and group.buckets == 10 and group.replication_num == 1
+    assert group.distribution_types == (DataType("DATE"), DataType("VARCHAR", (20,)))
+    cat.create_table(_colocated("b"))
     assert cat.get_colocation_group("db1", "g1").id == group.id
     assert [m.name for m in cat.colocation_group_tables("db1", "g1")] == ["a", "b"]
 
-    with pytest.raises(AnalysisError, match="same bucket num: 8"):
-        cat.create_table(samples.table_meta("db1", "c", properties=colocated), colocation_group=_group(buckets=4))
-    with pytest.raises(AnalysisError, match="same data type"):
-        cat.create_table(
-            samples.table_meta("db1", "c", properties=colocated),
-            colocation_group=_group(types=(DataType("BIGINT"), DataType("VARCHAR", (20,)))),
-        )
+    # Doris's ColocateGroupSchema messages; nothing is created
+    with pytest.raises(AnalysisError, match=r"^Colocate tables must have same bucket num: 4 should be 10$"):
+        cat.create_table(_colocated("c", buckets=4))
+    with pytest.raises(
+        AnalysisError,
+        match=r"^Colocate tables must have same replication allocation: \{ tag.location.default: 2 \} "
+        r"should be \{ tag.location.default: 1 \}$",
+    ):
+        cat.create_table(_colocated("c", replication=2))
+    bigint = _colocated("c")
+    columns = tuple(
+        replace(col, type=DataType("BIGINT")) if col.name == "k1" else col for col in bigint.definition.columns
+    )
+    with pytest.raises(
+        AnalysisError,
+        match=r"^Colocate tables distribution columns must have the same data type: k1\(bigint\) should be datev2$",
+    ):
+        cat.create_table(replace(bigint, definition=replace(bigint.definition, columns=columns)))
     assert not cat.table_exists("db1", "c")
+    # another database has its own group of that name
+    cat.create_database("db2")
+    cat.create_table(_colocated("c", db="db2", buckets=4))
+    assert cat.get_colocation_group("db2", "g1").buckets == 4
 
     # leaving the group by ALTER ... SET ("colocate_with" = "") and dropping the last table removes it
     cat.commit_table(replace(a, definition=replace(a.definition, properties=(("colocate_with", ""),))))
     assert [m.name for m in cat.colocation_group_tables("db1", "g1")] == ["b"]
-    cat.drop_table("db1", "b")
+    cat.drop_table("db1", "b", force=True)
     assert cat.get_colocation_group("db1", "g1") is None
+
+
+def test_a_dropped_table_stays_in_its_group_until_the_bin_erases_it(cat):
+    a = cat.create_table(_colocated("a"))
+    cat.drop_table("db1", "a")
+    group = cat.get_colocation_group("db1", "g1")
+    assert group is not None  # Doris: removeTable only when the bin erases the table
+    with pytest.raises(AnalysisError, match="same bucket num"):
+        cat.create_table(_colocated("b", buckets=3))
+    recovered = cat.recover_table(a.id)
+    assert cat.colocation_group_tables("db1", "g1") == [recovered]
+    cat.drop_table("db1", "a")
+    cat.erase_recycled([a.id])
+    assert cat.get_colocation_group("db1", "g1") is None
+
+
+def test_a_dropped_database_keeps_its_groups_out_of_reach_until_erased(cat):
+    cat.create_table(_colocated("a"))
+    cat.create_table(_colocated("g", group="__global__g"))
+    db_id = cat.get_database("db1").id
+    cat.drop_database("db1")
+    names = sorted(g.name for g in cat.list_colocation_groups())
+    assert names == ["__global__g", "g1"]
+    # a new database of the same name starts afresh (Doris keys groups by database id)
+    cat.create_database("db1")
+    assert cat.get_colocation_group("db1", "g1") is None
+    cat.drop_database("db1", force=True)
+    db, tables = cat.recover_database(db_id)
+    assert cat.get_colocation_group("db1", "g1") is not None
+    assert [t.name for t in cat.colocation_group_tables("db1", "__global__g")] == ["g"]
+    cat.drop_database("db1")
+    cat.erase_recycled([db_id])
+    assert cat.list_colocation_groups() == []
 
 
 # --------------------------------------------------------------------------- concurrency

@@ -167,9 +167,9 @@ def test_join_results(lake, events, users):
 def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users, monkeypatch):
     seen = []
 
-    def spy(sides):
+    def spy(sides, colocation=None):
         seen.append((sides, len(lake.scans)))
-        return JoinPlan("colocate", "test") if sides.right.meta.name == "users" else None
+        return JoinPlan("spark", "test") if sides.right.meta.name == "users" else None
 
     monkeypatch.setattr(query_module, "plan_join", spy)
     scans_before = len(lake.scans)
@@ -187,11 +187,11 @@ def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users,
         assert [r.meta for r in sides.left] == [events] and sides.right.meta is users
         assert sides.left[0].qualifier == "e" and sides.right.selected == ("p_cn",)
         assert sides.on.sql() == "e.k = u.k AND u.name <> 'x'" and sides.kind == "INNER"
-        assert plan.joins == [(sides, JoinPlan("colocate", "test"))]
+        assert plan.joins == [(sides, JoinPlan("spark", "test"))]
         assert [s.table for s in plan.scans] == ["db.events", "db.users"]
     finally:
         drop_views(lake.spark, plan.views)
-    # Today no join gets a plan of its own: Spark joins them all.
+    # Without colocation information (the engine passes it) every join is Spark's, unreported.
     assert plan_join(sides) is None
 
 

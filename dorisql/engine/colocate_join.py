@@ -1,0 +1,263 @@
+"""The colocate join: two tables of one stable colocation group, joined on all their bucket
+columns, are joined bucket by bucket with no shuffle (docs/colocation.md).
+
+Bucket b of every table of a group holds exactly the rows whose bucket columns hash to b, so the
+join of the two tables is the union over b of the joins of their bucket-b files. The plan:
+
+- `decide` (pure, called by the planner's `plan_join` seam) says whether a join qualifies, or
+  why not, with Apache Doris's reasons (DistributedPlanColocateRule): ``Session disabled``
+  (here the FE switch ``disable_colocate_join``), ``Tables are not in the same group``,
+  ``Colocate group is not stable``, ``Inconsistent distribution of table and queries`` (the
+  join is not on every bucket column, in bucket-column order);
+- `build` makes one Spark DataFrame of the joined rows: ``spark.range(B)`` split into B tasks,
+  and ``mapInArrow`` in each task reads that bucket's Parquet files of both (pruned) tables with
+  pyarrow, applies each table's key model (UNIQUE: latest row; AGGREGATE: merged) and joins them
+  with ``pyarrow.Table.join``. No row crosses the network for the join; what runs on top (a
+  filter, aggregates, ORDER BY) is Spark's as before.
+
+Result columns are positional (``__l0``, ``__l1``, ... for the left table, ``__r0``, ... for the
+right); the planner points the query's column references at them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dorisql.catalog.base import ColocationGroup
+from dorisql.catalog.model import BUCKET_COLUMN, TableMeta
+from dorisql.engine.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
+from dorisql.errors import NotSupportedError
+
+__all__ = ["ColocationContext", "Decision", "decide", "build", "JOIN_TYPES", "column_name"]
+
+#: SQL join kinds (as JoinSides.kind spells them) -> pyarrow join types.
+JOIN_TYPES = {
+    "INNER": "inner",
+    "LEFT": "left outer",
+    "LEFT OUTER": "left outer",
+    "RIGHT": "right outer",
+    "RIGHT OUTER": "right outer",
+    "FULL": "full outer",
+    "FULL OUTER": "full outer",
+    "LEFT SEMI": "left semi",
+    "LEFT ANTI": "left anti",
+    "RIGHT SEMI": "right semi",
+    "RIGHT ANTI": "right anti",
+}
+
+# Doris's reasons (fe DistributedPlanColocateRule), and dorisql's own where Doris has none.
+SESSION_DISABLED = "Session disabled"
+NOT_SAME_GROUP = "Tables are not in the same group"
+NOT_STABLE = "Colocate group is not stable"
+INCONSISTENT = "Inconsistent distribution of table and queries"
+
+
+@dataclass(frozen=True)
+class ColocationContext:
+    """What the planner needs to know about colocation: each table's group, the FE switch."""
+
+    group_of: Callable[[TableMeta], ColocationGroup | None]
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class Decision:
+    colocate: bool
+    reason: str = ""
+    group: ColocationGroup | None = None
+    #: (left column, right column) per bucket column, in bucket-column order
+    keys: tuple[tuple[str, str], ...] = ()
+    join_type: str = ""
+
+
+def column_name(side: str, index: int) -> str:
+    return f"__{side}{index}"
+
+
+def decide(
+    left: TableMeta,
+    right: TableMeta,
+    kind: str,
+    equalities: Sequence[tuple[str, str]],
+    has_other_conditions: bool,
+    context: ColocationContext,
+) -> Decision:
+    """May this join run colocated? `equalities` are the ON clause's ``left.col = right.col``
+    conjuncts (column names as written); `has_other_conditions` says whether ON has more."""
+    if context.disabled:
+        return Decision(False, f"{SESSION_DISABLED} (disable_colocate_join)")
+    lg, rg = context.group_of(left), context.group_of(right)
+    if lg is None or rg is None or (lg.db, lg.name) != (rg.db, rg.name):
+        return Decision(False, NOT_SAME_GROUP)
+    if not lg.is_stable:
+        return Decision(False, NOT_STABLE)
+    join_type = JOIN_TYPES.get(kind.upper())
+    if join_type is None:
+        return Decision(False, f"{kind} JOIN is not planned colocated")
+    ldist = [c.lower() for c in (left.definition.distribution.columns if left.definition.distribution else ())]
+    rdist = [c.lower() for c in (right.definition.distribution.columns if right.definition.distribution else ())]
+    pairs = {(a.lower(), b.lower()) for a, b in equalities}
+    keys = tuple((ldist[i], rdist[i]) for i in range(len(ldist)) if i < len(rdist) and (ldist[i], rdist[i]) in pairs)
+    if not ldist or len(keys) != len(ldist):
+        return Decision(False, INCONSISTENT)
+    if has_other_conditions and join_type != "inner":
+        # the extra conditions of an outer/semi/anti join decide which rows match: not done here yet
+        return Decision(False, f"{INCONSISTENT} (other join conditions on a {kind} JOIN)")
+    return Decision(True, group=lg, keys=keys, join_type=join_type)
+
+
+# ---------------------------------------------------------------------- the joined DataFrame
+
+_BUCKET_IN_PATH = re.compile(rf"/{BUCKET_COLUMN}=(\d+)/")
+_COMMIT_VERSION = re.compile(r"\.v(\d+)\.parquet$")
+
+
+def _files_by_bucket(files: Sequence[str]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for f in files:
+        m = _BUCKET_IN_PATH.search(f)
+        if m is None:
+            raise NotSupportedError(f"colocate join: data file outside a bucket folder: {f}")
+        out.setdefault(int(m.group(1)), []).append(f)
+    return out
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One table as a task needs it: its files per bucket, columns, key model."""
+
+    files: dict[int, list[str]]
+    columns: tuple[str, ...]
+    model: str
+    keys: tuple[str, ...]
+    aggs: tuple[str, ...]  # per column: "" for keys, else SUM/MAX/MIN/REPLACE/REPLACE_IF_NOT_NULL
+
+
+def _local_path(uri: str) -> str:
+    """A file URI as Spark lists it (``file:///a%20b/x.parquet``) -> the path pyarrow opens;
+    other schemes stay URIs (pyarrow's filesystems read them)."""
+    from urllib.parse import unquote, urlparse
+
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme in ("file", "") else uri
+
+
+def side_of(meta: TableMeta, files: Sequence[str]) -> _Side:
+    from dorisql.engine.merge import key_model
+
+    model = key_model(meta)
+    keys = tuple(meta.definition.keys.columns) if meta.definition.keys is not None else ()
+    key_set = {k.lower() for k in keys}
+    aggs = tuple("" if c.name.lower() in key_set else (c.agg_type or "").upper() for c in meta.definition.columns)
+    if model == "AGGREGATE":
+        for c, agg in zip(meta.definition.columns, aggs):
+            if agg and agg not in ("SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL"):
+                raise NotSupportedError(f"reading {agg} column '{c.name}' of AGGREGATE KEY table {meta.name}")
+    return _Side(
+        files=_files_by_bucket([_local_path(f) for f in files]),
+        columns=tuple(c.name for c in meta.definition.columns),
+        model=model,
+        keys=keys,
+        aggs=aggs,
+    )
+
+
+def _read(side: _Side, bucket: int, schema):
+    """The bucket's rows of one table, merged by its key model, columns renamed to `schema`'s."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    wanted = [c.lower() for c in side.columns]
+    extra = [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN] if side.model != "DUPLICATE" else []
+    parts = []
+    for path in side.files.get(bucket, ()):
+        t = pq.read_table(path)
+        names = {n.lower(): n for n in t.column_names}
+        cols = [t.column(names[c]) for c in wanted] + [t.column(names[c.lower()]) for c in extra]
+        out = pa.table(cols, names=[*schema.names, *extra])
+        if side.model != "DUPLICATE":
+            m = _COMMIT_VERSION.search(path)
+            out = out.append_column(
+                COMMIT_SEQ_COLUMN, pa.array([int(m.group(1)) if m else 0] * out.num_rows, pa.int64())
+            )
+        parts.append(out.cast(pa.schema([*schema, *list(out.schema)[len(schema) :]])))
+    if not parts:
+        return schema.empty_table()
+    table = pa.concat_tables(parts)
+    if side.model == "DUPLICATE":
+        return table
+    # commit order, then load order, then row order: the latest row last (engine.merge)
+    table = table.sort_by(
+        [(COMMIT_SEQ_COLUMN, "ascending"), (LOAD_SEQ_COLUMN, "ascending"), (ROW_SEQ_COLUMN, "ascending")]
+    )
+    table = table.append_column("__idx", pa.array(range(table.num_rows), pa.int64()))
+    key_idx = [i for i, agg in enumerate(side.aggs) if not agg] if side.model == "AGGREGATE" else None
+    if side.model == "UNIQUE":
+        key_set = {k.lower() for k in side.keys}
+        keys = [schema.names[i] for i, c in enumerate(side.columns) if c.lower() in key_set]
+        last = table.group_by(keys, use_threads=False).aggregate([("__idx", "max")])
+        return table.take(last.column("__idx_max")).select(schema.names)
+    keys = [schema.names[i] for i in key_idx or []]
+    aggregations = []
+    for i, agg in enumerate(side.aggs):
+        if not agg:
+            continue
+        name = schema.names[i]
+        if agg in ("SUM", "MAX", "MIN"):
+            aggregations.append((name, agg.lower()))
+        elif agg == "REPLACE":
+            aggregations.append((name, "last", pc.ScalarAggregateOptions(skip_nulls=False)))
+        else:  # REPLACE_IF_NOT_NULL: the latest non-NULL value
+            aggregations.append((name, "last", pc.ScalarAggregateOptions(skip_nulls=True)))
+    merged = table.group_by(keys, use_threads=False).aggregate(aggregations)
+    renamed = {f"{a[0]}_{a[1]}": a[0] for a in aggregations}
+    merged = merged.rename_columns([renamed.get(n, n) for n in merged.column_names])
+    return merged.select(schema.names).cast(schema)
+
+
+def build(spark, decision: Decision, left: tuple[TableMeta, object], right: tuple[TableMeta, object]):
+    """The joined DataFrame: columns ``__l<i>`` (left table's columns) then ``__r<i>`` (right's;
+    none for LEFT SEMI/ANTI, only them for RIGHT SEMI/ANTI). `left`/`right`: (meta, the scan's
+    raw DataFrame, pruned) - only its files and the merged schema are used."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from pyspark.sql.types import StructField, StructType
+
+    from dorisql.engine.merge import merge_rows
+
+    sides = []
+    for tag, (meta, raw) in (("l", left), ("r", right)):
+        merged_schema = merge_rows(raw, meta).schema
+        fields = [StructField(column_name(tag, i), f.dataType, True) for i, f in enumerate(merged_schema.fields)]
+        sides.append((side_of(meta, tuple(raw.inputFiles())), StructType(fields)))
+    (lside, lstruct), (rside, rstruct) = sides
+    lschema, rschema = to_arrow_schema(lstruct), to_arrow_schema(rstruct)
+    lnames = {c.lower(): column_name("l", i) for i, c in enumerate(lside.columns)}
+    rnames = {c.lower(): column_name("r", i) for i, c in enumerate(rside.columns)}
+    lkeys = [lnames[a] for a, _ in decision.keys]
+    rkeys = [rnames[b] for _, b in decision.keys]
+    join_type = decision.join_type
+    if join_type in ("left semi", "left anti"):
+        out_struct = lstruct
+    elif join_type in ("right semi", "right anti"):
+        out_struct = rstruct
+    else:
+        out_struct = StructType(lstruct.fields + rstruct.fields)
+    out_schema = to_arrow_schema(out_struct)
+
+    def join_bucket(batches):
+        for batch in batches:
+            for bucket in batch.column(0).to_pylist():
+                lt, rt = _read(lside, bucket, lschema), _read(rside, bucket, rschema)
+                if lt.num_rows == 0 and join_type in ("inner", "left outer", "left semi", "left anti", "right semi"):
+                    continue
+                if rt.num_rows == 0 and join_type in ("inner", "right outer", "right semi", "right anti", "left semi"):
+                    continue
+                joined = lt.join(rt, keys=lkeys, right_keys=rkeys, join_type=join_type, coalesce_keys=False)
+                yield from joined.select(out_schema.names).cast(out_schema).to_batches()
+
+    buckets = decision.group.buckets if decision.group is not None else 0
+    ids = spark.range(0, buckets, 1, max(buckets, 1))
+    return ids.mapInArrow(join_bucket, out_struct)

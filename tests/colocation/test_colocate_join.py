@@ -1,0 +1,159 @@
+"""The colocate join against Spark's ordinary join, on randomised data (hypothesis).
+
+Two tables of one group with five bucket columns of mixed types (INT, BIGINT, DATE, VARCHAR,
+DECIMAL), NULL keys, a UNIQUE table loaded twice (latest row wins) and an AGGREGATE one (merged),
+joined by every join kind; each query is run colocated and with ``disable_colocate_join``, and
+the rows must be the same. EXPLAIN says which ran and why not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+KEYS = ("k_int", "k_big", "k_date", "k_str", "k_dec")
+KEY_COLUMNS = "k_int INT NULL, k_big BIGINT NULL, k_date DATE NULL, k_str VARCHAR(8) NULL, k_dec DECIMAL(10, 2) NULL"
+DIST = "DISTRIBUTED BY HASH(k_int, k_big, k_date, k_str, k_dec) BUCKETS 3"
+ON = " AND ".join(f"l.{k} = r.{k}" for k in KEYS)
+
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def engine(spark, tmp_path_factory, make_engine):
+    eng = make_engine(tmp_path_factory.mktemp("wh"), spark=spark)
+    eng.execute_sql("CREATE DATABASE d; USE d")
+    yield eng
+    eng.close()
+
+
+def run(engine, sql):
+    return engine.execute_sql(sql)[-1]
+
+
+def literal(value):
+    if value is None:
+        return "NULL"
+    if isinstance(value, (dt.date, str, Decimal)):
+        return f"'{value}'"
+    return str(value)
+
+
+def values(rows):
+    return ", ".join("(" + ", ".join(literal(v) for v in row) + ")" for row in rows)
+
+
+key = st.tuples(
+    st.sampled_from([None, 1, 2, -3]),
+    st.sampled_from([None, 10, 2**40]),
+    st.sampled_from([None, dt.date(2024, 1, 1), dt.date(1999, 12, 31)]),
+    st.sampled_from([None, "a", "xyz"]),
+    st.sampled_from([None, Decimal("1.50"), Decimal("-2.25")]),
+)
+row = st.tuples(key, st.integers(-1000, 1000))
+rows = st.lists(row, max_size=12)
+
+
+def canonical(result):
+    return sorted(tuple((v is None, str(v)) for v in r) for r in result.rows)
+
+
+JOINS = [
+    ("INNER", f"SELECT l.*, r.w FROM {{l}} l JOIN {{r}} r ON {ON}"),
+    ("LEFT", f"SELECT l.*, r.w FROM {{l}} l LEFT JOIN {{r}} r ON {ON}"),
+    ("RIGHT", f"SELECT l.v, r.* FROM {{l}} l RIGHT OUTER JOIN {{r}} r ON {ON}"),
+    ("FULL", f"SELECT * FROM {{l}} l FULL OUTER JOIN {{r}} r ON {ON}"),
+    ("LEFT SEMI", f"SELECT * FROM {{l}} l LEFT SEMI JOIN {{r}} r ON {ON}"),
+    ("LEFT ANTI", f"SELECT * FROM {{l}} l LEFT ANTI JOIN {{r}} r ON {ON}"),
+    (
+        "INNER + extra, aggregate, ORDER BY, LIMIT",
+        f"SELECT l.k_str, count(*) AS n, sum(r.w) AS s FROM {{l}} l JOIN {{r}} r ON {ON} AND l.v < r.w GROUP BY l.k_str ORDER BY l.k_str LIMIT 2",
+    ),
+]
+
+
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(left=rows, right1=rows, right2=rows)
+def test_colocated_joins_match_the_ordinary_join(engine, left, right1, right2):
+    n = next(_names)
+    l_name, u_name, g_name = f"dup{n}", f"uniq{n}", f"agg{n}"
+    group = f'PROPERTIES ("colocate_with" = "g{n}")'
+    run(engine, f"CREATE TABLE {l_name} ({KEY_COLUMNS}, v INT) DUPLICATE KEY(k_int) {DIST} {group}")
+    run(engine, f"CREATE TABLE {u_name} ({KEY_COLUMNS}, w INT) UNIQUE KEY({', '.join(KEYS)}) {DIST} {group}")
+    run(engine, f"CREATE TABLE {g_name} ({KEY_COLUMNS}, w BIGINT SUM) AGGREGATE KEY({', '.join(KEYS)}) {DIST} {group}")
+    for table, loads in ((l_name, [left]), (u_name, [right1, right2]), (g_name, [right1, right2])):
+        for load in loads:
+            if load:
+                run(engine, f"INSERT INTO {table} VALUES {values([(*k, v) for k, v in load])}")
+    try:
+        for right in (u_name, g_name):
+            for _kind, template in JOINS:
+                sql = template.format(l=l_name, r=right)
+                if template is JOINS[0][1]:
+                    plan = "\n".join(r[0] for r in run(engine, "EXPLAIN " + sql).rows)
+                    assert "colocate: true" in plan, plan
+                colocated = run(engine, sql)
+                run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "true")')
+                try:
+                    ordinary = run(engine, sql)
+                finally:
+                    run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "false")')
+                assert colocated.columns == ordinary.columns, sql
+                if "LIMIT" in sql:
+                    assert [tuple(r) for r in colocated.rows] == [tuple(r) for r in ordinary.rows], sql
+                else:
+                    assert canonical(colocated) == canonical(ordinary), sql
+    finally:
+        run(engine, f"DROP TABLE {l_name} FORCE; DROP TABLE {u_name} FORCE; DROP TABLE {g_name} FORCE")
+
+
+def test_explain_names_why_a_join_is_not_colocated(engine):
+    run(
+        engine,
+        f'CREATE TABLE ea ({KEY_COLUMNS}, v INT) DUPLICATE KEY(k_int) {DIST} PROPERTIES ("colocate_with" = "eg")',
+    )
+    run(
+        engine,
+        f'CREATE TABLE eb ({KEY_COLUMNS}, v INT) DUPLICATE KEY(k_int) {DIST} PROPERTIES ("colocate_with" = "eg")',
+    )
+    run(
+        engine,
+        f'CREATE TABLE ec ({KEY_COLUMNS}, v INT) DUPLICATE KEY(k_int) {DIST} PROPERTIES ("colocate_with" = "other")',
+    )
+
+    def reason(sql):
+        plan = [r[0].strip() for r in run(engine, "EXPLAIN " + sql).rows]
+        return next(line for line in plan if line.startswith("colocate:"))
+
+    on = ON.replace("l.", "ea.").replace("r.", "eb.")
+    assert reason(f"SELECT * FROM ea JOIN eb ON {on}") == "colocate: true, group: d.eg"
+    assert (
+        reason("SELECT * FROM ea JOIN eb ON ea.k_int = eb.k_int")
+        == "colocate: false, reason: Inconsistent distribution of table and queries"
+    )
+    swapped = on.replace("ea.k_int = eb.k_int", "ea.k_int = eb.k_big").replace(
+        "ea.k_big = eb.k_big", "ea.k_big = eb.k_int"
+    )
+    assert reason(f"SELECT * FROM ea JOIN eb ON {swapped}").endswith("Inconsistent distribution of table and queries")
+    assert (
+        reason(f"SELECT * FROM ea JOIN ec ON {on.replace('eb.', 'ec.')}")
+        == "colocate: false, reason: Tables are not in the same group"
+    )
+    run(engine, "ADMIN SET COLOCATION GROUP eg UNSTABLE")
+    assert reason(f"SELECT * FROM ea JOIN eb ON {on}") == "colocate: false, reason: Colocate group is not stable"
+    run(engine, "ADMIN SET COLOCATION GROUP eg STABLE")
+    run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "true")')
+    try:
+        assert (
+            reason(f"SELECT * FROM ea JOIN eb ON {on}")
+            == "colocate: false, reason: Session disabled (disable_colocate_join)"
+        )
+    finally:
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "false")')
