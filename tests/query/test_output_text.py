@@ -125,3 +125,9 @@ def test_a_trailing_comma_in_a_column_list_is_accepted_as_doris_does():
     """DorisParser.g4 ``columnDefs (COMMA indexDefs)? COMMA? RIGHT_PAREN`` (apache/doris#29167)."""
     (stmt,) = dorisql.parse("CREATE TABLE t (a INT,) DUPLICATE KEY(a) DISTRIBUTED BY HASH(a) BUCKETS 1")
     assert [c.name for c in stmt.columns] == ["a"]
+
+
+def test_every_rewritten_function_is_on_the_allow_list():
+    from dorisql.engine.functions import _RENAMED, _UNIT_ARITHMETIC, ALLOWED_FUNCTIONS
+
+    assert set(_RENAMED) | set(_UNIT_ARITHMETIC) <= ALLOWED_FUNCTIONS
