@@ -171,7 +171,8 @@ def translate_functions(tree: exp.Expression) -> exp.Expression:
     - ``ndv(x)`` → ``approx_count_distinct(x)``;
     - ``date_add`` / ``date_sub`` / ``days_add`` ... ``years_sub`` with a count that is not a
       literal: the count cast to INT (Spark's DATE_ADD and ADD_MONTHS refuse a BIGINT);
-    - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``.
+    - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``;
+    - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string).
     """
     for node in list(tree.find_all(exp.Func)):
         if is_table_position(node):
@@ -191,4 +192,7 @@ def translate_functions(tree: exp.Expression) -> exp.Expression:
                 node.set("expression", _int_count(node.expression))
         elif isinstance(node, exp.AddMonths) and node.expression is not None:
             node.set("expression", _int_count(node.expression))
+        elif isinstance(node, exp.UnixToTime) and node.args.get("format") is not None:
+            # from_unixtime(ts, '%Y-%m-%d'): a formatted string (sqlglot's Spark output drops the format)
+            node.replace(exp.UnixToStr(this=node.this, format=node.args["format"]))
     return tree

@@ -82,6 +82,9 @@ def test_doris_functions_for_spark():
         "SELECT TIMESTAMPADD(HOUR, n, ts), TIMESTAMPADD(MINUTE, -(2), ts), TIMESTAMPADD(SECOND, n, ts) FROM t"
     )
     assert spark("SELECT map('a', 1, 'b', 2)") == "SELECT MAP('a', 1, 'b', 2)"
+    assert (
+        spark("SELECT from_unixtime(ts, '%Y%m%d %H:%i') FROM t") == "SELECT FROM_UNIXTIME(ts, 'yyyyMMdd HH:mm') FROM t"
+    )
     # a value expression goes through the same rewrites
     assert expression_spark_sql("days_add('2024-01-01', 1)") == "DATE_ADD('2024-01-01', 1)"
 
