@@ -49,6 +49,12 @@ def quote_string(value: str) -> str:
     return f'"{value}"'
 
 
+def quote_single(value: str) -> str:
+    """A single-quoted Doris string literal (how SHOW CREATE TABLE prints a table comment)."""
+    text = quote_string(value)[1:-1].replace('\\"', '"').replace("'", "\\'")
+    return f"'{text}'"
+
+
 def quote_name(name: str) -> str:
     """A backquoted identifier (`` for a backquote inside)."""
     return "`" + name.replace("`", "``") + "`"
@@ -253,8 +259,8 @@ def _(s: ast.CreateTable) -> str:
         lines.append(")" + (f" ENGINE={s.engine}" if s.engine else ""))
     if s.keys:
         lines.append(f"{s.keys.type} KEY({_names(s.keys.columns)})")
-    if s.comment is not None:
-        lines.append("COMMENT " + quote_string(s.comment))
+    if s.comment is not None:  # Doris: the table comment in single quotes (Env.addTableComment)
+        lines.append("COMMENT " + quote_single(s.comment))
     if s.partition:
         p = s.partition
         by = ", ".join(p.expressions) if p.expressions else _names(p.columns)

@@ -2,9 +2,59 @@
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+
+class Float32(float):
+    """A value of a FLOAT column (Spark hands every float over as a Python double).
+
+    Doris prints a FLOAT with the fewest digits that read back as the same float32
+    (``38.638844``), a DOUBLE with the fewest that read back as the same double
+    (``38.63884353637695``): be/src/util/mysql_row_buffer.cpp writes both with
+    ``FastFloatToBuffer`` / ``FastDoubleToBuffer`` (gutil/strings/numbers.cc), that is fmt's
+    shortest round-trip ``{}`` format. `float_text` renders both.
+    """
+
+    __slots__ = ()
+
+
+def _to_float32(value: float) -> float:
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]
+    except OverflowError:  # rounds beyond FLT_MAX
+        return math.copysign(math.inf, value)
+
+
+def _fmt_text(shortest: str) -> str:
+    """Python's shortest repr in fmt's ``{}`` spelling: no ``.0`` on whole numbers (``1``,
+    ``-0``, ``1e+16`` as they are). Both switch to exponents below 1e-4 and from 1e16 on."""
+    return shortest[:-2] if shortest.endswith(".0") else shortest
+
+
+def float_text(value: float) -> str:
+    """A FLOAT (`Float32`) or DOUBLE value as Doris prints it: ``NaN``, ``Infinity``,
+    ``-Infinity``, else the shortest digits that round-trip in the value's own width."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if not isinstance(value, Float32):
+        return _fmt_text(repr(float(value)))
+    single = _to_float32(value)
+    for digits in range(1, 10):  # 9 significant digits always round-trip a float32
+        text = format(single, f".{digits}g")
+        if _to_float32(float(text)) == single:
+            return _fmt_text(repr(float(text)))
+    return _fmt_text(repr(single))  # pragma: no cover - unreachable (9 digits suffice)
+
+
+def float_json(value: float) -> float:
+    """The double whose shortest repr is `float_text`'s digits (for JSON numbers)."""
+    return float(float_text(value)) if isinstance(value, Float32) else float(value)
 
 
 @dataclass

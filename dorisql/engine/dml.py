@@ -109,8 +109,30 @@ def _run_query(engine: Engine, query: ast.Query):
 
 def select(engine: Engine, stmt: ast.Query) -> Result:
     df, _scans = _run_query(engine, stmt)
-    rows = [tuple(row) for row in df.collect()]
+    types = [field.dataType for field in df.schema.fields]
+    rows = [tuple(_shown_value(v, t) for v, t in zip(row, types)) for row in df.collect()]
     return Result.table(df.columns, rows)
+
+
+def _shown_value(value, data_type):
+    """A fetched value with FLOAT values marked as such (`Float32`: Doris prints them with
+    float32 digits; Spark hands them over as Python doubles), inside arrays, maps and structs too."""
+    from pyspark.sql import types as T
+
+    from dorisql.result import Float32
+
+    if value is None:
+        return None
+    if isinstance(data_type, T.FloatType):
+        return Float32(value)
+    if isinstance(data_type, T.ArrayType):
+        return [_shown_value(v, data_type.elementType) for v in value]
+    if isinstance(data_type, T.MapType):
+        return {_shown_value(k, data_type.keyType): _shown_value(v, data_type.valueType) for k, v in value.items()}
+    if isinstance(data_type, T.StructType):
+        # shown as Doris shows a struct: {"name":value, ...}
+        return {f.name: _shown_value(v, f.dataType) for v, f in zip(value, data_type.fields)}
+    return value
 
 
 def explain(engine: Engine, stmt: ast.Explain) -> Result:
@@ -206,7 +228,7 @@ def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.Colum
 def _values_frame(spark, rows, target, now=None):
     """INSERT ... VALUES as a Spark DataFrame of raw (uncast) values, one column per target
     (`DEFAULT` is the column's default value)."""
-    from .sql_literals import default_sql, is_default, literal_sql
+    from .sql_literals import default_sql, is_default, value_sql
 
     width = len(target)
     for i, row in enumerate(rows, start=1):
@@ -215,7 +237,7 @@ def _values_frame(spark, rows, target, now=None):
                 f"Column count doesn't match value count at row {i}: expected {width} values, got {len(row)}"
             )
     body = ", ".join(
-        "(" + ", ".join(default_sql(c, now) if is_default(v) else literal_sql(v) for c, v in zip(target, row)) + ")"
+        "(" + ", ".join(default_sql(c, now) if is_default(v) else value_sql(c, v) for c, v in zip(target, row)) + ")"
         for row in rows
     )
     names = ", ".join(f"__src{i}" for i in range(width))

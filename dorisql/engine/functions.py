@@ -33,7 +33,7 @@ from sqlglot import exp
 from dorisql.errors import AnalysisError
 from dorisql.syntax.dialect import call_name
 
-__all__ = ["ALLOWED_FUNCTIONS", "check_functions", "is_table_position"]
+__all__ = ["ALLOWED_FUNCTIONS", "check_functions", "is_table_position", "translate_functions"]
 
 _MATH = """
 abs acos asin atan atan2 bin bit_count bitand bitnot bitor bitxor bit_shift_left bit_shift_right
@@ -128,3 +128,71 @@ def check_functions(tree: exp.Expression) -> None:
             raise AnalysisError(f"Can not found function '{qualifier}.{name}'")
         if name not in ALLOWED_FUNCTIONS:
             raise AnalysisError(f"Can not found function '{name}'")
+
+
+# --------------------------------------------------------------------------- translation to Spark
+
+#: Doris functions Spark has under another name, same arguments (sqlglot's Doris dialect reads
+#: them as plain calls and would pass the Doris name through).
+_RENAMED = {"ndv": "approx_count_distinct"}
+
+#: Doris's ``<unit>s_add`` / ``<unit>s_sub`` (time_round.cpp / date_time_add): the unit they move by.
+_UNIT_ARITHMETIC = {
+    f"{unit.lower()}s_{op}": (unit, op)
+    for unit in ("YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND")
+    for op in ("add", "sub")
+}
+_TIME_UNITS = ("HOUR", "MINUTE", "SECOND")
+
+
+def _int_count(node: exp.Expression) -> exp.Expression:
+    """A day/month count as Spark's DATE_ADD / ADD_MONTHS want it: an INT (Doris takes any
+    integer expression, e.g. ``id % 366`` of a BIGINT ``id``)."""
+    if isinstance(node, exp.Literal) and not node.is_string:
+        return node
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        return node
+    return exp.cast(node, exp.DataType.build("INT"))
+
+
+def _date_arith(node: exp.Expression, unit: str, subtract: bool, value: exp.Expression, count) -> exp.Expression:
+    if unit in _TIME_UNITS:  # sqlglot's Spark output drops sub-day units: say it explicitly
+        if subtract:
+            count = exp.Neg(this=exp.Paren(this=count))
+        return exp.Anonymous(this="TIMESTAMPADD", expressions=[exp.var(unit), count, value])
+    cls = exp.DateSub if subtract else exp.DateAdd
+    return cls(this=value, expression=_int_count(count), unit=exp.var(unit))
+
+
+def translate_functions(tree: exp.Expression) -> exp.Expression:
+    """Rewrite, in place, the Doris calls that Spark lacks or types differently into Spark's
+    equivalents (the rest sqlglot's Doris → Spark translation already handles); returns the tree.
+
+    - ``ndv(x)`` → ``approx_count_distinct(x)``;
+    - ``date_add`` / ``date_sub`` / ``days_add`` ... ``years_sub`` with a count that is not a
+      literal: the count cast to INT (Spark's DATE_ADD and ADD_MONTHS refuse a BIGINT);
+    - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``;
+    - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string).
+    """
+    for node in list(tree.find_all(exp.Func)):
+        if is_table_position(node):
+            continue
+        name = call_name(node)
+        if isinstance(node, exp.Anonymous) and name in _RENAMED:
+            node.set("this", _RENAMED[name])
+        elif isinstance(node, exp.Anonymous) and name in _UNIT_ARITHMETIC and len(node.expressions) == 2:
+            unit, op = _UNIT_ARITHMETIC[name]
+            value, count = node.expressions
+            node.replace(_date_arith(node, unit, op == "sub", value, count))
+        elif isinstance(node, (exp.DateAdd, exp.DateSub)) and node.expression is not None:
+            unit = (node.text("unit") or "DAY").upper()
+            if unit in _TIME_UNITS:
+                node.replace(_date_arith(node, unit, isinstance(node, exp.DateSub), node.this, node.expression))
+            else:
+                node.set("expression", _int_count(node.expression))
+        elif isinstance(node, exp.AddMonths) and node.expression is not None:
+            node.set("expression", _int_count(node.expression))
+        elif isinstance(node, exp.UnixToTime) and node.args.get("format") is not None:
+            # from_unixtime(ts, '%Y-%m-%d'): a formatted string (sqlglot's Spark output drops the format)
+            node.replace(exp.UnixToStr(this=node.this, format=node.args["format"]))
+    return tree

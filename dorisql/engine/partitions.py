@@ -86,7 +86,13 @@ def initial_partitions(engine: Engine, definition: ast.CreateTable) -> list[Part
 
 
 def _replication_num(definition: ast.CreateTable) -> int:
-    value = ast.props(definition.properties).get("replication_num", "1")
+    props = ast.props(definition.properties)
+    allocation = props.get("replication_allocation")
+    if "replication_num" not in props and allocation is not None:
+        # "tag.location.default: 3" (what SHOW CREATE TABLE prints): the replicas of every tag
+        counts = [num.strip() for _, _, num in (part.partition(":") for part in allocation.split(","))]
+        return sum(int(n) for n in counts) if all(n.isdigit() for n in counts) else 1
+    value = props.get("replication_num", "1")
     return int(value) if value.isdigit() else 1
 
 

@@ -37,12 +37,12 @@ from sqlglot.errors import ErrorLevel, UnsupportedError
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
 from dorisql.engine import failures
-from dorisql.engine.functions import check_functions
+from dorisql.engine.functions import check_functions, translate_functions
 from dorisql.engine.merge import key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
-from dorisql.syntax.dialect import parse_query, partition_names
+from dorisql.syntax.dialect import header_text, parse_query, partition_names
 
 __all__ = [
     "ScanInfo",
@@ -434,9 +434,10 @@ def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
 # --------------------------------------------------------------------------- expressions
 
 
-def expression_spark_sql(text: str) -> str:
+def expression_spark_sql(text: str, rewrite: Callable[[exp.Expression], exp.Expression] | None = None) -> str:
     """A Doris scalar expression (an INSERT ... VALUES value, a column DEFAULT) as Spark SQL,
-    under a query's rules: allowed functions only, and no table, query or table function."""
+    under a query's rules: allowed functions only, and no table, query or table function.
+    `rewrite` (e.g. a literal shaped by its column's type) is applied to the expression first."""
     select = parse_query(f"SELECT {text}")
     check_functions(select)
     clauses = [key for key, value in select.args.items() if value and key != "expressions"]
@@ -447,7 +448,35 @@ def expression_spark_sql(text: str) -> str:
         or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table))
     ):
         raise NotSupportedError(f"a query or table in a value: {text}")
+    if rewrite is not None:
+        item = select.expressions[0]
+        item.replace(rewrite(item.copy()))
+    translate_functions(select)
     return select.expressions[0].sql(dialect="spark", comments=False)
+
+
+# --------------------------------------------------------------------------- column headers
+
+
+def _outer_select(tree: exp.Expression) -> exp.Select | None:
+    """The SELECT that names the query's columns (the first one of a UNION chain)."""
+    node: exp.Expression | None = tree
+    while node is not None and not isinstance(node, exp.Select):
+        node = node.this if isinstance(node, (exp.SetOperation, exp.Subquery, exp.Paren)) else None
+    return node
+
+
+def name_columns(tree: exp.Expression) -> None:
+    """Alias each unaliased item of the query's SELECT list by its text as written, in place:
+    Doris's column headers (``count(*)``, ``sum(x)``, ``'abc'``) rather than Spark's
+    (``count(1)``, ``abc``). Plain columns and ``*`` keep the names Spark gives them."""
+    select = _outer_select(tree)
+    if select is None:
+        return
+    for item in list(select.expressions):
+        text = header_text(item)
+        if text is not None:
+            item.replace(exp.alias_(item.copy(), exp.to_identifier(text, quoted=True)))
 
 
 # --------------------------------------------------------------------------- planning
@@ -468,6 +497,8 @@ def plan_query(
     """
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
     check_functions(tree)
+    name_columns(tree)
+    translate_functions(tree)
     sources = _sources(tree)
     refs = [
         TableRef(node=t, meta=_resolve(resolve_table, t, current_db), selected=partition_names(t))

@@ -105,8 +105,172 @@ def current_definition(meta: TableMeta) -> ast.CreateTable:
         definition = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=items))
     columns = tuple(dataclasses.replace(c, type=shown_type(c.type)) for c in definition.columns)
     return dataclasses.replace(
-        definition, table=ast.TableName(meta.name), if_not_exists=False, engine="OLAP", columns=columns
+        definition,
+        table=ast.TableName(meta.name),
+        if_not_exists=False,
+        engine="OLAP",
+        columns=columns,
+        properties=shown_properties(definition),
     )
+
+
+def _replica_allocation(props: dict[str, str], prefix: str = "") -> str | None:
+    """``tag.location.default: 3`` (ReplicaAllocation.toCreateStmt) from ``replication_allocation``
+    or ``replication_num`` (with `prefix`, the dynamic_partition ones); None if neither is set."""
+    allocation = props.get(prefix + "replication_allocation")
+    if allocation is not None:
+        parts = [p.partition(":") for p in allocation.split(",")]
+        return ", ".join(f"{tag.strip()}: {num.strip()}" for tag, _, num in parts)
+    num = props.get(prefix + "replication_num")
+    return None if num is None else f"tag.location.default: {num.strip()}"
+
+
+#: Properties Doris prints only when set, after the always-printed ones they follow.
+_TIME_SERIES_DEFAULTS = (
+    ("time_series_compaction_goal_size_mbytes", "1024"),
+    ("time_series_compaction_file_count_threshold", "2000"),
+    ("time_series_compaction_time_threshold_seconds", "3600"),
+    ("time_series_compaction_empty_rowsets_threshold", "5"),
+    ("time_series_compaction_level_threshold", "1"),
+)
+
+
+def shown_properties(definition: ast.CreateTable, system_zone: str | None = None) -> ast.Properties:
+    """The PROPERTIES of SHOW CREATE TABLE in Doris's order, with Doris's defaults filled in.
+
+    Doris prints its normalised table properties, not the ones given (Env.addOlapTablePropertyInfo
+    and DynamicPartitionProperty.getProperties in fe-core; the set and order match the expected
+    output of regression-test/suites/show_p0/test_show_create_table_and_views on a cluster without
+    binlog): replication_allocation, min_load_replica_num, [bloom_filter_columns],
+    is_being_synced, [colocate_with], [dynamic_partition.* -- all of them, defaults filled in],
+    [in_memory], storage_medium, storage_format, inverted_index_storage_format, [compression],
+    [estimate_partition_size], [enable_unique_key_merge_on_write (UNIQUE)], light_schema_change,
+    [storage_policy], [function_column.*], [store_row_column, row_store_page_size],
+    [storage_page_size], [skip_write_index_on_load], [compaction_policy and its settings],
+    disable_auto_compaction, enable_single_replica_compaction, group_commit_interval_ms,
+    group_commit_data_bytes, [enable_mow_light_delete (UNIQUE)]. Properties Doris would not
+    print follow in the order given (dorisql keeps what it was told). Feeding the result back
+    to CREATE TABLE gives the same list: SHOW CREATE TABLE round-trips.
+    """
+    from dorisql.partitioning import dynamic
+
+    given = {k.lower(): v for k, v in definition.properties}
+    shown: dict[str, str] = {}
+    used = {"replication_num", "replication_allocation"}
+
+    def take(key: str, default: str | None = None, value=None) -> None:
+        used.add(key)
+        text = given.get(key, default) if value is None else value
+        if text is not None:
+            shown[key] = text
+
+    take("replication_allocation", value=_replica_allocation(given) or "tag.location.default: 1")
+    take("min_load_replica_num", "-1")
+    if "bloom_filter_columns" in given:
+        columns = [c.strip() for c in given["bloom_filter_columns"].split(",") if c.strip()]
+        take("bloom_filter_columns", value=", ".join(columns))
+    take("is_being_synced", "false")
+    take("colocate_with")
+    dyn = {k: v for k, v in given.items() if k.startswith(dynamic.PROPERTY_PREFIX)}
+    if dyn:
+        used.update(dyn)
+        shown.update(_dynamic_shown(definition, given, system_zone))
+    if given.get("in_memory", "false").strip().lower() == "true":
+        take("in_memory", value="true")
+    used.add("in_memory")
+    take("storage_medium", value=given.get("storage_medium", "hdd").strip().lower())
+    take("storage_format", value="V2")
+    take("inverted_index_storage_format", value=given.get("inverted_index_storage_format", "V2").upper())
+    compression = given.get("compression", "LZ4F").strip().upper()
+    used.add("compression")
+    if compression not in ("LZ4F", "DEFAULT"):
+        shown["compression"] = compression
+    take("estimate_partition_size")
+    keys_type = definition.keys.type if definition.keys else "DUPLICATE"
+    if keys_type == "UNIQUE":
+        take("enable_unique_key_merge_on_write", "true")
+    used.add("light_schema_change")
+    if given.get("light_schema_change", "true").strip().lower() == "true":
+        shown["light_schema_change"] = "true"
+    if given.get("storage_policy"):
+        take("storage_policy")
+    used.add("storage_policy")
+    for key in ("function_column.sequence_col", "function_column.sequence_type"):
+        take(key)
+    if given.get("store_row_column", "false").strip().lower() == "true" or given.get("row_store_columns"):
+        if given.get("row_store_columns"):
+            take("row_store_columns")
+        else:
+            take("store_row_column", value="true")
+        take("row_store_page_size", "16384")
+    used.update(("store_row_column", "row_store_columns", "row_store_page_size"))
+    if given.get("storage_page_size", "65536").strip() != "65536":
+        take("storage_page_size")
+    used.add("storage_page_size")
+    if given.get("skip_write_index_on_load", "false").strip().lower() == "true":
+        take("skip_write_index_on_load", value="true")
+    used.add("skip_write_index_on_load")
+    policy = given.get("compaction_policy", "").strip().lower()
+    used.add("compaction_policy")
+    if policy and policy != "size_based":
+        shown["compaction_policy"] = policy
+        if policy == "time_series":
+            for key, default in _TIME_SERIES_DEFAULTS:
+                take(key, default)
+    take("disable_auto_compaction", "false")
+    take("enable_single_replica_compaction", "false")
+    take("group_commit_interval_ms", "10000")
+    take("group_commit_data_bytes", "134217728")
+    if keys_type == "UNIQUE" and shown.get("enable_unique_key_merge_on_write", "").lower() == "true":
+        take("enable_mow_light_delete", "false")
+    for key, value in definition.properties:  # what Doris would not print: as given
+        if key.lower() not in used and key.lower() not in shown:
+            shown[key] = value
+    return tuple(shown.items())
+
+
+def _dynamic_shown(definition: ast.CreateTable, given: dict[str, str], system_zone: str | None) -> dict[str, str]:
+    """DynamicPartitionProperty.getProperties: every dynamic_partition.* property, defaults in."""
+    from dorisql.partitioning import dynamic
+
+    kind = "DATE"
+    if definition.partition is not None and definition.partition.columns:
+        name = definition.partition.columns[0].lower()
+        column = next((c for c in definition.columns if c.name.lower() == name), None)
+        if column is not None and "DATETIME" in column.type.name.upper():
+            kind = "DATETIME"
+    props = dynamic.parse_properties(given, kind, default_time_zone=system_zone)
+    assert props is not None
+    distribution = definition.distribution
+    buckets = props.buckets
+    if buckets is None and distribution is not None and not distribution.auto and distribution.buckets is not None:
+        buckets = distribution.buckets  # Doris fills in the table's bucket count
+    allocation = (
+        props.replication_allocation and _replica_allocation({"replication_allocation": props.replication_allocation})
+    ) or (f"tag.location.default: {props.replication_num}" if props.replication_num else None)
+    out = {
+        dynamic.ENABLE: "true" if props.enable else "false",
+        dynamic.TIME_UNIT: props.time_unit,
+        dynamic.TIME_ZONE: props.time_zone,
+        dynamic.START: str(props.start),
+        dynamic.END: str(props.end),
+        dynamic.PREFIX: props.prefix,
+        dynamic.REPLICATION_ALLOCATION: allocation or _replica_allocation(given) or "tag.location.default: 1",
+    }
+    if buckets is not None:  # BUCKETS AUTO without dynamic_partition.buckets: the estimate decides
+        out[dynamic.BUCKETS] = str(buckets)
+    out[dynamic.CREATE_HISTORY_PARTITION] = "true" if props.create_history_partition else "false"
+    out[dynamic.HISTORY_PARTITION_NUM] = str(props.history_partition_num)
+    out[dynamic.HOT_PARTITION_NUM] = str(props.hot_partition_num)
+    out[dynamic.RESERVED_HISTORY_PERIODS] = props.sorted_reserved_history_periods()
+    out[dynamic.STORAGE_POLICY] = props.storage_policy or ""
+    if props.storage_medium:
+        out[dynamic.STORAGE_MEDIUM] = props.storage_medium
+    if props.time_unit == "WEEK":
+        out[dynamic.START_DAY_OF_WEEK] = str(props.start_day_of_week)
+    elif props.time_unit == "MONTH":
+        out[dynamic.START_DAY_OF_MONTH] = str(props.start_day_of_month)
+    return out
 
 
 def show_create_table(engine: Engine, stmt: ast.ShowCreateTable) -> Result:

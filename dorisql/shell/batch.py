@@ -3,6 +3,12 @@
 Stops at the first failing statement (``--force`` goes on), reporting
 ``ERROR 1064 (42000) at line 3 in file script.sql: message`` and the caret context on stderr.
 Never imports prompt_toolkit or pyspark itself.
+
+Like ``mysql -B``, a statement without a result set (INSERT, DDL) prints nothing on stdout: the
+mysql client shows ``Query OK, 3 rows affected`` only interactively or with ``-vvv``. ``-v``
+(`verbose`) prints that status line after every statement (``Query OK, N rows affected (t sec)``,
+``N rows in set (t sec)``, ``Empty set (t sec)``), plus its message (rows filtered in non-strict
+mode), as ``mysql -vvv`` does.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 from dorisql.errors import DorisqlError
 
 from .execute import error_line, execute_command
-from .formatting import format_error, format_result, statement_record
+from .formatting import format_error, format_result, format_status, statement_record
 from .script import Command, iter_script, read_script
 
 if TYPE_CHECKING:  # the engine imports these modules: type-only import
@@ -51,6 +57,7 @@ class BatchRunner:
     force: bool = False
     out: TextIO = field(default_factory=lambda: sys.stdout)
     err: TextIO = field(default_factory=lambda: sys.stderr)
+    verbose: bool = False
     failures: int = 0
     _depth: int = 0
 
@@ -115,6 +122,8 @@ class BatchRunner:
         text = "" if self.fmt == "jsonl" else format_result(result, self.fmt, vertical=vertical, status=False)
         if text:
             self.out.write(text + "\n")
+        if self.verbose and self.fmt != "jsonl":  # jsonl records carry the counts
+            self.out.write(format_status(result) + "\n" + (result.message + "\n" if result.message else ""))
         # mysql's batch mode prints no status or message; warnings still deserve a look.
         notes = [f"Warning (Code 1105): {w}" for w in result.warnings or []]
         if notes:
@@ -142,11 +151,12 @@ def run_batch(
     filename: str | None = None,
     fmt: str = "tsv",
     force: bool = False,
+    verbose: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Run a script; the exit code (0 ok, 1 something failed)."""
-    runner = BatchRunner(engine, fmt=fmt, force=force, out=out or sys.stdout, err=err or sys.stderr)
+    runner = BatchRunner(engine, fmt=fmt, force=force, verbose=verbose, out=out or sys.stdout, err=err or sys.stderr)
     try:
         runner.run_text(text, filename)
     except StopScript:

@@ -38,6 +38,13 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("-f", "--file", metavar="FILE", help="run the statements in FILE and exit")
     parser.add_argument("--force", action="store_true", help="continue after a failing statement")
     parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="scripts: print each statement's status line (Query OK, N rows affected / N rows in set), "
+        "as mysql -vvv does in batch mode",
+    )
+    parser.add_argument(
         "--format",
         choices=("table", "tsv", "csv", "json", "jsonl"),
         help="output format (default: table on a terminal, tsv with a header otherwise; "
@@ -132,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
 
     fmt = args.format or ("table" if sys.stdout.isatty() else "tsv")
-    return run_script(config, text, filename=filename, fmt=fmt, force=args.force)
+    return run_script(config, text, filename=filename, fmt=fmt, force=args.force, verbose=args.verbose)
 
 
 def open_engine(config):
@@ -141,7 +148,7 @@ def open_engine(config):
     return Engine(config)
 
 
-def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool) -> int:
+def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool, verbose: bool = False) -> int:
     from dorisql.config import state_dir
     from dorisql.errors import DorisqlError
     from dorisql.shell.batch import BatchRunner, run_batch
@@ -166,7 +173,7 @@ def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool
             runner = BatchRunner(engine, fmt=fmt)
             if not runner.run_command(use_statement(config.database), None):
                 return EXIT_FAILED
-        return run_batch(engine, text, filename=filename, fmt=fmt, force=force)
+        return run_batch(engine, text, filename=filename, fmt=fmt, force=force, verbose=verbose)
     finally:
         close = getattr(engine, "close", None)
         if close:

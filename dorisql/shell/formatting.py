@@ -29,6 +29,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from dorisql.result import float_json, float_text
+
 FORMATS = ("table", "tsv", "csv", "json", "jsonl")
 
 _RED = "\x1b[31m"
@@ -50,12 +52,8 @@ def render_value(value: Any, null: str = "NULL") -> str:
         return null
     if isinstance(value, bool):
         return "1" if value else "0"
-    if isinstance(value, float):
-        if value != value:
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        return repr(value)
+    if isinstance(value, float):  # FLOAT and DOUBLE digits as Doris prints them
+        return float_text(value)
     if isinstance(value, dt.datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, (dt.date, dt.time)):
@@ -73,7 +71,7 @@ def _jsonable(value: Any) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
-        return value if value == value and value not in (float("inf"), float("-inf")) else str(value)
+        return float_json(value) if value == value and value not in (float("inf"), float("-inf")) else str(value)
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):

@@ -9,7 +9,10 @@ text is ever edited before parsing:
   fills ``Table.args["tablets"]``, for the planner to refuse by name;
 - every function call keeps the name it was written with in ``meta[CALL_NAME]`` (sqlglot turns
   ``ifnull(a, b)`` into `exp.Coalesce` and would otherwise forget), so that the function
-  allow-list (:mod:`dorisql.engine.functions`) judges what the user wrote.
+  allow-list (:mod:`dorisql.engine.functions`) judges what the user wrote;
+- every SELECT list item keeps its text as written in ``meta[SOURCE_TEXT]``: an unaliased
+  item's column header is that text in Doris (Nereids names it by its origin SQL: ``count(*)``,
+  ``sum(x)``, ``x + 1``), where Spark would print its own rendering (``count(1)``).
 
 `parse_query` returns the one query of a text; errors are dorisql's SqlSyntaxError.
 """
@@ -21,15 +24,27 @@ from sqlglot import exp
 from sqlglot.dialects.doris import Doris
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.generators.doris import DorisGenerator
+from sqlglot.parser import build_var_map
 from sqlglot.parsers.doris import DorisParser
 from sqlglot.tokens import TokenType
 
 from dorisql.errors import NotSupportedError, SqlSyntaxError
 
-__all__ = ["Dorisql", "TemporaryPartition", "CALL_NAME", "parse_query", "partition_names", "call_name"]
+__all__ = [
+    "Dorisql",
+    "TemporaryPartition",
+    "CALL_NAME",
+    "SOURCE_TEXT",
+    "parse_query",
+    "partition_names",
+    "call_name",
+    "header_text",
+]
 
 #: ``meta`` key holding the name a function was called by, as written (``IFNULL``, ``local``).
 CALL_NAME = "dorisql_call_name"
+#: ``meta`` key holding a SELECT list item's text as written (``count(*)``).
+SOURCE_TEXT = "dorisql_source_text"
 
 #: Nodes `_parse_window` wraps a function call in (OVER, FILTER, WITHIN GROUP, IGNORE NULLS).
 _CALL_WRAPPERS = (exp.Window, exp.Filter, exp.WithinGroup, exp.IgnoreNulls, exp.RespectNulls)
@@ -43,6 +58,10 @@ class Dorisql(Doris):
     """sqlglot's Doris dialect with Doris's table selection clauses and recorded call names."""
 
     class Parser(DorisParser):
+        # Doris's map(k1, v1, k2, v2, ...) takes any number of pairs (sqlglot's Doris dialect
+        # reads map() as MAP(keys, values) and refuses more than two arguments).
+        FUNCTIONS = {**DorisParser.FUNCTIONS, "MAP": build_var_map}
+
         def _parse_table_parts(
             self, schema: bool = False, is_db_reference: bool = False, wildcard: bool = False, fast: bool = False
         ):
@@ -100,6 +119,16 @@ class Dorisql(Doris):
             self._advance()
             return self.expression(exp.Tuple(expressions=self._parse_wrapped_csv(self._parse_number)))
 
+        def _parse_projections(self):
+            return self._parse_csv(self._parse_projection), None
+
+        def _parse_projection(self) -> exp.Expr | None:
+            start = self._curr
+            item = self._parse_expression()
+            if item is not None and start is not None and self._prev is not None:
+                item.meta[SOURCE_TEXT] = self._find_sql(start, self._prev)
+            return item
+
         def _parse_function_call(
             self, functions=None, anonymous: bool = False, optional_parens: bool = True, any_token: bool = False
         ):
@@ -150,6 +179,16 @@ def partition_names(table: exp.Table) -> tuple[str, ...] | None:
     if not names or not all(names):
         raise SqlSyntaxError("Syntax error: empty PARTITION () clause")
     return names
+
+
+def header_text(item: exp.Expression) -> str | None:
+    """The column header Doris shows for a SELECT list item that has no alias: its text as
+    written. None for a plain column or ``*`` (Spark already names those as Doris does) and for
+    an aliased item."""
+    if isinstance(item, (exp.Alias, exp.Column, exp.Star)):
+        return None
+    text = item.meta.get(SOURCE_TEXT)
+    return text.strip() if text else None
 
 
 def call_name(node: exp.Func) -> str | None:

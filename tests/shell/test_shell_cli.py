@@ -24,6 +24,7 @@ def test_help_lists_the_flags(dorisql):
         "-e",
         "-f",
         "--force",
+        "--verbose",
         "--format",
         "--warehouse",
         "--master",

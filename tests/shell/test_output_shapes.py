@@ -1,0 +1,38 @@
+"""What ``dorisql -f`` prints, end to end: an INSERT prints nothing (``mysql -B``) unless ``-v``
+asks for the status lines (``mysql -vvv``); FLOAT digits, headers as written and complex values
+as Doris prints them."""
+
+from __future__ import annotations
+
+import re
+
+SCRIPT = """\
+CREATE DATABASE d; USE d;
+CREATE TABLE m (id INT, f FLOAT, tags ARRAY<STRING>) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1;
+INSERT INTO m VALUES (1, 38.638844, ['x', 'y']), (2, 0.1, NULL);
+SELECT id, f, tags, count(*) FROM m GROUP BY id, f, tags ORDER BY id;
+"""
+
+
+def test_script_output_shapes(dorisql, tmp_path, spark_process_env):
+    script = tmp_path / "shapes.sql"
+    script.write_text(SCRIPT)
+    out = dorisql("-f", str(script), env=spark_process_env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == 'id\tf\ttags\tcount(*)\n1\t38.638844\t["x", "y"]\t1\n2\t0.1\tNULL\t1\n'
+
+    again = dorisql(
+        "-v",
+        "-D",
+        "d",
+        "-e",
+        "INSERT INTO m VALUES (3, 1, []); SELECT count(*) FROM m",
+        env=spark_process_env,
+        timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    elapsed = r"\((?:\d+ min )?\d+\.\d\d sec\)"  # mysql's: (0.41 sec), (1 min 2.00 sec)
+    assert re.fullmatch(rf"Query OK, 1 row affected {elapsed}", lines[0])
+    assert lines[1:3] == ["count(*)", "3"]
+    assert re.fullmatch(rf"1 row in set {elapsed}", lines[3])
