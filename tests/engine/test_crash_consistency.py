@@ -349,8 +349,8 @@ def test_drop_table_racing_create_table_threads(spark, tmp_path, make_engine):
     threads = [
         threading.Thread(target=loop, args=(sql,))
         for sql in (
-            "DROP TABLE IF EXISTS t",
-            "DROP TABLE IF EXISTS t",
+            "DROP TABLE IF EXISTS t FORCE",
+            "DROP TABLE IF EXISTS t FORCE",
             TABLE.format(name="IF NOT EXISTS t"),
             TABLE.format(name="t"),
         )
@@ -374,7 +374,7 @@ def test_drop_table_racing_create_table_processes(spark, tmp_path, make_engine):
     setup = make_engine(warehouse, spark=spark)
     run(setup, "CREATE DATABASE d")
     create = TABLE.format(name="IF NOT EXISTS t").replace("\n", " ")
-    scripts = {"drop": "DROP TABLE IF EXISTS t;\n" * 40, "create": (create + ";\n") * 40}
+    scripts = {"drop": "DROP TABLE IF EXISTS t FORCE;\n" * 40, "create": (create + ";\n") * 40}
     env = {**os.environ}
     env.pop("DORISQL_CONFIG", None)
     procs = [
