@@ -777,9 +777,15 @@ def _list_owners(defs: Iterable[ListDef]) -> dict[tuple, ListDef]:
     return owners
 
 
+#: Doris ListPartitionInfo.createAndCheckPartitionItem wraps a value that conflicts with another
+#: partition's, or repeats in its own, in this (its suites: "Invalid list value format: ... is
+#: conflict with current partitionKeys[...]").
+LIST_VALUE_FORMAT = "Invalid list value format: "
+
+
 def _conflict(key_sql: str, item: ListPartition, owner: ListDef) -> AnalysisError:
     return AnalysisError(
-        f"The partition key[{key_sql}] in partition item[{_desc_sql(item, owner.keys[0].types)}] is "
+        f"{LIST_VALUE_FORMAT}The partition key[{key_sql}] in partition item[{_desc_sql(item, owner.keys[0].types)}] is "
         f"conflict with current partitionKeys[{owner.to_sql()}]"
     )
 
@@ -793,6 +799,21 @@ def _add_list(
 ) -> ListDef:
     columns = tuple(columns) if columns is not None else tuple(f"k{i}" for i in range(len(types)))
     nullable = tuple(nullable) if nullable is not None else tuple(True for _ in types)
+    for tup in item.values:
+        if len(tup) != len(types):
+            raise AnalysisError(
+                f"partition key desc list size[{len(tup)}] is not equal to partition column size[{len(types)}]"
+            )
+    return _list_def(owners, item, types, columns, nullable)
+
+
+def _list_def(
+    owners: dict[tuple, ListDef],
+    item: ListPartition,
+    types: tuple[DataType, ...],
+    columns: tuple[str, ...],
+    nullable: tuple[bool, ...],
+) -> ListDef:
     if not item.values:
         # `PARTITION p` without VALUES IN: the default partition (one per table: its key is the
         # same all-minimum key as any other default's, so a second one conflicts)
@@ -801,11 +822,6 @@ def _add_list(
         if owner is not None:
             raise _conflict(d.to_sql(), item, owner)
         return d
-    for tup in item.values:
-        if len(tup) != len(types):
-            raise AnalysisError(
-                f"partition key desc list size[{len(tup)}] is not equal to partition column size[{len(types)}]"
-            )
     keys: list[PartitionKey] = []
     for tup in item.values:
         key = _list_key(tup, types, columns, nullable, item.name)
@@ -813,7 +829,9 @@ def _add_list(
         if owner is not None:
             raise _conflict(key.to_sql(), item, owner)
         if key in keys:
-            raise AnalysisError(f"The partition key[{_desc_sql(item, types)}] has duplicate item [{key.to_sql()}].")
+            raise AnalysisError(
+                f"{LIST_VALUE_FORMAT}The partition key[{_desc_sql(item, types)}] has duplicate item [{key.to_sql()}]."
+            )
         keys.append(key)
     return ListDef(item.name, tuple(keys))
 

@@ -29,7 +29,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from dorisql.result import float_json, float_text
+from dorisql.result import Float32, float_json, float_text
 
 FORMATS = ("table", "tsv", "csv", "json", "jsonl")
 
@@ -205,6 +205,8 @@ def _kind(values: Sequence[Any]) -> str:
     """The Python kind of a column's values (its first non-NULL one): "int", "datetime", ..."""
     for value in values:
         if value is not None:
+            if isinstance(value, Float32):
+                return "float32"  # a FLOAT column (a DOUBLE is "float")
             return "decimal" if isinstance(value, decimal.Decimal) else type(value).__name__
     return "null"
 

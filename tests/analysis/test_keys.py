@@ -257,7 +257,7 @@ def test_list_conflicts_and_errors():
     with pytest.raises(AnalysisError) as e:
         K.add_list(defs, ListPartition("p2", (("Tianjin",), ("Beijing",))), [VARCHAR])
     assert str(e.value) == (
-        "The partition key[(\"Beijing\")] in partition item[('Tianjin','Beijing')] is conflict "
+        "Invalid list value format: The partition key[(\"Beijing\")] in partition item[('Tianjin','Beijing')] is conflict "
         'with current partitionKeys[(("Beijing"),("Shanghai"))]'
     )
     with pytest.raises(AnalysisError, match=r"has duplicate item \[\(\"a\"\)\]"):

@@ -186,7 +186,7 @@ def as_out_value(value: str | None, kind: str) -> str:
         return java_datetime(value)
     if kind == "bool":
         return "true" if value == "1" else "false"
-    if kind == "float":
+    if kind in ("float", "float32"):  # Java's Float.toString writes a float32's digits the same way
         return java_double(value)
     return value
 

@@ -29,7 +29,7 @@ def test_a_default_partition_takes_loads_queries_show_and_drop(dorisql, spark_pr
     # a second default partition: Doris's "Invalid list value format: ... The partition key" message
     assert errors == [
         f"ERROR 1105 (HY000) at line 10 in file {script}: "
-        "The partition key[] in partition item[(())] is conflict with current partitionKeys[]"
+        "Invalid list value format: The partition key[] in partition item[(())] is conflict with current partitionKeys[]"
     ]
     # SHOW PARTITIONS: the default partition first (its key is the type minimum), Doris's text
     shown = [line.split("\t") for line in out.stdout.splitlines() if "\tNORMAL\t" in line]
