@@ -1,6 +1,7 @@
-"""CHAR(n) / VARCHAR(n) count UTF-8 bytes, as Doris does: on load (strict mode refuses a longer
-value) and in partition values (a longer LIST value is refused at CREATE / ADD PARTITION).
-'北京' is 2 characters and 6 bytes; '北京市' 3 characters and 9 bytes."""
+"""CHAR(n) / VARCHAR(n) as Doris measures them: loads count UTF-8 bytes (strict mode refuses a
+longer value), partition values count characters (ADD PARTITION refuses a longer LIST value:
+Nereids' PartitionDefinition checks String.length()). '北京' is 2 characters and 6 bytes;
+'北京市' 3 characters and 9 bytes."""
 
 from __future__ import annotations
 
@@ -33,8 +34,10 @@ def test_load_counts_bytes(engine, cities):
     ) == [(1, "北京", "é"), (2, "x", "abc")]
 
 
-def test_partition_values_count_bytes(engine, cities):
-    with pytest.raises(AnalysisError, match=r"too long for VARCHAR\(6\): 9 bytes > 6"):
-        run(engine, 'ALTER TABLE cities ADD PARTITION p_sh VALUES IN ("北京市")')
-    run(engine, 'ALTER TABLE cities ADD PARTITION p_sh VALUES IN ("上海")')
+def test_partition_values_count_characters(engine, cities):
+    message = r"^Partition value 北京市海淀区西's length exceeds type length: 7 > 6 for VARCHAR\(6\)$"
+    with pytest.raises(AnalysisError, match=message):
+        run(engine, 'ALTER TABLE cities ADD PARTITION p_hd VALUES IN ("北京市海淀区西")')
+    run(engine, 'ALTER TABLE cities ADD PARTITION p_sh VALUES IN ("上海市")')  # 9 bytes, 3 characters
     assert [r[0] for r in run(engine, "SHOW PARTITIONS FROM cities").rows if r[1] == "p_sh"]
+    assert "p_hd" not in [r[1] for r in run(engine, "SHOW PARTITIONS FROM cities").rows]
