@@ -22,7 +22,7 @@ right); the planner points the query's column references at them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from dorisql.catalog.base import ColocationGroup
@@ -164,48 +164,67 @@ def side_of(meta: TableMeta, files: Sequence[str]) -> _Side:
     )
 
 
-def _read(side: _Side, bucket: int, schema):
-    """The bucket's rows of one table, merged by its key model, columns renamed to `schema`'s."""
+def _read_indices(side: _Side, wanted: Collection[int]) -> list[int]:
+    """The column positions to read from `side`'s files: the wanted ones, plus the key columns
+    its key model groups by (UNIQUE/AGGREGATE merge per key even when a key is not selected)."""
+    if side.model == "DUPLICATE":
+        return sorted(set(wanted))
+    key_set = {k.lower() for k in side.keys}
+    return sorted(set(wanted) | {i for i, c in enumerate(side.columns) if c.lower() in key_set})
+
+
+def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
+    """The bucket's stored rows of one table: only the columns at `indices`, renamed and cast to
+    `schema` (one field per index), plus the ordering columns a merging key model needs."""
     import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    wanted = [c.lower() for c in side.columns]
     extra = [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN] if side.model != "DUPLICATE" else []
     parts = []
     for path in side.files.get(bucket, ()):
-        t = pq.read_table(path)
-        names = {n.lower(): n for n in t.column_names}
-        cols = [t.column(names[c]) for c in wanted] + [t.column(names[c.lower()]) for c in extra]
-        out = pa.table(cols, names=[*schema.names, *extra])
+        f = pq.ParquetFile(path)
+        names = {n.lower(): n for n in f.schema_arrow.names}
+        stored = [names[side.columns[i].lower()] for i in indices] + [names[c.lower()] for c in extra]
+        # projection pushdown: Parquet decodes only these columns
+        t = f.read(columns=stored, use_threads=False)
+        out = t.rename_columns([*schema.names, *extra])
         if side.model != "DUPLICATE":
             m = _COMMIT_VERSION.search(path)
-            out = out.append_column(
-                COMMIT_SEQ_COLUMN, pa.array([int(m.group(1)) if m else 0] * out.num_rows, pa.int64())
-            )
+            version = int(m.group(1)) if m else 0
+            out = out.append_column(COMMIT_SEQ_COLUMN, pa.repeat(pa.scalar(version, pa.int64()), out.num_rows))
         parts.append(out.cast(pa.schema([*schema, *list(out.schema)[len(schema) :]])))
     if not parts:
-        return schema.empty_table()
-    table = pa.concat_tables(parts)
+        return pa.schema([*schema, *(pa.field(c, pa.int64()) for c in extra)]).empty_table()
+    return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+
+
+def _read(side: _Side, bucket: int, indices: Sequence[int], schema):
+    """The bucket's rows of one table (columns at `indices`, named as `schema`), merged by its
+    key model."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = _read_files(side, bucket, indices, schema)
     if side.model == "DUPLICATE":
         return table
+    if table.num_rows == 0:
+        return schema.empty_table()
     # commit order, then load order, then row order: the latest row last (engine.merge)
     table = table.sort_by(
         [(COMMIT_SEQ_COLUMN, "ascending"), (LOAD_SEQ_COLUMN, "ascending"), (ROW_SEQ_COLUMN, "ascending")]
     )
     table = table.append_column("__idx", pa.array(range(table.num_rows), pa.int64()))
-    key_idx = [i for i, agg in enumerate(side.aggs) if not agg] if side.model == "AGGREGATE" else None
+    key_set = {k.lower() for k in side.keys}
+    keys = [schema.names[j] for j, i in enumerate(indices) if side.columns[i].lower() in key_set]
     if side.model == "UNIQUE":
-        key_set = {k.lower() for k in side.keys}
-        keys = [schema.names[i] for i, c in enumerate(side.columns) if c.lower() in key_set]
         last = table.group_by(keys, use_threads=False).aggregate([("__idx", "max")])
         return table.take(last.column("__idx_max")).select(schema.names)
-    keys = [schema.names[i] for i in key_idx or []]
     aggregations = []
-    for i, agg in enumerate(side.aggs):
+    for j, i in enumerate(indices):
+        agg = side.aggs[i]
         if not agg:
             continue
-        name = schema.names[i]
+        name = schema.names[j]
         if agg in ("SUM", "MAX", "MIN"):
             aggregations.append((name, agg.lower()))
         elif agg == "REPLACE":
@@ -218,42 +237,72 @@ def _read(side: _Side, bucket: int, schema):
     return merged.select(schema.names).cast(schema)
 
 
-def build(spark, decision: Decision, left: tuple[TableMeta, object], right: tuple[TableMeta, object]):
+#: Join types whose result is empty when the left (right) side's bucket is empty.
+_NEEDS_LEFT = ("inner", "left outer", "left semi", "left anti", "right semi")
+_NEEDS_RIGHT = ("inner", "right outer", "right semi", "right anti", "left semi")
+
+
+def build(
+    spark,
+    decision: Decision,
+    left: tuple[TableMeta, object],
+    right: tuple[TableMeta, object],
+    columns: Collection[str] | None = None,
+):
     """The joined DataFrame: columns ``__l<i>`` (left table's columns) then ``__r<i>`` (right's;
     none for LEFT SEMI/ANTI, only them for RIGHT SEMI/ANTI). `left`/`right`: (meta, the scan's
-    raw DataFrame, pruned) - only its files and the merged schema are used."""
+    raw DataFrame, pruned) - only its files and the merged schema are used. `columns`: the
+    result columns the query reads (None: all); only they are read from the files and sent
+    back to Spark, as Spark cannot prune the columns of a mapInArrow result itself."""
     from pyspark.sql.pandas.types import to_arrow_schema
     from pyspark.sql.types import StructField, StructType
 
     from dorisql.engine.merge import merge_rows
 
-    sides = []
+    join_type = decision.join_type
+    sides, structs = [], []
     for tag, (meta, raw) in (("l", left), ("r", right)):
         merged_schema = merge_rows(raw, meta).schema
         fields = [StructField(column_name(tag, i), f.dataType, True) for i, f in enumerate(merged_schema.fields)]
-        sides.append((side_of(meta, tuple(raw.inputFiles())), StructType(fields)))
-    (lside, lstruct), (rside, rstruct) = sides
-    lschema, rschema = to_arrow_schema(lstruct), to_arrow_schema(rstruct)
-    lnames = {c.lower(): column_name("l", i) for i, c in enumerate(lside.columns)}
-    rnames = {c.lower(): column_name("r", i) for i, c in enumerate(rside.columns)}
-    lkeys = [lnames[a] for a, _ in decision.keys]
-    rkeys = [rnames[b] for _, b in decision.keys]
-    join_type = decision.join_type
+        sides.append(side_of(meta, tuple(raw.inputFiles())))
+        structs.append(fields)
+    (lside, rside), (lfields, rfields) = sides, structs
     if join_type in ("left semi", "left anti"):
-        out_struct = lstruct
+        out_fields = lfields
     elif join_type in ("right semi", "right anti"):
-        out_struct = rstruct
+        out_fields = rfields
     else:
-        out_struct = StructType(lstruct.fields + rstruct.fields)
+        out_fields = lfields + rfields
+    if columns is not None:
+        wanted = {c.lower() for c in columns}
+        # a result of no columns (count(*)) still carries its rows: keep the first column
+        out_fields = [f for f in out_fields if f.name.lower() in wanted] or out_fields[:1]
+    out_struct = StructType(out_fields)
     out_schema = to_arrow_schema(out_struct)
+    out_names = set(out_schema.names)
+    lnames = {c.lower(): i for i, c in enumerate(lside.columns)}
+    rnames = {c.lower(): i for i, c in enumerate(rside.columns)}
+    lkey_idx = [lnames[a] for a, _ in decision.keys]
+    rkey_idx = [rnames[b] for _, b in decision.keys]
+
+    def projection(side: _Side, fields, key_idx):
+        indices = _read_indices(side, [*key_idx, *(i for i, f in enumerate(fields) if f.name in out_names)])
+        return indices, to_arrow_schema(StructType([fields[i] for i in indices]))
+
+    lindices, lschema = projection(lside, lfields, lkey_idx)
+    rindices, rschema = projection(rside, rfields, rkey_idx)
+    lkeys = [column_name("l", i) for i in lkey_idx]
+    rkeys = [column_name("r", i) for i in rkey_idx]
 
     def join_bucket(batches):
         for batch in batches:
             for bucket in batch.column(0).to_pylist():
-                lt, rt = _read(lside, bucket, lschema), _read(rside, bucket, rschema)
-                if lt.num_rows == 0 and join_type in ("inner", "left outer", "left semi", "left anti", "right semi"):
+                # an empty side that empties the result spares reading the other one
+                lt = _read(lside, bucket, lindices, lschema)
+                if lt.num_rows == 0 and join_type in _NEEDS_LEFT:
                     continue
-                if rt.num_rows == 0 and join_type in ("inner", "right outer", "right semi", "right anti", "left semi"):
+                rt = _read(rside, bucket, rindices, rschema)
+                if rt.num_rows == 0 and join_type in _NEEDS_RIGHT:
                     continue
                 joined = lt.join(rt, keys=lkeys, right_keys=rkeys, join_type=join_type, coalesce_keys=False)
                 yield from joined.select(out_schema.names).cast(out_schema).to_batches()

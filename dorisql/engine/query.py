@@ -563,9 +563,8 @@ def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan,
     decision = special.decision
     assert isinstance(decision, colocate_join.Decision)
     left, right = sides.left[0], sides.right
-    joined = colocate_join.build(spark, decision, (left.meta, raws[id(left.node)]), (right.meta, raws[id(right.node)]))
-    view = _register(joined, "colocate")
-    plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
+    view = _view_name("colocate")
+    select = sides.join.parent
     extra = [c for c in split_conjuncts(sides.on) if _equality_columns(c, left, right) is None]
     keys = {(a.lower(), b.lower()) for a, b in decision.keys}
     extra += [
@@ -574,12 +573,28 @@ def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan,
         if (pair := _equality_columns(c, left, right)) is not None and (pair[0].lower(), pair[1].lower()) not in keys
     ]
     _rewrite_colocated(sides, view, decision.join_type, extra)
+    # built after the rewrite: the view then carries only the columns the query reads
+    joined = colocate_join.build(
+        spark, decision, (left.meta, raws[id(left.node)]), (right.meta, raws[id(right.node)]), _view_columns(select)
+    )
+    joined.createOrReplaceTempView(view)
+    plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
+
+
+def _view_columns(select: exp.Expression) -> set[str]:
+    """The colocated view's columns `select` (rewritten) reads; a nested colocated join's
+    columns may be included too (a superset only costs reading them)."""
+    return {c.name for c in select.find_all(exp.Column) if c.table == _COLOCATED_ALIAS}
 
 
 def _register(df, kind: str) -> str:
-    view = f"{_VIEW_PREFIX}{kind}_{next(_view_counter)}"
+    view = _view_name(kind)
     df.createOrReplaceTempView(view)
     return view
+
+
+def _view_name(kind: str) -> str:
+    return f"{_VIEW_PREFIX}{kind}_{next(_view_counter)}"
 
 
 def _point_at_view(t: exp.Table, view: str, keep_name: bool) -> None:
