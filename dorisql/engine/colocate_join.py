@@ -304,7 +304,9 @@ def build(
                 rt = _read(rside, bucket, rindices, rschema)
                 if rt.num_rows == 0 and join_type in _NEEDS_RIGHT:
                     continue
-                joined = lt.join(rt, keys=lkeys, right_keys=rkeys, join_type=join_type, coalesce_keys=False)
+                joined = lt.join(
+                    rt, keys=lkeys, right_keys=rkeys, join_type=join_type, coalesce_keys=False, use_threads=False
+                )
                 yield from joined.select(out_schema.names).cast(out_schema).to_batches()
 
     buckets = decision.group.buckets if decision.group is not None else 0
