@@ -245,13 +245,14 @@ _NEEDS_RIGHT = ("inner", "right outer", "right semi", "right anti", "left semi")
 def build(
     spark,
     decision: Decision,
-    left: tuple[TableMeta, object],
-    right: tuple[TableMeta, object],
+    left: tuple[TableMeta, object, Sequence[str]],
+    right: tuple[TableMeta, object, Sequence[str]],
     columns: Collection[str] | None = None,
 ):
     """The joined DataFrame: columns ``__l<i>`` (left table's columns) then ``__r<i>`` (right's;
     none for LEFT SEMI/ANTI, only them for RIGHT SEMI/ANTI). `left`/`right`: (meta, the scan's
-    raw DataFrame, pruned) - only its files and the merged schema are used. `columns`: the
+    raw DataFrame, pruned, and its files as the scan listed them) - only the files and the
+    merged schema are used. `columns`: the
     result columns the query reads (None: all); only they are read from the files and sent
     back to Spark, as Spark cannot prune the columns of a mapInArrow result itself."""
     from pyspark.sql.pandas.types import to_arrow_schema
@@ -261,10 +262,10 @@ def build(
 
     join_type = decision.join_type
     sides, structs = [], []
-    for tag, (meta, raw) in (("l", left), ("r", right)):
+    for tag, (meta, raw, files) in (("l", left), ("r", right)):
         merged_schema = merge_rows(raw, meta).schema
         fields = [StructField(column_name(tag, i), f.dataType, True) for i, f in enumerate(merged_schema.fields)]
-        sides.append(side_of(meta, tuple(raw.inputFiles())))
+        sides.append(side_of(meta, files))
         structs.append(fields)
     (lside, rside), (lfields, rfields) = sides, structs
     if join_type in ("left semi", "left anti"):

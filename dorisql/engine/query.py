@@ -516,7 +516,7 @@ def plan_query(
             plan.joins.append((sides, special))
             if special.strategy == "colocate":
                 colocated[id(sides.left[0].node)] = colocated[id(sides.right.node)] = sides
-    raws: dict[int, object] = {}
+    raws: dict[int, tuple[object, tuple[str, ...]]] = {}
     try:
         for t, name, properties in calls:
             view = _register(read_table_function(name, properties), "tvf")
@@ -533,7 +533,7 @@ def plan_query(
                 files = ()
             plan.scans.append(_scan_info(meta, t, pruned, ref.selected, files))
             if id(t) in colocated:
-                raws[id(t)] = raw
+                raws[id(t)] = (raw, files)
                 continue
             view = _register(merge_rows(raw, meta), "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
@@ -557,7 +557,9 @@ def plan_query(
     return plan
 
 
-def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, raws: dict[int, object]) -> None:
+def _plan_colocated(
+    spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, raws: dict[int, tuple[object, tuple[str, ...]]]
+) -> None:
     from dorisql.engine import colocate_join
 
     decision = special.decision
@@ -575,7 +577,7 @@ def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan,
     _rewrite_colocated(sides, view, decision.join_type, extra)
     # built after the rewrite: the view then carries only the columns the query reads
     joined = colocate_join.build(
-        spark, decision, (left.meta, raws[id(left.node)]), (right.meta, raws[id(right.node)]), _view_columns(select)
+        spark, decision, (left.meta, *raws[id(left.node)]), (right.meta, *raws[id(right.node)]), _view_columns(select)
     )
     joined.createOrReplaceTempView(view)
     plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
