@@ -70,6 +70,8 @@ JOINS = [
     ("FULL", f"SELECT * FROM {{l}} l FULL OUTER JOIN {{r}} r ON {ON}"),
     ("LEFT SEMI", f"SELECT * FROM {{l}} l LEFT SEMI JOIN {{r}} r ON {ON}"),
     ("LEFT ANTI", f"SELECT * FROM {{l}} l LEFT ANTI JOIN {{r}} r ON {ON}"),
+    # reads no column of the join (only its rows): the join result still carries them
+    ("INNER, count(*) only", f"SELECT count(*) AS n FROM {{l}} l JOIN {{r}} r ON {ON}"),
     (
         "INNER + extra, aggregate, ORDER BY, LIMIT",
         f"SELECT l.k_str, count(*) AS n, sum(r.w) AS s FROM {{l}} l JOIN {{r}} r ON {ON} AND l.v < r.w GROUP BY l.k_str ORDER BY l.k_str LIMIT 2",
