@@ -529,7 +529,9 @@ def plan_query(
             raw = scan(meta, list(pruned.partitions), buckets)
             try:
                 files = tuple(raw.inputFiles())
-            except Exception:  # pragma: no cover - e.g. a non-file source
+            except Exception:  # pragma: no cover - e.g. a non-file source: EXPLAIN lists no files
+                if id(t) in colocated:
+                    raise  # the colocate join reads exactly these files: never an empty guess
                 files = ()
             plan.scans.append(_scan_info(meta, t, pruned, ref.selected, files))
             if id(t) in colocated:
