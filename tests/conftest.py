@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from isolation import dorisql_env
+
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
 #: Fixtures that start Spark; a test that uses one of them is marked ``spark``.
@@ -94,19 +96,7 @@ def warehouse(tmp_path: Path) -> Path:
 def process_env(tmp_path: Path) -> dict[str, str]:
     """The environment for a ``dorisql`` process: none of the user's own config, history or
     warehouse (HOME and the XDG folders are fresh folders of the test)."""
-    home = tmp_path / "home"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
-    env.update(
-        {
-            "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_STATE_HOME": str(home / ".local/state"),
-            "XDG_DATA_HOME": str(home / ".local/share"),
-            "PYSPARK_PYTHON": sys.executable,
-        }
-    )
-    return env
+    return dorisql_env(tmp_path / "home")
 
 
 @pytest.fixture

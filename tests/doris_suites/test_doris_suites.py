@@ -7,7 +7,6 @@ which must all succeed. See suite_runner.py and docs/doris_suites.md.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from isolation import dorisql_env
 from suite_runner import (
     SUITES,
     Suite,
@@ -64,19 +64,7 @@ def suite_run(tmp_path_factory):
 def _run_suite(name: str, tmp_path_factory) -> tuple[Suite, list[dict[str, Any]]]:
     """Run the suite's script in its own warehouse; its records, checked to be one per statement."""
     root = tmp_path_factory.mktemp(name)
-    home = root / "home"
-    home.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DORISQL_", "XDG_"))}
-    env.update(
-        {
-            "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_STATE_HOME": str(home / ".local/state"),
-            "XDG_DATA_HOME": str(home / ".local/share"),
-            "PYSPARK_PYTHON": sys.executable,
-            "DORISQL_MASTER": "local[2]",
-        }
-    )
+    env = {**dorisql_env(root / "home"), "DORISQL_MASTER": "local[2]"}
     script = SUITES / f"{name}.sql"
     proc = subprocess.run(
         [DORISQL, "--warehouse", str(root / "wh"), "-f", str(script), "--force", "--format", "jsonl"],
