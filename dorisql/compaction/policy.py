@@ -216,7 +216,10 @@ class CumulativePick:
     inputs: tuple[Rowset, ...]
     #: The version of the delete rowset that stopped (or was skipped by) the selection; -1: none.
     last_delete_version: int
-    #: The cumulative point the pick was made from (store it in the tablet's state).
+    #: The tablet's cumulative point now: the one the pick was made from, or, when the pick is
+    #: empty because of a delete version, the version after that delete (Doris's
+    #: CumulativeCompaction::pick_rowsets_to_compact moves it there "to let base compaction handle
+    #: the delete version"). Store it in the tablet's state whether or not a compaction follows.
     cumulative_point: int
 
 
@@ -243,6 +246,13 @@ def pick_cumulative_input(state: TabletState, cfg: CompactionConfig, now: float)
     if point == INVALID_CUMULATIVE_POINT:
         return CumulativePick((), -1, point)
     candidates = longest_consecutive(state, candidate_rowsets(state, point, cfg, now))
+    first_after = next((rs for rs in _sorted(state.rowsets) if rs.start_version >= point), None)
+    if candidates and candidates[0] != first_after:
+        # The rowset right after the point is still in the skip window. Doris would pick past it
+        # and then move the point beyond it, leaving a fresh (possibly overlapping) load on the
+        # base side, which base compaction refuses for ever; waiting for the window to pass
+        # keeps the run starting at the point.
+        candidates = []
     promotion = promotion_size(base_rowset_size(state), cfg)
 
     inputs: list[Rowset] = []
@@ -263,6 +273,10 @@ def pick_cumulative_input(state: TabletState, cfg: CompactionConfig, now: float)
         inputs.append(rs)
 
     def pick(chosen: Sequence[Rowset]) -> CumulativePick:
+        if not chosen and last_delete_version != -1:
+            # Nothing to merge before the delete version: leave it (and what precedes it) to base
+            # compaction, so that the rowsets after it are not held up forever.
+            return CumulativePick((), last_delete_version, last_delete_version + 1)
         return CumulativePick(tuple(chosen), last_delete_version, point)
 
     if total_size >= promotion:

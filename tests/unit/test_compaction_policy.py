@@ -300,6 +300,14 @@ def test_a_rowset_in_the_skip_window_ends_the_run_in_a_delta_tablet():
     assert versions(longest_consecutive(state, candidate_rowsets(state, 3, CFG, NOW))) == [(3, 3)]
 
 
+def test_a_run_not_starting_at_the_point_waits_for_the_skip_window():
+    # Version 2 is a fresh overlapping load; 3-7 are old. Picking 3-7 would later move the point
+    # past 2 and leave it where base compaction refuses it, so nothing is picked until 2 is old.
+    rowsets = (BIG_BASE, rs(2, segs=2, overlapping=True, age=1), *[rs(v) for v in range(3, 8)])
+    assert pick_cumulative_input(tablet(*rowsets, point=2), CFG, NOW).inputs == ()
+    assert len(pick_cumulative_input(tablet(*rowsets, point=2), CFG, NOW + 30).inputs) == 6
+
+
 def test_inputs_are_the_whole_run_of_small_rowsets():
     state = tablet(BIG_BASE, *[rs(v) for v in range(2, 8)], point=2)
     pick = pick_cumulative_input(state, CFG, NOW)
@@ -327,9 +335,14 @@ def test_a_leading_delete_version_is_skipped_but_recorded():
 
 
 def test_one_sorted_rowset_before_a_delete_version_is_not_compacted():
+    # ... and the point moves past the delete version (Doris), handing both to base compaction.
     state = tablet(BIG_BASE, rs(2), delete(3), rs(4), point=2)
-    pick = pick_cumulative_input(state, CFG, NOW)
-    assert pick.inputs == () and pick.last_delete_version == 3
+    assert pick_cumulative_input(state, CFG, NOW) == CumulativePick((), 3, 4)
+
+
+def test_only_delete_versions_after_the_point_move_it_past_them():
+    state = tablet(BIG_BASE, delete(2), delete(3), rs(4, age=1), point=2)
+    assert pick_cumulative_input(state, CFG, NOW) == CumulativePick((), 3, 4)
 
 
 def test_one_overlapping_rowset_before_a_delete_version_is_compacted():
