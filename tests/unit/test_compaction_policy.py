@@ -440,10 +440,17 @@ def test_cumulative_score_of_an_empty_tablet_is_zero():
     assert cumulative_score(tablet(), CFG) == 0
 
 
+def test_cumulative_score_calculates_a_point_still_minus_one():
+    # The point is 6: the large compacted rowsets before it do not count.
+    state = tablet(BIG_BASE, rs(2, 5, mb=600, segs=4), *[rs(v, segs=2, overlapping=True) for v in range(6, 9)])
+    assert cumulative_score(state, CFG) == 6
+
+
 def test_base_score_counts_segments_before_the_point():
     state = tablet(rs(0, 5, segs=2), rs(6, 9, segs=3), rs(10, segs=4, overlapping=True), point=10)
     assert base_score(state, CFG) == 5
-    assert base_score(dataclasses.replace(state, cumulative_point=-1), CFG) == 0
+    # A point still -1 is calculated: [6-9] is under the 64 MB promotion size, so the point is 6.
+    assert base_score(dataclasses.replace(state, cumulative_point=-1), CFG) == 2
 
 
 # --------------------------------------------------------------------------- 4 base compaction
@@ -453,9 +460,15 @@ def base_tablet(*rowsets, point, **kw):
     return tablet(*rowsets, point=point, last_base_compaction_success=NOW - 60, **kw)
 
 
-def test_base_needs_a_calculated_point():
-    pick = pick_base_input(tablet(rs(0, 5)), CFG, NOW)
+def test_base_of_an_empty_tablet_has_no_point():
+    pick = pick_base_input(tablet(), CFG, NOW)
     assert pick.inputs == () and "unreasonable cumulative layer point" in pick.reason
+
+
+def test_base_calculates_a_point_still_minus_one():
+    state = tablet(rs(0, 5, mb=1000), rs(6, 9, mb=600), rs(10), last_base_compaction_success=NOW - 60)
+    pick = pick_base_input(state, CFG, NOW)
+    assert versions(pick.inputs) == [(0, 5), (6, 9)] and pick.cumulative_point == 10
 
 
 def test_base_inputs_are_every_rowset_before_the_point():

@@ -106,7 +106,8 @@ def check_cumulative(state: TabletState, cfg: CompactionConfig):
 def check_base(state: TabletState, cfg: CompactionConfig):
     pick = pick_base_input(state, cfg, NOW)
     assert pick.reason
-    assert all(r.end_version < state.cumulative_point for r in pick.inputs)
+    assert pick.cumulative_point == calc_cumulative_point(state, cfg)
+    assert all(r.end_version < pick.cumulative_point for r in pick.inputs)
     assert adjacent_in_tablet(state, pick.inputs)
     if pick.inputs:
         first = min(state.rowsets, key=lambda r: r.start_version)
