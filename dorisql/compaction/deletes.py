@@ -26,7 +26,7 @@ rows, so it refuses that case rather than resurrect older versions of a key (doc
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -340,7 +340,9 @@ def parse_predicate(predicate: str) -> tuple[Condition, ...]:
             out.append(Condition(e.this.name, "IS NOT NULL" if negate else "IS NULL"))
         elif isinstance(e, exp.In):
             out.append(
-                Condition(e.this.name, "NOT IN" if negate else "IN", tuple(_literal_text(o) or "" for o in e.expressions))
+                Condition(
+                    e.this.name, "NOT IN" if negate else "IN", tuple(_literal_text(o) or "" for o in e.expressions)
+                )
             )
         else:
             out.append(Condition(e.this.name, _OPS[type(e)], (_literal_text(e.expression) or "",)))
@@ -516,4 +518,3 @@ def retire_delete_versions(store, versions: Iterable[int]) -> int | None:
     if not keys:
         return None
     return store.set_properties(keys)
-

@@ -315,7 +315,9 @@ class DeltaStore:
             dt.alter.set_table_properties(dict(make(version)), raise_if_not_exists=False)
             committed = self._table().version()
         if committed != version:  # only a writer ignoring the commit lock can do this
-            raise CommitConflictError(f"table {self.path}: expected to commit version {version}, the log is at {committed}")
+            raise CommitConflictError(
+                f"table {self.path}: expected to commit version {version}, the log is at {committed}"
+            )
         return version
 
     def arrow_schema(self) -> pa.Schema:

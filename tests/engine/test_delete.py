@@ -100,15 +100,49 @@ def test_colocate_join_applies_deletes(eng):
 
 
 def test_load_committed_after_delete_is_not_affected(eng):
-    """A load that staged its files before the DELETE but commits after it keeps its rows."""
-    store = DeltaStore(table_path(eng, "dup"))
-    d = delete_versions(store)[-1]
-    # every file committed later than d is outside its reach, whatever it holds
-    assert all(
-        not (f.partition in (d.partitions or {f.partition}) and int(f.path.rsplit(".v", 1)[1].split(".")[0]) < d.version)
-        for f in store.snapshot().files
-        if ".v" in f.path and int(f.path.rsplit(".v", 1)[1].split(".")[0]) > d.version
-    )
+    """A load staged before the DELETE that commits after it keeps its rows: it is a later version."""
+    import os
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run(eng, "CREATE TABLE c (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(eng, "INSERT INTO c VALUES (7, 1)")
+    store = DeltaStore(table_path(eng, "c"))
+    key = eng.catalog.load_table("d", "c").partition_keys()["c"]
+    staging = store.new_staging_dir()
+    folder = os.path.join(staging, f"__partition={key}", "__bucket=0")
+    os.makedirs(folder)
+    pq.write_table(pa.table({"k": pa.array([7], pa.int32()), "v": pa.array([2], pa.int32())}), f"{folder}/a.parquet")
+    run(eng, "DELETE FROM c WHERE k = 7")
+    assert rows(eng, "SELECT k, v FROM c") == []
+    assert store.commit_staged(staging).committed
+    assert rows(eng, "SELECT k, v FROM c") == [(7, 2)]
+
+
+def _killed_delete(eng, kill_at: str) -> None:
+    from .test_crash_consistency import killed_dorisql
+
+    killed_dorisql(eng.warehouse, "DELETE FROM k WHERE k = 1", kill_at)
+
+
+def test_killed_before_commit_changes_nothing_after_commit_is_done(eng):
+    from .test_crash_consistency import assert_consistent
+
+    run(eng, "CREATE TABLE k (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(eng, "INSERT INTO k VALUES (1, 1), (2, 2)")
+    before = delta_version(eng, "k")
+    _killed_delete(eng, "before:dorisql.storage.delta:DeltaStore.commit_properties")
+    assert delta_version(eng, "k") == before
+    assert sorted(rows(eng, "SELECT k FROM k")) == [(1,), (2,)]
+    # killed after the Delta commit, before the catalog's VisibleVersion bump: the delete is done
+    _killed_delete(eng, "after:dorisql.storage.delta:DeltaStore.commit_properties")
+    assert delta_version(eng, "k") == before + 1
+    assert rows(eng, "SELECT k FROM k") == [(2,)]
+    assert_consistent(eng)
+    run(eng, "DELETE FROM k WHERE k = 1")  # the retry is harmless
+    assert rows(eng, "SELECT k FROM k") == [(2,)]
+    assert run(eng, "ADMIN CHECK TABLE k").rows == []
 
 
 def test_apply_and_retire(eng, spark):
