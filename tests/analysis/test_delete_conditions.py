@@ -154,3 +154,7 @@ def test_parse_delete_statements():
     assert parse("SHOW DELETE FROM db") == [ast.ShowDelete("db")]
     with pytest.raises(SqlSyntaxError):
         parse("DELETE FROM t")
+    # sqlglot reads the condition at parse time; its errors point into the DELETE statement
+    with pytest.raises(SqlSyntaxError) as e:
+        parse("DELETE FROM k WHERE k = = 1")
+    assert (e.value.line, e.value.column) == (1, 24) and "expressions" not in str(e.value)
