@@ -124,6 +124,9 @@ class ColumnDef:
     #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as canonical text
     #: (not supported: dorisql.analysis refuses it).
     generated: str | None = None
+    #: The KEY option was written (ALTER TABLE ADD/MODIFY COLUMN: a key column). In CREATE TABLE
+    #: the key clause decides, so it takes no part in equality.
+    key: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -347,7 +350,81 @@ class UnsupportedAlter:
     text: str
 
 
-AlterAction = AddPartition | DropPartition | SetProperties | RenameTable | RenamePartition | UnsupportedAlter
+@dataclass(frozen=True)
+class ColumnPosition:
+    """FIRST (after is None) or AFTER `after`."""
+
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class AddColumns:
+    """ADD COLUMN c ... [FIRST | AFTER x] or ADD COLUMN (c1 ..., c2 ...); `rollup` is TO/IN r."""
+
+    columns: tuple[ColumnDef, ...]
+    position: ColumnPosition | None = None
+    rollup: str | None = None
+    #: ADD COLUMN (c1, c2): the parenthesised form (no position allowed).
+    parenthesised: bool = False
+
+
+@dataclass(frozen=True)
+class DropColumn:
+    name: str
+    rollup: str | None = None
+
+
+@dataclass(frozen=True)
+class ModifyColumn:
+    """MODIFY COLUMN c <type> ... [FIRST | AFTER x]: `column` is the new definition."""
+
+    column: ColumnDef
+    position: ColumnPosition | None = None
+    rollup: str | None = None
+
+
+@dataclass(frozen=True)
+class ModifyColumnComment:
+    """MODIFY COLUMN c COMMENT '...'."""
+
+    name: str
+    comment: str
+
+
+@dataclass(frozen=True)
+class RenameColumn:
+    old_name: str
+    new_name: str
+
+
+@dataclass(frozen=True)
+class ModifyTableComment:
+    """MODIFY COMMENT '...'."""
+
+    comment: str
+
+
+@dataclass(frozen=True)
+class ModifyPartition:
+    """MODIFY PARTITION p | (p1, p2) | (*) SET ("k" = "v", ...). `partitions` is () for (*)."""
+
+    partitions: tuple[str, ...]
+    properties: Properties
+    all: bool = False
+
+
+SchemaChange = AddColumns | DropColumn | ModifyColumn | ModifyColumnComment | RenameColumn | ModifyTableComment
+
+AlterAction = (
+    AddPartition
+    | DropPartition
+    | SetProperties
+    | RenameTable
+    | RenamePartition
+    | UnsupportedAlter
+    | SchemaChange
+    | ModifyPartition
+)
 
 
 @dataclass(frozen=True)
@@ -411,6 +488,14 @@ class ShowPartitions(Statement):
     limit: int | None = None
     offset: int | None = None
     temporary: bool = False
+
+
+@dataclass(frozen=True)
+class ShowAlterTableColumn(Statement):
+    """SHOW ALTER TABLE COLUMN [FROM db]: the schema change jobs (all FINISHED here)."""
+
+    reads_only: ClassVar[bool] = True
+    db: str | None = None
 
 
 @dataclass(frozen=True)
