@@ -369,7 +369,11 @@ def _schema_change_sql(a) -> str:
     if isinstance(a, ast.ModifyTableComment):
         return "MODIFY COMMENT " + quote_string(a.comment)
     if isinstance(a, ast.ModifyPartition):
-        target = "(*)" if a.all else (_partition_name(a.partitions[0]) if len(a.partitions) == 1 else f"({_names(a.partitions)})")
+        target = (
+            "(*)"
+            if a.all
+            else (_partition_name(a.partitions[0]) if len(a.partitions) == 1 else f"({_names(a.partitions)})")
+        )
         return f"MODIFY PARTITION {target} SET " + properties_sql(a.properties)
     raise TypeError(f"to_sql does not know ALTER action {type(a).__name__}")
 

@@ -56,13 +56,35 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
         f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
     ]
     frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
-    if needs_sequence(meta.definition) and files:
+    if (needs_sequence(meta.definition) or meta.column_versions) and files:
         from pyspark.sql import functions as F
 
         from dorisql.storage.delta import COMMIT_VERSION_PATTERN
 
         version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
-        frame = frame.withColumn(COMMIT_SEQ_COLUMN, F.when(version == "", F.lit(0)).otherwise(version.cast("long")))
+        commit_seq = F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
+        frame = _fill_added_columns(engine, meta, frame, commit_seq)
+        if needs_sequence(meta.definition):
+            frame = frame.withColumn(COMMIT_SEQ_COLUMN, commit_seq)
+    return frame
+
+
+def _fill_added_columns(engine: Engine, meta: TableMeta, frame, commit_seq):
+    """Rows of files committed before a column was added (ALTER TABLE ADD COLUMN) get its
+    DEFAULT, as in Doris, whatever those files hold under its name (a dropped namesake's values)."""
+    from pyspark.sql import functions as F
+
+    from dorisql.types import spark_type
+
+    from .sql_literals import default_sql
+
+    added = dict(meta.column_versions)
+    for c in meta.definition.columns:
+        since = added.get(c.name.lower())
+        if since is None:
+            continue
+        default = F.expr(default_sql(c, engine.now())).cast(spark_type(c.type))
+        frame = frame.withColumn(c.name, F.when(commit_seq < since, default).otherwise(F.col(f"`{c.name}`")))
     return frame
 
 
@@ -187,7 +209,14 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         # Under the storage commit lock, just before the Delta commit.
         if strict_violation():
             raise _StrictModeViolation()
-        _check_partitions_still_exist(meta, engine.catalog.load_table(db, meta.name), set(touched))
+        current = engine.catalog.load_table(db, meta.name)
+        _check_partitions_still_exist(meta, current, set(touched))
+        from .schema_change import schema_changed
+
+        if schema_changed(meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
+            raise CommitConflictError(
+                f"The schema of table '{current.name}' was changed while loading; nothing was loaded, retry the load"
+            )
 
     try:
         # The commit is refused under the lock when the log is behind the catalog (a lost commit

@@ -307,6 +307,45 @@ class DeltaStore:
     def arrow_schema(self) -> pa.Schema:
         return pa.schema(self._table().schema())
 
+    def change_schema(
+        self,
+        arrow_schema: pa.Schema,
+        *,
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Commit a new table schema without touching any file (ALTER TABLE ... COLUMN); returns
+        the version it became. Call it holding the commit lock (``table_lock``) when the caller's
+        catalog change must land under the same lock.
+
+        deltalake 1.x's public API has ``alter.add_columns`` but no way to drop a column or change
+        a type; ``create_write_transaction(mode="overwrite", schema=...)`` commits a ``metaData``
+        action with the given schema, and a partition filter no partition matches makes it remove
+        nothing. Files keep the columns they were written with: readers go by the schema (a
+        dropped column is ignored, a widened type read as the wider one, an added one is NULL).
+        """
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            txn = uuid.uuid4().hex
+            info: dict[str, Any] = {"dorisql.operation": "dorisql SCHEMA CHANGE", _TXN_KEY: txn}
+            if statement is not None:
+                info["dorisql.statement"] = statement
+            for k, v in (metadata or {}).items():
+                info[k if k.startswith("dorisql.") else f"dorisql.{k}"] = v
+            from deltalake.transaction import CommitProperties
+
+            before = dt.version()
+            dt.create_write_transaction(
+                [],
+                mode="overwrite",
+                schema=arrow_schema,
+                partition_by=list(self.partition_by),
+                # no partition has this value (ids are numbers, names are identifiers): nothing removed
+                partition_filters=[(PARTITION_COLUMN, "=", f"/dorisql-schema-change/{txn}")],
+                commit_properties=CommitProperties(custom_metadata=info),
+            )
+            return self._find_commit(dt, before, txn)
+
     # ----------------------------------------------------------------- snapshot
 
     def snapshot(
