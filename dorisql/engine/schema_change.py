@@ -106,7 +106,8 @@ def _same_base(meta: TableMeta, change):
     def guarded(current: TableMeta) -> TableMeta:
         if current.definition != meta.definition:
             raise CommitConflictError(
-                f"Table '{meta.db}.{meta.name}' was altered by another session; nothing was committed, retry the statement"
+                f"Table '{meta.db}.{meta.name}' was altered by another session; "
+                "nothing was committed, retry the statement"
             )
         return change(current)
 
