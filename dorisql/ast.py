@@ -364,6 +364,8 @@ class AddColumns:
     columns: tuple[ColumnDef, ...]
     position: ColumnPosition | None = None
     rollup: str | None = None
+    #: PROPERTIES (...) after the clause (Doris: bloom_filter_columns ...; refused when set)
+    properties: Properties = ()
     #: ADD COLUMN (c1, c2): the parenthesised form (no position allowed).
     parenthesised: bool = False
 
@@ -372,6 +374,8 @@ class AddColumns:
 class DropColumn:
     name: str
     rollup: str | None = None
+    #: PROPERTIES (...) after the clause (Doris: bloom_filter_columns ...; refused when set)
+    properties: Properties = ()
 
 
 @dataclass(frozen=True)
@@ -381,6 +385,8 @@ class ModifyColumn:
     column: ColumnDef
     position: ColumnPosition | None = None
     rollup: str | None = None
+    #: PROPERTIES (...) after the clause (Doris: bloom_filter_columns ...; refused when set)
+    properties: Properties = ()
 
 
 @dataclass(frozen=True)

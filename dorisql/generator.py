@@ -353,6 +353,11 @@ def _position_sql(p: ast.ColumnPosition | None) -> str:
 
 
 def _schema_change_sql(a) -> str:
+    props = a.properties if isinstance(a, (ast.AddColumns, ast.DropColumn, ast.ModifyColumn)) else ()
+    return _schema_change_clause(a) + (" PROPERTIES " + properties_sql(props) if props else "")
+
+
+def _schema_change_clause(a) -> str:
     rollup = f" TO {quote_name(a.rollup)}" if getattr(a, "rollup", None) else ""
     if isinstance(a, ast.AddColumns):
         if a.parenthesised:

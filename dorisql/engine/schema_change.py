@@ -55,6 +55,8 @@ def new_definition(meta: TableMeta, actions) -> ast.CreateTable:
             # Delta without column mapping names columns in the data files, and deltalake 1.x
             # reads column-mapped tables as NULLs: a rename would need a rewrite of every file.
             raise NotSupportedError("ALTER TABLE ... RENAME COLUMN (it needs a rewrite of the table's data files)")
+        if getattr(action, "properties", ()):
+            raise NotSupportedError("PROPERTIES on ALTER TABLE ... COLUMN (bloom_filter_columns ...)")
         definition = apply_action(definition, action)
     return definition
 

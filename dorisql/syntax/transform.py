@@ -573,22 +573,23 @@ class ToAst(Transformer):
     # schema change
 
     def add_column(self, c):
-        return ast.AddColumns((c[0],), position=c[1], rollup=c[2])
+        return ast.AddColumns((c[0],), position=c[1], rollup=c[2], properties=c[3] or ())
 
     def add_columns(self, c):
-        *columns, rollup = c
-        return ast.AddColumns(tuple(columns), rollup=rollup, parenthesised=True)
+        *columns, rollup, props = c
+        return ast.AddColumns(tuple(columns), rollup=rollup, parenthesised=True, properties=props or ())
 
     def drop_column(self, c):
-        return ast.DropColumn(c[0], rollup=c[1])
+        return ast.DropColumn(c[0], rollup=c[1], properties=c[2] or ())
 
     def modify_column(self, c):
         name, *rest = c
+        props = rest.pop() or ()
         rollup = rest.pop()
         position = rest.pop()
         if len(rest) == 1 and isinstance(rest[0], Token):  # MODIFY COLUMN c COMMENT '...'
             return ast.ModifyColumnComment(name, unquote(rest[0].value))
-        return ast.ModifyColumn(self.column_def([name, *rest]), position=position, rollup=rollup)
+        return ast.ModifyColumn(self.column_def([name, *rest]), position=position, rollup=rollup, properties=props)
 
     def rename_column(self, c):
         return ast.RenameColumn(c[0], c[1])
