@@ -92,12 +92,20 @@ def test_aggregate_table_add_rules():
         "Invalid column order. value should be after key. index[a]",
     )
     refused(a, "ADD COLUMN k3 INT KEY SUM", "Can not assign aggregation method on key column: k3")
-    refused(a, "ADD COLUMN v3 INT SUM DEFAULT '5'", "The default value of 'v3' with SUM aggregation function must be zero")
+    refused(
+        a, "ADD COLUMN v3 INT SUM DEFAULT '5'", "The default value of 'v3' with SUM aggregation function must be zero"
+    )
 
 
 def test_unique_and_duplicate_refuse_aggregation_types():
-    refused(table(UNI), "ADD COLUMN c INT SUM", "Can not assign aggregation method on column in Unique data model table: c")
-    refused(table(DUP), "ADD COLUMN c INT MAX", "Can not assign aggregation method on column in Duplicate data model table: c")
+    refused(
+        table(UNI), "ADD COLUMN c INT SUM", "Can not assign aggregation method on column in Unique data model table: c"
+    )
+    refused(
+        table(DUP),
+        "ADD COLUMN c INT MAX",
+        "Can not assign aggregation method on column in Duplicate data model table: c",
+    )
 
 
 def test_add_existing_and_not_null_without_default():
@@ -114,7 +122,11 @@ def test_drop_rules():
         "DROP COLUMN k2",
         "Can not drop key column when table has value column with REPLACE aggregation method",
     )
-    refused(table(AGG.replace("v2 INT REPLACE", "v2 INT MAX")), "DROP COLUMN k1", "Partition column[k1] cannot be dropped. index[a]")
+    refused(
+        table(AGG.replace("v2 INT REPLACE", "v2 INT MAX")),
+        "DROP COLUMN k1",
+        "Partition column[k1] cannot be dropped. index[a]",
+    )
     refused(table(DUP), "DROP COLUMN k", "Distribution column[k] cannot be dropped. index[d]")
     refused(table(DUP), "DROP COLUMN nope", "Column does not exists: nope")
     assert names(alter(table(DUP), "DROP COLUMN s")) == ["k", "v", "f", "m"]
