@@ -51,10 +51,6 @@ def new_definition(meta: TableMeta, actions) -> ast.CreateTable:
     """The definition after the actions, in order (Doris checks each against the previous result)."""
     definition = meta.definition
     for action in actions:
-        if isinstance(action, ast.RenameColumn):
-            # Delta without column mapping names columns in the data files, and deltalake 1.x
-            # reads column-mapped tables as NULLs: a rename would need a rewrite of every file.
-            raise NotSupportedError("ALTER TABLE ... RENAME COLUMN (it needs a rewrite of the table's data files)")
         if getattr(action, "properties", ()):
             raise NotSupportedError("PROPERTIES on ALTER TABLE ... COLUMN (bloom_filter_columns ...)")
         definition = apply_action(definition, action)
@@ -75,16 +71,23 @@ def alter_schema(engine: Engine, meta: TableMeta, actions, statement: str | None
             _same_base(meta, lambda cur: dataclasses.replace(cur, definition=target)),
             table_id=meta.id,
         )
+    renames = _renames(actions)
     before = {c.name.lower() for c in meta.definition.columns}
-    added = [c.name.lower() for c in target.columns if c.name.lower() not in before]
+    renamed = {new.lower() for new in renames.values()}
+    added = [c.name.lower() for c in target.columns if c.name.lower() not in before | renamed]
     now = engine.now()
     job_id = engine.catalog.next_id()
     # refuses a log behind the catalog; the lock covers both commits (a load's guard runs under it)
     with table_storage(engine.warehouse, meta) as store, table_lock(store.path):
-        version = store.change_schema(arrow_schema(target), statement=statement)
+        if renames:  # the files name their columns: rewritten (DeltaStore.rename_columns)
+            version = store.rename_columns(arrow_schema(target), renames, statement=statement)
+        else:
+            version = store.change_schema(arrow_schema(target), statement=statement)
 
         def change(current: TableMeta) -> TableMeta:
-            versions = {k: v for k, v in current.column_versions if k in {c.name.lower() for c in target.columns}}
+            kept = {c.name.lower() for c in target.columns}
+            versions = {renames.get(k, k).lower(): v for k, v in current.column_versions}
+            versions = {k: v for k, v in versions.items() if k in kept}
             for name in added:
                 versions[name] = version
             schema_version = current.schema_version + 1
@@ -99,6 +102,17 @@ def alter_schema(engine: Engine, meta: TableMeta, actions, statement: str | None
             )
 
         return engine.catalog.update_table(meta.db, meta.name, _same_base(meta, change), table_id=meta.id)
+
+
+def _renames(actions) -> dict[str, str]:
+    """Lowered old name -> final new name of the renamed columns (renames may chain: a->b, b->c)."""
+    out: dict[str, str] = {}
+    for action in actions:
+        if isinstance(action, ast.RenameColumn):
+            old = action.old_name.lower()
+            origin = next((k for k, v in out.items() if v.lower() == old), old)
+            out[origin] = action.new_name
+    return out
 
 
 def _same_base(meta: TableMeta, change):
