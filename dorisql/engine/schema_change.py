@@ -204,7 +204,6 @@ _PARTITION_PROPERTIES = (
 
 
 def modify_partition(engine: Engine, meta: TableMeta, action: ast.ModifyPartition) -> TableMeta:
-    import datetime as dt
 
     props = {k.lower(): v for k, v in action.properties}
     if not props:
@@ -212,54 +211,31 @@ def modify_partition(engine: Engine, meta: TableMeta, action: ast.ModifyPartitio
     for key in props:
         if key not in _PARTITION_PROPERTIES:
             raise AnalysisError(f"Unknown properties: {{{key}={props[key]}}}")
-    if meta.definition.partition is None:
-        # Doris: an unpartitioned table has one partition named like the table
-        pass
     names = [p.name for p in meta.partitions] if action.all else list(action.partitions)
     for name in names:
         if meta.partition(name) is None:
             raise AnalysisError(f"Partition[{name}] does not exist in table[{meta.name}]")
+    from dorisql.analysis import _check_property_values
+
+    _check_property_values(props, keys_type=None)  # the texts, as CREATE TABLE checks them
     changes: dict = {}
-    if "in_memory" in props:
-        value = props["in_memory"].strip().lower()
-        if value == "true":
-            raise AnalysisError("Not support set 'in_memory'='true' now!")
-        if value != "false":
-            raise AnalysisError(f"Invalid in_memory value: {props['in_memory']}")
+    if props.get("in_memory", "false").strip().lower() == "true":
+        raise AnalysisError("Not support set 'in_memory'='true' now!")
     if "storage_medium" in props:
-        medium = props["storage_medium"].strip().upper()
-        if medium not in ("SSD", "HDD"):
-            raise AnalysisError(f"Invalid storage medium: {props['storage_medium']}")
-        changes["storage_medium"] = medium
-    replicas = None
+        changes["storage_medium"] = props["storage_medium"].strip().upper()
     if "replication_num" in props:
-        replicas = props["replication_num"].strip()
+        changes["replication_num"] = int(props["replication_num"])
     if "replication_allocation" in props:
-        alloc = props["replication_allocation"].strip()
-        tag, _, count = alloc.partition(":")
-        if tag.strip() != "tag.location.default" or not count.strip().isdigit():
-            raise AnalysisError(f"Invalid replication allocation: {alloc}")
-        replicas = count.strip()
-    if replicas is not None:
-        if not replicas.isdigit() or int(replicas) <= 0:
-            raise AnalysisError(f"Invalid replication number: {replicas}")
-        if int(replicas) > 1:
-            # one copy of each file (the Delta table): as for CREATE TABLE
-            raise AnalysisError(
-                "Failed to find enough backend, please check the replication num,replication tag and storage medium "
-                f"and avail capacity of backends or maybe all be on same host.\nCreate failed replications:\n"
-                f'replication tag: {{"location" : "default"}}, replication num: {replicas}, storage medium: '
-                f"{changes.get('storage_medium', 'HDD')}"
-            )
-        changes["replication_num"] = int(replicas)
+        changes["replication_num"] = sum(
+            int(part.partition(":")[2]) for part in props["replication_allocation"].split(",")
+        )
     if "storage_cooldown_time" in props:
-        text = props["storage_cooldown_time"].strip()
-        try:
-            when = dt.datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
-        except ValueError:
-            raise AnalysisError(f"Invalid storage cooldown time: {text}") from None
+        from dorisql.types import parse_datetime
+
+        when = parse_datetime(props["storage_cooldown_time"].strip())
         if when <= engine.now():
-            raise AnalysisError(f"Cooldown time should be later than now: {text}")
+            # Doris DataProperty check (PropertyAnalyzer.analyzeDataProperty)
+            raise AnalysisError(f"Cooldown time should later than now: {props['storage_cooldown_time']}")
         changes["cooldown_time"] = when
     if "storage_policy" in props and props["storage_policy"].strip():
         raise NotSupportedError("storage_policy (remote storage)")
