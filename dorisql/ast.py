@@ -340,8 +340,8 @@ class RenamePartition:
 
 @dataclass(frozen=True)
 class UnsupportedAlter:
-    """An ALTER TABLE clause that dorisql parses but does not implement (ADD/DROP/MODIFY/RENAME COLUMN,
-    ADD/DROP ROLLUP, MODIFY PARTITION, ENABLE FEATURE, MODIFY DISTRIBUTION/COMMENT/ENGINE):
+    """An ALTER TABLE clause that dorisql parses but does not implement (ADD (...) [TO rollup],
+    ADD/DROP ROLLUP, ENABLE FEATURE, MODIFY DISTRIBUTION/ENGINE):
     dorisql.analysis refuses it. `feature` is the name the error gives ("ALTER TABLE ... ADD
     COLUMN"); `text` is the clause as canonical source text (keywords upper case, whitespace
     normalised, comments dropped), which the generator writes back verbatim."""
