@@ -55,37 +55,61 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     files = [
         f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
     ]
-    frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
-    if (needs_sequence(meta.definition) or meta.column_versions) and files:
-        from pyspark.sql import functions as F
-
-        from dorisql.storage.delta import COMMIT_VERSION_PATTERN
-
-        version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
-        commit_seq = F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
-        frame = _fill_added_columns(engine, meta, frame, commit_seq)
-        if needs_sequence(meta.definition):
-            frame = frame.withColumn(COMMIT_SEQ_COLUMN, commit_seq)
+    if meta.column_versions and files:
+        frame = _read_with_added_columns(engine, meta, files)
+    else:
+        frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
+    if needs_sequence(meta.definition) and files:
+        frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
     return frame
 
 
-def _fill_added_columns(engine: Engine, meta: TableMeta, frame, commit_seq):
-    """Rows of files committed before a column was added (ALTER TABLE ADD COLUMN) get its
-    DEFAULT, as in Doris, whatever those files hold under its name (a dropped namesake's values)."""
+def _commit_seq():
+    """The Delta version a row's file was committed as (its ``.v<N>`` stamp; 0 without one)."""
     from pyspark.sql import functions as F
 
+    from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+
+    version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
+    return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
+
+
+def _read_with_added_columns(engine: Engine, meta: TableMeta, files):
+    """The files read with the table's schema, where a column added by ALTER TABLE ADD COLUMN
+    after a file was committed is not read from that file at all (it may hold a dropped
+    namesake, of another type) and gets the column's DEFAULT, as Doris fills it. Files are read
+    in groups of equal "columns to skip" (at most one group per ADD), then united."""
+    import dataclasses
+    import re
+    from functools import reduce
+
+    from pyspark.sql import functions as F
+
+    from dorisql.storage.delta import COMMIT_VERSION_PATTERN, read_files
     from dorisql.types import spark_type
 
     from .sql_literals import default_sql
+    from .tables import spark_ddl_schema
 
     added = dict(meta.column_versions)
-    for c in meta.definition.columns:
-        since = added.get(c.name.lower())
-        if since is None:
-            continue
-        default = F.expr(default_sql(c, engine.now())).cast(spark_type(c.type))
-        frame = frame.withColumn(c.name, F.when(commit_seq < since, default).otherwise(F.col(f"`{c.name}`")))
-    return frame
+    groups: dict[frozenset, list] = {}
+    for f in files:
+        m = re.search(COMMIT_VERSION_PATTERN, f.path)
+        stamp = int(m.group(1)) if m else 0
+        groups.setdefault(frozenset(n for n, since in added.items() if stamp < since), []).append(f)
+    definition = meta.definition
+    order = [f"`{c.name}`" for c in definition.columns]
+    if needs_sequence(definition):
+        order += [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN]
+    frames = []
+    for skipped, group in groups.items():
+        kept = tuple(c for c in definition.columns if c.name.lower() not in skipped)
+        frame = read_files(engine.spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
+        for c in definition.columns:
+            if c.name.lower() in skipped:
+                frame = frame.withColumn(c.name, F.expr(default_sql(c, engine.now())).cast(spark_type(c.type)))
+        frames.append(frame.select(*order))
+    return reduce(lambda a, b: a.unionByName(b), frames)
 
 
 def _resolver(engine: Engine):

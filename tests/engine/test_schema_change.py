@@ -95,9 +95,12 @@ def test_rename_column_keeps_data_and_merge_order(engine):
     assert sorted((x["k"], x["w"]) for x in stored) == [(1, "new"), (1, "old"), (2, "two")]
     run(engine, "INSERT INTO r VALUES (2, 'later')")
     assert rows(engine, "SELECT k, w FROM r ORDER BY k") == [(1, "new"), (2, "later")]
-    # the old name added again is a new column: its DEFAULT, never the renamed column's values
-    run(engine, "ALTER TABLE r ADD COLUMN v VARCHAR(8) DEFAULT 'dflt'")
-    assert rows(engine, "SELECT k, w, v FROM r ORDER BY k") == [(1, "new", "dflt"), (2, "later", "dflt")]
+    # the old name added again, of another type, is a new column: its DEFAULT, and the old
+    # files' VARCHAR values under that name are never read
+    run(engine, "ALTER TABLE r ADD COLUMN v INT DEFAULT '9'")
+    assert rows(engine, "SELECT k, w, v FROM r ORDER BY k") == [(1, "new", 9), (2, "later", 9)]
+    run(engine, "INSERT INTO r VALUES (3, 'three', 33)")
+    assert rows(engine, "SELECT k, v FROM r WHERE k >= 2 ORDER BY k") == [(2, 9), (3, 33)]
 
 
 def test_modify_partition(engine):
