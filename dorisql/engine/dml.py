@@ -56,9 +56,8 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
         f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
     ]
     if meta.column_versions and files:
-        frame = _read_with_added_columns(engine, meta, files)
-    else:
-        frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
+        return _read_with_added_columns(engine, meta, files)
+    frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
     if needs_sequence(meta.definition) and files:
         frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
     return frame
@@ -100,11 +99,13 @@ def _read_with_added_columns(engine: Engine, meta: TableMeta, files):
     definition = meta.definition
     order = [f"`{c.name}`" for c in definition.columns]
     if needs_sequence(definition):
-        order += [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN]
+        order += [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, COMMIT_SEQ_COLUMN]
     frames = []
     for skipped, group in groups.items():
         kept = tuple(c for c in definition.columns if c.name.lower() not in skipped)
         frame = read_files(engine.spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
+        if needs_sequence(definition):  # _metadata is gone after the union: per group
+            frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
         for c in definition.columns:
             if c.name.lower() in skipped:
                 frame = frame.withColumn(c.name, F.expr(default_sql(c, engine.now())).cast(spark_type(c.type)))
