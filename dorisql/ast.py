@@ -124,6 +124,9 @@ class ColumnDef:
     #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as canonical text
     #: (not supported: dorisql.analysis refuses it).
     generated: str | None = None
+    #: The KEY option was written (ALTER TABLE ADD/MODIFY COLUMN: a key column). In CREATE TABLE
+    #: the key clause decides, so it takes no part in equality.
+    key: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -337,8 +340,8 @@ class RenamePartition:
 
 @dataclass(frozen=True)
 class UnsupportedAlter:
-    """An ALTER TABLE clause that dorisql parses but does not implement (ADD/DROP/MODIFY/RENAME COLUMN,
-    ADD/DROP ROLLUP, MODIFY PARTITION, ENABLE FEATURE, MODIFY DISTRIBUTION/COMMENT/ENGINE):
+    """An ALTER TABLE clause that dorisql parses but does not implement (ADD (...) [TO rollup],
+    ADD/DROP ROLLUP, ENABLE FEATURE, MODIFY DISTRIBUTION/ENGINE):
     dorisql.analysis refuses it. `feature` is the name the error gives ("ALTER TABLE ... ADD
     COLUMN"); `text` is the clause as canonical source text (keywords upper case, whitespace
     normalised, comments dropped), which the generator writes back verbatim."""
@@ -347,7 +350,87 @@ class UnsupportedAlter:
     text: str
 
 
-AlterAction = AddPartition | DropPartition | SetProperties | RenameTable | RenamePartition | UnsupportedAlter
+@dataclass(frozen=True)
+class ColumnPosition:
+    """FIRST (after is None) or AFTER `after`."""
+
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class AddColumns:
+    """ADD COLUMN c ... [FIRST | AFTER x] or ADD COLUMN (c1 ..., c2 ...); `rollup` is TO/IN r."""
+
+    columns: tuple[ColumnDef, ...]
+    position: ColumnPosition | None = None
+    rollup: str | None = None
+    #: PROPERTIES (...) after the clause (Doris: bloom_filter_columns ...; refused when set)
+    properties: Properties = ()
+    #: ADD COLUMN (c1, c2): the parenthesised form (no position allowed).
+    parenthesised: bool = False
+
+
+@dataclass(frozen=True)
+class DropColumn:
+    name: str
+    rollup: str | None = None
+    #: PROPERTIES (...) after the clause (Doris: bloom_filter_columns ...; refused when set)
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
+class ModifyColumn:
+    """MODIFY COLUMN c <type> ... [FIRST | AFTER x]: `column` is the new definition."""
+
+    column: ColumnDef
+    position: ColumnPosition | None = None
+    rollup: str | None = None
+    #: PROPERTIES (...) after the clause (Doris: bloom_filter_columns ...; refused when set)
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
+class ModifyColumnComment:
+    """MODIFY COLUMN c COMMENT '...'."""
+
+    name: str
+    comment: str
+
+
+@dataclass(frozen=True)
+class RenameColumn:
+    old_name: str
+    new_name: str
+
+
+@dataclass(frozen=True)
+class ModifyTableComment:
+    """MODIFY COMMENT '...'."""
+
+    comment: str
+
+
+@dataclass(frozen=True)
+class ModifyPartition:
+    """MODIFY PARTITION p | (p1, p2) | (*) SET ("k" = "v", ...). `partitions` is () for (*)."""
+
+    partitions: tuple[str, ...]
+    properties: Properties
+    all: bool = False
+
+
+SchemaChange = AddColumns | DropColumn | ModifyColumn | ModifyColumnComment | RenameColumn | ModifyTableComment
+
+AlterAction = (
+    AddPartition
+    | DropPartition
+    | SetProperties
+    | RenameTable
+    | RenamePartition
+    | UnsupportedAlter
+    | SchemaChange
+    | ModifyPartition
+)
 
 
 @dataclass(frozen=True)
@@ -411,6 +494,14 @@ class ShowPartitions(Statement):
     limit: int | None = None
     offset: int | None = None
     temporary: bool = False
+
+
+@dataclass(frozen=True)
+class ShowAlterTableColumn(Statement):
+    """SHOW ALTER TABLE COLUMN [FROM db]: the schema change jobs (all FINISHED here)."""
+
+    reads_only: ClassVar[bool] = True
+    db: str | None = None
 
 
 @dataclass(frozen=True)

@@ -335,12 +335,62 @@ def _action_sql(a) -> str:
         return f"RENAME PARTITION {_partition_name(a.old_name)} {_partition_name(a.new_name)}"
     if isinstance(a, ast.UnsupportedAlter):
         return a.text
+    return _schema_change_sql(a)
+
+
+def _alter_column_sql(c: ast.ColumnDef) -> str:
+    text = column_sql(c)
+    if c.key:  # KEY goes right after the type
+        head = quote_name(c.name) + " " + type_sql(c.type)
+        text = head + " KEY" + text[len(head) :]
+    return text
+
+
+def _position_sql(p: ast.ColumnPosition | None) -> str:
+    if p is None:
+        return ""
+    return " FIRST" if p.after is None else " AFTER " + quote_name(p.after)
+
+
+def _schema_change_sql(a) -> str:
+    props = a.properties if isinstance(a, (ast.AddColumns, ast.DropColumn, ast.ModifyColumn)) else ()
+    return _schema_change_clause(a) + (" PROPERTIES " + properties_sql(props) if props else "")
+
+
+def _schema_change_clause(a) -> str:
+    rollup = f" TO {quote_name(a.rollup)}" if getattr(a, "rollup", None) else ""
+    if isinstance(a, ast.AddColumns):
+        if a.parenthesised:
+            return "ADD COLUMN (" + ", ".join(_alter_column_sql(c) for c in a.columns) + ")" + rollup
+        return "ADD COLUMN " + _alter_column_sql(a.columns[0]) + _position_sql(a.position) + rollup
+    if isinstance(a, ast.DropColumn):
+        return "DROP COLUMN " + quote_name(a.name) + (f" FROM {quote_name(a.rollup)}" if a.rollup else "")
+    if isinstance(a, ast.ModifyColumn):
+        return "MODIFY COLUMN " + _alter_column_sql(a.column) + _position_sql(a.position) + rollup
+    if isinstance(a, ast.ModifyColumnComment):
+        return f"MODIFY COLUMN {quote_name(a.name)} COMMENT {quote_string(a.comment)}"
+    if isinstance(a, ast.RenameColumn):
+        return f"RENAME COLUMN {quote_name(a.old_name)} {quote_name(a.new_name)}"
+    if isinstance(a, ast.ModifyTableComment):
+        return "MODIFY COMMENT " + quote_string(a.comment)
+    if isinstance(a, ast.ModifyPartition):
+        target = (
+            "(*)"
+            if a.all
+            else (_partition_name(a.partitions[0]) if len(a.partitions) == 1 else f"({_names(a.partitions)})")
+        )
+        return f"MODIFY PARTITION {target} SET " + properties_sql(a.properties)
     raise TypeError(f"to_sql does not know ALTER action {type(a).__name__}")
 
 
 @to_sql.register
 def _(s: ast.AlterTable) -> str:
     return "ALTER TABLE " + table_sql(s.table) + " " + ", ".join(_action_sql(a) for a in s.actions)
+
+
+@to_sql.register
+def _(s: ast.ShowAlterTableColumn) -> str:
+    return "SHOW ALTER TABLE COLUMN" + (f" FROM {quote_name(s.db)}" if s.db else "")
 
 
 @to_sql.register

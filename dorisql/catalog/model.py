@@ -60,6 +60,23 @@ class PartitionMeta:
     replication_num: int = 1
     storage_medium: str = "HDD"
     bucket_decision: BucketDecision | None = None
+    #: ALTER TABLE MODIFY PARTITION: storage_cooldown_time (None: Doris's 9999-12-31 23:59:59).
+    cooldown_time: dt.datetime | None = None
+
+
+@dataclass(frozen=True)
+class SchemaChangeJob:
+    """One finished schema change (SHOW ALTER TABLE COLUMN): the ALTER's catalog record."""
+
+    job_id: int
+    table_name: str
+    create_time: dt.datetime
+    finish_time: dt.datetime
+    #: TableMeta.schema_version after the change.
+    schema_version: int
+    #: The Delta version the schema commit became (Doris: the transaction id).
+    transaction_id: int
+    msg: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,6 +117,13 @@ class TableMeta:
     #: commits (a deleted ``_delta_log`` file), so reads and writes refuse it instead of serving
     #: less data (dorisql.engine.consistency). 0: nothing recorded yet.
     known_delta_version: int = 0
+    #: Schema changes: lowered column name -> Delta version of the commit that added the column
+    #: (ALTER TABLE ADD COLUMN). Files committed before that version hold no value for it (or an
+    #: older column of the same name, dropped since): reads give the column's DEFAULT for their rows.
+    column_versions: tuple[tuple[str, int], ...] = ()
+    #: Doris's SchemaVersion: 0 at creation, +1 per schema change.
+    schema_version: int = 0
+    schema_jobs: tuple[SchemaChangeJob, ...] = ()
 
     def partition_key(self, partition: PartitionMeta) -> str:
         """The partition's value in the Delta partition column ``__partition``: its immutable id,

@@ -234,11 +234,21 @@ def _partition(meta: TableMeta, name: str):
 def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
+    from .schema_change import SCHEMA_CHANGES, alter_schema, new_definition
+
     for action in stmt.actions:  # refuse before changing anything
-        if type(action) not in _ALTER:
+        if type(action) not in _ALTER and not isinstance(action, SCHEMA_CHANGES):
             from dorisql.errors import NotSupportedError
 
             raise NotSupportedError(getattr(action, "feature", None) or f"ALTER TABLE {type(action).__name__}")
+    schema_actions = [a for a in stmt.actions if isinstance(a, SCHEMA_CHANGES)]
+    if schema_actions:
+        if len(schema_actions) != len(stmt.actions):
+            # Doris AlterOperations: a schema change goes alone (or with other schema changes)
+            raise AnalysisError("Can not alter table schema together with partitions or properties")
+        new_definition(meta, schema_actions)  # Doris's rules, before anything is written
+        alter_schema(engine, meta, schema_actions, stmt.text)
+        return Result.ok()
     for action in stmt.actions:
         meta = _ALTER[type(action)](engine, meta, action)
     return Result.ok()
@@ -322,7 +332,14 @@ def _rename_partition(engine: Engine, meta: TableMeta, action: ast.RenamePartiti
         return engine.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
 
 
+def _modify_partition(engine: Engine, meta: TableMeta, action: ast.ModifyPartition) -> TableMeta:
+    from .schema_change import modify_partition
+
+    return modify_partition(engine, meta, action)
+
+
 _ALTER = {
+    ast.ModifyPartition: _modify_partition,
     ast.AddPartition: _add_partition,
     ast.DropPartition: _drop_partition,
     ast.SetProperties: _set_properties,

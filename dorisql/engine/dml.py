@@ -42,10 +42,7 @@ _SAMPLE_ROWS = 3
 def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
     partitions (names) and buckets ({partition: {bucket, ...}})."""
-    from dorisql.storage.delta import read_files
-
     from .consistency import table_storage
-    from .tables import spark_ddl_schema
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
     with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
@@ -55,33 +52,83 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     files = [
         f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
     ]
-    frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
     # Delete versions (DELETE FROM) hide the matching rows of the files committed before them.
     deletes = _deletes_for(snapshot, files)
-    if (needs_sequence(meta.definition) or deletes) and files:
-        from pyspark.sql import functions as F
-
-        from dorisql.storage.delta import COMMIT_VERSION_PATTERN
-
-        version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
-        frame = frame.withColumn(COMMIT_SEQ_COLUMN, F.when(version == "", F.lit(0)).otherwise(version.cast("long")))
-    if deletes:
-        from pyspark.sql import functions as F
-
-        from dorisql.compaction.deletes import apply_deletes
-
-        scoped = any(d.partitions is not None for d in deletes)
-        if scoped:
-            folder = F.regexp_extract(F.col("_metadata.file_path"), f"/{PARTITION_COLUMN}=([^/]*)/", 1)
-            frame = frame.withColumn(PARTITION_COLUMN, F.url_decode(folder))
-        frame = apply_deletes(frame, deletes, PARTITION_COLUMN if scoped else None, COMMIT_SEQ_COLUMN)
-        if scoped:
-            frame = frame.drop(PARTITION_COLUMN)
-        if not needs_sequence(meta.definition):
-            frame = frame.drop(COMMIT_SEQ_COLUMN)
+    frame = _read_files_as_of_now(engine, meta, files, deletes)
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
     return frame
+
+
+def _read_files_as_of_now(engine: Engine, meta: TableMeta, files, deletes):
+    """The files read with the table's current schema, delete versions applied.
+
+    A column added by ALTER TABLE ADD COLUMN after a file was committed is not read from that
+    file at all (it may hold a dropped namesake, of another type) and gets the column's DEFAULT,
+    as Doris fills it: files are read in groups of equal "columns to skip" (at most one group
+    per ADD), then united. ``_metadata`` (a row's file: its version stamp and partition folder)
+    is gone after a union, so each group gets its commit version and deletes before it."""
+    import dataclasses
+    import re
+    from functools import reduce
+
+    from pyspark.sql import functions as F
+
+    from dorisql.storage.delta import COMMIT_VERSION_PATTERN, read_files
+    from dorisql.types import spark_type
+
+    from .sql_literals import default_sql
+    from .tables import spark_ddl_schema
+
+    definition = meta.definition
+    added = dict(meta.column_versions)
+    groups: dict[frozenset, list] = {}
+    for f in files:
+        m = re.search(COMMIT_VERSION_PATTERN, f.path)
+        stamp = int(m.group(1)) if m else 0
+        groups.setdefault(frozenset(n for n, since in added.items() if stamp < since), []).append(f)
+    if not groups:
+        groups[frozenset()] = []
+    sequenced = needs_sequence(definition) and bool(files)
+    order = [f"`{c.name}`" for c in definition.columns]
+    if sequenced:
+        order += [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, COMMIT_SEQ_COLUMN]
+    frames = []
+    for skipped, group in groups.items():
+        kept = tuple(c for c in definition.columns if c.name.lower() not in skipped)
+        frame = read_files(engine.spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
+        if (sequenced or deletes) and group:
+            frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
+        for c in definition.columns:
+            if c.name.lower() in skipped:
+                frame = frame.withColumn(c.name, F.expr(default_sql(c, engine.now())).cast(spark_type(c.type)))
+        if deletes and group:
+            frame = _apply_deletes(frame, deletes)
+        frames.append(frame.select(*order) if group else frame)
+    return reduce(lambda a, b: a.unionByName(b), frames)
+
+
+def _apply_deletes(frame, deletes):
+    from pyspark.sql import functions as F
+
+    from dorisql.compaction.deletes import apply_deletes
+
+    scoped = any(d.partitions is not None for d in deletes)
+    if scoped:
+        folder = F.regexp_extract(F.col("_metadata.file_path"), f"/{PARTITION_COLUMN}=([^/]*)/", 1)
+        frame = frame.withColumn(PARTITION_COLUMN, F.url_decode(folder))
+    frame = apply_deletes(frame, deletes, PARTITION_COLUMN if scoped else None, COMMIT_SEQ_COLUMN)
+    return frame.drop(PARTITION_COLUMN) if scoped else frame
+
+
+def _commit_seq():
+    """The Delta version a row's file was committed as (its ``.v<N>`` stamp; 0 without one)."""
+    from pyspark.sql import functions as F
+
+    from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+
+    version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
+    return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
 
 
 def _deletes_for(snapshot, files) -> tuple:
@@ -223,7 +270,14 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         # Under the storage commit lock, just before the Delta commit.
         if strict_violation():
             raise _StrictModeViolation()
-        _check_partitions_still_exist(meta, engine.catalog.load_table(db, meta.name), set(touched))
+        current = engine.catalog.load_table(db, meta.name)
+        _check_partitions_still_exist(meta, current, set(touched))
+        from .schema_change import schema_changed
+
+        if schema_changed(meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
+            raise CommitConflictError(
+                f"The schema of table '{current.name}' was changed while loading; nothing was loaded, retry the load"
+            )
 
     try:
         # The commit is refused under the lock when the log is behind the catalog (a lost commit

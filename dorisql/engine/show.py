@@ -340,7 +340,7 @@ def partition_rows(engine: Engine, meta: TableMeta) -> list[tuple[Any, ...]]:
                 p.buckets,
                 p.replication_num,
                 p.storage_medium,
-                MAX_COOLDOWN_TIME,
+                time_text(p.cooldown_time) if p.cooldown_time else MAX_COOLDOWN_TIME,
                 "",
                 "NULL",
                 size_text(size),
@@ -472,7 +472,14 @@ def help_topic(engine: Engine, stmt: ast.Help) -> Result:
     return lookup(stmt.topic)
 
 
+def _show_alter_table_column(engine: Engine, stmt: ast.ShowAlterTableColumn) -> Result:
+    from .schema_change import show_alter_table_column
+
+    return show_alter_table_column(engine, stmt)
+
+
 HANDLERS = {
+    ast.ShowAlterTableColumn: _show_alter_table_column,
     ast.ShowDatabases: show_databases,
     ast.ShowTables: show_tables,
     ast.ShowCreateTable: show_create_table,

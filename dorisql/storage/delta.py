@@ -323,6 +323,129 @@ class DeltaStore:
     def arrow_schema(self) -> pa.Schema:
         return pa.schema(self._table().schema())
 
+    def change_schema(
+        self,
+        arrow_schema: pa.Schema,
+        *,
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Commit a new table schema without touching any file (ALTER TABLE ... COLUMN); returns
+        the version it became. Call it holding the commit lock (``table_lock``) when the caller's
+        catalog change must land under the same lock.
+
+        deltalake 1.x's public API has ``alter.add_columns`` but no way to drop a column or change
+        a type; ``create_write_transaction(mode="overwrite", schema=...)`` commits a ``metaData``
+        action with the given schema, and a partition filter no partition matches makes it remove
+        nothing. Files keep the columns they were written with: readers go by the schema (a
+        dropped column is ignored, a widened type read as the wider one, an added one is NULL).
+        """
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            txn = uuid.uuid4().hex
+            info: dict[str, Any] = {"dorisql.operation": "dorisql SCHEMA CHANGE", _TXN_KEY: txn}
+            if statement is not None:
+                info["dorisql.statement"] = statement
+            for k, v in (metadata or {}).items():
+                info[k if k.startswith("dorisql.") else f"dorisql.{k}"] = v
+            from deltalake.transaction import CommitProperties
+
+            before = dt.version()
+            dt.create_write_transaction(
+                [],
+                mode="overwrite",
+                schema=arrow_schema,
+                partition_by=list(self.partition_by),
+                # no partition has this value (ids are numbers, names are identifiers): nothing removed
+                partition_filters=[(PARTITION_COLUMN, "=", f"/dorisql-schema-change/{txn}")],
+                commit_properties=CommitProperties(custom_metadata=info),
+            )
+            return self._find_commit(dt, before, txn)
+
+    def rename_columns(
+        self,
+        arrow_schema: pa.Schema,
+        renames: Mapping[str, str],
+        *,
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> int:
+        """ALTER TABLE RENAME COLUMN: every data file rewritten with the column under its new name
+        too, and the new schema, in one commit (returns its version).
+
+        Delta without column mapping names columns in the files themselves, and deltalake 1.x
+        reads column-mapped tables wrong (NULLs), so a rename that outside readers see needs the
+        files rewritten. Each file is copied on its own (pyarrow, no Spark), next to the original,
+        with the same commit-version stamp (``.v<N>.parquet``: merge order is kept), holding the
+        old column as well: a reader of the old schema (the catalog before its own update) still
+        finds it. Under the commit lock: the files are listed, copied, and replaced by one
+        overwrite commit, so no load slips in between. On failure the copies are deleted.
+        """
+        import re
+
+        import pyarrow.parquet as pq
+        from deltalake.transaction import AddAction, CommitProperties
+
+        lowered = {old.lower(): new for old, new in renames.items()}
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            snap = self._snapshot_of(dt)
+            tag = uuid.uuid4().hex[:12]
+            written: list[str] = []
+
+            def copy(f: FileEntry):
+                source = os.path.join(self.path, f.path)
+                table = pq.read_table(source)
+                for name in list(table.column_names):
+                    target = lowered.get(name.lower())
+                    if target is None:
+                        continue
+                    field = pa.field(target, table.schema.field(name).type)
+                    at = table.schema.get_field_index(target)
+                    # a namesake left in the file by a dropped column is replaced, never kept
+                    table = (
+                        table.set_column(at, field, table[name]) if at >= 0 else table.append_column(field, table[name])
+                    )
+                m = re.search(COMMIT_VERSION_PATTERN, f.path)
+                stem = f.path[: m.start()] if m else f.path[: -len(".parquet")]
+                rel = f"{stem}.rn{tag}" + (f".v{m.group(1)}.parquet" if m else ".parquet")
+                target_path = os.path.join(self.path, rel)
+                written.append(target_path)
+                pq.write_table(table, target_path)
+                footer = read_footer_stats(target_path)
+                return AddAction(
+                    path=rel,
+                    size=footer.size,
+                    partition_values={PARTITION_COLUMN: f.partition, BUCKET_COLUMN: str(f.bucket)},
+                    modification_time=int(os.path.getmtime(target_path) * 1000),
+                    data_change=False,
+                    stats=footer.stats_json,
+                )
+
+            try:
+                with ThreadPoolExecutor(max_workers=max(1, min(_FOOTER_THREADS, len(snap.files)))) as pool:
+                    adds = list(pool.map(copy, snap.files))
+                txn = uuid.uuid4().hex
+                info: dict[str, Any] = {"dorisql.operation": "dorisql RENAME COLUMN", _TXN_KEY: txn}
+                if statement is not None:
+                    info["dorisql.statement"] = statement
+                for k, v in (metadata or {}).items():
+                    info[k if k.startswith("dorisql.") else f"dorisql.{k}"] = v
+                before = dt.version()
+                # overwrite without a filter: every file of the snapshot (read under this lock) is
+                # removed and replaced by its copy, with the new schema, in one commit
+                dt.create_write_transaction(
+                    adds,
+                    mode="overwrite",
+                    schema=arrow_schema,
+                    partition_by=list(self.partition_by),
+                    commit_properties=CommitProperties(custom_metadata=info),
+                )
+            except BaseException:
+                fs.remove_files(written)
+                raise
+            return self._find_commit(dt, before, txn)
+
     # ----------------------------------------------------------------- snapshot
 
     def snapshot(

@@ -5,7 +5,7 @@ NotSupportedError with a 1-based line and column and a caret context. Before a f
 reported as a syntax error it is checked against the Doris features dorisql recognises but does
 not implement (`unsupported_feature`), so `... CLUSTER BY (k)` says "not supported: CLUSTER BY"
 rather than "unexpected 'CLUSTER'". Features the grammar does accept (AUTO PARTITION, generated
-columns, ALTER TABLE ... ADD COLUMN ...) are refused later by dorisql.analysis;
+columns, ALTER TABLE ... ADD ROLLUP ...) are refused later by dorisql.analysis;
 `feature_offset` finds where they are in the statement for that error's line and column.
 """
 
@@ -190,8 +190,8 @@ _FEATURES_CREATE = [
     (re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s+(LIKE)\b", _I), "CREATE TABLE ... LIKE"),
 ]
 _ALTER_ACTION = re.compile(
-    r"\b(?:(?:ADD|DROP|MODIFY|RENAME)\s+COLUMN|ADD\s*\(|(?:ADD|DROP|RENAME)\s+ROLLUP|MODIFY\s+PARTITION"
-    r"|MODIFY\s+(?:DISTRIBUTION|COMMENT|ENGINE)|ENABLE\s+FEATURE|ORDER\s+BY|REPLACE\s+(?:WITH|PARTITION)"
+    r"\b(?:ADD\s*\(|(?:ADD|DROP|RENAME)\s+ROLLUP"
+    r"|MODIFY\s+(?:DISTRIBUTION|ENGINE)|ENABLE\s+FEATURE|ORDER\s+BY|REPLACE\s+(?:WITH|PARTITION)"
     r"|(?:ADD|DROP|BUILD)\s+INDEX|DROP\s+(?:FOREIGN|PRIMARY)|ADD\s+CONSTRAINT|DROP\s+CONSTRAINT)\b",
     _I,
 )

@@ -203,17 +203,11 @@ def _last_token(x) -> Token:
 
 #: ALTER TABLE clauses kept as text (grammar rule unsupported_alter): leading words -> feature.
 _UNSUPPORTED_ALTER = {
-    ("ADD", "COLUMN"): "ALTER TABLE ... ADD COLUMN",
     ("ADD",): "ALTER TABLE ... ADD COLUMN",
-    ("DROP", "COLUMN"): "ALTER TABLE ... DROP COLUMN",
-    ("MODIFY", "COLUMN"): "ALTER TABLE ... MODIFY COLUMN",
-    ("RENAME", "COLUMN"): "ALTER TABLE ... RENAME COLUMN",
     ("ADD", "ROLLUP"): "ALTER TABLE ... ADD ROLLUP",
     ("DROP", "ROLLUP"): "ALTER TABLE ... DROP ROLLUP",
-    ("MODIFY", "PARTITION"): "ALTER TABLE ... MODIFY PARTITION",
     ("ENABLE", "FEATURE"): "ALTER TABLE ... ENABLE FEATURE",
     ("MODIFY", "DISTRIBUTION"): "ALTER TABLE ... MODIFY DISTRIBUTION",
-    ("MODIFY", "COMMENT"): "ALTER TABLE ... MODIFY COMMENT",
     ("MODIFY", "ENGINE"): "ALTER TABLE ... MODIFY ENGINE",
 }
 
@@ -349,7 +343,8 @@ class ToAst(Transformer):
         kw: dict[str, Any] = {}  # ColumnDef's optional fields, of their various types
         for kind, value in opts:
             if kind == "key":
-                continue  # KEY marks a key column in Doris's old syntax; the key desc decides
+                kw["key"] = True  # CREATE TABLE: the key desc decides; ALTER ... ADD COLUMN: a key column
+                continue
             if kind == "auto_increment":
                 kw["auto_increment"] = True
                 kw["auto_increment_start"] = value
@@ -574,6 +569,51 @@ class ToAst(Transformer):
 
     def rename_partition(self, c):
         return ast.RenamePartition(c[0], c[1])
+
+    # schema change
+
+    def add_column(self, c):
+        return ast.AddColumns((c[0],), position=c[1], rollup=c[2], properties=c[3] or ())
+
+    def add_columns(self, c):
+        *columns, rollup, props = c
+        return ast.AddColumns(tuple(columns), rollup=rollup, parenthesised=True, properties=props or ())
+
+    def drop_column(self, c):
+        return ast.DropColumn(c[0], rollup=c[1], properties=c[2] or ())
+
+    def modify_column(self, c):
+        name, *rest = c
+        props = rest.pop() or ()
+        rollup = rest.pop()
+        position = rest.pop()
+        if len(rest) == 1 and isinstance(rest[0], Token):  # MODIFY COLUMN c COMMENT '...'
+            return ast.ModifyColumnComment(name, unquote(rest[0].value))
+        return ast.ModifyColumn(self.column_def([name, *rest]), position=position, rollup=rollup, properties=props)
+
+    def rename_column(self, c):
+        return ast.RenameColumn(c[0], c[1])
+
+    def modify_table_comment(self, c):
+        return ast.ModifyTableComment(unquote(c[0].value))
+
+    def position_first(self, c):
+        return ast.ColumnPosition(None)
+
+    def position_after(self, c):
+        return ast.ColumnPosition(c[0])
+
+    def rollup_target(self, c):
+        return c[0]
+
+    def modify_partition(self, c):
+        target, props = c
+        if isinstance(target, Token):  # (*)
+            return ast.ModifyPartition((), props, all=True)
+        return ast.ModifyPartition(target if isinstance(target, tuple) else (target,), props)
+
+    def show_alter_column(self, c):
+        return ast.ShowAlterTableColumn(db=c[0])
 
     def unsupported_alter(self, c):
         words = []
