@@ -38,6 +38,8 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "trash_check_interval_seconds": "600",
     # Colocate joins (docs/colocation.md): Doris's FE switch, off by default.
     "disable_colocate_join": "false",
+    # AUTO PARTITION: a table's partition cap for loads that create partitions (Doris's default).
+    "max_auto_partition_num": "2000",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check
