@@ -325,6 +325,7 @@ def dynamic_properties(engine: Engine, definition: ast.CreateTable, properties: 
         _partition_type(definition),
         partition_column=column,
         max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
+        auto_partition=bool(definition.partition and definition.partition.auto_partition),
     )
 
 

@@ -143,3 +143,26 @@ def test_show_create_table_round_trips_auto_partition():
     sql = to_sql(definition)
     assert "AUTO PARTITION BY RANGE(date_trunc(`k`, 'day'))\n()" in sql
     assert normalize_create_table(parse(sql)[0]) == definition
+
+
+def test_with_dynamic_partition_same_unit_and_end_zero():
+    """Doris (test_auto_dynamic): both at once need one interval unit; end may be 0."""
+    props = (
+        'PROPERTIES ("dynamic_partition.enable" = "true", "dynamic_partition.time_unit" = "{unit}", '
+        '"dynamic_partition.start" = "-5", "dynamic_partition.end" = "0", "dynamic_partition.prefix" = "p")'
+    )
+    table = (
+        "CREATE TABLE t (k DATETIME NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'hour')) () "
+        "DISTRIBUTED BY HASH(k) BUCKETS 2 "
+    )
+    parse(table + props.format(unit="hour"))
+    with pytest.raises(AnalysisError) as info:
+        parse(table + props.format(unit="day"))
+    assert str(info.value) == (
+        "If support auto partition and dynamic partition at same time, they must have the same interval unit."
+    )
+    with pytest.raises(AnalysisError, match="Dynamic partition end must greater than 0"):
+        parse(
+            table.replace("AUTO PARTITION BY RANGE (date_trunc(k, 'hour'))", "PARTITION BY RANGE (k)")
+            + props.format(unit="hour")
+        )
