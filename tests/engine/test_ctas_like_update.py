@@ -14,6 +14,7 @@ import pytest
 from dorisql.errors import AnalysisError, DorisqlError
 
 from .conftest import delta, rows, run, table_folders
+from .test_crash_consistency import assert_consistent, killed_dorisql
 
 pytestmark = pytest.mark.spark
 
@@ -160,3 +161,15 @@ def test_concurrent_updates_each_commit_once(engine, src):
     assert delta(engine, "cu").version() == before + 2
     got = dict((r[0], (r[1], float(r[2]))) for r in rows(engine, "SELECT k, name, amount FROM cu"))
     assert got[1] == ("a", 9.0) and got[2] == ("zz", 2.0)
+
+
+def test_ctas_killed_before_the_catalog_entry_leaves_no_table(engine, src):
+    """The rows are committed into the new Delta table, then the process dies before the catalog
+    entry: no table, only an unreferenced folder (a LEFTOVER for the trash job); the CTAS then
+    runs again to completion."""
+    sql = "CREATE TABLE crashed AS SELECT k, name FROM src"
+    killed_dorisql(engine.warehouse, sql, "before:dorisql.catalog.store:SqliteCatalog.create_table")
+    assert "crashed" not in engine.catalog.list_tables("d")
+    assert_consistent(engine)
+    run(engine, sql)
+    assert len(rows(engine, "SELECT * FROM crashed")) == 3
