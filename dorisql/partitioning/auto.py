@@ -238,3 +238,36 @@ def needed_items(meta, values: list[tuple]) -> list[ast.RangePartition | ast.Lis
         if name not in made:
             made[name] = ast.ListPartition(name, (texts,), if_not_exists=True)
     return list(made.values())
+
+
+# ---------------------------------------------------------------------- retention
+
+#: AUTO RANGE tables: keep only the N historical partitions with the largest values (Doris's
+#: partition.retention_count, applied by its dynamic partition scheduler).
+RETENTION_COUNT = "partition.retention_count"
+
+
+def retention_count(properties) -> int | None:
+    """The table's partition.retention_count as a positive number, else None (not set)."""
+    text = dict((k.lower(), v) for k, v in properties).get(RETENTION_COUNT)
+    if text is None or not text.strip().isdigit() or int(text) <= 0:
+        return None
+    return int(text)
+
+
+def retention_drops(partitions, now: dt.datetime, keep: int) -> list[str]:
+    """Names of the historical partitions (upper bound <= now) beyond the `keep` with the largest
+    values; current and future partitions (and MAXVALUE ones) always stay. `partitions`:
+    catalog PartitionMeta of a one-column range table."""
+    historical = []
+    for p in partitions:
+        if not p.upper or p.upper[0] in (None, "MAXVALUE"):
+            continue
+        try:
+            upper = dt.datetime.fromisoformat(p.upper[0])
+        except ValueError:
+            continue
+        if upper <= now:
+            historical.append((upper, p.name))
+    historical.sort(reverse=True)
+    return [name for _, name in historical[keep:]]

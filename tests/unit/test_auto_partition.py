@@ -166,3 +166,43 @@ def test_with_dynamic_partition_same_unit_and_end_zero():
             table.replace("AUTO PARTITION BY RANGE (date_trunc(k, 'hour'))", "PARTITION BY RANGE (k)")
             + props.format(unit="hour")
         )
+
+
+def test_retention_count_keeps_the_newest_historical_partitions():
+    """Doris's example: retention_count 3, now 2025-10-21, days 10-16 .. 10-23 loaded: 10-18,
+    10-19, 10-20 (historical) and 10-21 .. 10-23 (current and future) remain."""
+    days = [dt.date(2025, 10, d) for d in range(16, 24)]
+    parts = [
+        PartitionMeta(
+            id=i,
+            name=f"p{d:%Y%m%d}000000",
+            buckets=1,
+            lower=(d.isoformat(),),
+            upper=((d + dt.timedelta(1)).isoformat(),),
+        )
+        for i, d in enumerate(days)
+    ]
+    now = dt.datetime(2025, 10, 21, 9, 30)
+    assert auto.retention_drops(parts, now, 3) == ["p20251017000000", "p20251016000000"]
+    assert auto.retention_count((("partition.retention_count", "3"),)) == 3
+    assert auto.retention_count((("partition.retention_count", "0"),)) is None
+
+
+def test_scheduler_applies_retention_count(tmp_path, make_engine):
+    """A scheduler pass drops the historical partitions beyond partition.retention_count (empty
+    partitions here: no Spark needed)."""
+    from dorisql.engine import scheduler
+
+    engine = make_engine(tmp_path)
+    engine.execute_sql(
+        "CREATE DATABASE d; USE d; CREATE TABLE r (k0 DATE NOT NULL) "
+        "AUTO PARTITION BY RANGE (date_trunc(k0, 'day')) () DISTRIBUTED BY HASH(k0) BUCKETS 1 "
+        'PROPERTIES ("partition.retention_count" = "1")'
+    )
+    for day in (1, 2, 3):
+        engine.execute_sql(
+            f"ALTER TABLE r ADD PARTITION p2020010{day}000000 VALUES [('2020-01-0{day}'), ('2020-01-0{day + 1}'))"
+        )
+    report = scheduler.run_pass(engine)
+    assert report.dropped == {"d.r": ["p20200102000000", "p20200101000000"]}
+    assert [p.name for p in engine.catalog.load_table("d", "r").partitions] == ["p20200103000000"]
