@@ -203,6 +203,7 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
     """
     if check_first:
         check(stmt)
+    stmt = with_auto_partition_column(stmt)
     columns = []
     for c in stmt.columns:
         nullable = _nullable(c)
@@ -245,9 +246,9 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
 
 def check(stmt: ast.Statement, *, allow_partition_column_nullable: bool = True) -> None:
     """Catalog-free semantic checks of one statement (no-op for statements without any)."""
-    if isinstance(stmt, ast.CreateTableLike):
-        check_supported(stmt)
-    if isinstance(stmt, ast.CreateTable):
+    if isinstance(stmt, ast.CreateTable) and stmt.as_query is not None:
+        check_supported(stmt)  # the rest once the engine knows the query's columns (dorisql.ctas)
+    elif isinstance(stmt, ast.CreateTable):
         check_create_table(stmt, allow_partition_column_nullable=allow_partition_column_nullable)
     elif isinstance(stmt, ast.AlterTable):
         check_alter_table(stmt)
@@ -256,18 +257,19 @@ def check(stmt: ast.Statement, *, allow_partition_column_nullable: bool = True) 
 def check_supported(stmt: ast.Statement) -> None:
     """Refuse the Doris constructs that the grammar accepts but dorisql does not implement
     (NotSupportedError naming the feature; the parser adds where it is in the statement)."""
-    if isinstance(stmt, ast.CreateTableLike):
-        raise NotSupportedError("CREATE TABLE ... LIKE")
     if isinstance(stmt, ast.CreateTable):
-        if stmt.as_query is not None:
-            raise NotSupportedError("CREATE TABLE ... AS SELECT")
         if any(c.generated is not None for c in stmt.columns):
             raise NotSupportedError("generated columns")
         part = stmt.partition
         if part is not None:
             if part.auto_partition:
-                raise NotSupportedError("AUTO PARTITION")
-            if part.expressions:
+                from dorisql.partitioning import auto
+
+                if part.kind.upper() == "RANGE":
+                    auto.parse_range_expression(part)
+                else:
+                    auto.check_list_expressions(part)
+            elif part.expressions:
                 # Doris (PartitionTableInfo): only AUTO PARTITION takes expressions
                 raise AnalysisError("Non-auto partition table not support partition expr!")
     elif isinstance(stmt, ast.AlterTable):
@@ -341,8 +343,28 @@ def check_partition_distribution(table: ast.CreateTable, dist: ast.DistributedBy
         )
 
 
+def with_auto_partition_column(stmt: ast.CreateTable) -> ast.CreateTable:
+    """AUTO PARTITION BY RANGE (date_trunc(col, 'unit')): `partition.columns` is (col,), so
+    partitions, routing and pruning work on the column; `expressions` keeps the text for SHOW
+    CREATE TABLE."""
+    part = stmt.partition
+    if part is None or not part.auto_partition or part.kind.upper() != "RANGE" or part.columns:
+        return stmt
+    from dorisql.partitioning import auto
+
+    spec = auto.parse_range_expression(part)
+    column = spec.column.replace("`", "``")
+    return dataclasses.replace(
+        stmt,
+        partition=dataclasses.replace(
+            part, columns=(spec.column,), expressions=(f"date_trunc(`{column}`, '{spec.unit}')",)
+        ),
+    )
+
+
 def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable: bool = True) -> None:
     check_supported(stmt)
+    stmt = with_auto_partition_column(stmt)
     if stmt.engine is not None and stmt.engine.lower() != "olap":
         raise NotSupportedError(f"ENGINE={stmt.engine} (dorisql only manages OLAP tables)")
     if not stmt.columns:
@@ -510,6 +532,11 @@ def _check_partition(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool, allow
         if msg:
             raise AnalysisError(msg)
         nullable = c.nullable if c.nullable is not None else _default_nullable(c)
+        if part.auto_partition and kind == "RANGE":
+            if T.canonical(c.type).name not in T.DATE_TYPES:  # PartitionExprUtil: date_trunc of a date
+                raise AnalysisError("partition expr date_trunc is illegal!")
+            if nullable:
+                raise AnalysisError("AUTO RANGE PARTITION doesn't support NULL column")
         if nullable and not allow_nullable:
             raise AnalysisError("The partition column must be NOT NULL with allow_partition_column_nullable OFF")
     for item in part.items:

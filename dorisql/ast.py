@@ -275,13 +275,14 @@ class CreateTable(Statement):
     distribution: DistributedBy | None = None
     rollups: tuple[RollupDef, ...] = ()
     properties: Properties = ()
-    #: CREATE TABLE ... AS <query> (not supported: dorisql.analysis refuses it); `columns` is empty.
+    #: CREATE TABLE ... AS <query>: `columns` is empty until the engine derives them from the
+    #: query (dorisql.ctas).
     as_query: Query | None = None
 
 
 @dataclass(frozen=True)
 class CreateTableLike(Statement):
-    """CREATE TABLE [IF NOT EXISTS] t LIKE source (not supported: dorisql.analysis refuses it)."""
+    """CREATE TABLE [IF NOT EXISTS] t LIKE source: the source's definition and partitions, no data."""
 
     table: TableName
     source: TableName
@@ -673,6 +674,19 @@ class Insert(Statement):
     query: Query | None = None
     label: str | None = None
     overwrite: bool = False
+
+
+@dataclass(frozen=True)
+class Update(Statement):
+    """UPDATE t [alias] SET c = expr, ... [FROM ...] [WHERE ...] (Doris's UpdateCommand: an
+    INSERT of the matching rows' new versions). Expressions and clauses are kept as query text
+    (sqlglot's Doris dialect); `assignments` are (column name parts as written, expression)."""
+
+    table: TableName
+    assignments: tuple[tuple[tuple[str, ...], str], ...]
+    alias: str | None = None
+    from_sql: str | None = None
+    where_sql: str | None = None
 
 
 @dataclass(frozen=True)

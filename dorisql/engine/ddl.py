@@ -73,46 +73,73 @@ def drop_database(engine: Engine, stmt: ast.DropDatabase) -> Result:
 
 def create_table(engine: Engine, stmt: ast.CreateTable) -> Result:
     from dorisql.analysis import normalize_create_table
-    from dorisql.generator import to_sql
-    from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
 
+    if stmt.as_query is not None:
+        from .ctas import create_table_as_select
+
+        return create_table_as_select(engine, stmt)
     db = engine.resolve_db(stmt.table.db)
+    if name_taken(engine, db, stmt):
+        return Result.ok()
+    definition = normalize_create_table(dataclasses.replace(stmt, table=ast.TableName(stmt.table.name, db)))
+    meta = new_table_storage(engine, definition, stmt)
+    register_table(engine, meta, if_not_exists=stmt.if_not_exists)
+    return Result.ok()
+
+
+def name_taken(engine: Engine, db: str, stmt) -> bool:
+    """CREATE TABLE's name checks: True when IF NOT EXISTS finds the table (nothing to do)."""
     if not engine.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
     if engine.catalog.table_exists(db, stmt.table.name):
         if not stmt.if_not_exists:
             raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
         if _whole_table_exists(engine, db, stmt.table.name):
-            return Result.ok()
+            return True
+    return False
 
-    definition = normalize_create_table(dataclasses.replace(stmt, table=ast.TableName(stmt.table.name, db)))
+
+def new_table_storage(engine: Engine, definition: ast.CreateTable, stmt: ast.Statement) -> TableMeta:
+    """The Delta table of a new table (normalised `definition`), in a folder named by a freshly
+    reserved id that nothing points to yet; its catalog entry (not yet registered)."""
+    from dorisql.generator import to_sql
+    from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+
     partition_list = parts.initial_partitions(engine, definition)
     stored = definition
     if definition.partition is not None:
         stored = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=()))
-    # The Delta table first, in a folder named by a freshly reserved id that nothing points to
-    # yet; then the catalog entry that makes it visible. A crash in between leaves an orphan
-    # folder (no table, cleaned up as trash), never a listed table without its Delta table.
     meta = TableMeta(
         id=engine.catalog.next_id(),
-        db=db,
-        name=stmt.table.name,
+        db=definition.table.db or engine.resolve_db(None),
+        name=definition.table.name,
         definition=stored,
         partitions=tuple(partition_list),
         created_at=engine.now(),
         layout=ID_LAYOUT,
     )
     meta = parts.with_dynamic_state_created(engine, meta)
-    location = meta_dir(engine.warehouse, meta)
-    DeltaStore.create(location, arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
+    DeltaStore.create(meta_dir(engine.warehouse, meta), arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
+    return meta
+
+
+def register_table(engine: Engine, meta: TableMeta, *, if_not_exists: bool) -> bool:
+    """Add the catalog entry that makes a new table (and its Delta table) visible. The Delta
+    table comes first: a crash in between leaves an orphan folder (no table, cleaned up as
+    trash), never a listed table without its Delta table. False: IF NOT EXISTS found the name
+    taken meanwhile (the new folder is removed)."""
     try:
         engine.catalog.create_table(meta, if_not_exists=False)
     except BaseException as exc:
-        shutil.rmtree(location, ignore_errors=True)
-        if isinstance(exc, AlreadyExistsError) and stmt.if_not_exists:  # created meanwhile by another session
-            return Result.ok()
+        discard_table_storage(engine, meta)
+        if isinstance(exc, AlreadyExistsError) and if_not_exists:  # created meanwhile by another session
+            return False
         raise
-    return Result.ok()
+    return True
+
+
+def discard_table_storage(engine: Engine, meta: TableMeta) -> None:
+    shutil.rmtree(meta_dir(engine.warehouse, meta), ignore_errors=True)
 
 
 def _whole_table_exists(engine: Engine, db: str, name: str) -> bool:

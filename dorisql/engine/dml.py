@@ -229,10 +229,7 @@ def explain(engine: Engine, stmt: ast.Explain) -> Result:
 
 
 def insert(engine: Engine, stmt: ast.Insert) -> Result:
-    from pyspark.sql import Observation
-    from pyspark.sql import functions as F
-
-    from .consistency import require_storage, table_storage
+    from .consistency import require_storage
 
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
@@ -240,19 +237,39 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         raise NotSupportedError("INSERT OVERWRITE")
     require_storage(engine.warehouse, meta)
     target = _target_columns(meta, stmt.columns)
-    spark = engine.spark
 
     if stmt.rows is not None:
-        source = _values_frame(spark, stmt.rows, target, engine.now())
+        source = _values_frame(engine.spark, stmt.rows, target, engine.now())
     else:
         source, _ = _run_query(engine, stmt.query)
         if len(source.columns) != len(target):
             raise AnalysisError(
                 f"Column count doesn't match value count: {len(target)} target columns, {len(source.columns)} selected"
             )
-        source = source.toDF(*[f"__src{i}" for i in range(len(target))])
+    result, _written, _meta = load_frame(engine, meta, source, target, stmt.partitions, stmt.text)
+    return result
 
-    routed = _routed_frame(engine, meta, source, target, stmt.partitions)
+
+def load_frame(engine: Engine, meta: TableMeta, source, target, partitions=(), text=None, *, listed: bool = True):
+    """Load a DataFrame (one column per `target` column, in order) into the table in one Delta
+    commit: (Result, the store's write outcome, the table as loaded: with the partitions an
+    AUTO PARTITION table gained).
+
+    `listed` is False for a table not yet in the catalog (CREATE TABLE ... AS SELECT commits its
+    data before the catalog entry): no partition can be dropped meanwhile, and the caller records
+    the versions in the entry it creates."""
+    from pyspark.sql import Observation
+    from pyspark.sql import functions as F
+
+    from .consistency import table_storage
+
+    db = meta.db
+    source = source.toDF(*[f"__src{i}" for i in range(len(target))])
+    if not partitions:  # INSERT ... PARTITION (p) into an AUTO PARTITION table creates none
+        from .auto_partition import ensure_partitions
+
+        meta = ensure_partitions(engine, meta, source, target, listed=listed)
+    routed = _routed_frame(engine, meta, source, target, partitions)
     observation = Observation("dorisql_load")
     observed = routed.observe(
         observation, F.count(F.lit(1)).alias("total"), F.sum(F.col(_BAD).cast("long")).alias("bad")
@@ -270,33 +287,35 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         # Under the storage commit lock, just before the Delta commit.
         if strict_violation():
             raise _StrictModeViolation()
-        current = engine.catalog.load_table(db, meta.name)
-        _check_partitions_still_exist(meta, current, set(touched))
-        from .schema_change import schema_changed
+        if listed:  # CREATE TABLE ... AS SELECT loads a table not yet in the catalog
+            current = engine.catalog.load_table(db, meta.name)
+            _check_partitions_still_exist(meta, current, set(touched))
+            from .schema_change import schema_changed
 
-        if schema_changed(meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
-            raise CommitConflictError(
-                f"The schema of table '{current.name}' was changed while loading; nothing was loaded, retry the load"
-            )
+            if schema_changed(meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
+                raise CommitConflictError(
+                    f"The schema of table '{current.name}' was changed while loading; "
+                    "nothing was loaded, retry the load"
+                )
 
     try:
         # The commit is refused under the lock when the log is behind the catalog (a lost commit
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
-            written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
+            written = store.write(good, operation="dorisql INSERT", statement=text, expected_partitions=guard)
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:
         raise LoadError(
-            _filtered_message(engine, meta, source, target, stmt.partitions, counts["bad"], counts["total"])
+            _filtered_message(engine, meta, source, target, partitions, counts["bad"], counts["total"])
         ) from None
-    if written.committed:
+    if written.committed and listed:
         _bump_loaded_partitions(engine, meta, written.partitions, written.version)
-    else:
+    elif not written.committed:
         strict_violation()
     total, bad = counts["total"], counts["bad"]
     message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
-    return Result.ok(total - bad, message=message)
+    return Result.ok(total - bad, message=message), written, meta
 
 
 def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.ColumnDef]:

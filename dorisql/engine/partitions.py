@@ -325,6 +325,7 @@ def dynamic_properties(engine: Engine, definition: ast.CreateTable, properties: 
         _partition_type(definition),
         partition_column=column,
         max_dynamic_partition_num=int(engine.frontend("max_dynamic_partition_num")),
+        auto_partition=bool(definition.partition and definition.partition.auto_partition),
     )
 
 
@@ -451,7 +452,7 @@ def run_dynamic_pass(engine: Engine, meta: TableMeta) -> tuple[TableMeta, list[s
     """
     props = dynamic_properties(engine, meta.definition)
     if props is None or not props.enable:
-        return meta, [], []
+        return _apply_retention_count(engine, meta)
     if has_pending_drops(engine, meta):
         finish_pending_drops(engine, meta)
         meta = engine.catalog.load_table(meta.db, meta.name)
@@ -496,6 +497,22 @@ def run_dynamic_pass(engine: Engine, meta: TableMeta) -> tuple[TableMeta, list[s
 
     meta = engine.catalog.update_table(meta.db, meta.name, create, table_id=meta.id)
     return meta, created, dropped
+
+
+def _apply_retention_count(engine: Engine, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
+    """AUTO RANGE tables with partition.retention_count N: drop the historical partitions beyond
+    the N with the largest values (dorisql.partitioning.auto.retention_drops)."""
+    from dorisql.partitioning import auto
+
+    part = meta.definition.partition
+    keep = auto.retention_count(meta.definition.properties)
+    if keep is None or part is None or not part.auto_partition or part.kind.upper() != "RANGE":
+        return meta, [], []
+    doomed = auto.retention_drops(meta.partitions, engine.now(), keep)
+    if not doomed:
+        return meta, [], []
+    meta = drop_partitions(engine, meta, doomed, reason="dorisql partition.retention_count")
+    return meta, [], doomed
 
 
 #: Tables whose last pass had nothing to do: (warehouse, db, table, id, catalog version) ->

@@ -65,7 +65,8 @@ def run_pass(engine: Engine) -> PassReport:
         return report
     damaged: list[DamagedTableError] = []
     for meta in engine.catalog.list_table_metas(damaged=damaged):
-        if not dynamic.has_dynamic_properties(ast.props(meta.definition.properties)):
+        props = ast.props(meta.definition.properties)
+        if not dynamic.has_dynamic_properties(props) and "partition.retention_count" not in map(str.lower, props):
             continue
         report.tables += 1
         name = f"{meta.db}.{meta.name}"

@@ -239,7 +239,8 @@ def _dynamic_shown(definition: ast.CreateTable, given: dict[str, str], system_zo
         column = next((c for c in definition.columns if c.name.lower() == name), None)
         if column is not None and "DATETIME" in column.type.name.upper():
             kind = "DATETIME"
-    props = dynamic.parse_properties(given, kind, default_time_zone=system_zone)
+    auto = bool(definition.partition and definition.partition.auto_partition)
+    props = dynamic.parse_properties(given, kind, default_time_zone=system_zone, auto_partition=auto)
     assert props is not None
     distribution = definition.distribution
     buckets = props.buckets

@@ -407,8 +407,10 @@ def parse_properties(
     partition_column: str = "k1",
     default_time_zone: str | None = None,
     max_dynamic_partition_num: int = MAX_DYNAMIC_PARTITION_NUM,
+    auto_partition: bool = False,
 ) -> DynamicPartitionProperties | None:
-    """Validate a table's ``dynamic_partition.*`` properties as Doris does.
+    """Validate a table's ``dynamic_partition.*`` properties as Doris does (an AUTO PARTITION
+    table may have dynamic_partition.end 0: its future partitions come from its loads).
 
     ``props`` may hold the table's other properties too; only ``dynamic_partition.*`` keys are
     read. Returns None when there are none. ``partition_column_type`` is 'DATE' or 'DATETIME'
@@ -485,7 +487,7 @@ def parse_properties(
     end = _parse_int(text)
     if end is None:
         raise _fail(f"Invalid dynamic partition end {text}", END, text)
-    if end <= 0:
+    if end < 0 or (end == 0 and not auto_partition):
         raise _fail("Dynamic partition end must greater than 0", END, text)
 
     create_history = False
@@ -653,13 +655,23 @@ def validate_properties(
             f"Dynamic partition only supports DATE and DATETIME partition columns: column "
             f"{column.name} is {column.type.name}"
         ) from None
-    return parse_properties(
+    parsed = parse_properties(
         props,
         kind,
         partition_column=column.name,
         default_time_zone=default_time_zone,
         max_dynamic_partition_num=max_dynamic_partition_num,
+        auto_partition=part.auto_partition,
     )
+    if parsed is not None and part.auto_partition and part.expressions:
+        from dorisql.partitioning.auto import parse_range_expression
+
+        # Doris (DynamicPartitionUtil): the auto and the dynamic partitions must be the same size
+        if parse_range_expression(part).unit != parsed.time_unit.lower():
+            raise AnalysisError(
+                "If support auto partition and dynamic partition at same time, they must have the same interval unit."
+            )
+    return parsed
 
 
 # --------------------------------------------------------------------------- borders and names

@@ -146,6 +146,8 @@ def parse_statement(text: str) -> ast.Statement:
         return _query(text, start)
     if word == "INSERT":
         return _insert(text, end)
+    if word == "UPDATE":
+        return _update(text)
     if word == "CREATE" and _AS_WORD.search(text, end):
         split = _ctas_split(text, end)
         if split is not None:
@@ -268,6 +270,40 @@ def _ctas_split(text: str, pos: int) -> tuple[int, int] | None:
             word, start, _ = _next_word(text, m.end())
             return (m.start(), start) if word in ("SELECT", "WITH", "(") else None
     return None
+
+
+def _update(text: str) -> ast.Update:
+    """UPDATE t [[AS] alias] SET c = expr, ... [FROM ...] [WHERE ...], read with sqlglot's Doris
+    dialect (the expressions stay query text for the engine's planner)."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import ParseError, TokenError
+
+    from .dialect import Dorisql
+
+    try:
+        tree = sqlglot.parse_one(text, read=Dorisql)
+    except (ParseError, TokenError):
+        query_tables(text)  # raises the located syntax error sqlglot's message gives
+        raise syntax_error(text, 0, "cannot read this UPDATE statement") from None
+    if not isinstance(tree, exp.Update) or not isinstance(tree.this, exp.Table) or not tree.expressions:
+        raise syntax_error(text, 0, "expected UPDATE table SET column = value, ... [FROM ...] [WHERE ...]")
+    target = tree.this
+    assignments = []
+    for eq in tree.expressions:
+        if not isinstance(eq, exp.EQ) or not isinstance(eq.this, exp.Column):
+            raise syntax_error(text, 0, "expected column = value in the SET list of UPDATE")
+        parts = tuple(p.name for p in eq.this.parts)
+        assignments.append((parts, eq.expression.sql(dialect=Dorisql)))
+    from_ = tree.args.get("from_") or tree.args.get("from")
+    where = tree.args.get("where")
+    return ast.Update(
+        ast.TableName(target.name, target.db or None),
+        tuple(assignments),
+        alias=target.alias or None,
+        from_sql=from_.this.sql(dialect=Dorisql) if from_ is not None else None,
+        where_sql=where.this.sql(dialect=Dorisql) if where is not None else None,
+    )
 
 
 def _insert_query(text: str, qstart: int) -> ast.Insert:

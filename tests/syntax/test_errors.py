@@ -186,14 +186,8 @@ def test_unknown_type():
 @pytest.mark.parametrize(
     "sql, feature",
     [
-        (
-            "CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () DISTRIBUTED BY HASH(k)",
-            "AUTO PARTITION",
-        ),
         ("CREATE TABLE t (a INT, b INT AS (a + 1))", "generated columns"),
         ("CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))", "generated columns"),
-        ("CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s", "CREATE TABLE ... AS SELECT"),
-        ("CREATE TABLE t LIKE s", "CREATE TABLE ... LIKE"),
         ("CREATE EXTERNAL TABLE t (a INT) ENGINE=hive", "CREATE EXTERNAL TABLE"),
         ("CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"),
         ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
@@ -201,7 +195,6 @@ def test_unknown_type():
         ("ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN ('1')", "temporary partitions"),
         ("ALTER TABLE t DROP TEMPORARY PARTITION tp", "temporary partitions"),
         ("EXPLAIN DELETE FROM t WHERE a = 1", "EXPLAIN DELETE"),
-        ("UPDATE t SET a = 1", "UPDATE"),
         ("SHOW VARIABLES", "SHOW VARIABLES"),
         ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),
         ("EXPLAIN GRAPH SELECT 1", "EXPLAIN GRAPH"),
@@ -217,21 +210,8 @@ def test_not_supported(sql, feature):
 
 #: Out-of-scope constructs the grammar accepts (their text is kept): the semantic step refuses them.
 REFUSED_BY_ANALYSIS = [
-    (
-        "CREATE TABLE t (k DATE NOT NULL) AUTO PARTITION BY RANGE (date_trunc(k, 'day')) () DISTRIBUTED BY HASH(k)",
-        "AUTO PARTITION",
-        "AUTO PARTITION",
-    ),
-    ("CREATE TABLE t (k INT NOT NULL) AUTO PARTITION BY LIST (k) ()", "AUTO PARTITION", "AUTO PARTITION"),
     ("CREATE TABLE t (a INT, b INT AS (a + 1))", "generated columns", "AS (a"),
     ("CREATE TABLE t (a INT, b INT GENERATED ALWAYS AS (a + 1))", "generated columns", "GENERATED"),
-    (
-        "CREATE TABLE t PROPERTIES ('replication_num' = '1') AS SELECT * FROM s",
-        "CREATE TABLE ... AS SELECT",
-        "AS SELECT",
-    ),
-    ("CREATE TABLE t AS (SELECT 1 a)", "CREATE TABLE ... AS SELECT", "AS (SELECT"),
-    ("CREATE TABLE IF NOT EXISTS t LIKE db.s", "CREATE TABLE ... LIKE", "LIKE"),
     ("ALTER TABLE t ADD (c INT, d ARRAY<INT>) TO r", "ALTER TABLE ... ADD COLUMN", "ADD ("),
     ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP", "ADD ROLLUP"),
     ("ALTER TABLE t DROP ROLLUP r", "ALTER TABLE ... DROP ROLLUP", "DROP ROLLUP"),
