@@ -307,6 +307,7 @@ class AddPartition:
 
     partition: RangePartition | ListPartition
     distribution: DistributedBy | None = None
+    temporary: bool = False
 
 
 @dataclass(frozen=True)
@@ -347,7 +348,23 @@ class UnsupportedAlter:
     text: str
 
 
-AlterAction = AddPartition | DropPartition | SetProperties | RenameTable | RenamePartition | UnsupportedAlter
+@dataclass(frozen=True)
+class ReplacePartition:
+    """REPLACE PARTITION (p1, ...) WITH TEMPORARY PARTITION (tp1, ...) [PROPERTIES (...)] [FORCE].
+    `temporary` / `with_temporary`: whether each list was written with TEMPORARY (Doris accepts
+    only formal partitions replaced by temporary ones)."""
+
+    partitions: tuple[str, ...]
+    temp_partitions: tuple[str, ...]
+    properties: Properties = ()
+    force: bool = False
+    temporary: bool = False
+    with_temporary: bool = True
+
+
+AlterAction = (
+    AddPartition | DropPartition | SetProperties | RenameTable | RenamePartition | ReplacePartition | UnsupportedAlter
+)
 
 
 @dataclass(frozen=True)
@@ -565,6 +582,10 @@ class Insert(Statement):
     query: Query | None = None
     label: str | None = None
     overwrite: bool = False
+    #: INSERT ... TEMPORARY PARTITION (...): `partitions` are temporary partitions.
+    temporary: bool = False
+    #: INSERT OVERWRITE ... PARTITION (*): the partitions the new rows fall in.
+    all_partitions: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
-from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
+from dorisql.errors import AnalysisError, CommitConflictError, LoadError
 from dorisql.result import Result
 from dorisql.types import spark_string
 
@@ -146,6 +146,14 @@ def explain(engine: Engine, stmt: ast.Explain) -> Result:
 
 
 def insert(engine: Engine, stmt: ast.Insert) -> Result:
+    """INSERT INTO / INSERT OVERWRITE, into formal or (TEMPORARY PARTITION) temporary partitions.
+
+    INSERT OVERWRITE is one Delta commit that adds the new rows and removes every file of the
+    partitions it replaces (DeltaStore.overwrite): the named ones, those the rows fall in
+    (PARTITION (*)), or all of the table's. Doris does it with temporary partitions swapped in
+    at the end; the effect is the same: readers see the old or the new rows, a failure leaves
+    the old ones, a load into another partition meanwhile is kept, and a target partition
+    dropped meanwhile makes it fail (its guard)."""
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
@@ -153,9 +161,13 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
 
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
-    if stmt.overwrite:
-        raise NotSupportedError("INSERT OVERWRITE")
     require_storage(engine.warehouse, meta)
+    if stmt.temporary:
+        from .partitions import refuse_temporary_on_legacy
+
+        refuse_temporary_on_legacy(meta)
+    # The partitions the statement addresses: the formal ones, or the temporary ones.
+    view = meta.temporary_view() if stmt.temporary else meta
     target = _target_columns(meta, stmt.columns)
     spark = engine.spark
 
@@ -169,7 +181,8 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
             )
         source = source.toDF(*[f"__src{i}" for i in range(len(target))])
 
-    routed = _routed_frame(engine, meta, source, target, stmt.partitions)
+    routed = _routed_frame(engine, view, source, target, stmt.partitions)
+    named = set(view.partition_keys(stmt.partitions).values()) if stmt.partitions else set()
     observation = Observation("dorisql_load")
     observed = routed.observe(
         observation, F.count(F.lit(1)).alias("total"), F.sum(F.col(_BAD).cast("long")).alias("bad")
@@ -183,25 +196,41 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
         return bool(counts["bad"]) and engine.strict_mode()
 
+    def current_view() -> TableMeta:
+        current = engine.catalog.load_table(db, meta.name)
+        return current.temporary_view() if stmt.temporary else current
+
     def guard(touched: frozenset) -> None:
         # Under the storage commit lock, just before the Delta commit.
         if strict_violation():
             raise _StrictModeViolation()
-        _check_partitions_still_exist(meta, engine.catalog.load_table(db, meta.name), set(touched))
+        _check_partitions_still_exist(view, current_view(), set(touched) | named)
+
+    def replaced(touched: frozenset) -> set[str]:
+        # Under the same lock, after the guard: the partitions INSERT OVERWRITE empties.
+        if stmt.all_partitions:
+            return set(touched)
+        if stmt.partitions:
+            return named
+        return set(current_view().partition_keys().values())
 
     try:
         # The commit is refused under the lock when the log is behind the catalog (a lost commit
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
-            written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
+            if stmt.overwrite:
+                written = store.overwrite(good, replaced, statement=stmt.text, expected_partitions=guard)
+            else:
+                written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:
         raise LoadError(
-            _filtered_message(engine, meta, source, target, stmt.partitions, counts["bad"], counts["total"])
+            _filtered_message(engine, view, source, target, stmt.partitions, counts["bad"], counts["total"])
         ) from None
     if written.committed:
-        _bump_loaded_partitions(engine, meta, written.partitions, written.version)
+        changed = set(written.partitions) | {f.partition for f in written.removed}
+        _bump_loaded_partitions(engine, view, changed, written.version, temporary=stmt.temporary)
     else:
         strict_violation()
     total, bad = counts["total"], counts["bad"]
@@ -443,11 +472,15 @@ def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched
         )
 
 
-def _bump_loaded_partitions(engine: Engine, meta: TableMeta, touched: set[str], delta_version: int) -> None:
+def _bump_loaded_partitions(
+    engine: Engine, meta: TableMeta, touched: set[str], delta_version: int, temporary: bool = False
+) -> None:
     from .partitions import bump_versions
 
     names = {meta.partition_key(p): p.name for p in meta.partitions}
-    bump_versions(engine, meta, [names[key] for key in touched if key in names], delta_version=delta_version)
+    bump_versions(
+        engine, meta, [names[key] for key in touched if key in names], delta_version=delta_version, temporary=temporary
+    )
 
 
 HANDLERS = {
