@@ -102,7 +102,7 @@ def _list_text(defs) -> str:
     return "[" + ", ".join(d.show_text() for d in defs) + "]"
 
 
-def _less(a, b) -> bool:
+def _lt(a, b) -> bool:
     return a < b
 
 
@@ -113,15 +113,15 @@ def _ranges_match(list1: list, list2: list) -> None:
     i = j = 0
     r1, r2 = list1[0], list2[0]
     while True:
-        if _less(r1.lower, r2.lower) or _less(r2.lower, r1.lower):
+        if _lt(r1.lower, r2.lower) or _lt(r2.lower, r1.lower):
             raise AnalysisError(f"2 range lists are not stricly matched. {r1.lower} vs. {r2.lower}")
-        if not (_less(r1.upper, r2.upper) or _less(r2.upper, r1.upper)):
+        if not (_lt(r1.upper, r2.upper) or _lt(r2.upper, r1.upper)):
             i += 1
             j += 1
             if i == len(list1) or j == len(list2):
                 break
             r1, r2 = list1[i], list2[j]
-        elif _less(r2.upper, r1.upper):
+        elif _lt(r2.upper, r1.upper):
             j += 1
             if j == len(list2):
                 break
@@ -146,10 +146,13 @@ def replaced(meta, names: Sequence[str], temp_names: Sequence[str], use_temp_nam
     rename = not use_temp_name and len(olds) == len(temps)
     gone = {p.id for p in olds}
     used = {t.id for t in temps}
-    promoted = tuple(replace(t, name=olds[i].name) if rename else t for i, t in enumerate(temps))
+    promoted = [replace(t, name=olds[i].name) if rename else t for i, t in enumerate(temps)]
+    # in the place of the first replaced partition, so the partition list keeps its order
+    at = next(i for i, p in enumerate(meta.partitions) if p.id in gone)  # all before it are kept
+    kept = [p for p in meta.partitions if p.id not in gone]
     return replace(
         meta,
-        partitions=tuple(p for p in meta.partitions if p.id not in gone) + promoted,
+        partitions=tuple(kept[:at] + promoted + kept[at:]),
         temp_partitions=tuple(t for t in meta.temp_partitions if t.id not in used),
     )
 

@@ -200,8 +200,6 @@ def test_unknown_type():
         ("ALTER TABLE t ADD COLUMN c INT", "ALTER TABLE ... ADD COLUMN"),
         ("ALTER TABLE t MODIFY COLUMN c BIGINT", "ALTER TABLE ... MODIFY COLUMN"),
         ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP"),
-        ("ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN ('1')", "temporary partitions"),
-        ("ALTER TABLE t DROP TEMPORARY PARTITION tp", "temporary partitions"),
         ("ALTER TABLE t MODIFY PARTITION p1 SET ('replication_num' = '1')", "ALTER TABLE ... MODIFY PARTITION"),
         ("DELETE FROM t WHERE a = 1", "DELETE"),
         ("UPDATE t SET a = 1", "UPDATE"),
