@@ -470,6 +470,8 @@ def _apply_plan_partitions(engine: Engine, meta: TableMeta, plan, props, now: dt
             return texts[value]
 
         for pid, planned in zip(ids, plan.to_create):
+            if meta.temp_partition(planned.name) is not None:
+                continue  # Doris (checkPartitionNameExist) skips a name a temporary partition has
             partitions.append(
                 PartitionMeta(
                     id=pid,
