@@ -289,6 +289,10 @@ def check_alter_table(stmt: ast.AlterTable) -> None:
                         raise AnalysisError(f"MAXVALUE is not allowed in LIST partition [{p.name}]")
         elif isinstance(action, ast.SetProperties):
             _check_property_values(dict(action.properties), keys_type=None)
+        elif isinstance(action, ast.ReplacePartition):
+            from dorisql.partitioning.temporary import replace_options
+
+            replace_options(action)
 
 
 def _check_buckets(dist: ast.DistributedBy) -> None:

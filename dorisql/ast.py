@@ -311,6 +311,7 @@ class AddPartition:
 
     partition: RangePartition | ListPartition
     distribution: DistributedBy | None = None
+    temporary: bool = False
 
 
 @dataclass(frozen=True)
@@ -349,6 +350,20 @@ class UnsupportedAlter:
 
     feature: str
     text: str
+
+
+@dataclass(frozen=True)
+class ReplacePartition:
+    """REPLACE PARTITION (p1, ...) WITH TEMPORARY PARTITION (tp1, ...) [PROPERTIES (...)] [FORCE].
+    `temporary` / `with_temporary`: whether each list was written with TEMPORARY (Doris accepts
+    only formal partitions replaced by temporary ones)."""
+
+    partitions: tuple[str, ...]
+    temp_partitions: tuple[str, ...]
+    properties: Properties = ()
+    force: bool = False
+    temporary: bool = False
+    with_temporary: bool = True
 
 
 @dataclass(frozen=True)
@@ -428,6 +443,7 @@ AlterAction = (
     | SetProperties
     | RenameTable
     | RenamePartition
+    | ReplacePartition
     | UnsupportedAlter
     | SchemaChange
     | ModifyPartition
@@ -674,6 +690,10 @@ class Insert(Statement):
     query: Query | None = None
     label: str | None = None
     overwrite: bool = False
+    #: INSERT ... TEMPORARY PARTITION (...): `partitions` are temporary partitions.
+    temporary: bool = False
+    #: INSERT OVERWRITE ... PARTITION (*): the partitions the new rows fall in.
+    all_partitions: bool = False
 
 
 @dataclass(frozen=True)

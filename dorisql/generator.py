@@ -314,7 +314,7 @@ def _(s: ast.TruncateTable) -> str:
 
 def _action_sql(a) -> str:
     if isinstance(a, ast.AddPartition):
-        out = "ADD " + partition_item_sql(a.partition)
+        out = "ADD " + ("TEMPORARY " if a.temporary else "") + partition_item_sql(a.partition)
         if a.distribution:
             out += " " + distribution_sql(a.distribution)
         return out
@@ -327,6 +327,17 @@ def _action_sql(a) -> str:
             + quote_name(a.name)
             + (" FORCE" if a.force else "")
         )
+    if isinstance(a, ast.ReplacePartition):
+        out = (
+            "REPLACE "
+            + ("TEMPORARY " if a.temporary else "")
+            + f"PARTITION ({_names(a.partitions)}) WITH "
+            + ("TEMPORARY " if a.with_temporary else "")
+            + f"PARTITION ({_names(a.temp_partitions)})"
+        )
+        if a.properties:
+            out += " PROPERTIES " + properties_sql(a.properties)
+        return out + (" FORCE" if a.force else "")
     if isinstance(a, ast.SetProperties):
         return "SET " + properties_sql(a.properties)
     if isinstance(a, ast.RenameTable):
@@ -534,8 +545,10 @@ def _(s: ast.Explain) -> str:
 @to_sql.register
 def _(s: ast.Insert) -> str:
     out = "INSERT " + ("OVERWRITE TABLE " if s.overwrite else "INTO ") + table_sql(s.table)
-    if s.partitions:
-        out += f" PARTITION ({_names(s.partitions)})"
+    if s.all_partitions:
+        out += " PARTITION (*)"
+    elif s.partitions:
+        out += (" TEMPORARY" if s.temporary else "") + f" PARTITION ({_names(s.partitions)})"
     if s.label is not None:
         out += " WITH LABEL " + quote_name(s.label)
     if s.columns:

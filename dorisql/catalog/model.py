@@ -9,7 +9,7 @@ canonical text, exactly as SHOW PARTITIONS prints them (DATE '2017-02-01', INT '
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dorisql.ast import CreateTable
 
@@ -124,6 +124,26 @@ class TableMeta:
     #: Doris's SchemaVersion: 0 at creation, +1 per schema change.
     schema_version: int = 0
     schema_jobs: tuple[SchemaChangeJob, ...] = ()
+    #: Doris's temporary partitions (ALTER TABLE ADD TEMPORARY PARTITION): same partition columns,
+    #: ranges independent of the formal ones, invisible to ordinary queries, SHOW PARTITIONS and
+    #: the dynamic scheduler until REPLACE PARTITION makes them formal. Their files live in the
+    #: same Delta table under their own ids.
+    temp_partitions: tuple[PartitionMeta, ...] = ()
+
+    def temporary_view(self) -> TableMeta:
+        """The table as seen through its temporary partitions (loading into them, reading them)."""
+        return replace(self, partitions=self.temp_partitions, temp_partitions=())
+
+    def temp_partition(self, name: str) -> PartitionMeta | None:
+        lowered = name.lower()
+        for p in self.temp_partitions:
+            if p.name.lower() == lowered:
+                return p
+        return None
+
+    def storage_keys(self) -> set[str]:
+        """Delta partition values of every partition, formal and temporary."""
+        return {self.partition_key(p) for p in self.partitions + self.temp_partitions}
 
     def partition_key(self, partition: PartitionMeta) -> str:
         """The partition's value in the Delta partition column ``__partition``: its immutable id,

@@ -250,7 +250,7 @@ def _behind_finding(version: int, expected: int, lost_files: list[_DiskFile]) ->
 def _catalog_findings(meta: TableMeta) -> list[Finding]:
     findings = []
     seen: dict[str, str] = {}
-    for p in meta.partitions:
+    for p in meta.partitions + meta.temp_partitions:
         key = meta.partition_key(p)
         if key in seen:
             findings.append(
@@ -308,8 +308,9 @@ def _live_files(dt) -> dict[str, _LiveFile]:
 def _live_file_findings(
     meta: TableMeta, location: Path, live: dict[str, _LiveFile], pending_drops: set[str]
 ) -> list[Finding]:
-    """Files the log says are live: on disk, in a live partition, in one of its buckets."""
-    partitions = {meta.partition_key(p): p for p in meta.partitions}
+    """Files the log says are live: on disk, in a live (formal or temporary) partition, in one of
+    its buckets."""
+    partitions = {meta.partition_key(p): p for p in meta.partitions + meta.temp_partitions}
     missing: dict[str, list[_LiveFile]] = {}
     stray: dict[str, list[_LiveFile]] = {}
     out_of_range: dict[str, list[_LiveFile]] = {}
@@ -424,7 +425,7 @@ def _stamp(path: str) -> int | None:
 
 
 def _uncommitted_findings(meta: TableMeta, files: list[_DiskFile]) -> list[Finding]:
-    names = {meta.partition_key(p): p.name for p in meta.partitions}
+    names = {meta.partition_key(p): p.name for p in meta.partitions + meta.temp_partitions}
     by_partition: dict[str, list[_DiskFile]] = {}
     for f in files:
         first = f.path.split(os.sep, 1)[0]

@@ -231,8 +231,20 @@ def truncate_table(engine: Engine, stmt: ast.TruncateTable) -> Result:
     meta = engine.catalog.load_table(db, stmt.table.name)
     names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
     keys = list(meta.partition_keys(names).values())
+    if not stmt.partitions:  # Doris: truncating the whole table drops its temporary partitions
+        keys += [meta.partition_key(p) for p in meta.temp_partitions]
     with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
         removed = store.truncate(keys, statement=stmt.text)
+    if not stmt.partitions and meta.temp_partitions:
+        dropped = {p.id for p in meta.temp_partitions}
+        engine.catalog.update_table(
+            meta.db,
+            meta.name,
+            lambda current: dataclasses.replace(
+                current, temp_partitions=tuple(p for p in current.temp_partitions if p.id not in dropped)
+            ),
+            table_id=meta.id,
+        )
     parts.bump_versions(engine, meta, names, delta_version=removed.version if removed.committed else None)
     return Result.ok()
 
@@ -282,15 +294,18 @@ def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
 
 
 def _add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
-    parts.check_manual_change_allowed(engine, meta, "ADD PARTITION")
+    if not action.temporary:  # Doris (Alter): temporary partitions are allowed on dynamic tables
+        parts.check_manual_change_allowed(engine, meta, "ADD PARTITION")
     return parts.add_partition(engine, meta, action)
+
+
+def _replace_partition(engine: Engine, meta: TableMeta, action: ast.ReplacePartition) -> TableMeta:
+    return parts.replace_partitions(engine, meta, action)
 
 
 def _drop_partition(engine: Engine, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
     if action.temporary:
-        from dorisql.errors import NotSupportedError
-
-        raise NotSupportedError("temporary partitions")
+        return parts.drop_temp_partition(engine, meta, action)
     if meta.partition(action.name) is None:
         # A drop of it that crashed after its catalog commit: its retry finishes the Delta part.
         parts.finish_pending_drops(engine, meta)
@@ -337,7 +352,7 @@ def _rename_partition(engine: Engine, meta: TableMeta, action: ast.RenamePartiti
     old = _partition(meta, action.old_name)
 
     def rename(current: TableMeta) -> TableMeta:
-        if current.partition(action.new_name) is not None:
+        if current.partition(action.new_name) is not None or current.temp_partition(action.new_name) is not None:
             raise AnalysisError(f"Duplicate partition name {action.new_name}")
         if not any(p.id == old.id for p in current.partitions):
             raise AnalysisError(f"Partition '{action.old_name}' does not exist in table '{meta.name}'")
@@ -372,6 +387,7 @@ _ALTER = {
     ast.SetProperties: _set_properties,
     ast.RenameTable: _rename_table,
     ast.RenamePartition: _rename_partition,
+    ast.ReplacePartition: _replace_partition,
 }
 
 HANDLERS = {

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
-from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
+from dorisql.errors import AnalysisError, CommitConflictError, LoadError
 from dorisql.result import Result
 from dorisql.types import spark_string
 
@@ -229,13 +229,16 @@ def explain(engine: Engine, stmt: ast.Explain) -> Result:
 
 
 def insert(engine: Engine, stmt: ast.Insert) -> Result:
+    """INSERT INTO / INSERT OVERWRITE, into formal or (TEMPORARY PARTITION) temporary partitions."""
     from .consistency import require_storage
 
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
-    if stmt.overwrite:
-        raise NotSupportedError("INSERT OVERWRITE")
     require_storage(engine.warehouse, meta)
+    if stmt.temporary:
+        from .partitions import refuse_temporary_on_legacy
+
+        refuse_temporary_on_legacy(meta)
     target = _target_columns(meta, stmt.columns)
 
     if stmt.rows is not None:
@@ -246,18 +249,47 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
             raise AnalysisError(
                 f"Column count doesn't match value count: {len(target)} target columns, {len(source.columns)} selected"
             )
-    result, _written, _meta = load_frame(engine, meta, source, target, stmt.partitions, stmt.text)
+    result, _written, _meta = load_frame(
+        engine,
+        meta,
+        source,
+        target,
+        stmt.partitions,
+        stmt.text,
+        overwrite=stmt.overwrite,
+        overwrite_detected=stmt.all_partitions,
+        temporary=stmt.temporary,
+    )
     return result
 
 
-def load_frame(engine: Engine, meta: TableMeta, source, target, partitions=(), text=None, *, listed: bool = True):
+def load_frame(
+    engine: Engine,
+    meta: TableMeta,
+    source,
+    target,
+    partitions=(),
+    text=None,
+    *,
+    listed: bool = True,
+    overwrite: bool = False,
+    overwrite_detected: bool = False,
+    temporary: bool = False,
+):
     """Load a DataFrame (one column per `target` column, in order) into the table in one Delta
     commit: (Result, the store's write outcome, the table as loaded: with the partitions an
     AUTO PARTITION table gained).
 
     `listed` is False for a table not yet in the catalog (CREATE TABLE ... AS SELECT commits its
     data before the catalog entry): no partition can be dropped meanwhile, and the caller records
-    the versions in the entry it creates."""
+    the versions in the entry it creates. `temporary`: `partitions` name temporary partitions.
+
+    INSERT OVERWRITE (`overwrite`) is one Delta commit that adds the new rows and removes every
+    file of the partitions it replaces (DeltaStore.overwrite): the named ones, those the rows
+    fall in (PARTITION (*): `overwrite_detected`), or all of the table's. Doris does it with
+    temporary partitions swapped in at the end; the effect is the same: readers see the old or
+    the new rows, a failure leaves the old ones, a load into another partition meanwhile is
+    kept, and a target partition dropped meanwhile makes it fail (its guard)."""
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
@@ -265,11 +297,14 @@ def load_frame(engine: Engine, meta: TableMeta, source, target, partitions=(), t
 
     db = meta.db
     source = source.toDF(*[f"__src{i}" for i in range(len(target))])
-    if not partitions:  # INSERT ... PARTITION (p) into an AUTO PARTITION table creates none
+    if not partitions and not temporary:  # INSERT ... PARTITION (p) into an AUTO PARTITION table creates none
         from .auto_partition import ensure_partitions
 
         meta = ensure_partitions(engine, meta, source, target, listed=listed)
-    routed = _routed_frame(engine, meta, source, target, partitions)
+    # The partitions the statement addresses: the formal ones, or the temporary ones.
+    view = meta.temporary_view() if temporary else meta
+    routed = _routed_frame(engine, view, source, target, partitions)
+    named = set(view.partition_keys(partitions).values()) if partitions else set()
     observation = Observation("dorisql_load")
     observed = routed.observe(
         observation, F.count(F.lit(1)).alias("total"), F.sum(F.col(_BAD).cast("long")).alias("bad")
@@ -283,13 +318,19 @@ def load_frame(engine: Engine, meta: TableMeta, source, target, partitions=(), t
         counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
         return bool(counts["bad"]) and engine.strict_mode()
 
+    def current_table() -> TableMeta:
+        return engine.catalog.load_table(db, meta.name) if listed else meta
+
+    def as_addressed(table: TableMeta) -> TableMeta:
+        return table.temporary_view() if temporary else table
+
     def guard(touched: frozenset) -> None:
         # Under the storage commit lock, just before the Delta commit.
         if strict_violation():
             raise _StrictModeViolation()
         if listed:  # CREATE TABLE ... AS SELECT loads a table not yet in the catalog
-            current = engine.catalog.load_table(db, meta.name)
-            _check_partitions_still_exist(meta, current, set(touched))
+            current = current_table()
+            _check_partitions_still_exist(view, as_addressed(current), set(touched) | named)
             from .schema_change import schema_changed
 
             if schema_changed(meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
@@ -298,19 +339,31 @@ def load_frame(engine: Engine, meta: TableMeta, source, target, partitions=(), t
                     "nothing was loaded, retry the load"
                 )
 
+    def replaced(touched: frozenset) -> set[str]:
+        # Under the same lock, after the guard: the partitions INSERT OVERWRITE empties.
+        if overwrite_detected:
+            return set(touched)
+        if partitions:
+            return named
+        return set(as_addressed(current_table()).partition_keys().values())
+
     try:
         # The commit is refused under the lock when the log is behind the catalog (a lost commit
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
-            written = store.write(good, operation="dorisql INSERT", statement=text, expected_partitions=guard)
+            if overwrite:
+                written = store.overwrite(good, replaced, statement=text, expected_partitions=guard)
+            else:
+                written = store.write(good, operation="dorisql INSERT", statement=text, expected_partitions=guard)
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:
         raise LoadError(
-            _filtered_message(engine, meta, source, target, partitions, counts["bad"], counts["total"])
+            _filtered_message(engine, view, source, target, partitions, counts["bad"], counts["total"])
         ) from None
     if written.committed and listed:
-        _bump_loaded_partitions(engine, meta, written.partitions, written.version)
+        changed = set(written.partitions) | {f.partition for f in written.removed}
+        _bump_loaded_partitions(engine, view, changed, written.version, temporary=temporary)
     elif not written.committed:
         strict_violation()
     total, bad = counts["total"], counts["bad"]
@@ -552,11 +605,15 @@ def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched
         )
 
 
-def _bump_loaded_partitions(engine: Engine, meta: TableMeta, touched: set[str], delta_version: int) -> None:
+def _bump_loaded_partitions(
+    engine: Engine, meta: TableMeta, touched: set[str], delta_version: int, temporary: bool = False
+) -> None:
     from .partitions import bump_versions
 
     names = {meta.partition_key(p): p.name for p in meta.partitions}
-    bump_versions(engine, meta, [names[key] for key in touched if key in names], delta_version=delta_version)
+    bump_versions(
+        engine, meta, [names[key] for key in touched if key in names], delta_version=delta_version, temporary=temporary
+    )
 
 
 HANDLERS = {

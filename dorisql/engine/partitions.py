@@ -103,19 +103,23 @@ def _storage_medium(definition: ast.CreateTable) -> str:
 
 
 def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:
-    from dorisql.partitioning import keys
+    """ADD [TEMPORARY] PARTITION. A temporary partition's range is checked against the other
+    temporary partitions only (Doris: it may overlap formal ones); names are unique across both."""
+    from dorisql.partitioning import keys, temporary
 
     item = action.partition
+    if action.temporary:
+        refuse_temporary_on_legacy(meta)
     if has_pending_drops(engine, meta):  # a crashed drop of a partition with this name, perhaps
         finish_pending_drops(engine, meta)
     explicit = action.distribution.buckets if action.distribution is not None else None
 
     def add(current: TableMeta) -> TableMeta:
-        if current.partition(item.name) is not None:
+        if current.partition(item.name) is not None or current.temp_partition(item.name) is not None:
             if item.if_not_exists:
                 return current
-            raise AnalysisError(f"Duplicate partition name {item.name}")
-        declared = keys.add_partition(current, item)
+            temporary.check_new_name(current, item.name)
+        declared = keys.add_partition(current.temporary_view() if action.temporary else current, item)
         # Doris's order (InternalCatalog.addPartition): name, partition values, then distribution
         check_partition_distribution(current.definition, action.distribution)
         decision = next_decision(engine, current, explicit=explicit)
@@ -129,9 +133,89 @@ def add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> 
             bucket_decision=decision,
             **declared.meta_fields(),
         )
+        if action.temporary:  # the catalog assigns ids to formal partitions only
+            new = dataclasses.replace(new, id=engine.catalog.next_id())
+            return dataclasses.replace(current, temp_partitions=current.temp_partitions + (new,))
         return dataclasses.replace(current, partitions=current.partitions + (new,))
 
     return engine.catalog.update_table(meta.db, meta.name, add, table_id=meta.id)
+
+
+def refuse_temporary_on_legacy(meta: TableMeta) -> None:
+    """Temporary partitions need files keyed by partition id (REPLACE renames without moving
+    files); dorisql 0.1 tables key them by name."""
+    from dorisql.catalog.model import LEGACY_LAYOUT
+    from dorisql.errors import NotSupportedError
+
+    if meta.layout == LEGACY_LAYOUT:
+        raise NotSupportedError("temporary partitions on a table created by dorisql 0.1 (re-create the table)")
+
+
+def drop_temp_partition(engine: Engine, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
+    """DROP TEMPORARY PARTITION: like DROP PARTITION ... FORCE (intent, catalog, Delta removes;
+    Doris keeps no recycle-bin entry for temporary partitions)."""
+    if meta.temp_partition(action.name) is None:
+        finish_pending_drops(engine, meta)
+        if action.if_exists:
+            return meta
+        # Doris ErrorCode.ERR_DROP_PARTITION_NON_EXISTENT
+        raise AnalysisError(f"Error in list of partitions to {action.name}")
+    wanted = action.name.lower()
+
+    def drop(current: TableMeta) -> TableMeta:
+        gone = [p for p in current.temp_partitions if p.name.lower() == wanted]
+        if not gone:
+            return current
+        return dataclasses.replace(current, temp_partitions=tuple(p for p in current.temp_partitions if p not in gone))
+
+    return _swap_then_remove(engine, meta, drop, "dorisql DROP TEMPORARY PARTITION")
+
+
+def replace_partitions(engine: Engine, meta: TableMeta, action: ast.ReplacePartition) -> TableMeta:
+    """REPLACE PARTITION (p..) WITH TEMPORARY PARTITION (tp..): one catalog commit swaps them
+    (queries read the partitions the catalog lists, so they see the old rows or the new, never
+    both); then one Delta commit removes the replaced partitions' files, like DROP PARTITION
+    FORCE. The temporary partitions' files are already in the table under their ids: nothing is
+    copied or moved."""
+    from dorisql.partitioning import temporary
+
+    strict, use_temp_name = temporary.replace_options(action)
+    refuse_temporary_on_legacy(meta)
+
+    def swap(current: TableMeta) -> TableMeta:
+        temporary.check_replace(current, action.partitions, action.temp_partitions, strict)
+        return temporary.replaced(current, action.partitions, action.temp_partitions, use_temp_name)
+
+    return _swap_then_remove(engine, meta, swap, "dorisql REPLACE PARTITION")
+
+
+def _swap_then_remove(engine: Engine, meta: TableMeta, change, operation: str) -> TableMeta:
+    """A catalog change that unlists partitions, then the Delta removes of their files, with the
+    DROP PARTITION intent protocol (see drop_partitions): a crash in between leaves invisible
+    files that the next drop, ADD PARTITION, scheduler or trash pass removes."""
+    from dorisql.storage.delta import DeltaStore
+
+    location = meta_dir(engine.warehouse, meta)
+    gone: list[str] = []
+
+    def unlist(current: TableMeta) -> TableMeta:
+        after = change(current)
+        gone[:] = sorted(current.storage_keys() - after.storage_keys())
+        if gone:
+            # idempotent: recovery only removes keys the catalog no longer lists
+            _write_pending_drops(location, gone)
+        return after
+
+    with table_lock(str(location)):
+        check_log_reached(engine.warehouse, meta)
+        if (location / PENDING_DROP_FILE).exists():
+            _finish_pending_drops_locked(engine, meta, location)
+        updated = engine.catalog.update_table(meta.db, meta.name, unlist, table_id=meta.id)
+        if gone:
+            if (location / "_delta_log").is_dir():
+                DeltaStore(location).drop_partitions(gone, operation=operation)
+            _clear_pending_drops(location)
+    return updated
 
 
 # ---------------------------------------------------------------------- dropping partitions
@@ -262,7 +346,7 @@ def _finish_pending_drops_locked(engine: Engine, meta: TableMeta, location) -> l
         _clear_pending_drops(location)
         return []
     current = engine.catalog.load_table(meta.db, meta.name)
-    live = set(current.partition_keys().values())
+    live = current.storage_keys()  # temporary partitions' files are live too
     stale = [k for k in keys if k not in live]
     if stale and (location / "_delta_log").is_dir():
         DeltaStore(location).drop_partitions(stale, operation="dorisql DROP PARTITION (recovery)")
@@ -281,24 +365,30 @@ def finish_pending_drops(engine: Engine, meta: TableMeta) -> list[str]:
         return _finish_pending_drops_locked(engine, meta, location)
 
 
-def bump_versions(engine: Engine, meta: TableMeta, names: Iterable[str], delta_version: int | None = None) -> TableMeta:
+def bump_versions(
+    engine: Engine, meta: TableMeta, names: Iterable[str], delta_version: int | None = None, *, temporary: bool = False
+) -> TableMeta:
     """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time),
-    and the Delta version it committed (TableMeta.known_delta_version)."""
+    and the Delta version it committed (TableMeta.known_delta_version). `temporary`: the names
+    are temporary partitions."""
     touched = {n.lower() for n in names}
     now = engine.now()
 
+    def bumped(partitions):
+        return tuple(
+            dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
+            if p.name.lower() in touched
+            else p
+            for p in partitions
+        )
+
     def bump(current: TableMeta) -> TableMeta:
         known = max(current.known_delta_version, delta_version or 0)
-        return dataclasses.replace(
-            current,
-            known_delta_version=known,
-            partitions=tuple(
-                dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
-                if p.name.lower() in touched
-                else p
-                for p in current.partitions
-            ),
-        )
+        if temporary:
+            return dataclasses.replace(
+                current, known_delta_version=known, temp_partitions=bumped(current.temp_partitions)
+            )
+        return dataclasses.replace(current, known_delta_version=known, partitions=bumped(current.partitions))
 
     return engine.catalog.update_table(meta.db, meta.name, bump, table_id=meta.id)
 
@@ -381,6 +471,8 @@ def _apply_plan_partitions(engine: Engine, meta: TableMeta, plan, props, now: dt
             return texts[value]
 
         for pid, planned in zip(ids, plan.to_create):
+            if meta.temp_partition(planned.name) is not None:
+                continue  # Doris (checkPartitionNameExist) skips a name a temporary partition has
             partitions.append(
                 PartitionMeta(
                     id=pid,

@@ -42,7 +42,7 @@ from dorisql.engine.merge import key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
-from dorisql.syntax.dialect import header_text, parse_query, partition_names
+from dorisql.syntax.dialect import header_text, is_temporary, parse_query, partition_names
 
 __all__ = [
     "ScanInfo",
@@ -393,7 +393,9 @@ def _source_position(t: exp.Table) -> int:
     return t.this.meta.get("start", 0) if t.this.meta else 0
 
 
-def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: str | None) -> TableMeta:
+def _resolve(
+    resolve_table: ResolveTable, table: exp.Table, current_db: str | None, temporary: bool = False
+) -> TableMeta:
     catalog = table.catalog
     if catalog and catalog.lower() != "internal":
         raise NotSupportedError(f"catalog '{catalog}'")
@@ -406,7 +408,8 @@ def _resolve(resolve_table: ResolveTable, table: exp.Table, current_db: str | No
     meta = resolve_table(ast.TableName(table.name, db))
     if meta is None:
         raise UnknownTableError(f"Table [{table.name}] does not exist in database [{db}].")
-    return meta
+    # `t TEMPORARY PARTITION (...)` reads the table through its temporary partitions
+    return meta.temporary_view() if temporary else meta
 
 
 def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
@@ -502,7 +505,7 @@ def plan_query(
     translate_functions(tree)
     sources = _sources(tree)
     refs = [
-        TableRef(node=t, meta=_resolve(resolve_table, t, current_db), selected=partition_names(t))
+        TableRef(node=t, meta=_resolve(resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t))
         for t in sources.tables
     ]
     calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in sources.functions]

@@ -396,9 +396,9 @@ def _column_name(name: str) -> str:
 
 
 def show_partitions(engine: Engine, stmt: ast.ShowPartitions) -> Result:
-    if stmt.temporary:
-        return Result.table(SHOW_PARTITIONS_COLUMNS, [])
     meta = load_meta(engine, stmt.table)
+    if stmt.temporary:  # the same columns, of the temporary partitions (Doris)
+        meta = meta.temporary_view()
     rows = [dict(zip(SHOW_PARTITIONS_COLUMNS, r)) for r in partition_rows(engine, meta)]
     rows = [r for r in rows if _matches(stmt.where, r)]
     for item in reversed(stmt.order_by):

@@ -576,6 +576,71 @@ class DeltaStore:
                 staged.discard()
             raise
 
+    def overwrite(
+        self,
+        df,
+        replaced: Callable[[frozenset], Iterable[str]],
+        *,
+        operation: str = "dorisql INSERT OVERWRITE",
+        statement: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        expected_partitions: PartitionGuard | None = None,
+    ) -> WriteResult:
+        """Replace whole partitions by the rows of ``df`` (INSERT OVERWRITE): one commit of
+        ``add`` actions for the new files and ``remove`` actions for every file of the replaced
+        partitions, so a reader sees the old rows or the new, never both.
+
+        Written like :meth:`write`. Under the commit lock, ``expected_partitions(touched)`` runs
+        first (raise to refuse), then ``replaced(touched)`` names the partition values to empty
+        (``touched``: those the new rows went to); their files are taken from the latest snapshot
+        under that lock, so a load that committed into them before is replaced too and one into
+        another partition is kept. On any failure the new files are deleted and the table is as
+        it was. Nothing to add and nothing to remove commits nothing.
+        """
+        staged = self._stage(df)
+        try:
+            return self._commit_overwrite(staged, replaced, operation, statement, metadata, expected_partitions)
+        except BaseException:
+            staged.discard()
+            raise
+
+    def _commit_overwrite(self, staged: _Staged, replaced, operation, statement, metadata, guard) -> WriteResult:
+        tablet_rows: dict[tuple[str, int], int] = {}
+        for e in staged.entries:
+            tablet_rows[(e.partition, e.bucket)] = tablet_rows.get((e.partition, e.bucket), 0) + (e.num_records or 0)
+        touched = frozenset(p for p, _ in tablet_rows)
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            current = dt.version()
+            if guard is not None and guard(touched) is False:
+                raise CommitConflictError("the target partitions changed; nothing was committed")
+            targets = set(replaced(touched))
+            victims = [f for f in self._snapshot_of(dt).files if f.partition in targets]
+            if not staged.adds and not victims:
+                return WriteResult(current, current, False, (), 0, 0, {})
+            self._stamp_commit_version(staged, current + 1)
+            version = self._commit_actions(
+                dt,
+                staged.adds,
+                victims,
+                data_change=True,
+                read_version=current,
+                operation=operation,
+                statement=statement,
+                metadata={**(metadata or {}), "partitions": sorted(targets)},
+            )
+        entries = tuple(staged.entries)
+        return WriteResult(
+            version,
+            current,
+            True,
+            entries,
+            sum(e.num_records or 0 for e in entries),
+            sum(e.size for e in entries),
+            tablet_rows,
+            tuple(victims),
+        )
+
     def drop_partitions(
         self,
         names: Iterable[str],

@@ -180,8 +180,6 @@ _FEATURES_ANY = [
     (re.compile(r"\bCLUSTER\s+BY\b", _I), "CLUSTER BY"),
     (re.compile(r"\bBROKER\s+PROPERTIES\b", _I), "BROKER PROPERTIES"),
     (re.compile(r"\bAGG_STATE\s*<", _I), "AGG_STATE columns"),
-    (re.compile(r"\bTEMPORARY\s+PARTITIONS?\b", _I), "temporary partitions"),
-    (re.compile(r"\bPARTITION\s*\(\s*\*\s*\)", _I), "PARTITION (*)"),
 ]
 _FEATURES_CREATE = [
     (re.compile(r"\bGENERATED\s+ALWAYS\b", _I), "generated columns"),
@@ -191,7 +189,7 @@ _FEATURES_CREATE = [
 ]
 _ALTER_ACTION = re.compile(
     r"\b(?:ADD\s*\(|(?:ADD|DROP|RENAME)\s+ROLLUP"
-    r"|MODIFY\s+(?:DISTRIBUTION|ENGINE)|ENABLE\s+FEATURE|ORDER\s+BY|REPLACE\s+(?:WITH|PARTITION)"
+    r"|MODIFY\s+(?:DISTRIBUTION|ENGINE)|ENABLE\s+FEATURE|ORDER\s+BY|REPLACE\s+WITH"
     r"|(?:ADD|DROP|BUILD)\s+INDEX|DROP\s+(?:FOREIGN|PRIMARY)|ADD\s+CONSTRAINT|DROP\s+CONSTRAINT)\b",
     _I,
 )

@@ -37,6 +37,7 @@ __all__ = [
     "SOURCE_TEXT",
     "parse_query",
     "partition_names",
+    "is_temporary",
     "call_name",
     "header_text",
 ]
@@ -51,7 +52,7 @@ _CALL_WRAPPERS = (exp.Window, exp.Filter, exp.WithinGroup, exp.IgnoreNulls, exp.
 
 
 class TemporaryPartition(exp.Partition):
-    """``TEMPORARY PARTITION (...)`` after a table name (dorisql has no temporary partitions)."""
+    """``TEMPORARY PARTITION (...)`` after a table name: read the table's temporary partitions."""
 
 
 class Dorisql(Doris):
@@ -173,12 +174,15 @@ def partition_names(table: exp.Table) -> tuple[str, ...] | None:
     clause = table.args.get("partition")
     if clause is None:
         return None
-    if isinstance(clause, TemporaryPartition):
-        raise NotSupportedError("TEMPORARY PARTITION in queries")
     names = tuple(e.name for e in clause.expressions)
     if not names or not all(names):
         raise SqlSyntaxError("Syntax error: empty PARTITION () clause")
     return names
+
+
+def is_temporary(table: exp.Table) -> bool:
+    """True for ``t TEMPORARY PARTITION (...)``: the names are temporary partitions."""
+    return isinstance(table.args.get("partition"), TemporaryPartition)
 
 
 def header_text(item: exp.Expression) -> str | None:

@@ -556,10 +556,21 @@ class ToAst(Transformer):
         return ast.AlterTable(c[0], tuple(c[1:]))
 
     def add_partition(self, c):
-        return ast.AddPartition(c[0], c[1])
+        return ast.AddPartition(c[1], c[2], temporary=bool(c[0]))
 
     def drop_partition(self, c):
-        return ast.DropPartition(c[1], if_exists=bool(c[0]), force=bool(c[2]))
+        return ast.DropPartition(c[2], if_exists=bool(c[1]), force=bool(c[3]), temporary=bool(c[0]))
+
+    def replace_partition(self, c):
+        temporary, names, with_temporary, temp_names, properties, force = c
+        return ast.ReplacePartition(
+            names,
+            temp_names,
+            properties=properties or (),
+            force=bool(force),
+            temporary=bool(temporary),
+            with_temporary=bool(with_temporary),
+        )
 
     def set_properties(self, c):
         return ast.SetProperties(c[0])
@@ -788,14 +799,23 @@ class ToAst(Transformer):
 
     def _insert(self, c, rows):
         mode, table, partitions, label, columns = c
+        temporary, names = partitions if isinstance(partitions, tuple) else (False, ())
         return ast.Insert(
             table,
-            partitions=partitions or (),
+            partitions=names,
             columns=columns or (),
             rows=rows,
             label=label,
             overwrite=mode == "OVERWRITE",
+            temporary=temporary,
+            all_partitions=partitions == "*",
         )
+
+    def insert_partitions(self, c):
+        return (bool(c[0]), c[1])
+
+    def all_partitions(self, c):
+        return "*"
 
     def label(self, c):
         return c[0]

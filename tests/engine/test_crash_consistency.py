@@ -225,6 +225,13 @@ STEPS = {
 
 LOAD = "INSERT INTO t VALUES (3, 'x'), (13, 'y')"
 LOADED = (PARTS, tuple(sorted(SEEDED + ((3, "x"), (13, "y")))))
+OVERWRITE = "INSERT OVERWRITE TABLE t PARTITION (p1) VALUES (3, 'x')"
+OVERWRITTEN = (PARTS, ((3, "x"), (11, "c"), (12, "d")))
+REPLACE = (
+    "ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN (10); "
+    "INSERT INTO t TEMPORARY PARTITION (tp) VALUES (7, 't'); "
+    "ALTER TABLE t REPLACE PARTITION (p1) WITH TEMPORARY PARTITION (tp)"
+)
 LOAD_STEPS = {
     # INSERT (Spark): stage, move into tablets, stamp, Delta commit, catalog version bump.
     "insert/moved-not-stamped": Step(LOAD, "after:dorisql.storage.delta:DeltaStore._collect", LOAD, None, LOADED),
@@ -233,6 +240,19 @@ LOAD_STEPS = {
     ),
     "insert/after-delta": Step(LOAD, "after:dorisql.storage.delta:DeltaStore._commit_actions", LOAD, None, LOADED),
     "insert/after-catalog": Step(LOAD, "after:dorisql.catalog.store:SqliteCatalog.commit_table", LOAD, None, LOADED),
+    # INSERT OVERWRITE: one Delta commit of removes + adds; killed before it, the old rows stay.
+    "overwrite/before-delta": Step(
+        OVERWRITE, "before:dorisql.storage.delta:DeltaStore._commit_actions", OVERWRITE, None, OVERWRITTEN
+    ),
+    # REPLACE PARTITION: intent, catalog swap, Delta removes of the replaced partition; killed after
+    # the swap, the new rows are what queries see and the retry's cleanup pays the removes.
+    "replace/after-catalog": Step(
+        REPLACE,
+        "after:dorisql.catalog.store:SqliteCatalog.commit_table#3",
+        "ALTER TABLE t DROP TEMPORARY PARTITION IF EXISTS tp",
+        None,
+        (PARTS, ((7, "t"), (11, "c"), (12, "d"))),
+    ),
 }
 
 
@@ -258,7 +278,10 @@ def _crash_and_recover(make_engine, spark, tmp_path, step: Step) -> None:
     # An interrupted DROP PARTITION may still owe its Delta removes (invisible, recorded in its
     # intent file); its retry pays them.
     assert_consistent(
-        engine, allowed=(LEFTOVER, WARNING) if step.statement.startswith("ALTER TABLE t DROP") else (LEFTOVER,)
+        engine,
+        allowed=(LEFTOVER, WARNING)
+        if step.statement.startswith("ALTER TABLE t DROP") or "REPLACE PARTITION" in step.statement
+        else (LEFTOVER,),
     )
 
     try:

@@ -10,7 +10,7 @@ from dorisql import ast
 from dorisql.bucketing.hashing import bucket_of
 from dorisql.engine import query as query_module
 from dorisql.engine.query import JoinPlan, drop_views, explain, plan_join, plan_query, run_query
-from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError, UnknownTableError
+from dorisql.errors import AnalysisError, SqlSyntaxError, UnknownTableError
 
 from .conftest import col, lst, rng, table
 
@@ -118,8 +118,8 @@ def test_partition_clause(lake, events):
     assert rows(df) == [(10,)]
     with pytest.raises(AnalysisError, match="Unknown partition 'px' in table 'events'"):
         run(lake, "SELECT * FROM events PARTITION (px)")
-    with pytest.raises(NotSupportedError):
-        run(lake, "SELECT * FROM events TEMPORARY PARTITION (p0)")
+    with pytest.raises(AnalysisError, match="Unknown partition 'p0' in table 'events'"):
+        run(lake, "SELECT * FROM events TEMPORARY PARTITION (p0)")  # p0 is no temporary partition
 
 
 def test_unique_latest_rows_and_list_pruning(lake, users):

@@ -8,7 +8,7 @@ from sqlglot import exp
 
 from dorisql.engine.query import TableRef, _conjuncts_for, _join_sides, _sources
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError
-from dorisql.syntax.dialect import parse_query, partition_names
+from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
 
 from .conftest import table
 
@@ -50,10 +50,11 @@ def test_string_and_comment_text_is_never_a_clause():
     assert tree.expressions[0].this == "FROM t PARTITION (p1)"
 
 
-def test_temporary_partition_and_tablet_not_supported():
+def test_temporary_partition_names_and_tablet_not_supported():
     (t,) = _table_refs(parse_query("SELECT * FROM t TEMPORARY PARTITION (p1)"))
-    with pytest.raises(NotSupportedError, match="TEMPORARY PARTITION"):
-        partition_names(t)
+    assert partition_names(t) == ("p1",) and is_temporary(t)
+    (t,) = _table_refs(parse_query("SELECT * FROM t PARTITION (p1)"))
+    assert not is_temporary(t)
     with pytest.raises(NotSupportedError, match="TABLET"):
         _sources(parse_query("SELECT * FROM t TABLET (10001)"))
 

@@ -192,8 +192,6 @@ def test_unknown_type():
         ("CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"),
         ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
         ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP"),
-        ("ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN ('1')", "temporary partitions"),
-        ("ALTER TABLE t DROP TEMPORARY PARTITION tp", "temporary partitions"),
         ("EXPLAIN DELETE FROM t WHERE a = 1", "EXPLAIN DELETE"),
         ("SHOW VARIABLES", "SHOW VARIABLES"),
         ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),
