@@ -53,3 +53,8 @@ class TabletState:
     #: Seconds since the epoch of the last failed compaction of each kind (0: never).
     last_cumulative_failure: float = 0.0
     last_base_failure: float = 0.0
+    #: How to read a gap between two rowsets' versions. False (Delta): versions are the table's
+    #: commit versions, so a gap is commits that did not touch this tablet and rowsets are
+    #: consecutive when no other rowset of the tablet lies between them. True (Doris): versions
+    #: are the tablet's own and dense, so a gap is a missing version (the policy stops there).
+    dense_versions: bool = False

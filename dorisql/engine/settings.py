@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dorisql.errors import AnalysisError
 
 #: Session variables dorisql honours, with Doris's defaults.
@@ -38,6 +40,27 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "trash_check_interval_seconds": "600",
     # Colocate joins (docs/colocation.md): Doris's FE switch, off by default.
     "disable_colocate_join": "false",
+    # Compaction (docs/compaction.md, "Policy"): Doris's BE settings, with the defaults of the
+    # compaction design the policy follows; total_permits_for_compaction_score is Doris's current one.
+    "compaction_task_num_per_disk": "2",
+    "min_compaction_failure_interval_sec": "600",
+    "compaction_tablet_scan_frequency_factor": "0",
+    "compaction_tablet_compaction_score_factor": "1",
+    "generate_compaction_tasks_min_interval_ms": "10",
+    "cumulative_compaction_rounds_for_each_base_compaction_round": "9",
+    "disable_auto_compaction": "false",
+    "total_permits_for_compaction_score": "1000000",
+    "cumulative_compaction_policy": "size_based",
+    "cumulative_size_based_promotion_ratio": "0.05",
+    "cumulative_size_based_promotion_size_mbytes": "1024",
+    "cumulative_size_based_promotion_min_size_mbytes": "64",
+    "cumulative_size_based_compaction_lower_size_mbytes": "64",
+    "cumulative_compaction_skip_window_seconds": "30",
+    "max_cumulative_compaction_num_singleton_deltas": "1000",
+    "min_cumulative_compaction_num_singleton_deltas": "5",
+    "base_compaction_num_cumulative_deltas": "5",
+    "base_cumulative_delta_ratio": "0.3",
+    "base_compaction_interval_seconds_since_last_operation": "86400",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check
@@ -47,6 +70,23 @@ INT_CONFIG_MAX = 2**31 - 1
 
 #: Settings that may be 0 (keep nothing); the other numbers must be at least 1.
 _ZERO_ALLOWED = {"catalog_trash_expire_second", "trash_file_expire_time_sec", "trash_orphan_grace_second"}
+#: Compaction settings that may be 0 (a factor, an interval or a size that turns a rule off).
+_ZERO_ALLOWED |= {
+    "min_compaction_failure_interval_sec",
+    "compaction_tablet_scan_frequency_factor",
+    "compaction_tablet_compaction_score_factor",
+    "generate_compaction_tasks_min_interval_ms",
+    "cumulative_compaction_rounds_for_each_base_compaction_round",
+    "total_permits_for_compaction_score",
+    "cumulative_size_based_promotion_min_size_mbytes",
+    "cumulative_size_based_compaction_lower_size_mbytes",
+    "cumulative_compaction_skip_window_seconds",
+    "min_cumulative_compaction_num_singleton_deltas",
+    "base_compaction_num_cumulative_deltas",
+    "base_compaction_interval_seconds_since_last_operation",
+}
+#: Compaction ratios (Doris's mDouble settings), with the range each accepts.
+_RATIOS = {"cumulative_size_based_promotion_ratio": (0.0, 1.0), "base_cumulative_delta_ratio": (0.0, None)}
 
 _BOOLEAN = {"true": "true", "1": "true", "on": "true", "false": "false", "0": "false", "off": "false"}
 
@@ -62,8 +102,10 @@ def check_frontend_setting(name: str, value: str) -> str:
     """Validate one ADMIN SET FRONTEND CONFIG entry; return its normalised value."""
     if name not in FRONTEND_DEFAULTS:
         raise AnalysisError(f"Config '{name}' does not exist or is not mutable")
-    if name in ("dynamic_partition_enable", "trash_enable", "disable_colocate_join"):
+    if name in ("dynamic_partition_enable", "trash_enable", "disable_colocate_join", "disable_auto_compaction"):
         return normalize_bool(name, value)
+    if name in _RATIOS or name in ("cumulative_compaction_policy", "compaction_task_num_per_disk"):
+        return _check_compaction_setting(name, value)
     if name == "cluster_disk_capacity":
         from dorisql.bucketing.auto import parse_data_size
 
@@ -78,3 +120,27 @@ def check_frontend_setting(name: str, value: str) -> str:
     if number > INT_CONFIG_MAX:
         raise AnalysisError(f"Invalid value '{value}' for config '{name}': must be at most {INT_CONFIG_MAX}")
     return str(number)
+
+
+def _check_compaction_setting(name: str, value: str) -> str:
+    """Doris's validators for these settings fail with "validate <name>=<value> failed"."""
+    text = value.strip()
+    if name == "cumulative_compaction_policy":
+        # Doris also has 'time_series'; dorisql implements the size-based policy only.
+        if text.lower() != "size_based":
+            raise AnalysisError(f"validate {name}={value} failed: only 'size_based' is supported")
+        return "size_based"
+    if name == "compaction_task_num_per_disk":
+        # Doris's validator: config >= 2 (one base and one cumulative task per disk at least).
+        if not text.isdigit() or not 2 <= int(text) <= INT_CONFIG_MAX:
+            raise AnalysisError(f"validate {name}={value} failed: must be an integer of at least 2")
+        return str(int(text))
+    try:
+        ratio = float(text)
+    except ValueError:
+        raise AnalysisError(f"Invalid value '{value}' for config '{name}': expected a number") from None
+    low, high = _RATIOS[name]
+    if not (math.isfinite(ratio) and ratio >= low and (high is None or ratio <= high)):
+        bounds = f"between {low:g} and {high:g}" if high is not None else f"at least {low:g}"
+        raise AnalysisError(f"validate {name}={value} failed: must be {bounds}")
+    return repr(ratio)
