@@ -30,7 +30,8 @@ from dorisql import ast
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import CommitConflictError, DorisqlError
 
-from .executor import BASE, CUMULATIVE, MB, TASKS, CompactionTask, compact_tablet
+from . import producer
+from .executor import BASE, CUMULATIVE, MB, CompactionTask, compact_tablet
 from .rowsets import TabletRowset, TabletView, tablet_views
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -88,6 +89,10 @@ class ScanCounter:
                 key = (path, partition, int(bucket))
                 self._count[key] = self._count.get(key, 0) + 1
 
+    def count(self, path: str, partition: str, bucket: int) -> int:
+        with self._lock:
+            return self._count.get((path, partition, int(bucket)), 0)
+
     def frequency(self, path: str, partition: str, bucket: int, now: float) -> int:
         key = (path, partition, int(bucket))
         with self._lock:
@@ -123,12 +128,8 @@ class TableTablets:
 
 
 def _delete_versions(snapshot) -> tuple[Any, ...]:
-    """The table's live delete versions (dorisql.compaction.deletes; none before DELETE exists)."""
-    try:
-        from . import deletes
-    except ImportError:  # pragma: no cover - the DELETE branch not merged yet
-        return ()
-    return tuple(deletes.delete_versions(snapshot))
+    """The table's live delete versions (dorisql.compaction.deletes)."""
+    return ()  # until DELETE lands
 
 
 def table_tablets(engine: Engine, meta: TableMeta, partitions: Iterable[str] | None = None) -> TableTablets:
@@ -141,7 +142,9 @@ def table_tablets(engine: Engine, meta: TableMeta, partitions: Iterable[str] | N
     deletes = _delete_versions(snapshot)
     wanted = set(keys.values())
     files = [f for f in snapshot.files if f.partition in wanted]
-    tablets = [(meta.partition_key(p), b) for p in meta.partitions if meta.partition_key(p) in wanted for b in _buckets(p)]
+    tablets = [
+        (meta.partition_key(p), b) for p in meta.partitions if meta.partition_key(p) in wanted for b in _buckets(p)
+    ]
     views = tablet_views(files, deletes, tablets=tablets)
     return TableTablets(meta, store, snapshot, deletes, views)
 
@@ -271,47 +274,71 @@ def run_pick(engine: Engine, tablets: TableTablets, key: tuple[str, int], chosen
     return task
 
 
-# ---------------------------------------------------------------------- ADMIN COMPACT TABLE
+# ---------------------------------------------------------------------- statements
 
 
-def admin_compact(engine: Engine, stmt: ast.AdminCompactTable):
-    """Doris's AdminCompactTableStmt: one partition, type BASE or CUMULATIVE. Doris sends the
-    task to every replica and returns at once; here the compactions run before the statement
-    returns (every tablet of the partition, the policy choosing the rowsets as it would)."""
-    from dorisql.errors import AnalysisError
-    from dorisql.result import Result
-
-    meta = engine.catalog.load_table(engine.resolve_db(stmt.table.db), stmt.table.name)
-    partition = meta.partition(stmt.partition) if hasattr(meta, "partition") else None
-    names = [p.name for p in meta.partitions if p.name.lower() == stmt.partition.lower()]
-    if not names:
-        raise AnalysisError(f"Partition {stmt.partition} does not exist")
-    del partition
+def compact_partition(engine: Engine, meta: TableMeta, partition: str, kind: str) -> list[CompactionTask]:
+    """ADMIN COMPACT TABLE: one compaction of `kind` of every tablet of the partition that the
+    policy finds something to do for. A tablet another compaction holds is skipped, as Doris's
+    BE skips a tablet already compacting."""
     cfg = _config(engine)
-    tablets = table_tablets(engine, meta, names)
+    tablets = table_tablets(engine, meta, [partition])
     now = time.time()
+    done = []
     for key in sorted(tablets.views):
-        chosen = pick(tablets, key, stmt.kind, cfg, now)
+        if not tablets.views[key].files:
+            continue
+        chosen = pick(tablets, key, kind, cfg, now)
         if not chosen.inputs:
             continue
         try:
-            run_pick(engine, tablets, key, chosen, cfg, "MANUAL")
+            done.append(run_pick(engine, tablets, key, chosen, cfg, "MANUAL"))
         except CommitConflictError:
-            continue  # the tablet is being compacted or changed meanwhile: as Doris, not an error
-    return Result.ok()
+            continue
+    return done
+
+
+def tablet_rows(engine: Engine, meta: TableMeta, partitions: Sequence[str] | None = None) -> list[tuple]:
+    """SHOW TABLETS rows: one per tablet of the (named) partitions, in partition then bucket order."""
+    from . import policy
+
+    cfg = _config(engine)
+    tablets = table_tablets(engine, meta, partitions)
+    names = {meta.partition_key(p): p.name for p in meta.partitions}
+    order = {meta.partition_key(p): i for i, p in enumerate(meta.partitions)}
+    rows = []
+    for key in sorted(tablets.views, key=lambda k: (order.get(k[0], 0), k[1])):
+        view = tablets.views[key]
+        s = STATES.get(tablets.store.path, *key)
+        if s.cumulative_point == -1 and view.rowsets:
+            s.cumulative_point = policy.calc_cumulative_point(tablets.state(key), cfg)
+        state = tablets.state(key)
+        first = view.rowsets[0].start if view.rowsets else None
+        last = view.rowsets[-1].end if view.rowsets else None
+        rows.append(
+            (
+                names.get(key[0], key[0]),
+                key[1],
+                last if last is not None else 0,
+                sum(f.num_records or 0 for f in view.files),
+                view.data_size,
+                len(view.rowsets),
+                len(view.files),
+                f"{first}-{last}" if view.rowsets else None,
+                s.cumulative_point,
+                policy.cumulative_score(state, cfg),
+                policy.base_score(state, cfg),
+                SCANS.count(tablets.store.path, *key),
+            )
+        )
+    return rows
 
 
 # ---------------------------------------------------------------------- the background job
 
 
-class RoundState:
-    """Per process: rounds produced so far (a base round every N cumulative rounds)."""
-
-    def __init__(self) -> None:
-        self.rounds = 0
-
-
-ROUNDS = RoundState()
+#: Per process: which kind the next production round makes (N cumulative rounds, then a base one).
+ROUNDS = producer.RoundCounter()
 
 
 @dataclass
@@ -348,31 +375,33 @@ def auto_enabled(meta: TableMeta) -> bool:
 
 
 def run_pass(engine: Engine) -> PassReport:
-    """One pass of the producer over every table whose automatic compaction is on: rounds of
-    picking the highest-scoring tablet not picked yet in this pass (cumulative rounds, and a
-    base round every N), each task run by a pool of ``compaction_task_num_per_disk`` threads once
-    it has its permits. A tablet whose last compaction of the kind failed less than
-    ``min_compaction_failure_interval_sec`` ago is skipped. The pass ends when a round finds
-    nothing to do; it waits for its tasks."""
-    from . import producer
+    """One pass of the producer over every table whose automatic compaction is on.
 
+    Rounds: each makes a cumulative task, or a base task every
+    ``cumulative_compaction_rounds_for_each_base_compaction_round`` rounds, for the eligible
+    tablet with the highest tablet score (producer.choose_tablet: not yet submitted in this pass,
+    the failure back-off, the table property). A task waits for its permits (its input segments;
+    ``total_permits_for_compaction_score``) and runs on a pool of ``compaction_task_num_per_disk``
+    threads (the warehouse is one disk). A tablet whose pick is empty is left for the next pass.
+    The pass ends when a round finds no tablet of either kind, once its tasks are done."""
     report = PassReport()
     cfg = _config(engine)
     if cfg.disable_auto_compaction or engine.catalog.read_only:
         return report
-    tables: list[TableTablets] = []
+    SCANS.interval = float(engine.frontend("tablet_scan_frequency_time_node_interval_second"))
+    tables: dict[int, TableTablets] = {}
     for meta in engine.catalog.list_table_metas():
         if not auto_enabled(meta):
             continue
         try:
-            tables.append(table_tablets(engine, meta))
+            tables[meta.id] = table_tablets(engine, meta)
         except DorisqlError as exc:
             report.errors[f"{meta.db}.{meta.name}"] = str(exc)
     report.tables = len(tables)
-    report.tablets = sum(len(t.views) for t in tables)
-    workers = max(1, cfg.compaction_task_num_per_disk)
-    permits = producer.Permits(cfg.total_permits_for_compaction_score)
-    taken: set[tuple[str, str, int]] = set()
+    report.tablets = sum(len(t.views) for t in tables.values())
+    permits = producer.Permits()
+    permits_free = threading.Condition()
+    busy: set[producer.TabletKey] = set()
     lock = threading.Lock()
 
     def work(tablets: TableTablets, key, chosen: Pick, need: int) -> None:
@@ -381,61 +410,97 @@ def run_pass(engine: Engine) -> PassReport:
             with lock:
                 report.tasks.append(task)
         except CommitConflictError:
-            pass  # busy or changed meanwhile: the next pass looks again
+            pass  # busy in another process, or changed meanwhile: the next pass looks again
         except Exception as exc:
             name = f"{tablets.meta.db}.{tablets.meta.name} {key[0]}/{key[1]}"
             with lock:
-                report.errors[name] = str(exc) if isinstance(exc, DorisqlError) else type(exc).__name__
+                report.errors[name] = str(exc) if isinstance(exc, DorisqlError) else _short(exc)
         finally:
-            permits.release(need)
+            with permits_free:
+                permits.release(need)
+                permits_free.notify_all()
 
+    workers = max(1, cfg.compaction_task_num_per_disk)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="compaction") as pool:
         while True:
-            kind = BASE if _base_round(cfg) else CUMULATIVE
             now = time.time()
-            best = _best_tablet(tables, taken, kind, cfg, now)
-            if best is None and kind == BASE:
-                kind = CUMULATIVE
-                best = _best_tablet(tables, taken, kind, cfg, now)
-            if best is None:
+            kind = _kind(ROUNDS.next_kind(cfg))
+            found = _next_task(tables, busy, kind, cfg, now)
+            if found is None:  # nothing of this kind: try the other before ending the pass
+                kind = BASE if kind == CUMULATIVE else CUMULATIVE
+                found = _next_task(tables, busy, kind, cfg, now)
+            if found is None:
                 break
-            tablets, key, chosen = best
-            taken.add((tablets.store.path, *key))
+            tablets, key, chosen = found
             need = sum(len(rs.files) for rs in chosen.inputs)
-            permits.acquire(need)
+            with permits_free:
+                while not permits.try_acquire(need, cfg.total_permits_for_compaction_score):
+                    permits_free.wait()
             pool.submit(work, tablets, key, chosen, need)
     return report
 
 
-def _base_round(cfg) -> bool:
-    ROUNDS.rounds += 1
-    every = cfg.cumulative_compaction_rounds_for_each_base_compaction_round
-    return ROUNDS.rounds % (every + 1) == 0
+def _short(exc: BaseException) -> str:
+    from .executor import _message
+
+    return _message(exc)
 
 
-def _best_tablet(tables: list[TableTablets], taken, kind: str, cfg, now: float):
-    from . import policy, producer
+def _kind(producer_kind: str) -> str:
+    return BASE if producer_kind == producer.BASE else CUMULATIVE
 
-    best = None
-    best_score = 0.0
-    for tablets in tables:
-        path = tablets.store.path
-        for key, view in tablets.views.items():
-            if (path, *key) in taken or not view.files:
-                continue
-            s = STATES.get(path, *key)
-            failed = s.last_base_failure if kind == BASE else s.last_cumulative_failure
-            if failed and now - failed < cfg.min_compaction_failure_interval_sec:
-                continue
-            state = tablets.state(key)
-            if state.cumulative_point == -1:
-                s.cumulative_point = policy.calc_cumulative_point(state, cfg)
-                state = tablets.state(key)
-            score = policy.base_score(state, cfg) if kind == BASE else policy.cumulative_score(state, cfg)
-            total = producer.tablet_score(SCANS.frequency(path, *key, now), score, cfg)
-            if total <= best_score:
-                continue
-            chosen = pick(tablets, key, kind, cfg, now)
-            if chosen.inputs:
-                best, best_score = (tablets, key, chosen), total
-    return best
+
+def _next_task(tables: dict[int, TableTablets], busy: set, kind: str, cfg, now: float):
+    """The best tablet of `kind` with a non-empty pick (tablets with empty picks become busy for
+    the rest of the pass); None when no tablet scores."""
+    from . import policy
+
+    while True:
+        candidates = []
+        for table_id, tablets in tables.items():
+            path = tablets.store.path
+            for key, view in tablets.views.items():
+                if (table_id, *key) in busy or not view.files:
+                    continue
+                s = STATES.get(path, *key)
+                if s.cumulative_point == -1:
+                    s.cumulative_point = policy.calc_cumulative_point(tablets.state(key), cfg)
+                candidates.append(
+                    producer.TabletCandidate(
+                        table_id, key[0], key[1], tablets.state(key), SCANS.frequency(path, *key, now)
+                    )
+                )
+        best = producer.choose_tablet(
+            candidates, cfg, now, producer.BASE if kind == BASE else producer.CUMULATIVE, busy
+        )
+        if best is None:
+            return None
+        busy.add(best.key)
+        tablets = tables[best.table_id]
+        key = (best.partition, best.bucket)
+        chosen = pick(tablets, key, kind, cfg, now)
+        if chosen.inputs:
+            return tablets, key, chosen
+
+
+def _auto_compaction_on(engine: Engine) -> bool:
+    return engine.frontend("disable_auto_compaction") != "true"
+
+
+def _job():
+    from dorisql.engine.jobs import Job, frontend_interval
+
+    return Job(
+        name="compaction",
+        title="compaction",
+        run=run_pass,
+        interval=frontend_interval("compaction_check_interval_seconds"),
+        enabled=_auto_compaction_on,
+        # Reads Delta logs to choose; Spark starts only when a tablet is to be compacted, so a
+        # warehouse with nothing to compact never starts it (and the job runs with the catalog ones).
+        needs_spark=False,
+    )
+
+
+#: The background job (engine.scheduler.default_jobs): Doris's compaction producer.
+COMPACTION = _job()

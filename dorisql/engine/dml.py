@@ -56,6 +56,9 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
         f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
     ]
     frame = read_files(engine.spark, files, spark_ddl_schema(meta.definition))
+    from dorisql.compaction.service import SCANS  # the producer's scan_frequency per tablet
+
+    SCANS.record(store.path, {(f.partition, f.bucket) for f in files})
     if needs_sequence(meta.definition) and files:
         from pyspark.sql import functions as F
 
