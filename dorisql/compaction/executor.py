@@ -233,8 +233,8 @@ def _write(store, merged, meta, tablet, files, versions, read_version, kind, out
     size = sum(f.size for f in files)  # an upper bound of the output's size
     count = max(1, math.ceil(size / max(1, int(output_file_size))))
     keys = [F.col(f"`{_df_column(merged, k)}`") for k in _sort_columns(meta)]
-    if count == 1:
-        laid = merged.repartition(1).sortWithinPartitions(*keys)
+    if count == 1:  # a tablet is compacted by one task, as by one thread in Doris
+        laid = merged.coalesce(1).sortWithinPartitions(*keys)
     else:  # key ranges per file: the files of the rowset do not overlap
         laid = merged.repartitionByRange(count, *keys).sortWithinPartitions(*keys)
     laid = laid.withColumn(PARTITION_COLUMN, F.lit(partition)).withColumn(BUCKET_COLUMN, F.lit(int(bucket)))
