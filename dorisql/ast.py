@@ -432,6 +432,14 @@ class ShowData(Statement):
 
 
 @dataclass(frozen=True)
+class ShowDelete(Statement):
+    """SHOW DELETE [FROM db]: the delete conditions of the database's tables."""
+
+    reads_only: ClassVar[bool] = True
+    db: str | None = None
+
+
+@dataclass(frozen=True)
 class ShowBuckets(Statement):
     """SHOW BUCKETS FROM [db.]t -- a dorisql extension: each partition's bucket decision."""
 
@@ -568,6 +576,15 @@ class Query(Statement):
 
     sql: str
     tables: tuple[TableName, ...] = ()
+
+
+@dataclass(frozen=True)
+class Delete(Statement):
+    """DELETE FROM t [PARTITION p | PARTITIONS (p1, p2)] WHERE <condition> (kept as text)."""
+
+    table: TableName
+    partitions: tuple[str, ...] = ()
+    where: str = ""
 
 
 @dataclass(frozen=True)

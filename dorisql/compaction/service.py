@@ -129,7 +129,9 @@ class TableTablets:
 
 def _delete_versions(snapshot) -> tuple[Any, ...]:
     """The table's live delete versions (dorisql.compaction.deletes)."""
-    return ()  # until DELETE lands
+    from .deletes import delete_versions
+
+    return delete_versions(snapshot)
 
 
 def table_tablets(engine: Engine, meta: TableMeta, partitions: Iterable[str] | None = None) -> TableTablets:

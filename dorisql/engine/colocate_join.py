@@ -134,6 +134,8 @@ class _Side:
     model: str
     keys: tuple[str, ...]
     aggs: tuple[str, ...]  # per column: "" for keys, else SUM/MAX/MIN/REPLACE/REPLACE_IF_NOT_NULL
+    #: The delete versions the scan applies (dorisql.compaction.deletes): applied per file here.
+    deletes: tuple = ()
 
 
 def _local_path(uri: str) -> str:
@@ -145,7 +147,7 @@ def _local_path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme in ("file", "") else uri
 
 
-def side_of(meta: TableMeta, files: Sequence[str]) -> _Side:
+def side_of(meta: TableMeta, files: Sequence[str], deletes: Sequence = ()) -> _Side:
     from dorisql.engine.merge import key_model
 
     model = key_model(meta)
@@ -162,6 +164,7 @@ def side_of(meta: TableMeta, files: Sequence[str]) -> _Side:
         model=model,
         keys=keys,
         aggs=aggs,
+        deletes=tuple(deletes),
     )
 
 
@@ -187,7 +190,16 @@ def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
         names = {n.lower(): n for n in f.schema_arrow.names}
         stored = [names[side.columns[i].lower()] for i in indices] + [names[c.lower()] for c in extra]
         # projection pushdown: Parquet decodes only these columns
-        t = f.read(columns=stored, use_threads=False)
+        gone = _deletes_of(side, path)
+        if gone:  # a DELETE after this file: drop its rows first, reading the columns it names
+            from dorisql.compaction.deletes import arrow_keep_mask, parse_predicate
+
+            named = {c.column.lower() for d in gone for c in parse_predicate(d.predicate)}
+            wanted = list(dict.fromkeys([*stored, *(names[n] for n in sorted(named))]))
+            full = f.read(columns=wanted, use_threads=False)
+            t = full.filter(arrow_keep_mask(full, gone)).select(stored)
+        else:
+            t = f.read(columns=stored, use_threads=False)
         out = t.rename_columns([*schema.names, *extra])
         if side.model != "DUPLICATE":
             m = _COMMIT_VERSION.search(path)
@@ -197,6 +209,21 @@ def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
     if not parts:
         return pa.schema([*schema, *(pa.field(c, pa.int64()) for c in extra)]).empty_table()
     return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+
+
+_PARTITION_IN_PATH = re.compile(r"/__partition=([^/]*)/")
+
+
+def _deletes_of(side: _Side, path: str) -> tuple:
+    """The delete versions that apply to the file at `path` (by its partition and commit version)."""
+    if not side.deletes:
+        return ()
+    from urllib.parse import unquote
+
+    from dorisql.compaction.deletes import applicable
+
+    m, p = _COMMIT_VERSION.search(path), _PARTITION_IN_PATH.search(path)
+    return applicable(side.deletes, unquote(p.group(1)) if p else "", int(m.group(1)) if m else 0)
 
 
 def _read(side: _Side, bucket: int, indices: Sequence[int], schema):
@@ -266,7 +293,7 @@ def build(
     for tag, (meta, raw, files) in (("l", left), ("r", right)):
         merged_schema = merge_rows(raw, meta).schema
         fields = [StructField(column_name(tag, i), f.dataType, True) for i, f in enumerate(merged_schema.fields)]
-        sides.append(side_of(meta, files))
+        sides.append(side_of(meta, files, getattr(raw, "dorisql_deletes", ())))
         structs.append(fields)
     (lside, rside), (lfields, rfields) = sides, structs
     if join_type in ("left semi", "left anti"):

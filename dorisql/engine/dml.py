@@ -59,14 +59,50 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     from dorisql.compaction.service import SCANS  # the producer's scan_frequency per tablet
 
     SCANS.record(store.path, {(f.partition, f.bucket) for f in files})
-    if needs_sequence(meta.definition) and files:
+    # Delete versions (DELETE FROM) hide the matching rows of the files committed before them.
+    deletes = _deletes_for(snapshot, files)
+    if (needs_sequence(meta.definition) or deletes) and files:
         from pyspark.sql import functions as F
 
         from dorisql.storage.delta import COMMIT_VERSION_PATTERN
 
         version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
         frame = frame.withColumn(COMMIT_SEQ_COLUMN, F.when(version == "", F.lit(0)).otherwise(version.cast("long")))
+    if deletes:
+        from pyspark.sql import functions as F
+
+        from dorisql.compaction.deletes import apply_deletes
+
+        scoped = any(d.partitions is not None for d in deletes)
+        if scoped:
+            folder = F.regexp_extract(F.col("_metadata.file_path"), f"/{PARTITION_COLUMN}=([^/]*)/", 1)
+            frame = frame.withColumn(PARTITION_COLUMN, F.url_decode(folder))
+        frame = apply_deletes(frame, deletes, PARTITION_COLUMN if scoped else None, COMMIT_SEQ_COLUMN)
+        if scoped:
+            frame = frame.drop(PARTITION_COLUMN)
+        if not needs_sequence(meta.definition):
+            frame = frame.drop(COMMIT_SEQ_COLUMN)
+    # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
+    frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
     return frame
+
+
+def _deletes_for(snapshot, files) -> tuple:
+    """The delete versions of the snapshot that apply to at least one of `files`."""
+    import re
+
+    from dorisql.compaction.deletes import applicable, delete_versions
+    from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+
+    live = delete_versions(snapshot)
+    if not live:
+        return ()
+    used: dict[int, object] = {}
+    for f in files:
+        m = re.search(COMMIT_VERSION_PATTERN, f.path)
+        for d in applicable(live, f.partition, int(m.group(1)) if m else 0):
+            used[d.version] = d
+    return tuple(used[v] for v in sorted(used))
 
 
 def _resolver(engine: Engine):

@@ -69,6 +69,9 @@ SELECT * FROM local("file_path" = "data.csv", "format" = "csv",
     [WHERE ...] [GROUP BY ...] [ORDER BY ...] [LIMIT n];
 EXPLAIN SELECT ...   shows partitions=k/n and tablets=k/n for each scan.""",
     "TRUNCATE TABLE": "TRUNCATE TABLE [db.]table [PARTITION (p1, ...)];",
+    "DELETE": """DELETE FROM [db.]table [PARTITION p | PARTITIONS (p1, ...)]
+WHERE col op value [AND ...];   -- op: = != < <= > >= [NOT] IN (...) IS [NOT] NULL
+SHOW DELETE [FROM db];""",
     "DROP TABLE": "DROP TABLE [IF EXISTS] [db.]table [FORCE];",
     "ADMIN SET FRONTEND CONFIG": """ADMIN SET FRONTEND CONFIG ("key" = "value");
 Keys: dynamic_partition_enable, dynamic_partition_check_interval_seconds,

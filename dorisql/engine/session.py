@@ -272,7 +272,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import check, colocate, compaction, ddl, dml, show
+    from . import check, colocate, compaction, ddl, delete, dml, show
 
     return {
         ast.Use: _use,
@@ -285,6 +285,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         **check.HANDLERS,
         **colocate.HANDLERS,
         **compaction.HANDLERS,
+        **delete.HANDLERS,
     }
 
 

@@ -122,13 +122,15 @@ class Snapshot:
     table_path: str
     version: int
     files: tuple[FileEntry, ...]
+    #: The table properties at this version (delete versions live there: dorisql.compaction.deletes).
+    properties: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def filter(self, partitions: Iterable[str] | None = None, buckets: Iterable[int] | None = None) -> Snapshot:
         """Keep the files of these partitions (names, exact) and/or buckets."""
         ps = None if partitions is None else set(partitions)
         bs = None if buckets is None else {int(b) for b in buckets}
         files = tuple(f for f in self.files if (ps is None or f.partition in ps) and (bs is None or f.bucket in bs))
-        return Snapshot(self.table_path, self.version, files)
+        return Snapshot(self.table_path, self.version, files, self.properties)
 
     @property
     def uris(self) -> list[str]:
@@ -305,6 +307,20 @@ class DeltaStore:
             dt.alter.set_table_properties(dict(properties), raise_if_not_exists=False)
             return self._table().version()
 
+    def commit_properties(self, make: Callable[[int], Mapping[str, str]]) -> int:
+        """One commit setting the properties ``make(v)``, v being the version this commit becomes
+        (a DELETE records itself under its own version). Returns v."""
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            version = dt.version() + 1
+            dt.alter.set_table_properties(dict(make(version)), raise_if_not_exists=False)
+            committed = self._table().version()
+        if committed != version:  # only a writer ignoring the commit lock can do this
+            raise CommitConflictError(
+                f"table {self.path}: expected to commit version {version}, the log is at {committed}"
+            )
+        return version
+
     def arrow_schema(self) -> pa.Schema:
         return pa.schema(self._table().schema())
 
@@ -348,7 +364,7 @@ class DeltaStore:
                 cols["path"], cols["size_bytes"], cols["modification_time"], cols["num_records"], cols[pcol], cols[bcol]
             )
         )
-        return Snapshot(self.path, dt.version(), files)
+        return Snapshot(self.path, dt.version(), files, dict(dt.metadata().configuration))
 
     def _uri(self, rel_path: str) -> str:
         return fs.spark_uri(os.path.join(self.path, rel_path))

@@ -164,6 +164,8 @@ def parse_statement(text: str) -> ast.Statement:
         if nxt in ("SELECT", "WITH", "(") or nxt in _EXPLAIN_LEVELS or nxt == "VERBOSE":
             return _explain(text, end, word)
         return _run_lark(text)
+    if word == "DELETE":
+        return _delete(text)
     if word in STATEMENT_WORDS or not word[0].isalpha() and word[0] != "_":
         return _run_lark(text)
     if word in UNSUPPORTED_STATEMENTS:
@@ -181,6 +183,22 @@ def _query(text: str, start: int) -> ast.Query:
     except SqlSyntaxError as e:
         raise located(e, text, start + (e.pos or 0)) from None  # (query_tables always sets pos)
     return ast.Query(sql=sql, tables=tables)
+
+
+_DELETE_PREFIX = "SELECT 1 FROM t WHERE "
+
+
+def _delete(text: str) -> ast.Statement:
+    """DELETE: Lark delimits its WHERE condition, sqlglot must be able to read it (its rules are
+    checked later: dorisql.compaction.deletes)."""
+    stmt = _run_lark(text)
+    if isinstance(stmt, ast.Delete):
+        start = text.rfind(stmt.where)
+        try:
+            query_tables(_DELETE_PREFIX + stmt.where)
+        except SqlSyntaxError as e:
+            raise located(e, text, start + max(0, (e.pos or 0) - len(_DELETE_PREFIX))) from None
+    return stmt
 
 
 def _explain(text: str, pos: int, keyword: str) -> ast.Explain:

@@ -620,6 +620,12 @@ class ToAst(Transformer):
     def show_data(self, c):
         return ast.ShowData(c[0])
 
+    def delete_from(self, c):
+        return ast.Delete(c[0], partitions=c[1] or (), where=c[2].source())
+
+    def show_delete(self, c):
+        return ast.ShowDelete(c[0])
+
     def show_buckets(self, c):
         return ast.ShowBuckets(c[0])
 

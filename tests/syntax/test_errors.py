@@ -203,7 +203,7 @@ def test_unknown_type():
         ("ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES LESS THAN ('1')", "temporary partitions"),
         ("ALTER TABLE t DROP TEMPORARY PARTITION tp", "temporary partitions"),
         ("ALTER TABLE t MODIFY PARTITION p1 SET ('replication_num' = '1')", "ALTER TABLE ... MODIFY PARTITION"),
-        ("DELETE FROM t WHERE a = 1", "DELETE"),
+        ("EXPLAIN DELETE FROM t WHERE a = 1", "EXPLAIN DELETE"),
         ("UPDATE t SET a = 1", "UPDATE"),
         ("SHOW VARIABLES", "SHOW VARIABLES"),
         ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),

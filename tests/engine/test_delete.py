@@ -1,0 +1,173 @@
+"""DELETE FROM as a delete version (dorisql.compaction.deletes): merge-on-read on all three key
+models, partitions, NULLs, later reloads, a load committed after the delete, the colocate join,
+SHOW DELETE, retiring a delete version after its rows are gone, and a process killed around
+the commit. One engine for the module; a few small tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from dorisql.compaction.deletes import DeleteVersion, apply_deletes, delete_versions, retire_delete_versions
+from dorisql.errors import AnalysisError
+from dorisql.storage.delta import DeltaStore
+
+from .conftest import delta_rows, delta_version, rows, run, table_path
+
+pytestmark = pytest.mark.spark
+
+DUP = """CREATE TABLE dup (k INT, s VARCHAR(8), v INT) DUPLICATE KEY(k)
+    PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (20))
+    DISTRIBUTED BY HASH(k) BUCKETS 2"""
+UNI = """CREATE TABLE uni (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k)
+    DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ("colocate_with" = "g")"""
+AGG = """CREATE TABLE agg (k INT NOT NULL, d DATE NOT NULL, n BIGINT SUM DEFAULT "0") AGGREGATE KEY(k, d)
+    DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ("colocate_with" = "g")"""
+
+
+@pytest.fixture(scope="module")
+def eng(engine):
+    run(engine, DUP)
+    run(engine, UNI)
+    run(engine, AGG)
+    run(engine, "INSERT INTO dup VALUES (1, 'a', 1), (2, NULL, 2), (3, 'c', 3), (11, 'a', 11), (12, NULL, 12)")
+    run(engine, "INSERT INTO uni VALUES (1, 'x'), (2, 'y'), (3, 'z')")
+    run(engine, "INSERT INTO agg VALUES (1, '2024-01-01', 5), (2, '2024-01-01', 7)")
+    run(engine, "INSERT INTO agg VALUES (1, '2024-01-01', 10), (1, '2024-01-02', 1)")
+    return engine
+
+
+def test_duplicate_value_column_partition_and_nulls(eng):
+    # a value column, one partition named: p2's 'a' row stays
+    result = run(eng, "DELETE FROM dup PARTITION p1 WHERE s = 'a'")
+    assert result.affected_rows == 0 and "'status':'VISIBLE'" in result.message
+    assert sorted(rows(eng, "SELECT k FROM dup")) == [(2,), (3,), (11,), (12,)]
+    # IS NULL, no PARTITION clause: every partition
+    run(eng, "DELETE FROM dup WHERE s IS NULL")
+    assert sorted(rows(eng, "SELECT k FROM dup")) == [(3,), (11,)]
+    # `s != 'c'` does not match NULL rows (none left) nor 'c'; pruning by k keeps p2 only
+    run(eng, "DELETE FROM dup WHERE k >= 11 AND s != 'c'")
+    assert sorted(rows(eng, "SELECT k, s FROM dup")) == [(3, "c")]
+    # rows loaded later are not deleted, even when they match
+    run(eng, "INSERT INTO dup VALUES (1, 'a', 100), (12, NULL, 120)")
+    assert sorted(rows(eng, "SELECT k, v FROM dup")) == [(1, 100), (3, 3), (12, 120)]
+    # the outside reader still sees the deleted rows (until compaction)
+    assert len(delta_rows(eng, "dup")) == 7
+    shown = rows(eng, "SHOW DELETE")
+    dup = [r for r in shown if r[0] == "dup"]
+    assert [(r[1], r[3], r[4]) for r in dup] == [
+        ("p1", 's EQ "a"', "FINISHED"),
+        ("*", "s IS NULL", "FINISHED"),
+        ("*", 'k GE "11", s NE "c"', "FINISHED"),
+    ]
+
+
+def test_delete_that_matches_nothing_commits_nothing(eng):
+    before = delta_version(eng, "dup")
+    assert run(eng, "DELETE FROM dup WHERE k = NULL").message.endswith("'txnId':'-1'}")
+    assert run(eng, "DELETE FROM dup WHERE k = 100").message.endswith("'txnId':'-1'}")  # no partition holds 100
+    assert delta_version(eng, "dup") == before
+    # matches no row, but a partition may hold one: recorded, nothing changes
+    run(eng, "DELETE FROM dup WHERE k = 5")
+    assert sorted(rows(eng, "SELECT k FROM dup")) == [(1,), (3,), (12,)]
+
+
+def test_unique_delete_by_key_then_reload(eng):
+    run(eng, "INSERT INTO uni VALUES (2, 'y2')")
+    run(eng, "DELETE FROM uni WHERE k IN (2, 3)")
+    assert rows(eng, "SELECT k, v FROM uni") == [(1, "x")]
+    # a later load of a deleted key is visible again; its older versions stay deleted
+    run(eng, "INSERT INTO uni VALUES (2, 'again')")
+    assert sorted(rows(eng, "SELECT k, v FROM uni")) == [(1, "x"), (2, "again")]
+    with pytest.raises(AnalysisError, match="Right expr of binary predicate should be value"):
+        run(eng, "DELETE FROM uni WHERE k = k")
+
+
+def test_aggregate_delete_removes_merged_row_and_later_loads_start_fresh(eng):
+    run(eng, "DELETE FROM agg WHERE k = 1 AND d = '2024-01-01'")
+    assert sorted(rows(eng, "SELECT k, CAST(d AS STRING), n FROM agg")) == [(1, "2024-01-02", 1), (2, "2024-01-01", 7)]
+    run(eng, "INSERT INTO agg VALUES (1, '2024-01-01', 3)")
+    assert (1, "2024-01-01", 3) in rows(eng, "SELECT k, CAST(d AS STRING), n FROM agg")
+    with pytest.raises(AnalysisError, match=r"but Table\[agg\] is an Aggregate table\."):
+        run(eng, "DELETE FROM agg WHERE n = 3")
+
+
+def test_colocate_join_applies_deletes(eng):
+    # uni: (1, x), (2, again); agg: k=1 (two days), k=2
+    plan = "\n".join(r[0] for r in rows(eng, "EXPLAIN SELECT u.k FROM uni u JOIN agg a ON u.k = a.k"))
+    assert "colocate: true" in plan
+    got = sorted(rows(eng, "SELECT u.k, u.v, a.n FROM uni u JOIN agg a ON u.k = a.k"))
+    assert got == [(1, "x", 1), (1, "x", 3), (2, "again", 7)]
+
+
+def test_load_committed_after_delete_is_not_affected(eng):
+    """A load staged before the DELETE that commits after it keeps its rows: it is a later version."""
+    import os
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run(eng, "CREATE TABLE c (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(eng, "INSERT INTO c VALUES (7, 1)")
+    store = DeltaStore(table_path(eng, "c"))
+    key = eng.catalog.load_table("d", "c").partition_keys()["c"]
+    staging = store.new_staging_dir()
+    folder = os.path.join(staging, f"__partition={key}", "__bucket=0")
+    os.makedirs(folder)
+    pq.write_table(pa.table({"k": pa.array([7], pa.int32()), "v": pa.array([2], pa.int32())}), f"{folder}/a.parquet")
+    run(eng, "DELETE FROM c WHERE k = 7")
+    assert rows(eng, "SELECT k, v FROM c") == []
+    assert store.commit_staged(staging).committed
+    assert rows(eng, "SELECT k, v FROM c") == [(7, 2)]
+
+
+def _killed_delete(eng, kill_at: str) -> None:
+    from .test_crash_consistency import killed_dorisql
+
+    killed_dorisql(eng.warehouse, "DELETE FROM k WHERE k = 1", kill_at)
+
+
+def test_killed_before_commit_changes_nothing_after_commit_is_done(eng):
+    from .test_crash_consistency import assert_consistent
+
+    run(eng, "CREATE TABLE k (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(eng, "INSERT INTO k VALUES (1, 1), (2, 2)")
+    before = delta_version(eng, "k")
+    _killed_delete(eng, "before:dorisql.storage.delta:DeltaStore.commit_properties")
+    assert delta_version(eng, "k") == before
+    assert sorted(rows(eng, "SELECT k FROM k")) == [(1,), (2,)]
+    # killed after the Delta commit, before the catalog's VisibleVersion bump: the delete is done
+    _killed_delete(eng, "after:dorisql.storage.delta:DeltaStore.commit_properties")
+    assert delta_version(eng, "k") == before + 1
+    assert rows(eng, "SELECT k FROM k") == [(2,)]
+    assert_consistent(eng)
+    run(eng, "DELETE FROM k WHERE k = 1")  # the retry is harmless
+    assert rows(eng, "SELECT k FROM k") == [(2,)]
+    assert run(eng, "ADMIN CHECK TABLE k").rows == []
+
+
+def test_apply_and_retire(eng, spark):
+    """Rewriting the older files without the deleted rows, then retiring the delete versions,
+    leaves the rows deleted (what base compaction will do)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    from dorisql.storage.delta import read_files
+
+    run(eng, "CREATE TABLE r (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(eng, "INSERT INTO r VALUES (1, 1), (2, 2), (3, 3)")
+    run(eng, "DELETE FROM r WHERE k = 2")
+    store = DeltaStore(table_path(eng, "r"))
+    deletes = delete_versions(store)
+    assert [(d.predicate, d.partitions) for d in deletes] == [("`k` = 2", None)]
+    snap = store.snapshot()
+    schema = T.StructType([T.StructField("k", T.IntegerType()), T.StructField("v", T.IntegerType())])
+    raw = read_files(spark, snap.files, schema, base_path=store.path)
+    stamped = raw.withColumn("__commit_seq", F.lit(deletes[0].version - 1))
+    kept = apply_deletes(stamped, deletes).drop("__commit_seq")
+    store.rewrite(snap.version, snap.files, kept, data_change=True)
+    retired = retire_delete_versions(store, [d.version for d in deletes])
+    assert retired is not None and delete_versions(store) == ()
+    assert retire_delete_versions(store, [d.version for d in deletes]) is None
+    assert sorted(rows(eng, "SELECT k FROM r")) == [(1,), (3,)]
+    assert sorted(r["k"] for r in delta_rows(eng, "r")) == [1, 3]
+    assert isinstance(deletes[0], DeleteVersion)
