@@ -73,6 +73,8 @@ class CompactionTask:
     #: The Delta version the compaction committed (None: nothing committed).
     version: int | None = None
     retired: tuple[int, ...] = ()
+    #: The table's Delta folder.
+    path: str = ""
 
 
 class TaskLog:
@@ -159,7 +161,6 @@ def compact_tablet(
     deletes: Sequence[Any] = (),
     output_file_size: int = 128 * MB,
     trigger: str = "MANUAL",
-    log: TaskLog | None = TASKS,
 ) -> CompactionTask:
     """Compact `inputs` (consecutive rowsets of tablet `partition`/`bucket`, read at
     `read_version`) into one rowset. `deletes`: the table's live delete versions. Returns the
@@ -186,9 +187,10 @@ def compact_tablet(
         input_files=len(files),
         input_bytes=sum(f.size for f in files),
         trigger=trigger,
+        path=store.path,
     )
-    if log is not None:
-        log.start(task)
+    log = TASKS  # looked up now: a benchmark may keep a longer log
+    log.start(task)
     try:
         with tablet_lock(store.path, partition, bucket):
             if files:
@@ -211,8 +213,7 @@ def compact_tablet(
         raise
     finally:
         task.finished = time.time()
-        if log is not None:
-            log.finish(task)
+        log.finish(task)
 
 
 def _message(exc: BaseException) -> str:

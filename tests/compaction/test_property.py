@@ -1,5 +1,5 @@
-"""Property: whatever sequence of loads, compactions (manual, background, full) and queries runs on a
-table of any key model, every query returns what a reference computed without compaction returns.
+"""Property: whatever sequence of loads, DELETEs, compactions (manual, background, full) and queries
+runs on a table of any key model, every query returns what a reference computed without compaction returns.
 
 Small on purpose (a few examples, tiny tables, one engine): each step is a real Spark job.
 """
@@ -59,13 +59,14 @@ def reference(model: str, loads: list[list[tuple[int, int]]]) -> list[tuple]:
 
 
 load_op = st.lists(st.tuples(st.integers(0, 4), st.integers(-5, 9)), min_size=1, max_size=4).map(lambda r: ("load", r))
+delete_op = st.integers(0, 4).map(lambda k: ("delete", k))
 compact_op = st.sampled_from([("compact", "CUMULATIVE"), ("compact", "BASE"), ("auto", None), ("full", None)])
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     model=st.sampled_from(sorted(DDL)),
-    ops=st.lists(st.one_of(load_op, load_op, compact_op), min_size=3, max_size=7),
+    ops=st.lists(st.one_of(load_op, load_op, delete_op, compact_op), min_size=3, max_size=7),
 )
 def test_results_never_change_because_of_compaction(engine, model, ops):
     table = f"t{next(_names)}"
@@ -77,6 +78,9 @@ def test_results_never_change_because_of_compaction(engine, model, ops):
             values = ", ".join(f"({k}, {v}, {v})" if model == "AGGREGATE" else f"({k}, {v})" for k, v in arg)
             run(engine, f"INSERT INTO {table} VALUES {values}")
             loads.append(arg)
+        elif op == "delete":  # rows of key `arg` loaded so far are gone; later loads count again
+            run(engine, f"DELETE FROM {table} WHERE k = {arg}")
+            loads = [[r for r in load if r[0] != arg] for load in loads]
         elif op == "compact":
             run(engine, f"ADMIN COMPACT TABLE {table} PARTITION {table} WHERE type = '{arg}'")
         elif op == "auto":
