@@ -145,14 +145,10 @@ def table_tablets(engine: Engine, meta: TableMeta, partitions: Iterable[str] | N
     wanted = set(keys.values())
     files = [f for f in snapshot.files if f.partition in wanted]
     tablets = [
-        (meta.partition_key(p), b) for p in meta.partitions if meta.partition_key(p) in wanted for b in _buckets(p)
+        (meta.partition_key(p), b) for p in meta.partitions if meta.partition_key(p) in wanted for b in range(p.buckets)
     ]
     views = tablet_views(files, deletes, tablets=tablets)
     return TableTablets(meta, store, snapshot, deletes, views)
-
-
-def _buckets(partition) -> range:
-    return range(int(getattr(partition, "buckets", 0) or 0))
 
 
 # ---------------------------------------------------------------------- one compaction

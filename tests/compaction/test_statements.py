@@ -81,3 +81,23 @@ def test_settings_and_the_table_property(engine):
 def test_nothing_compacted_yet(engine):
     (result,) = engine.execute_sql("SHOW PROC '/compactions'")
     assert result.columns[:6] == ["Table", "PartitionName", "Bucket", "Type", "Trigger", "State"]
+
+
+def test_show_tablets_of_an_empty_table(engine):
+    result = engine.execute_sql("SHOW TABLETS FROM t PARTITION (p2)")[0]
+    assert result.columns == [
+        "PartitionName",
+        "Bucket",
+        "Version",
+        "RowCount",
+        "DataSize",
+        "RowsetCount",
+        "FileCount",
+        "VersionRange",
+        "CumulativePoint",
+        "CumulativeScore",
+        "BaseScore",
+        "QueryHits",
+    ]
+    assert [tuple(r) for r in result.rows] == [("p2", b, 0, 0, 0, 0, 0, None, -1, 0, 0, 0) for b in (0, 1)]
+    assert len(engine.execute_sql("SHOW TABLETS FROM t")[0].rows) == 4
