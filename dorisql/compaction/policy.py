@@ -216,7 +216,10 @@ class CumulativePick:
     inputs: tuple[Rowset, ...]
     #: The version of the delete rowset that stopped (or was skipped by) the selection; -1: none.
     last_delete_version: int
-    #: The cumulative point the pick was made from (store it in the tablet's state).
+    #: The tablet's cumulative point now: the one the pick was made from, or, when the pick is
+    #: empty because of a delete version, the version after that delete (Doris's
+    #: CumulativeCompaction::pick_rowsets_to_compact moves it there "to let base compaction handle
+    #: the delete version"). Store it in the tablet's state whether or not a compaction follows.
     cumulative_point: int
 
 
@@ -243,6 +246,13 @@ def pick_cumulative_input(state: TabletState, cfg: CompactionConfig, now: float)
     if point == INVALID_CUMULATIVE_POINT:
         return CumulativePick((), -1, point)
     candidates = longest_consecutive(state, candidate_rowsets(state, point, cfg, now))
+    first_after = next((rs for rs in _sorted(state.rowsets) if rs.start_version >= point), None)
+    if candidates and candidates[0] != first_after:
+        # The rowset right after the point is still in the skip window. Doris would pick past it
+        # and then move the point beyond it, leaving a fresh (possibly overlapping) load on the
+        # base side, which base compaction refuses for ever; waiting for the window to pass
+        # keeps the run starting at the point.
+        candidates = []
     promotion = promotion_size(base_rowset_size(state), cfg)
 
     inputs: list[Rowset] = []
@@ -263,6 +273,10 @@ def pick_cumulative_input(state: TabletState, cfg: CompactionConfig, now: float)
         inputs.append(rs)
 
     def pick(chosen: Sequence[Rowset]) -> CumulativePick:
+        if not chosen and last_delete_version != -1:
+            # Nothing to merge before the delete version: leave it (and what precedes it) to base
+            # compaction, so that the rowsets after it are not held up forever.
+            return CumulativePick((), last_delete_version, last_delete_version + 1)
         return CumulativePick(tuple(chosen), last_delete_version, point)
 
     if total_size >= promotion:
@@ -303,13 +317,13 @@ def cumulative_point_after(pick: CumulativePick, output: Rowset, base_rowset_siz
 def cumulative_score(state: TabletState, cfg: CompactionConfig) -> int:
     """The tablet's cumulative compaction score (spec 3.6).
 
-    Uses the stored point (Doris's calc_cumulative_compaction_score reads cumulative_layer_point);
-    a point never calculated (-1) counts every rowset.
+    From the tablet's point, calculated first if it is still -1 (Doris calculates it when it loads
+    the tablet, before any score is asked for).
     """
-    point = state.cumulative_point
-    after = [rs for rs in _sorted(state.rowsets) if rs.end_version >= point]
-    if not state.rowsets:
+    point = calc_cumulative_point(state, cfg)
+    if point == INVALID_CUMULATIVE_POINT:
         return 0
+    after = [rs for rs in _sorted(state.rowsets) if rs.end_version >= point]
     total_size = sum(rs.size for rs in after)
     score = sum(rs.score for rs in after)
     if total_size >= promotion_size(base_rowset_size(state), cfg):
@@ -327,28 +341,36 @@ class BasePick:
 
     inputs: tuple[Rowset, ...]
     reason: str
+    #: The cumulative point the pick was made from (calculated if the tablet's was -1).
+    cumulative_point: int = INVALID_CUMULATIVE_POINT
 
 
 def base_score(state: TabletState, cfg: CompactionConfig) -> int:
     """The tablet's base compaction score: segments of the rowsets before the point (spec 4.4)."""
-    return sum(rs.score for rs in state.rowsets if rs.end_version < state.cumulative_point)
+    point = calc_cumulative_point(state, cfg)
+    return sum(rs.score for rs in state.rowsets if rs.end_version < point)
 
 
 def pick_base_input(state: TabletState, cfg: CompactionConfig, now: float) -> BasePick:
     """The rowsets one base compaction merges, and the condition that decided it (spec 4.1-4.2).
 
-    Reasons quote Doris's base_compaction.cpp / compaction.cpp messages where it has one.
+    Reasons quote Doris's base_compaction.cpp / compaction.cpp messages where it has one. A point
+    still -1 is calculated first (store ``BasePick.cumulative_point``).
     """
-    point = state.cumulative_point
+    point = calc_cumulative_point(state, cfg)
     if point == INVALID_CUMULATIVE_POINT:
         return BasePick((), f"tablet has an unreasonable cumulative layer point. cumulative_layer_point={point}")
+
+    def done(inputs: Sequence[Rowset], reason: str) -> BasePick:
+        return BasePick(tuple(inputs), reason, point)
+
     ordered = _sorted(state.rowsets)
     inputs = [rs for rs in ordered if rs.end_version < point]
     adjacent = _consecutive(state, ordered)
     # 1. version continuity
     for prev, cur in zip(inputs, inputs[1:]):
         if not _follows(prev, cur, adjacent):
-            return BasePick(
+            return done(
                 (),
                 "There are missed versions among rowsets. "
                 f"prev_rowset version={prev.start_version}-{prev.end_version}, "
@@ -357,22 +379,22 @@ def pick_base_input(state: TabletState, cfg: CompactionConfig, now: float) -> Ba
     # 2. no overlapping rowset
     for rs in inputs:
         if rs.overlapping:
-            return BasePick(
+            return done(
                 (),
                 "There is overlapping rowset before cumulative point, "
                 f"rowset version={rs.start_version}-{rs.end_version}, cumulative point={point}",
             )
     if len(inputs) <= 1:
-        return BasePick((), f"_input_rowsets.size() is {len(inputs)}")
+        return done((), f"_input_rowsets.size() is {len(inputs)}")
     base = inputs[0]
     # 3. only the empty initial base rowset [0-1] and one other rowset
     if len(inputs) == 2 and base.start_version == 0 and base.end_version == 1:
-        return BasePick((), "no suitable versions for compaction")
+        return done((), "no suitable versions for compaction")
     num_cumulative = len(inputs) - 1
     # 4. number of rowsets
     if len(inputs) > cfg.base_compaction_num_cumulative_deltas:
-        return BasePick(
-            tuple(inputs),
+        return done(
+            inputs,
             "satisfy the base compaction policy. "
             f"num_cumulative_rowsets={num_cumulative}, "
             f"base_compaction_num_cumulative_rowsets={cfg.base_compaction_num_cumulative_deltas}",
@@ -381,8 +403,8 @@ def pick_base_input(state: TabletState, cfg: CompactionConfig, now: float) -> Ba
     cumulative_total = sum(rs.size for rs in inputs[1:])
     ratio = cumulative_total / (base.size or 1)  # an empty base counts as 1 byte (Doris)
     if ratio > cfg.base_cumulative_delta_ratio:
-        return BasePick(
-            tuple(inputs),
+        return done(
+            inputs,
             "satisfy the base compaction policy. "
             f"cumulative_total_size={cumulative_total}, base_size={base.size}, "
             f"cumulative_base_ratio={ratio:g}, policy_ratio={cfg.base_cumulative_delta_ratio:g}",
@@ -393,12 +415,12 @@ def pick_base_input(state: TabletState, cfg: CompactionConfig, now: float) -> Ba
     interval = int(now - last)
     threshold = cfg.base_compaction_interval_seconds_since_last_operation
     if interval > threshold:
-        return BasePick(
-            tuple(inputs),
+        return done(
+            inputs,
             "satisfy the base compaction policy. "
             f"interval_since_last_base_compaction={interval}, interval_threshold={threshold}",
         )
-    return BasePick(
+    return done(
         (),
         "don't satisfy the base compaction policy. "
         f"num_cumulative_rowsets={num_cumulative}, cumulative_base_ratio={ratio:g}, "
