@@ -249,9 +249,8 @@ def pick(tablets: TableTablets, key: tuple[str, int], kind: str, cfg, now: float
         chosen = policy.pick_cumulative_input(state, cfg, now)
         STATES.get(tablets.store.path, *key).cumulative_point = chosen.cumulative_point
         return Pick(kind, view.rowsets_of(chosen.inputs), chosen)
-    point = policy.calc_cumulative_point(state, cfg)
-    STATES.get(tablets.store.path, *key).cumulative_point = point
-    chosen_base = policy.pick_base_input(tablets.state(key), cfg, now)
+    chosen_base = policy.pick_base_input(state, cfg, now)
+    STATES.get(tablets.store.path, *key).cumulative_point = chosen_base.cumulative_point
     return Pick(kind, view.rowsets_of(chosen_base.inputs), None, chosen_base.reason)
 
 
