@@ -101,3 +101,16 @@ def test_a_delete_version_is_needed_while_a_file_older_than_it_remains_in_its_pa
     deletes = [D(5), D(7, frozenset({"p"})), D(8, frozenset({"q"})), D(2, frozenset({"q"})), D(4, frozenset({"z"}))]
     # 5: q's file (3) is older; 7: p's base ends at 6; 8: q's 3; 2: q's oldest is 3; 4: no file in z
     assert needed_delete_versions(files, deletes) == {5, 7, 8}
+
+
+def test_scan_frequency_is_scans_per_minute_since_the_last_time_node():
+    from dorisql.compaction.service import ScanCounter
+
+    scans = ScanCounter(interval=300)
+    assert scans.frequency("/t", "p", 0, now=1000.0) == 0  # the first look sets the time node
+    for _ in range(10):
+        scans.record("/t", [("p", 0), ("p", 0), ("p", 1)])  # a query counts a tablet once
+    assert scans.count("/t", "p", 0) == 10 and scans.count("/t", "p", 1) == 10
+    assert scans.frequency("/t", "p", 0, now=1060.0) == 10  # 10 scans in one minute
+    assert scans.frequency("/t", "p", 0, now=1300.0) == 2  # 10 in five minutes; a new time node
+    assert scans.frequency("/t", "p", 0, now=1360.0) == 0
