@@ -91,6 +91,7 @@ class ScanInfo:
     buckets: dict[str, frozenset[int]] | None = None  # per partition when bucket-pruned
     explicit_partitions: tuple[str, ...] | None = None  # FROM t PARTITION (...)
     files: tuple[str, ...] = ()  # data files the scan reads
+    delete_versions: int = 0  # DELETEs applied to the files read (merge-on-read until compaction)
 
     @property
     def partitions_read(self) -> int:
@@ -533,7 +534,9 @@ def plan_query(
                 if id(t) in colocated:
                     raise  # the colocate join reads exactly these files: never an empty guess
                 files = ()
-            plan.scans.append(_scan_info(meta, t, pruned, ref.selected, files))
+            plan.scans.append(
+                _scan_info(meta, t, pruned, ref.selected, files, len(getattr(raw, "dorisql_deletes", ())))
+            )
             if id(t) in colocated:
                 raws[id(t)] = (raw, files)
                 continue
@@ -612,7 +615,7 @@ def _point_at_view(t: exp.Table, view: str, keep_name: bool) -> None:
         t.set("alias", exp.TableAlias(this=exp.to_identifier(name, quoted=True)))
 
 
-def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, files) -> ScanInfo:
+def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, files, deletes: int = 0) -> ScanInfo:
     by_name = {p.name: p for p in meta.partitions}
     in_parts = sum(by_name[n].buckets for n in pruned.partitions if n in by_name)
     return ScanInfo(
@@ -627,6 +630,7 @@ def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, fil
         buckets=pruned.buckets,
         explicit_partitions=tuple(selected) if selected is not None else None,
         files=files,
+        delete_versions=deletes,
     )
 
 
@@ -690,6 +694,8 @@ def scan_lines(scans: Sequence[ScanInfo]) -> list[str]:
         if s.key_model != "DUPLICATE":
             lines.append(f"     merge: {s.key_model} KEY (merge on read)")
         lines.append(f"     files={len(s.files)}")
+        if s.delete_versions:
+            lines.append(f"     delete versions: {s.delete_versions}")
         lines.append("")
     return lines
 
