@@ -436,6 +436,7 @@ def run_pass(engine: Engine) -> PassReport:
                 while not permits.try_acquire(need, cfg.total_permits_for_compaction_score):
                     permits_free.wait()
             pool.submit(work, tablets, key, chosen, need)
+            time.sleep(cfg.generate_compaction_tasks_min_interval_ms / 1000)  # Doris's pause between rounds
     return report
 
 
