@@ -628,6 +628,25 @@ class AdminSetColocationGroup(Statement):
 
 
 @dataclass(frozen=True)
+class AdminCompactTable(Statement):
+    """ADMIN COMPACT TABLE [db.]t PARTITION p WHERE type = 'BASE' | 'CUMULATIVE' (Doris)."""
+
+    table: TableName
+    partitions: tuple[str, ...] = ()
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class ShowTablets(Statement):
+    """SHOW TABLETS FROM [db.]t [PARTITION (p, ...)]: each tablet's rowsets and compaction state."""
+
+    reads_only: ClassVar[bool] = True
+
+    table: TableName
+    partitions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class AdminCheckTable(Statement):
     """ADMIN CHECK TABLE [db.]t -- a dorisql extension: catalog vs Delta log vs files on disk."""
 

@@ -33,6 +33,7 @@ from urllib.parse import unquote
 
 from dorisql import ast
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN
 from dorisql.result import Result
 
 from .consistency import log_error_reason, qualified
@@ -51,7 +52,8 @@ GRACE_SECONDS = 3600.0
 
 _COMMIT_FILE = re.compile(r"^(\d{20})\.json$")
 _CHECKPOINT_FILE = re.compile(r"^(\d{20})\.checkpoint(?:\.\d+\.\d+)?(?:\.[0-9a-f-]+)?\.parquet$")
-_STAMP = re.compile(r"\.v(\d+)\.parquet$")  # storage.delta.COMMIT_VERSION_PATTERN
+#: A load's stamp, or the end of a compaction's range (never above the version that committed it).
+_STAMP = re.compile(COMMIT_VERSION_PATTERN)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from dorisql.catalog.base import ColocationGroup
 from dorisql.catalog.model import BUCKET_COLUMN, TableMeta
+from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN
 from dorisql.engine.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 from dorisql.errors import NotSupportedError
 
@@ -114,7 +115,7 @@ def decide(
 # ---------------------------------------------------------------------- the joined DataFrame
 
 _BUCKET_IN_PATH = re.compile(rf"/{BUCKET_COLUMN}=(\d+)/")
-_COMMIT_VERSION = re.compile(r"\.v(\d+)\.parquet$")
+_COMMIT_VERSION = re.compile(COMMIT_VERSION_PATTERN)  # a load's version, or a compaction's range end
 
 
 def _files_by_bucket(files: Sequence[str]) -> dict[int, list[str]]:

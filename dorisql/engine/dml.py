@@ -52,16 +52,20 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     files = [
         f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
     ]
+    from dorisql.compaction.service import SCANS  # the producer's scan_frequency per tablet
+
+    SCANS.record(store.path, {(f.partition, f.bucket) for f in files})
     # Delete versions (DELETE FROM) hide the matching rows of the files committed before them.
     deletes = _deletes_for(snapshot, files)
-    frame = _read_files_as_of_now(engine, meta, files, deletes)
+    frame = read_table_files(engine.spark, meta, files, deletes, engine.now())
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
     return frame
 
 
-def _read_files_as_of_now(engine: Engine, meta: TableMeta, files, deletes):
-    """The files read with the table's current schema, delete versions applied.
+def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None):
+    """The files read with the table's current schema, delete versions applied: how queries
+    and compaction (dorisql.compaction.executor) read a table's data files.
 
     A column added by ALTER TABLE ADD COLUMN after a file was committed is not read from that
     file at all (it may hold a dropped namesake, of another type) and gets the column's DEFAULT,
@@ -96,12 +100,12 @@ def _read_files_as_of_now(engine: Engine, meta: TableMeta, files, deletes):
     frames = []
     for skipped, group in groups.items():
         kept = tuple(c for c in definition.columns if c.name.lower() not in skipped)
-        frame = read_files(engine.spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
+        frame = read_files(spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
         if (sequenced or deletes) and group:
             frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
         for c in definition.columns:
             if c.name.lower() in skipped:
-                frame = frame.withColumn(c.name, F.expr(default_sql(c, engine.now())).cast(spark_type(c.type)))
+                frame = frame.withColumn(c.name, F.expr(default_sql(c, now)).cast(spark_type(c.type)))
         if deletes and group:
             frame = _apply_deletes(frame, deletes)
         frames.append(frame.select(*order) if group else frame)

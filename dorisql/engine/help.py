@@ -73,6 +73,9 @@ EXPLAIN SELECT ...   shows partitions=k/n and tablets=k/n for each scan.""",
 WHERE col op value [AND ...];   -- op: = != < <= > >= [NOT] IN (...) IS [NOT] NULL
 SHOW DELETE [FROM db];""",
     "DROP TABLE": "DROP TABLE [IF EXISTS] [db.]table [FORCE];",
+    "ADMIN COMPACT TABLE": """ADMIN COMPACT TABLE [db.]table PARTITION p WHERE type = 'BASE' | 'CUMULATIVE';
+SHOW TABLETS FROM [db.]table [PARTITION (p1, ...)];
+SHOW PROC '/compactions';""",
     "ADMIN SET FRONTEND CONFIG": """ADMIN SET FRONTEND CONFIG ("key" = "value");
 Keys: dynamic_partition_enable, dynamic_partition_check_interval_seconds,
       max_dynamic_partition_num, autobucket_min_buckets, autobucket_max_buckets,

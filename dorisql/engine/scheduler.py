@@ -118,10 +118,13 @@ DYNAMIC_PARTITIONS = Job(
 
 def default_jobs() -> list[Job]:
     """The frontend's background jobs, in the order a round runs them: the dynamic partition
-    scheduler, then the trash job (engine.trash), which deletes what the recycle bin let go."""
+    scheduler, then the trash job (engine.trash), which deletes what the recycle bin let go, then
+    compaction (dorisql.compaction.service), which merges the small files loads leave."""
+    from dorisql.compaction.service import COMPACTION
+
     from .trash import TRASH
 
-    return [DYNAMIC_PARTITIONS, TRASH]
+    return [DYNAMIC_PARTITIONS, TRASH, COMPACTION]
 
 
 def print_run(run: JobRun, *, show_disabled: bool = True) -> None:

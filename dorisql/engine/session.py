@@ -272,7 +272,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import check, colocate, ctas, ddl, delete, dml, show
+    from . import check, colocate, compaction, ctas, ddl, delete, dml, show
 
     return {
         ast.Use: _use,
@@ -284,6 +284,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         **dml.HANDLERS,
         **check.HANDLERS,
         **colocate.HANDLERS,
+        **compaction.HANDLERS,
         **delete.HANDLERS,
         **ctas.HANDLERS,
     }

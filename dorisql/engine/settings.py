@@ -63,6 +63,11 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "base_compaction_interval_seconds_since_last_operation": "86400",
     # AUTO PARTITION: a table's partition cap for loads that create partitions (Doris's default).
     "max_auto_partition_num": "2000",
+    # Compaction execution (docs/compaction.md, "Execution and scheduling"): the background
+    # job's pause between passes and the output file size (dorisql's), Doris's scan-frequency window.
+    "compaction_check_interval_seconds": "10",
+    "compaction_output_file_size_mbytes": "128",
+    "tablet_scan_frequency_time_node_interval_second": "300",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check

@@ -464,6 +464,10 @@ def show_proc(engine: Engine, stmt: ast.ShowProc) -> Result:
         from .colocate import show_proc as colocation_proc
 
         return colocation_proc(engine, stmt.path)
+    if stmt.path.strip().strip("/") == "compactions":
+        from .compaction import show_compactions
+
+        return show_compactions(engine)
     raise NotSupportedError(f"SHOW PROC '{stmt.path}'")
 
 

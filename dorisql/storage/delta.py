@@ -46,6 +46,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
+from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN  # noqa: F401  (re-exported)
 from dorisql.errors import CommitConflictError, ExecutionError
 from dorisql.storage import fs
 from dorisql.storage.locks import table_lock, tablet_lock
@@ -73,8 +74,8 @@ _TXN_KEY = "dorisql.txn"
 _FOOTER_THREADS = 8
 _HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
 
-#: A loaded file's name ends in ``.v<version>.parquet``: the Delta version its load committed as.
-COMMIT_VERSION_PATTERN = r"\.v(\d+)\.parquet$"
+# COMMIT_VERSION_PATTERN (imported above): a loaded file's name ends in ``.v<version>.parquet``,
+# the Delta version its load committed as; a compaction's output in ``.v<start>-<end>.parquet``.
 
 #: Callback run under the commit lock just before a write commits, with the partition names the
 #: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
@@ -546,6 +547,7 @@ class DeltaStore:
         operation: str = "dorisql COMPACTION",
         statement: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        file_suffix: str | None = None,
     ) -> WriteResult:
         """Replace files read at ``read_version`` by the rows of ``df`` (compaction): one commit of
         ``remove`` + ``add`` actions (``dataChange`` = ``data_change``).
@@ -555,12 +557,16 @@ class DeltaStore:
         only removes. Refused with
         CommitConflictError, committing nothing and deleting the new files, when any removed file
         is no longer in the table or a commit after ``read_version`` removed one of them.
+        ``file_suffix`` replaces the new files' ``.parquet`` ending (a compaction's version range,
+        ``.v<start>-<end>.parquet``: dorisql.compaction.rowsets).
         """
         removed = list(removed)
         if not removed:
             raise ValueError("rewrite needs at least one file to remove")
         staged = self._stage(df) if df is not None else None
         try:
+            if staged is not None and file_suffix is not None:
+                self._rename_staged(staged, file_suffix)
             return self._commit(
                 staged,
                 removes=removed,
@@ -1111,8 +1117,12 @@ class DeltaStore:
         the one that committed later wins, whichever started first (Doris's version order). A
         crash halfway leaves uncommitted files only. Rewrites (compaction) keep their inputs'
         order instead: their output is not newer data."""
+        self._rename_staged(staged, f".v{version}.parquet")
+
+    def _rename_staged(self, staged: _Staged, suffix: str) -> None:
+        """Give a statement's placed, uncommitted files names ending in ``suffix``."""
         for i, entry in enumerate(staged.entries):
-            stamped = entry.path[: -len(".parquet")] + f".v{version}.parquet"
+            stamped = entry.path[: -len(".parquet")] + suffix
             source, target = os.path.join(self.path, entry.path), os.path.join(self.path, stamped)
             fs.move_file(source, target)
             staged.moved = [target if m == source else m for m in staged.moved]

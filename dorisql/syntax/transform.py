@@ -712,6 +712,12 @@ class ToAst(Transformer):
     def admin_check_table(self, c):
         return ast.AdminCheckTable(c[0])
 
+    def admin_compact_table(self, c):
+        return ast.AdminCompactTable(c[0], c[1] or (), c[2])
+
+    def show_tablets(self, c):
+        return ast.ShowTablets(c[0], c[1] or ())
+
     def admin_set_colocation_group(self, c):
         return ast.AdminSetColocationGroup(c[0], stable=c[1])
 
