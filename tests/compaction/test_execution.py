@@ -192,3 +192,24 @@ def test_base_compaction_drops_deleted_rows_and_retires_the_delete(engine):
     assert delete_versions(store) == ()
     outside = DeltaTable(table_path(engine, "del")).to_pyarrow_table().to_pylist()
     assert sorted((r["k"], r["v"]) for r in outside) == expected
+
+
+def test_compaction_after_schema_changes_keeps_defaults_and_forgets_dropped_columns(engine):
+    """Compaction reads its inputs as queries do: a column added after a file was written reads
+    as its DEFAULT (and is written so), a dropped column is gone from the output, and a column
+    of the same name added again never shows the dropped values."""
+    run(
+        engine, "CREATE TABLE sc (k INT NOT NULL, v VARCHAR(8), old INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+    )
+    run(engine, "INSERT INTO sc VALUES (1, 'a', 11), (2, 'b', 22)")
+    run(engine, "ALTER TABLE sc DROP COLUMN old")
+    run(engine, "ALTER TABLE sc ADD COLUMN old INT DEFAULT '7'")
+    run(engine, "ALTER TABLE sc ADD COLUMN n VARCHAR(4) DEFAULT 'dflt'")
+    run(engine, "INSERT INTO sc (k, v, old, n) VALUES (3, 'c', 33, 'new')")
+    expected = [(1, "a", 7, "dflt"), (2, "b", 7, "dflt"), (3, "c", 33, "new")]
+    assert everything(engine, "sc") == expected
+    service.full_compaction(engine, engine.catalog.load_table("d", "sc"))
+    assert len(files(engine, "sc")) == 1
+    assert everything(engine, "sc") == expected
+    outside = DeltaTable(table_path(engine, "sc")).to_pyarrow_table().to_pylist()
+    assert sorted((r["k"], r["v"], r["old"], r["n"]) for r in outside) == expected
