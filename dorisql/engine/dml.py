@@ -41,7 +41,8 @@ _SAMPLE_ROWS = 3
 
 def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
-    partitions (names) and buckets ({partition: {bucket, ...}})."""
+    partitions (names) and buckets ({partition: {bucket, ...}}), and the files it reads (the
+    snapshot's list: asking Spark for it again costs a round trip per table and query)."""
     from dorisql.storage.delta import read_files
 
     from .consistency import table_storage
@@ -63,7 +64,7 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
 
         version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
         frame = frame.withColumn(COMMIT_SEQ_COLUMN, F.when(version == "", F.lit(0)).otherwise(version.cast("long")))
-    return frame
+    return frame, [f.uri for f in files]
 
 
 def _resolver(engine: Engine):

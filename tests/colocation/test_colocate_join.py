@@ -55,7 +55,7 @@ key = st.tuples(
     st.sampled_from([None, "a", "xyz"]),
     st.sampled_from([None, Decimal("1.50"), Decimal("-2.25")]),
 )
-row = st.tuples(key, st.integers(-1000, 1000))
+row = st.tuples(key, st.one_of(st.none(), st.integers(-1000, 1000)))
 rows = st.lists(row, max_size=12)
 
 
@@ -79,17 +79,70 @@ JOINS = [
 ]
 
 
+#: ON conditions besides the bucket columns: an OUTER/SEMI/ANTI join evaluates them within each
+#: bucket (NULLs included: a NULL condition does not match).
+RESIDUALS = [
+    "l.v < r.w",
+    "(l.v IS NULL OR r.w > l.v + 100)",
+    "l.k_str <> 'a' AND r.w BETWEEN -500 AND 500",
+    "(r.w IN (1, 2, 3) OR l.v >= 0)",
+    "l.k_dec > 0",
+    "NOT (l.v = r.w)",
+]
+RESIDUAL_JOINS = [
+    ("LEFT + other", f"SELECT l.*, r.w FROM {{l}} l LEFT JOIN {{r}} r ON {ON} AND {{extra}}"),
+    ("RIGHT + other", f"SELECT l.v, r.* FROM {{l}} l RIGHT JOIN {{r}} r ON {ON} AND {{extra}}"),
+    ("FULL + other", f"SELECT * FROM {{l}} l FULL OUTER JOIN {{r}} r ON {ON} AND {{extra}}"),
+    ("LEFT SEMI + other", f"SELECT * FROM {{l}} l LEFT SEMI JOIN {{r}} r ON {ON} AND {{extra}}"),
+    ("LEFT ANTI + other", f"SELECT * FROM {{l}} l LEFT ANTI JOIN {{r}} r ON {ON} AND {{extra}}"),
+    # Spark has no RIGHT SEMI/ANTI: the ordinary join of these is the LEFT one with the sides swapped
+    ("RIGHT SEMI + other", f"SELECT * FROM {{l}} l RIGHT SEMI JOIN {{r}} r ON {ON} AND {{extra}}"),
+    ("RIGHT ANTI + other", f"SELECT * FROM {{l}} l RIGHT ANTI JOIN {{r}} r ON {ON} AND {{extra}}"),
+    (
+        "LEFT + other, aggregate",
+        f"SELECT l.k_int, count(r.w) AS n FROM {{l}} l LEFT JOIN {{r}} r ON {ON} AND {{extra}} GROUP BY l.k_int",
+    ),
+]
+
+
+def same_as_ordinary(engine, sql, explain=False):
+    """Run `sql` colocated and as Spark's ordinary join: the same columns and rows."""
+    ordinary_sql = sql
+    for kind in ("SEMI", "ANTI"):
+        if f" r RIGHT {kind} JOIN " in sql:  # FROM l l RIGHT SEMI JOIN r r -> FROM r r LEFT SEMI JOIN l l
+            head, tail = sql.split(" FROM ", 1)
+            lhs, rest = tail.split(f" RIGHT {kind} JOIN ", 1)
+            rhs, on = rest.split(" ON ", 1)
+            ordinary_sql = f"{head} FROM {rhs} LEFT {kind} JOIN {lhs} ON {on}"
+    if explain:
+        plan = "\n".join(r[0] for r in run(engine, "EXPLAIN " + sql).rows)
+        assert "colocate: true" in plan, plan
+    colocated = run(engine, sql)
+    run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "true")')
+    try:
+        ordinary = run(engine, ordinary_sql)
+    finally:
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "false")')
+    assert colocated.columns == ordinary.columns, sql
+    if "LIMIT" in sql:
+        assert [tuple(r) for r in colocated.rows] == [tuple(r) for r in ordinary.rows], sql
+    else:
+        assert canonical(colocated) == canonical(ordinary), sql
+
+
+# Each example creates three tables and runs every query twice (~30 queries): few examples, each
+# covering every join kind and both merging key models; the residual condition is drawn.
 @settings(
     max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
-@given(left=rows, right1=rows, right2=rows)
-def test_colocated_joins_match_the_ordinary_join(engine, left, right1, right2):
+@given(left=rows, right1=rows, right2=rows, extra=st.sampled_from(RESIDUALS))
+def test_colocated_joins_match_the_ordinary_join(engine, left, right1, right2, extra):
     n = next(_names)
     l_name, u_name, g_name = f"dup{n}", f"uniq{n}", f"agg{n}"
     group = f'PROPERTIES ("colocate_with" = "g{n}")'
-    run(engine, f"CREATE TABLE {l_name} ({KEY_COLUMNS}, v INT) DUPLICATE KEY(k_int) {DIST} {group}")
-    run(engine, f"CREATE TABLE {u_name} ({KEY_COLUMNS}, w INT) UNIQUE KEY({', '.join(KEYS)}) {DIST} {group}")
-    run(engine, f"CREATE TABLE {g_name} ({KEY_COLUMNS}, w BIGINT SUM) AGGREGATE KEY({', '.join(KEYS)}) {DIST} {group}")
+    run(engine, f"CREATE TABLE {l_name} ({KEY_COLUMNS}, v INT NULL) DUPLICATE KEY(k_int) {DIST} {group}")
+    run(engine, f"CREATE TABLE {u_name} ({KEY_COLUMNS}, w INT NULL) UNIQUE KEY({', '.join(KEYS)}) {DIST} {group}")
+    run(engine, f"CREATE TABLE {g_name} ({KEY_COLUMNS}, w BIGINT SUM NULL) AGGREGATE KEY({', '.join(KEYS)}) {DIST} {group}")
     for table, loads in ((l_name, [left]), (u_name, [right1, right2]), (g_name, [right1, right2])):
         for load in loads:
             if load:
@@ -98,20 +151,12 @@ def test_colocated_joins_match_the_ordinary_join(engine, left, right1, right2):
         for right in (u_name, g_name):
             for _kind, template in JOINS:
                 sql = template.format(l=l_name, r=right)
-                if template is JOINS[0][1]:
-                    plan = "\n".join(r[0] for r in run(engine, "EXPLAIN " + sql).rows)
-                    assert "colocate: true" in plan, plan
-                colocated = run(engine, sql)
-                run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "true")')
-                try:
-                    ordinary = run(engine, sql)
-                finally:
-                    run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "false")')
-                assert colocated.columns == ordinary.columns, sql
-                if "LIMIT" in sql:
-                    assert [tuple(r) for r in colocated.rows] == [tuple(r) for r in ordinary.rows], sql
-                else:
-                    assert canonical(colocated) == canonical(ordinary), sql
+                same_as_ordinary(engine, sql, explain=template is JOINS[0][1])
+        # the residual conditions against one merging table per example, alternately
+        right = (u_name, g_name)[n % 2]
+        for _kind, template in RESIDUAL_JOINS:
+            sql = template.format(l=l_name, r=right, extra=extra)
+            same_as_ordinary(engine, sql, explain=template is RESIDUAL_JOINS[0][1])
     finally:
         run(engine, f"DROP TABLE {l_name} FORCE; DROP TABLE {u_name} FORCE; DROP TABLE {g_name} FORCE")
 
