@@ -274,7 +274,9 @@ def _join_with_conditions(lt, rt, lkeys, rkeys, join_type: str, residual, out_sc
 
     def padded(rows):  # rows of one side, NULL in every column of the other
         names = set(rows.column_names)
-        columns = {f.name: rows.column(f.name) if f.name in names else pa.nulls(rows.num_rows, f.type) for f in out_schema}
+        columns = {
+            f.name: rows.column(f.name) if f.name in names else pa.nulls(rows.num_rows, f.type) for f in out_schema
+        }
         return pa.table(columns).cast(out_schema)
 
     parts = [padded(pairs)]
@@ -313,7 +315,8 @@ def build(
         # schema, without planning the merge in Spark only to ask for its schema
         stored = {f.name.lower(): f.dataType for f in raw.schema.fields}
         fields = [
-            StructField(column_name(tag, i), stored[c.name.lower()], True) for i, c in enumerate(meta.definition.columns)
+            StructField(column_name(tag, i), stored[c.name.lower()], True)
+            for i, c in enumerate(meta.definition.columns)
         ]
         sides.append(side_of(meta, files))
         structs.append(fields)

@@ -164,7 +164,10 @@ def plan_join(sides: JoinSides, colocation=None) -> JoinPlan | None:
         return None
     select = sides.join.parent
     if len(sides.left) != 1 or not isinstance(select, exp.Select) or len(select.args.get("joins") or []) != 1:
-        return JoinPlan("spark", "only a join of two tables is planned colocated")
+        # a chain a JOIN b JOIN c of one group would colocate too (each bucket's task joining
+        # all three); not built yet, so every join of the chain is Spark's
+        count = 1 + len(select.args.get("joins") or []) if isinstance(select, exp.Select) else 0
+        return JoinPlan("spark", f"only a FROM of two tables is planned colocated (this FROM joins {count} inputs)")
     if sides.using or sides.on is None:
         return JoinPlan("spark", colocate_join.INCONSISTENT + " (no ON condition)")
     left, right = sides.left[0], sides.right

@@ -105,29 +105,38 @@ RESIDUAL_JOINS = [
 ]
 
 
-def same_as_ordinary(engine, sql, explain=False):
-    """Run `sql` colocated and as Spark's ordinary join: the same columns and rows."""
-    ordinary_sql = sql
+def ordinary_sql(sql):
+    """The same query as Spark's ordinary join can run it."""
     for kind in ("SEMI", "ANTI"):
-        if f" r RIGHT {kind} JOIN " in sql:  # FROM l l RIGHT SEMI JOIN r r -> FROM r r LEFT SEMI JOIN l l
+        if f" RIGHT {kind} JOIN " in sql:  # FROM x l RIGHT SEMI JOIN y r -> FROM y r LEFT SEMI JOIN x l
             head, tail = sql.split(" FROM ", 1)
             lhs, rest = tail.split(f" RIGHT {kind} JOIN ", 1)
             rhs, on = rest.split(" ON ", 1)
-            ordinary_sql = f"{head} FROM {rhs} LEFT {kind} JOIN {lhs} ON {on}"
-    if explain:
-        plan = "\n".join(r[0] for r in run(engine, "EXPLAIN " + sql).rows)
-        assert "colocate: true" in plan, plan
-    colocated = run(engine, sql)
+            return f"{head} FROM {rhs} LEFT {kind} JOIN {lhs} ON {on}"
+    return sql
+
+
+def same_as_ordinary(engine, queries, explained):
+    """Run each query colocated and as Spark's ordinary join: the same columns and rows. All
+    colocated first, then all ordinary: the switch flips twice, not per query. EXPLAIN must say
+    `colocate: true` for the `explained` ones (whose ON alone decides whether they colocate)."""
+    colocated = []
+    for sql in queries:
+        if sql in explained:
+            plan = "\n".join(r[0] for r in run(engine, "EXPLAIN " + sql).rows)
+            assert "colocate: true" in plan, plan
+        colocated.append(run(engine, sql))
     run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "true")')
     try:
-        ordinary = run(engine, ordinary_sql)
+        ordinary = [run(engine, ordinary_sql(sql)) for sql in queries]
     finally:
         run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "false")')
-    assert colocated.columns == ordinary.columns, sql
-    if "LIMIT" in sql:
-        assert [tuple(r) for r in colocated.rows] == [tuple(r) for r in ordinary.rows], sql
-    else:
-        assert canonical(colocated) == canonical(ordinary), sql
+    for sql, mine, theirs in zip(queries, colocated, ordinary):
+        assert mine.columns == theirs.columns, sql
+        if "LIMIT" in sql:
+            assert [tuple(r) for r in mine.rows] == [tuple(r) for r in theirs.rows], sql
+        else:
+            assert canonical(mine) == canonical(theirs), sql
 
 
 # Each example creates three tables and runs every query twice (~30 queries): few examples, each
@@ -142,21 +151,20 @@ def test_colocated_joins_match_the_ordinary_join(engine, left, right1, right2, e
     group = f'PROPERTIES ("colocate_with" = "g{n}")'
     run(engine, f"CREATE TABLE {l_name} ({KEY_COLUMNS}, v INT NULL) DUPLICATE KEY(k_int) {DIST} {group}")
     run(engine, f"CREATE TABLE {u_name} ({KEY_COLUMNS}, w INT NULL) UNIQUE KEY({', '.join(KEYS)}) {DIST} {group}")
-    run(engine, f"CREATE TABLE {g_name} ({KEY_COLUMNS}, w BIGINT SUM NULL) AGGREGATE KEY({', '.join(KEYS)}) {DIST} {group}")
+    run(
+        engine,
+        f"CREATE TABLE {g_name} ({KEY_COLUMNS}, w BIGINT SUM NULL) AGGREGATE KEY({', '.join(KEYS)}) {DIST} {group}",
+    )
     for table, loads in ((l_name, [left]), (u_name, [right1, right2]), (g_name, [right1, right2])):
         for load in loads:
             if load:
                 run(engine, f"INSERT INTO {table} VALUES {values([(*k, v) for k, v in load])}")
     try:
-        for right in (u_name, g_name):
-            for _kind, template in JOINS:
-                sql = template.format(l=l_name, r=right)
-                same_as_ordinary(engine, sql, explain=template is JOINS[0][1])
+        queries = [template.format(l=l_name, r=right) for right in (u_name, g_name) for _kind, template in JOINS]
         # the residual conditions against one merging table per example, alternately
         right = (u_name, g_name)[n % 2]
-        for _kind, template in RESIDUAL_JOINS:
-            sql = template.format(l=l_name, r=right, extra=extra)
-            same_as_ordinary(engine, sql, explain=template is RESIDUAL_JOINS[0][1])
+        residual = [template.format(l=l_name, r=right, extra=extra) for _kind, template in RESIDUAL_JOINS]
+        same_as_ordinary(engine, queries + residual, explained={queries[0], *residual})
     finally:
         run(engine, f"DROP TABLE {l_name} FORCE; DROP TABLE {u_name} FORCE; DROP TABLE {g_name} FORCE")
 
@@ -192,6 +200,15 @@ def test_explain_names_why_a_join_is_not_colocated(engine):
     assert (
         reason(f"SELECT * FROM ea JOIN ec ON {on.replace('eb.', 'ec.')}")
         == "colocate: false, reason: Tables are not in the same group"
+    )
+    # other ON conditions of an OUTER join: evaluated within a bucket when pyarrow can, else named
+    assert reason(f"SELECT * FROM ea LEFT JOIN eb ON {on} AND ea.v > eb.v") == "colocate: true, group: d.eg"
+    assert reason(f"SELECT * FROM ea LEFT JOIN eb ON {on} AND abs(ea.v) > eb.v") == (
+        "colocate: false, reason: Inconsistent distribution of table and queries "
+        "(other join conditions of a LEFT JOIN: ABS(ea.v) > eb.v: abs is not evaluated within a bucket)"
+    )
+    assert reason(f"SELECT * FROM ea JOIN eb ON {on} JOIN ec ON ea.k_int = ec.k_int") == (
+        "colocate: false, reason: only a FROM of two tables is planned colocated (this FROM joins 3 inputs)"
     )
     run(engine, "ADMIN SET COLOCATION GROUP eg UNSTABLE")
     assert reason(f"SELECT * FROM ea JOIN eb ON {on}") == "colocate: false, reason: Colocate group is not stable"
