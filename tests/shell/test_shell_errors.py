@@ -47,7 +47,7 @@ def test_failures_in_a_script_are_one_line_each_and_the_detail_is_in_the_log(dor
         "SELECT * FROM e.t;\n"
         "SELECT 1 AS ok;\n"
     )
-    out = dorisql("--force", "-e", script)
+    out = dorisql("--force", "-e", script, timeout=300)
     assert _error_lines(out) == [
         "ERROR 1054 (42S22) at line 1: Unknown column 'nope' in 'table list'",
         "ERROR 1105 (HY000) at line 2: Can not found function 'nofunc'",
