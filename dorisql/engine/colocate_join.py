@@ -71,6 +71,9 @@ class Decision:
     #: (left column, right column) per bucket column, in bucket-column order
     keys: tuple[tuple[str, str], ...] = ()
     join_type: str = ""
+    #: the other ON conditions of an OUTER/SEMI/ANTI join, evaluated in each bucket's task
+    #: (dorisql.engine.residual tree); an INNER join's are a filter after the join, in Spark
+    residual: tuple | None = None
 
 
 def column_name(side: str, index: int) -> str:
@@ -82,11 +85,12 @@ def decide(
     right: TableMeta,
     kind: str,
     equalities: Sequence[tuple[str, str]],
-    has_other_conditions: bool,
     context: ColocationContext,
 ) -> Decision:
     """May this join run colocated? `equalities` are the ON clause's ``left.col = right.col``
-    conjuncts (column names as written); `has_other_conditions` says whether ON has more."""
+    conjuncts (column names as written). Other conditions never stop it: both rows of a pair
+    that could match are in one bucket (the planner checks that they can be evaluated there:
+    dorisql.engine.residual)."""
     if context.disabled:
         return Decision(False, f"{SESSION_DISABLED} (disable_colocate_join)")
     lg, rg = context.group_of(left), context.group_of(right)
@@ -106,9 +110,6 @@ def decide(
     if left.column_versions or right.column_versions:
         # added columns are filled per file by the Spark scan (engine.dml.scan_table), not here
         return Decision(False, "a table of the join had columns added by ALTER TABLE ADD COLUMN")
-    if has_other_conditions and join_type != "inner":
-        # the extra conditions of an outer/semi/anti join decide which rows match: not done here yet
-        return Decision(False, f"{INCONSISTENT} (other join conditions on a {kind} JOIN)")
     return Decision(True, group=lg, keys=keys, join_type=join_type)
 
 
@@ -268,6 +269,55 @@ def _read(side: _Side, bucket: int, indices: Sequence[int], schema):
     return merged.select(schema.names).cast(schema)
 
 
+def residual_columns(node) -> list[str]:
+    """The columns a residual tree (dorisql.engine.residual) reads."""
+    if node[0] == "col":
+        return [node[1]]
+    if node[0] == "lit":
+        return []
+    return [c for n in node[1:] for c in residual_columns(n)]
+
+
+def _join_with_conditions(lt, rt, lkeys, rkeys, join_type: str, residual, out_schema):
+    """One bucket's join whose ON has conditions besides the bucket columns: the pairs equal on
+    the keys that `residual` accepts, plus what the join kind keeps of the rows matched by no
+    such pair (an OUTER side's rows padded with NULLs, SEMI's matched rows once, ANTI's
+    unmatched ones). Rows are told apart by their position in the bucket."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from dorisql.engine.residual import to_expression
+
+    lt = lt.append_column("__lid", pa.array(range(lt.num_rows), pa.int64()))
+    rt = rt.append_column("__rid", pa.array(range(rt.num_rows), pa.int64()))
+    pairs = lt.join(rt, keys=lkeys, right_keys=rkeys, join_type="inner", coalesce_keys=False, use_threads=False)
+    pairs = pairs.filter(to_expression(residual))
+    lmatched = pc.is_in(lt.column("__lid"), value_set=pairs.column("__lid").combine_chunks())
+    rmatched = pc.is_in(rt.column("__rid"), value_set=pairs.column("__rid").combine_chunks())
+    if join_type == "left semi":
+        return lt.filter(lmatched)
+    if join_type == "left anti":
+        return lt.filter(pc.invert(lmatched))
+    if join_type == "right semi":
+        return rt.filter(rmatched)
+    if join_type == "right anti":
+        return rt.filter(pc.invert(rmatched))
+
+    def padded(rows):  # rows of one side, NULL in every column of the other
+        names = set(rows.column_names)
+        columns = {
+            f.name: rows.column(f.name) if f.name in names else pa.nulls(rows.num_rows, f.type) for f in out_schema
+        }
+        return pa.table(columns).cast(out_schema)
+
+    parts = [padded(pairs)]
+    if join_type in ("left outer", "full outer"):
+        parts.append(padded(lt.filter(pc.invert(lmatched))))
+    if join_type in ("right outer", "full outer"):
+        parts.append(padded(rt.filter(pc.invert(rmatched))))
+    return pa.concat_tables(parts)
+
+
 #: Join types whose result is empty when the left (right) side's bucket is empty.
 _NEEDS_LEFT = ("inner", "left outer", "left semi", "left anti", "right semi")
 _NEEDS_RIGHT = ("inner", "right outer", "right semi", "right anti", "left semi")
@@ -289,13 +339,16 @@ def build(
     from pyspark.sql.pandas.types import to_arrow_schema
     from pyspark.sql.types import StructField, StructType
 
-    from dorisql.engine.merge import merge_rows
-
     join_type = decision.join_type
     sides, structs = [], []
     for tag, (meta, raw, files) in (("l", left), ("r", right)):
-        merged_schema = merge_rows(raw, meta).schema
-        fields = [StructField(column_name(tag, i), f.dataType, True) for i, f in enumerate(merged_schema.fields)]
+        # the merged rows have the stored columns' types (engine.merge): read off the raw scan's
+        # schema, without planning the merge in Spark only to ask for its schema
+        stored = {f.name.lower(): f.dataType for f in raw.schema.fields}
+        fields = [
+            StructField(column_name(tag, i), stored[c.name.lower()], True)
+            for i, c in enumerate(meta.definition.columns)
+        ]
         sides.append(side_of(meta, files, getattr(raw, "dorisql_deletes", ())))
         structs.append(fields)
     (lside, rside), (lfields, rfields) = sides, structs
@@ -317,8 +370,11 @@ def build(
     lkey_idx = [lnames[a] for a, _ in decision.keys]
     rkey_idx = [rnames[b] for _, b in decision.keys]
 
+    residual = decision.residual
+    read_names = out_names | (set(residual_columns(residual)) if residual is not None else set())
+
     def projection(side: _Side, fields, key_idx):
-        indices = _read_indices(side, [*key_idx, *(i for i, f in enumerate(fields) if f.name in out_names)])
+        indices = _read_indices(side, [*key_idx, *(i for i, f in enumerate(fields) if f.name in read_names)])
         return indices, to_arrow_schema(StructType([fields[i] for i in indices]))
 
     lindices, lschema = projection(lside, lfields, lkey_idx)
@@ -336,9 +392,12 @@ def build(
                 rt = _read(rside, bucket, rindices, rschema)
                 if rt.num_rows == 0 and join_type in _NEEDS_RIGHT:
                     continue
-                joined = lt.join(
-                    rt, keys=lkeys, right_keys=rkeys, join_type=join_type, coalesce_keys=False, use_threads=False
-                )
+                if residual is None:
+                    joined = lt.join(
+                        rt, keys=lkeys, right_keys=rkeys, join_type=join_type, coalesce_keys=False, use_threads=False
+                    )
+                else:
+                    joined = _join_with_conditions(lt, rt, lkeys, rkeys, join_type, residual, out_schema)
                 yield from joined.select(out_schema.names).cast(out_schema).to_batches()
 
     buckets = decision.group.buckets if decision.group is not None else 0

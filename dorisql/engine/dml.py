@@ -41,7 +41,8 @@ _SAMPLE_ROWS = 3
 
 def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
-    partitions (names) and buckets ({partition: {bucket, ...}})."""
+    partitions (names) and buckets ({partition: {bucket, ...}}), and the files it reads (the
+    snapshot's list: asking Spark for it again costs a round trip per table and query)."""
     from .consistency import table_storage
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
@@ -60,7 +61,7 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     frame = read_table_files(engine.spark, meta, files, deletes, engine.now())
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
-    return frame
+    return frame, [f.uri for f in files]
 
 
 def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None):

@@ -26,6 +26,7 @@ tablets=k/m, as Doris prints them) followed by Spark's physical plan.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import itertools
 from collections.abc import Callable, Sequence
@@ -36,7 +37,7 @@ from sqlglot.errors import ErrorLevel, UnsupportedError
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
-from dorisql.engine import failures
+from dorisql.engine import failures, residual
 from dorisql.engine.functions import check_functions, translate_functions
 from dorisql.engine.merge import key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
@@ -66,8 +67,9 @@ ResolveTable = Callable[[ast.TableName], TableMeta | None]
 #: Read the stored rows of `meta`: the given partitions (None: all) and, per partition, buckets
 #: (None: all). Returns a DataFrame with the table's columns plus whatever hidden columns the
 #: files hold (`__load_seq`, `__row_seq` for UNIQUE/AGGREGATE). Must accept an empty partition
-#: list (return an empty DataFrame with the table's schema).
-Scan = Callable[[TableMeta, list | None, dict | None], "DataFrame"]  # noqa: F821
+#: list (return an empty DataFrame with the table's schema). It may return (DataFrame, the data
+#: files it reads) instead, sparing a Spark round trip to list them.
+Scan = Callable[[TableMeta, list | None, dict | None], "DataFrame | tuple[DataFrame, Sequence[str]]"]  # noqa: F821
 #: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
 #: (lower-case keys) to a DataFrame.
 ReadTableFunction = Callable[[str, dict], "DataFrame"]  # noqa: F821
@@ -163,21 +165,46 @@ def plan_join(sides: JoinSides, colocation=None) -> JoinPlan | None:
         return None
     select = sides.join.parent
     if len(sides.left) != 1 or not isinstance(select, exp.Select) or len(select.args.get("joins") or []) != 1:
-        return JoinPlan("spark", "only a join of two tables is planned colocated")
+        # a chain a JOIN b JOIN c of one group would colocate too (each bucket's task joining
+        # all three); not built yet, so every join of the chain is Spark's
+        count = 1 + len(select.args.get("joins") or []) if isinstance(select, exp.Select) else 0
+        return JoinPlan("spark", f"only a FROM of two tables is planned colocated (this FROM joins {count} inputs)")
     if sides.using or sides.on is None:
         return JoinPlan("spark", colocate_join.INCONSISTENT + " (no ON condition)")
     left, right = sides.left[0], sides.right
-    equalities, other = [], False
-    for c in split_conjuncts(sides.on):
-        pair = _equality_columns(c, left, right)
-        if pair is None:
-            other = True
-        else:
-            equalities.append(pair)
-    decision = colocate_join.decide(left.meta, right.meta, sides.kind, equalities, other, colocation)
+    equalities = [pair for c in split_conjuncts(sides.on) if (pair := _equality_columns(c, left, right)) is not None]
+    decision = colocate_join.decide(left.meta, right.meta, sides.kind, equalities, colocation)
     if not decision.colocate:
         return JoinPlan("spark", decision.reason, decision)
+    extra = _other_conditions(sides, decision)
+    if extra and decision.join_type != "inner":
+        # they decide which rows match: evaluated in each bucket's task, when pyarrow can as Spark does
+        def column(col: exp.Column):
+            found = _side_of_column(col, left, right)
+            if found is None:
+                return None
+            ref = left if found[0] == "l" else right
+            return colocate_join.column_name(*found), ref.meta.definition.columns[found[1]].type
+
+        try:
+            tree = residual.compile_conditions(extra, column)
+        except residual.Untranslatable as e:
+            reason = f"{colocate_join.INCONSISTENT} (other join conditions of a {sides.kind} JOIN: {e})"
+            return JoinPlan("spark", reason, decision)
+        decision = dataclasses.replace(decision, residual=tree)
     return JoinPlan("colocate", "", decision)
+
+
+def _other_conditions(sides: JoinSides, decision) -> list[exp.Expression]:
+    """The ON conjuncts besides the bucket-column equalities the colocate join joins on."""
+    left, right = sides.left[0], sides.right
+    keys = {(a.lower(), b.lower()) for a, b in decision.keys}
+    out = []
+    for c in split_conjuncts(sides.on):
+        pair = _equality_columns(c, left, right)
+        if pair is None or (pair[0].lower(), pair[1].lower()) not in keys:
+            out.append(c)
+    return out
 
 
 def _side_of_column(col: exp.Column, left: TableRef, right: TableRef) -> tuple[str, int] | None:
@@ -530,9 +557,10 @@ def plan_query(
             meta, t = ref.meta, ref.node
             pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
             buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
-            raw = scan(meta, list(pruned.partitions), buckets)
+            scanned = scan(meta, list(pruned.partitions), buckets)
+            raw, listed = scanned if isinstance(scanned, tuple) else (scanned, None)
             try:
-                files = tuple(raw.inputFiles())
+                files = tuple(raw.inputFiles()) if listed is None else tuple(listed)
             except Exception:  # pragma: no cover - e.g. a non-file source: EXPLAIN lists no files
                 if id(t) in colocated:
                     raise  # the colocate join reads exactly these files: never an empty guess
@@ -575,13 +603,8 @@ def _plan_colocated(
     left, right = sides.left[0], sides.right
     view = _view_name("colocate")
     select = sides.join.parent
-    extra = [c for c in split_conjuncts(sides.on) if _equality_columns(c, left, right) is None]
-    keys = {(a.lower(), b.lower()) for a, b in decision.keys}
-    extra += [
-        c
-        for c in split_conjuncts(sides.on)
-        if (pair := _equality_columns(c, left, right)) is not None and (pair[0].lower(), pair[1].lower()) not in keys
-    ]
+    # an INNER join's other conditions filter its rows in Spark; the others' ran in the tasks
+    extra = _other_conditions(sides, decision) if decision.residual is None else []
     _rewrite_colocated(sides, view, decision.join_type, extra)
     # built after the rewrite: the view then carries only the columns the query reads
     joined = colocate_join.build(

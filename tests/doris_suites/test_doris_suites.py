@@ -1,21 +1,22 @@
-"""Apache Doris's own regression suites, translated by hand, run through the real ``dorisql -f``.
+"""Apache Doris's own regression suites, translated by hand, run as ``dorisql -f`` runs them.
 
-One ``dorisql`` process per suite (run once, on first use); one test per check of the suite
-(each ``qt_`` tag, row count, expected error ...) plus one per suite for its plain statements,
-which must all succeed. See suite_runner.py and docs/doris_suites.md.
+Each suite runs once (on first use) in its own warehouse, through the batch runner of
+``dorisql -f FILE --force --format jsonl`` (`dorisql.shell.batch.run_batch`, the same statement
+splitting, execution and JSON records), in this process on the shared Spark session: a
+``dorisql`` process per suite would start a JVM per suite (the command line itself is tested in
+tests/shell). One test per check of the suite (each ``qt_`` tag, row count, expected error ...)
+plus one per suite for its plain statements, which must all succeed. See suite_runner.py and
+docs/doris_suites.md.
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from isolation import dorisql_env
 from suite_runner import (
     SUITES,
     Suite,
@@ -26,10 +27,6 @@ from suite_runner import (
     suite_names,
     unexpected_errors,
 )
-
-DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
-
-pytestmark = pytest.mark.spark  # every dorisql process starts its own Spark
 
 
 def _cases() -> list[Any]:
@@ -43,14 +40,14 @@ def _cases() -> list[Any]:
 
 
 @pytest.fixture(scope="session")
-def suite_run(tmp_path_factory):
-    """``suite_run(name)``: the suite and its records, from one ``dorisql -f`` process per suite."""
+def suite_run(tmp_path_factory, spark, make_engine):
+    """``suite_run(name)``: the suite and its records, from one ``dorisql -f`` run per suite."""
     runs: dict[str, tuple[Suite, list[dict[str, Any]]] | AssertionError] = {}
 
     def run(name: str) -> tuple[Suite, list[dict[str, Any]]]:
         if name not in runs:
             try:
-                runs[name] = _run_suite(name, tmp_path_factory)
+                runs[name] = _run_suite(name, tmp_path_factory, spark, make_engine)
             except AssertionError as exc:  # every check of the suite reports it; none reruns it
                 runs[name] = exc
         outcome = runs[name]
@@ -61,25 +58,27 @@ def suite_run(tmp_path_factory):
     return run
 
 
-def _run_suite(name: str, tmp_path_factory) -> tuple[Suite, list[dict[str, Any]]]:
+def _run_suite(name: str, tmp_path_factory, spark, make_engine) -> tuple[Suite, list[dict[str, Any]]]:
     """Run the suite's script in its own warehouse; its records, checked to be one per statement."""
+    from dorisql.shell.batch import run_batch
+    from dorisql.shell.script import read_script
+
     root = tmp_path_factory.mktemp(name)
-    env = {**dorisql_env(root / "home"), "DORISQL_MASTER": "local[2]"}
     script = SUITES / f"{name}.sql"
-    proc = subprocess.run(
-        [DORISQL, "--warehouse", str(root / "wh"), "-f", str(script), "--force", "--format", "jsonl"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=root,
-        timeout=900,
-    )
+    engine = make_engine(root / "wh", spark=spark)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        code = run_batch(
+            engine, read_script(str(script)), filename=str(script), fmt="jsonl", force=True, out=out, err=err
+        )
+    finally:
+        engine.close()
     suite = load_suite(name)
-    records = read_records(proc.stdout)
+    records = read_records(out.getvalue())
     if len(records) != len(suite.statements):
         raise AssertionError(
             f"{name}: dorisql ran {len(records)} of {len(suite.statements)} statements "
-            f"(exit {proc.returncode}); stderr:\n{proc.stderr[-3000:]}"
+            f"(exit {code}); stderr:\n{err.getvalue()[-3000:]}"
         )
     match_records(suite, records)
     return suite, records

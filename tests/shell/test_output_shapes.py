@@ -1,10 +1,13 @@
-"""What ``dorisql -f`` prints, end to end: an INSERT prints nothing (``mysql -B``) unless ``-v``
-asks for the status lines (``mysql -vvv``); FLOAT digits, headers as written and complex values
-as Doris prints them."""
+"""What a ``dorisql`` script prints: an INSERT prints nothing (``mysql -B``) unless ``-v`` asks
+for the status lines (``mysql -vvv``, through the real command); FLOAT digits, headers as written
+and complex values as Doris prints them."""
 
 from __future__ import annotations
 
+import io
 import re
+
+from dorisql.shell.batch import run_batch
 
 SCRIPT = """\
 CREATE DATABASE d; USE d;
@@ -14,12 +17,16 @@ SELECT id, f, tags, count(*) FROM m GROUP BY id, f, tags ORDER BY id;
 """
 
 
-def test_script_output_shapes(dorisql, tmp_path, spark_process_env):
-    script = tmp_path / "shapes.sql"
-    script.write_text(SCRIPT)
-    out = dorisql("-f", str(script), env=spark_process_env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout == 'id\tf\ttags\tcount(*)\n1\t38.638844\t["x", "y"]\t1\n2\t0.1\tNULL\t1\n'
+def test_script_output_shapes(dorisql, wh, spark, make_engine, spark_process_env):
+    # `dorisql -f` with stdout not a terminal is run_batch in tsv: run here on the shared Spark
+    # (one JVM start less); the process below then reads the same warehouse with -v
+    engine = make_engine(wh, spark=spark)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        assert run_batch(engine, SCRIPT, fmt="tsv", out=out, err=err) == 0, err.getvalue()
+    finally:
+        engine.close()
+    assert out.getvalue() == 'id\tf\ttags\tcount(*)\n1\t38.638844\t["x", "y"]\t1\n2\t0.1\tNULL\t1\n'
 
     again = dorisql(
         "-v",
