@@ -193,7 +193,13 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         # The commit is refused under the lock when the log is behind the catalog (a lost commit
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
-            written = store.write(good, operation="dorisql INSERT", statement=stmt.text, expected_partitions=guard)
+            written = store.write(
+                good,
+                operation="dorisql INSERT",
+                statement=stmt.text,
+                expected_partitions=guard,
+                target_file_size=int(engine.frontend("target_file_size_bytes")),
+            )
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:

@@ -38,6 +38,9 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "trash_check_interval_seconds": "600",
     # Colocate joins (docs/colocation.md): Doris's FE switch, off by default.
     "disable_colocate_join": "false",
+    # Size a load aims at for each data file (dorisql, docs/storage.md "Fewer files"): a tablet
+    # gets one file per load up to this size. 256 MiB (storage/sizing.py).
+    "target_file_size_bytes": "268435456",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check
