@@ -87,7 +87,7 @@ def main(argv=None) -> int:
         # Before: the write dorisql did until it clustered rows by tablet (same tasks as the scan).
         before = work / "before"
         started = time.perf_counter()
-        schema = spark_ddl_schema(engine.catalog.load_table("bench", "t1").definition)
+        schema = spark.createDataFrame([], spark_ddl_schema(engine.catalog.load_table("bench", "t1").definition)).schema
         rows = store("t1").read(spark, spark_schema=schema, with_partition_columns=True)
         rows.write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN).parquet(str(before))
         before_seconds = time.perf_counter() - started
