@@ -106,6 +106,7 @@ def main(argv=None) -> int:
 
     from dorisql.config import Config
     from dorisql.engine.session import Engine
+    from dorisql.engine.tables import meta_dir
     from dorisql.storage.delta import DeltaStore
     from dorisql.storage.spark import create_session
 
@@ -121,6 +122,11 @@ def main(argv=None) -> int:
         spark=spark,
     )
     engine.execute_sql("CREATE DATABASE IF NOT EXISTS bench; USE bench")
+
+    def table_dir(name: str) -> Path:
+        # a table's folder is named by its id (docs/storage.md)
+        return meta_dir(engine.warehouse, engine.catalog.load_table("bench", name))
+
     try:
         print(f"dorisql ingest benchmark: {args.rows:,} rows, master {args.master} ({cores} cores), work {work}")
         t = time.perf_counter()
@@ -154,7 +160,7 @@ def main(argv=None) -> int:
         raw_rate, dorisql_rate = args.rows / raw_seconds, args.rows / dorisql_seconds
         ratio = dorisql_rate / raw_rate
         raw_files = sum(1 for _ in Path(work / "raw").rglob("*.parquet"))
-        snap = DeltaStore(work / "wh" / "bench" / "t").snapshot()
+        snap = DeltaStore(table_dir("t")).snapshot()
         print()
         print(
             f"raw Spark partitionBy('p','b').parquet : {raw_seconds:7.1f} s  {raw_rate:12,.0f} rows/s  {raw_files} files"
@@ -207,9 +213,9 @@ def main(argv=None) -> int:
         engine.execute_sql(
             f'INSERT INTO drops SELECT 2, id, {payload} FROM (SELECT number AS id FROM numbers("number" = "3500")) r'
         )
-        stats = DeltaStore(work / "wh" / "bench" / "drops").partition_stats()
+        stats = DeltaStore(table_dir("drops")).partition_stats()
         big, small = stats["pbig"], stats["psmall"]
-        path = work / "wh" / "bench" / "drops"
+        path = table_dir("drops")
         timings = {}
         for name in ("psmall", "pbig"):
             t = time.perf_counter()

@@ -356,10 +356,15 @@ def load_frame(
         # The commit is refused under the lock when the log is behind the catalog (a lost commit
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
+            size = int(engine.frontend("target_file_size_bytes"))
             if overwrite:
-                written = store.overwrite(good, replaced, statement=text, expected_partitions=guard)
+                written = store.overwrite(
+                    good, replaced, statement=text, expected_partitions=guard, target_file_size=size
+                )
             else:
-                written = store.write(good, operation="dorisql INSERT", statement=text, expected_partitions=guard)
+                written = store.write(
+                    good, operation="dorisql INSERT", statement=text, expected_partitions=guard, target_file_size=size
+                )
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
     except _StrictModeViolation:

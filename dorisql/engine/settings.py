@@ -68,6 +68,9 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "compaction_check_interval_seconds": "10",
     "compaction_output_file_size_mbytes": "128",
     "tablet_scan_frequency_time_node_interval_second": "300",
+    # Size a load aims at for each data file (dorisql, docs/storage.md "Fewer files"): a tablet
+    # gets one file per load up to this size. 256 MiB (storage/sizing.py).
+    "target_file_size_bytes": "268435456",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check

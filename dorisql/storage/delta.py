@@ -48,8 +48,9 @@ import pyarrow.compute as pc
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN  # noqa: F401  (re-exported)
 from dorisql.errors import CommitConflictError, ExecutionError
-from dorisql.storage import fs
+from dorisql.storage import fs, sizing
 from dorisql.storage.locks import table_lock, tablet_lock
+from dorisql.storage.sizing import DEFAULT_TARGET_FILE_SIZE
 from dorisql.storage.stats import read_footer_stats
 
 __all__ = [
@@ -525,17 +526,20 @@ class DeltaStore:
         statement: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         expected_partitions: PartitionGuard | None = None,
+        target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
     ) -> WriteResult:
         """Append a DataFrame that already has ``__partition`` (string) and ``__bucket`` (int).
 
-        Spark writes Parquet into ``_staging/<txn>/``; the files move into their tablet folders;
+        Spark writes Parquet into ``_staging/<txn>/``, one file per tablet per ``target_file_size``
+        bytes (about) whatever the shape of the source (see :meth:`_stage`); the files move into their tablet folders;
         stats come from their footers; then one Delta commit adds them all. Under the commit lock
         and just before committing, ``expected_partitions(frozenset_of_partition_names)`` runs: it
         raises (or returns False) to refuse, e.g. when a target partition was dropped meanwhile.
         On any failure the written files are deleted and the error re-raised; nothing is visible.
         A DataFrame with no rows commits nothing (``committed=False``).
         """
-        return self._append(self._stage(df), False, operation, statement, metadata, expected_partitions)
+        staged = self._stage(df, target_file_size)
+        return self._append(staged, False, operation, statement, metadata, expected_partitions)
 
     def rewrite(
         self,
@@ -548,13 +552,14 @@ class DeltaStore:
         statement: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         file_suffix: str | None = None,
+        target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
     ) -> WriteResult:
         """Replace files read at ``read_version`` by the rows of ``df`` (compaction): one commit of
         ``remove`` + ``add`` actions (``dataChange`` = ``data_change``).
 
         ``removed`` are snapshot entries or paths relative to the table folder as on disk
-        (``FileEntry.path``). ``df`` has ``__partition``/``__bucket`` like :meth:`write`; None
-        only removes. Refused with
+        (``FileEntry.path``). ``df`` has ``__partition``/``__bucket`` like :meth:`write`, laid
+        out by the caller (written as its tasks hold it, no shuffle by tablet); None only removes. Refused with
         CommitConflictError, committing nothing and deleting the new files, when any removed file
         is no longer in the table or a commit after ``read_version`` removed one of them.
         ``file_suffix`` replaces the new files' ``.parquet`` ending (a compaction's version range,
@@ -563,7 +568,7 @@ class DeltaStore:
         removed = list(removed)
         if not removed:
             raise ValueError("rewrite needs at least one file to remove")
-        staged = self._stage(df) if df is not None else None
+        staged = self._stage(df, target_file_size, keep_layout=True) if df is not None else None
         try:
             if staged is not None and file_suffix is not None:
                 self._rename_staged(staged, file_suffix)
@@ -591,6 +596,7 @@ class DeltaStore:
         statement: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         expected_partitions: PartitionGuard | None = None,
+        target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
     ) -> WriteResult:
         """Replace whole partitions by the rows of ``df`` (INSERT OVERWRITE): one commit of
         ``add`` actions for the new files and ``remove`` actions for every file of the replaced
@@ -603,7 +609,7 @@ class DeltaStore:
         another partition is kept. On any failure the new files are deleted and the table is as
         it was. Nothing to add and nothing to remove commits nothing.
         """
-        staged = self._stage(df)
+        staged = self._stage(df, target_file_size)
         try:
             return self._commit_overwrite(staged, replaced, operation, statement, metadata, expected_partitions)
         except BaseException:
@@ -988,16 +994,31 @@ class DeltaStore:
             staged.discard()
             raise
 
-    def _stage(self, df) -> _Staged:
-        """Spark writes into _staging/<txn>/; the files move into their tablet folders."""
+    def _stage(self, df, target_file_size: int = DEFAULT_TARGET_FILE_SIZE, *, keep_layout: bool = False) -> _Staged:
+        """Spark writes into _staging/<txn>/; the files move into their tablet folders.
+
+        Spark writes one file per tablet per task that holds rows of it, so a source of many
+        small files (or any source whose tasks each span many tablets) would add files by the
+        thousand. The rows are therefore first shuffled by tablet (``__partition``,
+        ``__bucket``): each tablet is written by one task, different tablets by different tasks
+        in parallel (adaptive execution packs small tablets into one task), and a task starts a
+        new file every `sizing.rows_per_file` rows, so a tablet gets one file per
+        ``target_file_size`` bytes (about: the row size is the table's average so far, else an
+        estimate from its column types).
+
+        ``keep_layout``: the caller laid the rows out itself (a compaction's sorted runs, one
+        per output file): no shuffle, which would undo the sort order."""
         for col in (PARTITION_COLUMN, BUCKET_COLUMN):
             if col not in df.columns:
                 raise ValueError(f"the DataFrame to write needs a {col} column")
+        rows_per_file = sizing.rows_per_file(target_file_size, self._row_bytes())
         staging_dir = self.new_staging_dir()
         staged = _Staged(os.path.basename(staging_dir), staging_dir)
         try:
             (
-                df.write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
+                (df if keep_layout else df.repartition(PARTITION_COLUMN, BUCKET_COLUMN))
+                .write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
+                .option("maxRecordsPerFile", rows_per_file)
                 .mode("errorifexists")
                 .parquet(fs.spark_uri(staged.staging_dir))
             )
@@ -1006,6 +1027,17 @@ class DeltaStore:
         except BaseException:
             staged.discard()
             raise
+
+    def _row_bytes(self) -> float:
+        """The stored size of one row, for sizing files (`sizing.row_bytes`)."""
+        dt = self._table()
+        actions = pa.table(dt.get_add_actions(flatten=True))
+        total_bytes = pc.sum(actions["size_bytes"]).as_py() or 0
+        total_rows = pc.sum(actions["num_records"]).as_py() or 0
+        schema = pa.schema(dt.schema())
+        # the partition columns live in folder names, not in the files
+        data = pa.schema([f for f in schema if f.name not in (PARTITION_COLUMN, BUCKET_COLUMN)])
+        return sizing.row_bytes(total_bytes, total_rows, data)
 
     def _collect(self, staged: _Staged) -> None:
         """Move the staged files into their tablet folders and read their footers (in parallel)."""

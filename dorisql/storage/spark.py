@@ -22,6 +22,10 @@ DEFAULT_CONF = {
     "spark.sql.legacy.parquet.nanosAsLong": "false",
     # dorisql shows its own progress; Spark's console bar would garble the shell.
     "spark.ui.showConsoleProgress": "false",
+    # A load counts its rows and bad rows with an Observation below the shuffle by tablet
+    # (DeltaStore._stage). When no row survives to be written, this rule would replace the
+    # shuffled stage, and the metrics with it, by an empty relation: the counts would be lost.
+    "spark.sql.adaptive.optimizer.excludedRules": "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation",
 }
 
 #: Spark 4's launcher starts every JVM with ``--add-modules=jdk.incubator.vector`` (SPARK-48021,
