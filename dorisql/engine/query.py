@@ -513,6 +513,27 @@ def name_columns(tree: exp.Expression) -> None:
 # --------------------------------------------------------------------------- planning
 
 
+def right_semi_joins_as_left(tree: exp.Expression) -> None:
+    """Spark SQL has LEFT SEMI/ANTI joins only; Doris also has RIGHT ones. ``FROM a RIGHT SEMI
+    JOIN b ON c`` is ``FROM b LEFT SEMI JOIN a ON c`` (both keep b's rows that have (SEMI) or
+    have not (ANTI) a match in a), so a SELECT of one such join is rewritten in place; after
+    other joins the left side is a join result, which this cannot swap: refused plainly."""
+    for select in tree.find_all(exp.Select):
+        joins = select.args.get("joins") or []
+        for i, join in enumerate(joins):
+            if (join.side or "").upper() != "RIGHT" or (join.kind or "").upper() not in ("SEMI", "ANTI"):
+                continue
+            source = select.args.get("from_")
+            if i != 0 or len(joins) != 1 or source is None:
+                raise NotSupportedError(
+                    f"RIGHT {join.kind.upper()} JOIN after other joins (write it as a LEFT {join.kind.upper()} JOIN)"
+                )
+            left, right = source.this, join.this
+            source.set("this", right.copy())
+            join.set("this", left.copy())
+            join.set("side", "LEFT")
+
+
 def plan_query(
     spark,
     query: ast.Query | str,
@@ -530,6 +551,7 @@ def plan_query(
     check_functions(tree)
     name_columns(tree)
     translate_functions(tree)
+    right_semi_joins_as_left(tree)
     sources = _sources(tree)
     refs = [
         TableRef(node=t, meta=_resolve(resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t))

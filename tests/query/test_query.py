@@ -10,7 +10,7 @@ from dorisql import ast
 from dorisql.bucketing.hashing import bucket_of
 from dorisql.engine import query as query_module
 from dorisql.engine.query import JoinPlan, drop_views, explain, plan_join, plan_query, run_query
-from dorisql.errors import AnalysisError, SqlSyntaxError, UnknownTableError
+from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError, UnknownTableError
 
 from .conftest import col, lst, rng, table
 
@@ -162,6 +162,23 @@ def test_join_results(lake, events, users):
     # users holds k < 10: events k=1,5,9 on 05-28 have a user, the rest do not
     assert [r[0] for r in rows(df)] == [k for k in range(40) if k % 4 == 1 and k >= 10]
     assert scans[1].partitions == ("p_cn", "p_jp")  # IS NULL on the outer side prunes nothing
+
+
+def test_right_semi_and_anti_joins(lake, events, users):
+    """Doris's RIGHT SEMI/ANTI JOIN (Spark SQL has only LEFT ones): the right table's rows with /
+    without a match; after other joins refused plainly, never Spark's syntax error."""
+    semi, _ = run(
+        lake, "SELECT u.k FROM events e RIGHT SEMI JOIN users u ON e.k = u.k AND e.d = '2020-05-28' ORDER BY u.k"
+    )
+    anti, _ = run(
+        lake, "SELECT u.k FROM events e RIGHT ANTI JOIN users u ON e.k = u.k AND e.d = '2020-05-28' ORDER BY u.k"
+    )
+    users_k = sorted({r[0] for r in rows(run(lake, "SELECT k FROM users")[0])})
+    matched = [k for k in users_k if k % 4 == 1]  # events of 05-28 have k % 4 == 1
+    assert [r[0] for r in rows(semi)] == matched
+    assert [r[0] for r in rows(anti)] == [k for k in users_k if k not in matched]
+    with pytest.raises(NotSupportedError, match="RIGHT SEMI JOIN after other joins"):
+        run(lake, "SELECT * FROM events e JOIN users u ON e.k = u.k RIGHT SEMI JOIN users w ON w.k = e.k")
 
 
 def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users, monkeypatch):
