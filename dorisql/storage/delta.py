@@ -345,11 +345,7 @@ class DeltaStore:
         with table_lock(self.path, self.lock_timeout):
             dt = self._table()
             txn = uuid.uuid4().hex
-            info: dict[str, Any] = {"dorisql.operation": "dorisql SCHEMA CHANGE", _TXN_KEY: txn}
-            if statement is not None:
-                info["dorisql.statement"] = statement
-            for k, v in (metadata or {}).items():
-                info[k if k.startswith("dorisql.") else f"dorisql.{k}"] = v
+            info = _commit_info("dorisql SCHEMA CHANGE", txn, statement, metadata)
             from deltalake.transaction import CommitProperties
 
             before = dt.version()
@@ -428,11 +424,7 @@ class DeltaStore:
                 with ThreadPoolExecutor(max_workers=max(1, min(_FOOTER_THREADS, len(snap.files)))) as pool:
                     adds = list(pool.map(copy, snap.files))
                 txn = uuid.uuid4().hex
-                info: dict[str, Any] = {"dorisql.operation": "dorisql RENAME COLUMN", _TXN_KEY: txn}
-                if statement is not None:
-                    info["dorisql.statement"] = statement
-                for k, v in (metadata or {}).items():
-                    info[k if k.startswith("dorisql.") else f"dorisql.{k}"] = v
+                info = _commit_info("dorisql RENAME COLUMN", txn, statement, metadata)
                 before = dt.version()
                 # overwrite without a filter: every file of the snapshot (read under this lock) is
                 # removed and replaced by its copy, with the new schema, in one commit
@@ -1239,11 +1231,8 @@ class DeltaStore:
             for f in removed_entries
         ]
         txn = uuid.uuid4().hex
-        info: dict[str, Any] = {"dorisql.operation": operation, _TXN_KEY: txn, "readVersion": int(read_version)}
-        if statement is not None:
-            info["dorisql.statement"] = statement
-        for k, v in (metadata or {}).items():
-            info[k if k.startswith("dorisql.") or k in ("userMetadata",) else f"dorisql.{k}"] = v
+        info = _commit_info(operation, txn, statement, metadata)
+        info["readVersion"] = int(read_version)
         before = dt.version()
         dt.create_write_transaction(
             list(adds) + removes,
@@ -1265,6 +1254,18 @@ class DeltaStore:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _commit_info(operation: str, txn: str, statement: str | None, metadata: Mapping[str, Any] | None) -> dict:
+    """A commit's commitInfo custom metadata: the operation, the transaction id that finds the
+    commit again, the statement, and the caller's entries (under ``dorisql.``, but for Delta's
+    own ``userMetadata``)."""
+    info: dict[str, Any] = {"dorisql.operation": operation, _TXN_KEY: txn}
+    if statement is not None:
+        info["dorisql.statement"] = statement
+    for k, v in (metadata or {}).items():
+        info[k if k.startswith("dorisql.") or k == "userMetadata" else f"dorisql.{k}"] = v
+    return info
 
 
 def _live_paths(dt) -> set[str]:
