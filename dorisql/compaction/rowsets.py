@@ -42,6 +42,7 @@ __all__ = [
     "TabletView",
     "tablet_views",
     "needed_delete_versions",
+    "merged_tablets",
 ]
 
 #: The Delta version whose order a data file's rows take (the end of a range): group 1.
@@ -63,6 +64,18 @@ def version_range(path: str) -> tuple[int, int] | None:
 def range_suffix(start: int, end: int) -> str:
     """What a compaction's output file names end with."""
     return f".v{start}-{end}.parquet"
+
+
+def merged_tablets(files: Iterable[DataFile]) -> set[tuple[str, int]]:
+    """The tablets (``(partition, bucket)``) whose live files are all one compaction's output
+    (one ``.v<start>-<end>`` range): their rows are merged already, one row per key, so a read
+    need not merge them again (Doris's reader skips the merge of a non-overlapping rowset)."""
+    ranges: dict[tuple[str, int], set] = {}
+    for f in files:
+        m = _RANGE.search(f.path)
+        merged = m is not None and m.group(2) is not None
+        ranges.setdefault((f.partition, f.bucket), set()).add(m.group(0) if merged and m else None)
+    return {key for key, seen in ranges.items() if len(seen) == 1 and None not in seen}
 
 
 class DataFile(Protocol):

@@ -41,9 +41,13 @@ _SAMPLE_ROWS = 3
 
 def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
-    partitions (names) and buckets ({partition: {bucket, ...}}), and the files it reads (the
-    snapshot's list: asking Spark for it again costs a round trip per table and query)."""
+    partitions (names) and buckets ({partition: {bucket, ...}}), the files it reads (the
+    snapshot's list: asking Spark for it again costs a round trip per table and query), and the
+    rows of the tablets that need no merge (or None): (frame, uris, merged)."""
+    from dorisql.compaction.rowsets import merged_tablets
+
     from .consistency import table_storage
+    from .merge import needs_merge
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
     with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
@@ -58,10 +62,18 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     SCANS.record(store.path, {(f.partition, f.bucket) for f in files})
     # Delete versions (DELETE FROM) hide the matching rows of the files committed before them.
     deletes = _deletes_for(snapshot, files)
-    frame = read_table_files(engine.spark, meta, files, deletes, engine.now())
+    # A UNIQUE/AGGREGATE tablet that is one compaction's output needs no merge: its rows are read
+    # apart (`merged`) so the key-model merge, a shuffle of every row, covers only the others.
+    merged_keys = merged_tablets(files) if needs_merge(meta) else set()
+    unmerged = [f for f in files if (f.partition, f.bucket) not in merged_keys]
+    frame = read_table_files(engine.spark, meta, unmerged, deletes, engine.now())
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
-    return frame, [f.uri for f in files]
+    merged = None
+    if merged_keys:
+        done = [f for f in files if (f.partition, f.bucket) in merged_keys]
+        merged = read_table_files(engine.spark, meta, done, deletes, engine.now())
+    return frame, [f.uri for f in files], merged
 
 
 def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None):

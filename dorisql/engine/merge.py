@@ -24,7 +24,15 @@ from dorisql.errors import AnalysisError, NotSupportedError
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
 
-__all__ = ["LOAD_SEQ_COLUMN", "ROW_SEQ_COLUMN", "HIDDEN_COLUMNS", "key_model", "merge_rows", "needs_merge"]
+__all__ = [
+    "LOAD_SEQ_COLUMN",
+    "ROW_SEQ_COLUMN",
+    "HIDDEN_COLUMNS",
+    "key_model",
+    "merge_rows",
+    "needs_merge",
+    "declared_columns",
+]
 
 
 _SUPPORTED_AGGS = {"SUM", "MAX", "MIN", "REPLACE", "REPLACE_IF_NOT_NULL"}
@@ -58,10 +66,10 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     from pyspark.sql.window import Window
 
     model = key_model(meta)
+    if model == "DUPLICATE":
+        return declared_columns(df, meta)
     columns = [c.name for c in meta.definition.columns]
     out_cols = [F.col(_q(_df_column(df, c))).alias(c) for c in columns]
-    if model == "DUPLICATE":
-        return df.select(*out_cols)
 
     for hidden in (LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN):
         if hidden not in df.columns:
@@ -112,6 +120,14 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     else:
         merged = df.groupBy(*[F.col(_q(_df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
     return merged.select(*[F.col(_q(c)) for c in columns])
+
+
+def declared_columns(df: DataFrame, meta: TableMeta) -> DataFrame:
+    """Rows that need no merge (DUPLICATE, or one compaction's merged output): the table's
+    declared columns, in declaration order, named as declared."""
+    from pyspark.sql import functions as F
+
+    return df.select(*[F.col(_q(_df_column(df, c.name))).alias(c.name) for c in meta.definition.columns])
 
 
 def _q(name: str) -> str:

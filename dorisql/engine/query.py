@@ -39,7 +39,7 @@ from dorisql import ast
 from dorisql.catalog.model import TableMeta
 from dorisql.engine import failures, residual
 from dorisql.engine.functions import check_functions, translate_functions
-from dorisql.engine.merge import key_model, merge_rows
+from dorisql.engine.merge import declared_columns, key_model, merge_rows
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
@@ -580,7 +580,9 @@ def plan_query(
             pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
             buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
             scanned = scan(meta, list(pruned.partitions), buckets)
-            raw, listed = scanned if isinstance(scanned, tuple) else (scanned, None)
+            # scan -> a raw frame, or (raw, files) or (raw, files, rows that need no merge)
+            raw, listed, *rest = scanned if isinstance(scanned, tuple) else (scanned, None)
+            merged = rest[0] if rest else None
             try:
                 files = tuple(raw.inputFiles()) if listed is None else tuple(listed)
             except Exception:  # pragma: no cover - e.g. a non-file source: EXPLAIN lists no files
@@ -593,7 +595,10 @@ def plan_query(
             if id(t) in colocated:
                 raws[id(t)] = (raw, files)
                 continue
-            view = _register(merge_rows(raw, meta), "scan")
+            rows = merge_rows(raw, meta)
+            if merged is not None:
+                rows = rows.unionByName(declared_columns(merged, meta))
+            view = _register(rows, "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
             _point_at_view(t, view, keep_name=True)
         for sides, special in plan.joins:

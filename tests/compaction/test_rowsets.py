@@ -8,6 +8,7 @@ import pytest
 
 from dorisql.compaction.rowsets import (
     COMMIT_VERSION_PATTERN,
+    merged_tablets,
     needed_delete_versions,
     range_suffix,
     tablet_views,
@@ -114,3 +115,17 @@ def test_scan_frequency_is_scans_per_minute_since_the_last_time_node():
     assert scans.frequency("/t", "p", 0, now=1060.0) == 10  # 10 scans in one minute
     assert scans.frequency("/t", "p", 0, now=1300.0) == 2  # 10 in five minutes; a new time node
     assert scans.frequency("/t", "p", 0, now=1360.0) == 0
+
+
+def test_only_tablets_holding_just_one_compaction_output_need_no_merge():
+    files = [
+        f("a.v2-9.parquet", bucket=0),
+        f("b.v2-9.parquet", bucket=0),  # one output in two files: still merged
+        f("a.v2-9.parquet", bucket=1),
+        f("c.v10.parquet", bucket=1),  # a load after the compaction: keys may repeat
+        f("a.v4.parquet", bucket=2),  # a single load may hold one key twice
+        f("a.v0-3.parquet", bucket=3),
+        f("b.v4-7.parquet", bucket=3),  # two outputs (cumulative after base): may overlap
+        f("a.parquet", bucket=4),  # unstamped
+    ]
+    assert merged_tablets(files) == {("p", 0)}
