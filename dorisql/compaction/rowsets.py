@@ -42,7 +42,7 @@ __all__ = [
     "TabletView",
     "tablet_views",
     "needed_delete_versions",
-    "merged_tablets",
+    "merged_files",
 ]
 
 #: The Delta version whose order a data file's rows take (the end of a range): group 1.
@@ -66,16 +66,21 @@ def range_suffix(start: int, end: int) -> str:
     return f".v{start}-{end}.parquet"
 
 
-def merged_tablets(files: Iterable[DataFile]) -> set[tuple[str, int]]:
-    """The tablets (``(partition, bucket)``) whose live files are all one compaction's output
-    (one ``.v<start>-<end>`` range): their rows are merged already, one row per key, so a read
-    need not merge them again (Doris's reader skips the merge of a non-overlapping rowset)."""
-    ranges: dict[tuple[str, int], set] = {}
+def merged_files(files: Iterable[DataFile]) -> set[str]:
+    """The files whose rows a read need not merge among themselves: per tablet, the files of its
+    largest compaction output (one ``.v<start>-<end>`` range), whose rows hold one row per key.
+    Its keys may still recur in the tablet's other rowsets (Doris's reader likewise merges only
+    overlapping rowsets); a tablet's keys never occur in another tablet."""
+    outputs: dict[tuple[str, int], dict[str, list]] = {}
     for f in files:
         m = _RANGE.search(f.path)
-        merged = m is not None and m.group(2) is not None
-        ranges.setdefault((f.partition, f.bucket), set()).add(m.group(0) if merged and m else None)
-    return {key for key, seen in ranges.items() if len(seen) == 1 and None not in seen}
+        if m is not None and m.group(2) is not None:
+            outputs.setdefault((f.partition, f.bucket), {}).setdefault(m.group(0), []).append(f)
+    chosen: set[str] = set()
+    for by_range in outputs.values():
+        largest = max(by_range.values(), key=lambda group: sum(f.size for f in group))
+        chosen.update(f.path for f in largest)
+    return chosen
 
 
 class DataFile(Protocol):

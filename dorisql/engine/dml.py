@@ -43,11 +43,12 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
     partitions (names) and buckets ({partition: {bucket, ...}}), the files it reads (the
     snapshot's list: asking Spark for it again costs a round trip per table and query), and the
-    rows of the tablets that need no merge (or None): (frame, uris, merged)."""
-    from dorisql.compaction.rowsets import merged_tablets
+    rows that need no merge among themselves (engine.merge.MergedRows, or None): (frame, uris,
+    merged); `frame` then holds the other rows."""
+    from dorisql.compaction.rowsets import merged_files
 
     from .consistency import table_storage
-    from .merge import needs_merge
+    from .merge import MergedRows, needs_merge
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
     with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
@@ -62,17 +63,22 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     SCANS.record(store.path, {(f.partition, f.bucket) for f in files})
     # Delete versions (DELETE FROM) hide the matching rows of the files committed before them.
     deletes = _deletes_for(snapshot, files)
-    # A UNIQUE/AGGREGATE tablet that is one compaction's output needs no merge: its rows are read
-    # apart (`merged`) so the key-model merge, a shuffle of every row, covers only the others.
-    merged_keys = merged_tablets(files) if needs_merge(meta) else set()
-    unmerged = [f for f in files if (f.partition, f.bucket) not in merged_keys]
+    # A UNIQUE/AGGREGATE tablet's largest compaction output holds one row per key: read apart
+    # (`merged`), its rows meet the key-model merge (a shuffle of every row it reads) only where
+    # the tablet's later rowsets repeat their keys (engine.merge.merge_with_merged).
+    done = merged_files(files) if needs_merge(meta) else set()
+    unmerged = [f for f in files if f.path not in done]
+    if unmerged and sum(f.size for f in files if f.path in done) < sum(f.size for f in unmerged):
+        done, unmerged = set(), files  # mostly unmerged rows: one merge of all costs less than two joins more
     frame = read_table_files(engine.spark, meta, unmerged, deletes, engine.now())
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
     merged = None
-    if merged_keys:
-        done = [f for f in files if (f.partition, f.bucket) in merged_keys]
-        merged = read_table_files(engine.spark, meta, done, deletes, engine.now())
+    if done:
+        merged = MergedRows(
+            read_table_files(engine.spark, meta, [f for f in files if f.path in done], deletes, engine.now()),
+            alone=not unmerged,
+        )
     return frame, [f.uri for f in files], merged
 
 

@@ -11,10 +11,14 @@ them). Reading applies the table's key model, all inside Spark (no collect on th
   value; NULL when all are NULL). HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC: not supported.
 
 Hidden columns (engine.tables.HIDDEN_COLUMNS) never come out.
+
+After a compaction most rows sit in one merged rowset per tablet (`MergedRows`): those whose key
+no later rowset repeats pass without the merge's shuffle (`merge_with_merged`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dorisql.catalog.model import TableMeta
@@ -32,6 +36,8 @@ __all__ = [
     "merge_rows",
     "needs_merge",
     "declared_columns",
+    "MergedRows",
+    "merge_with_merged",
 ]
 
 
@@ -128,6 +134,38 @@ def declared_columns(df: DataFrame, meta: TableMeta) -> DataFrame:
     from pyspark.sql import functions as F
 
     return df.select(*[F.col(_q(_df_column(df, c.name))).alias(c.name) for c in meta.definition.columns])
+
+
+@dataclass(frozen=True)
+class MergedRows:
+    """Stored rows with one row per key (a compaction's output; dorisql.engine.dml.scan_table),
+    and whether they are all of the scan (`alone`: no other rowset to merge them with)."""
+
+    frame: DataFrame
+    alone: bool
+
+
+def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta) -> DataFrame:
+    """`merge_rows` of `df` and `merged` together, without shuffling the merged rows whose key
+    `df` lacks: those pass as they are (an anti join on the keys, a broadcast one when `df` is
+    small, as after a compaction); only the merged rows whose key recurs in `df` are merged with it."""
+    from functools import reduce
+
+    if merged is None:
+        return merge_rows(df, meta)
+    if merged.alone:
+        return declared_columns(merged.frame, meta)
+    keys = [k for k in meta.definition.keys.columns]
+    # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
+    later = df.select(*[df[_q(_df_column(df, k))].alias(f"__key{i}") for i, k in enumerate(keys)])
+    base = merged.frame
+    # NULL keys are keys too: null-safe equality, as the merge's grouping treats them
+    same_key = reduce(
+        lambda a, b: a & b, [base[_q(_df_column(base, k))].eqNullSafe(later[f"__key{i}"]) for i, k in enumerate(keys)]
+    )
+    untouched = base.join(later, same_key, "left_anti")
+    touched = base.join(later, same_key, "left_semi")
+    return declared_columns(untouched, meta).unionByName(merge_rows(touched.unionByName(df), meta))
 
 
 def _q(name: str) -> str:

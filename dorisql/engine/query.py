@@ -39,7 +39,7 @@ from dorisql import ast
 from dorisql.catalog.model import TableMeta
 from dorisql.engine import failures, residual
 from dorisql.engine.functions import check_functions, translate_functions
-from dorisql.engine.merge import declared_columns, key_model, merge_rows
+from dorisql.engine.merge import key_model, merge_with_merged
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
@@ -595,10 +595,7 @@ def plan_query(
             if id(t) in colocated:
                 raws[id(t)] = (raw, files)
                 continue
-            rows = merge_rows(raw, meta)
-            if merged is not None:
-                rows = rows.unionByName(declared_columns(merged, meta))
-            view = _register(rows, "scan")
+            view = _register(merge_with_merged(raw, merged, meta), "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
             _point_at_view(t, view, keep_name=True)
         for sides, special in plan.joins:

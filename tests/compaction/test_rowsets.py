@@ -8,7 +8,7 @@ import pytest
 
 from dorisql.compaction.rowsets import (
     COMMIT_VERSION_PATTERN,
-    merged_tablets,
+    merged_files,
     needed_delete_versions,
     range_suffix,
     tablet_views,
@@ -117,15 +117,21 @@ def test_scan_frequency_is_scans_per_minute_since_the_last_time_node():
     assert scans.frequency("/t", "p", 0, now=1360.0) == 0
 
 
-def test_only_tablets_holding_just_one_compaction_output_need_no_merge():
+def test_per_tablet_the_largest_compaction_output_needs_no_merge_among_its_rows():
     files = [
         f("a.v2-9.parquet", bucket=0),
-        f("b.v2-9.parquet", bucket=0),  # one output in two files: still merged
-        f("a.v2-9.parquet", bucket=1),
-        f("c.v10.parquet", bucket=1),  # a load after the compaction: keys may repeat
+        f("b.v2-9.parquet", bucket=0),  # one output in two files
+        f("a.v2-9.parquet", bucket=1, size=500),
+        f("c.v10.parquet", bucket=1),  # a later load: merged with the output's rows on read
         f("a.v4.parquet", bucket=2),  # a single load may hold one key twice
-        f("a.v0-3.parquet", bucket=3),
-        f("b.v4-7.parquet", bucket=3),  # two outputs (cumulative after base): may overlap
+        f("a.v0-3.parquet", bucket=3, size=900),
+        f("b.v4-7.parquet", bucket=3, size=300),  # a second output may share keys with the first
         f("a.parquet", bucket=4),  # unstamped
     ]
-    assert merged_tablets(files) == {("p", 0)}
+    chosen = merged_files(files)
+    assert chosen == {
+        "__partition=p/__bucket=0/a.v2-9.parquet",
+        "__partition=p/__bucket=0/b.v2-9.parquet",
+        "__partition=p/__bucket=1/a.v2-9.parquet",
+        "__partition=p/__bucket=3/a.v0-3.parquet",
+    }
