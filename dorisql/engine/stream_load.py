@@ -225,6 +225,9 @@ def _frames(engine: Engine, meta, options: StreamLoadOptions, path: Path):
         raw = F.col(corrupt)
         return rows, ok, why, raw, names
     lines = spark.read.option("lineSep", options.line_delimiter).text(str(path))
+    if options.format == "csv_with_names":
+        # One file: its first line is the first row of the first partition, id 0.
+        lines = lines.filter(F.monotonically_increasing_id() != 0)
     parts = F.split(F.col("value"), _java_quote(options.column_separator), -1)
     # \N is NULL in Doris's CSV
     columns = [F.when(parts[i] == "\\N", F.lit(None)).otherwise(parts[i]).alias(n) for i, n in enumerate(names)]

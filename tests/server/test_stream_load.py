@@ -6,8 +6,8 @@ LOAD privilege, and malformed requests answered while the listener keeps serving
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import dataclasses
+import datetime as dt
 import json
 import socket
 import subprocess
@@ -87,7 +87,9 @@ def _rows(factory, where="1 = 1"):
 
 def test_curl_loads_typed_columns_and_lists_the_filtered_rows(listener, factory, tmp_path):
     data = tmp_path / "orders.csv"
-    data.write_text("1,2024-01-05,10.50,a\n2,2024-02-30,3,b\n3,2024-01-06,\\N,toolong\n4,2024-01-07\n5,2024-01-08,7,e\n")
+    data.write_text(
+        "1,2024-01-05,10.50,a\n2,2024-02-30,3,b\n3,2024-01-06,\\N,toolong\n4,2024-01-07\n5,2024-01-08,7,e\n"
+    )
     out = _curl(listener, data, "label:csv1", "column_separator:,", "max_filter_ratio:0.6", "Expect:100-continue")
     assert out["Status"] == "Success" and out["Message"] == "OK" and out["Label"] == "csv1"
     assert (out["NumberTotalRows"], out["NumberLoadedRows"], out["NumberFilteredRows"]) == (5, 2, 3)
@@ -109,8 +111,9 @@ def test_curl_loads_typed_columns_and_lists_the_filtered_rows(listener, factory,
     assert len(_rows(factory, "id IN (1, 5)")) == 2
 
 
-def test_too_many_filtered_rows_fails_and_loads_nothing(listener, factory):
-    status, out = _put(listener, b"6\t2024-01-01\t1\tf\n7\tnot-a-date\t1\tg\n", {"label": "strict1"})
+def test_too_many_filtered_rows_fails_and_loads_nothing_csv_with_names(listener, factory):
+    body = b"id\tday\tamount\tnote\n6\t2024-01-01\t1\tf\n7\tnot-a-date\t1\tg\n"  # a header line first
+    status, out = _put(listener, body, {"label": "strict1", "format": "csv_with_names"})
     assert status == 200 and out["Status"] == "Fail"
     assert out["Message"] == "[DATA_QUALITY_ERROR]too many filtered rows"
     assert (out["NumberTotalRows"], out["NumberLoadedRows"], out["NumberFilteredRows"]) == (2, 0, 1)

@@ -10,7 +10,12 @@ from dorisql.server.stream_load import ColumnMapping, Outcome, parse_options, re
 
 def test_defaults_are_dorises():
     options = parse_options({"label": "l1"})
-    assert (options.label, options.format, options.column_separator, options.line_delimiter) == ("l1", "csv", "\t", "\n")
+    assert (options.label, options.format, options.column_separator, options.line_delimiter) == (
+        "l1",
+        "csv",
+        "\t",
+        "\n",
+    )
     assert options.max_filter_ratio == 0.0 and not options.strict_mode and not options.strip_outer_array
     assert len(parse_options({}).label) == 36  # no label: a generated UUID, as Doris does
 

@@ -128,7 +128,12 @@ def test_what_each_statement_needs():
     assert _needs("ALTER TABLE t SET ('a' = 'b')") == [P.Need(frozenset((P.ALTER,)), "db", "t")]
     assert _needs("DROP DATABASE d") == [P.Need(frozenset((P.DROP,)), "d")]
     admin = [P.Need(frozenset((P.ADMIN,)))]
-    for sql in ("ADMIN SET FRONTEND CONFIG ('a' = 'b')", "SET GLOBAL x = 1", "CREATE USER u", "GRANT SELECT ON *.* TO u"):
+    for sql in (
+        "ADMIN SET FRONTEND CONFIG ('a' = 'b')",
+        "SET GLOBAL x = 1",
+        "CREATE USER u",
+        "GRANT SELECT ON *.* TO u",
+    ):
         assert _needs(sql) == admin, sql
     assert _needs("SELECT * FROM local('file_path' = 'x', 'format' = 'csv')") == admin
     assert _needs("SET x = 1") == [] and _needs("SHOW GRANTS") == [] and _needs("SHOW DATABASES") == []
