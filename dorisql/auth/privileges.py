@@ -275,6 +275,16 @@ def _insert(stmt: ast.Insert, current_db):
     return needs
 
 
+def _update(stmt: ast.Update, current_db):
+    from dorisql.syntax.queries import query_tables
+
+    needs = _table(stmt.table, current_db, _one(LOAD))
+    if stmt.from_sql:  # UPDATE ... FROM s: the joined tables are read
+        sources = query_tables(f"SELECT 1 FROM {stmt.from_sql}")
+        needs += [n for t in sources for n in _table(t, current_db, _one(SELECT))]
+    return needs
+
+
 def _set_variable(stmt: ast.SetVariable, current_db):
     return _admin(stmt, current_db) if stmt.scope == "GLOBAL" else []
 
@@ -293,7 +303,7 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.Explain: lambda s, db: _query(s.query, db),
     ast.Insert: _insert,
     ast.Delete: lambda s, db: _table(s.table, db, _one(LOAD)),
-    ast.Update: lambda s, db: _table(s.table, db, _one(LOAD)),
+    ast.Update: lambda s, db: _update(s, db),
     ast.TruncateTable: lambda s, db: _table(s.table, db, _one(LOAD)),
     ast.CreateDatabase: lambda s, db: _db(s.name, None, _one(CREATE)),
     ast.DropDatabase: lambda s, db: _db(s.name, None, _one(DROP)),

@@ -28,6 +28,7 @@ is free again. So a load is in the table once or not at all, whatever fails when
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 import os
 import time
@@ -51,6 +52,8 @@ __all__ = ["stream_load", "error_log_dir", "body_dir", "LABEL_KEY"]
 LABEL_KEY = "dorisql.load_label"
 #: How many refused rows an error log lists at most.
 ERROR_LOG_ROWS = 1000
+#: Error logs are kept this long (Doris: load_error_log_reserve_hours, 48).
+ERROR_LOG_RESERVE_SECONDS = 48 * 3600
 #: How far back (ms) before a stale record's creation its commit is looked for (clock skew).
 _HISTORY_SLACK_MS = 60_000
 
@@ -123,7 +126,7 @@ def stream_load(
         lock.__enter__()
     except CommitConflictError:  # another request holds the label right now
         running = engine.catalog.get_load(db, label)
-        placeholder = running or LoadRecord(db, label, table, 0, LOADING, engine.now())
+        placeholder = running or LoadRecord(db, label, table, 0, LOADING, _wall_clock())
         return _exists(label, placeholder, "RUNNING")
     try:
         existing = engine.catalog.get_load(db, label)
@@ -137,12 +140,12 @@ def stream_load(
                         existing,
                         state=FINISHED,
                         delta_version=version,
-                        finished_at=engine.now(),
+                        finished_at=_wall_clock(),
                         message=f"committed at Delta version {version}; recorded after its process stopped",
                     )
                 )
                 return _exists(label, existing, "FINISHED")
-        record = LoadRecord(db, label, meta.name, engine.catalog.next_id(), LOADING, engine.now(), user=user)
+        record = LoadRecord(db, label, meta.name, engine.catalog.next_id(), LOADING, _wall_clock(), user=user)
         held = engine.catalog.claim_load(record, replace_states=(LOADING, CANCELLED))
         if held is not None:  # (cannot happen while the lock is held; kept safe all the same)
             return _exists(label, held, "RUNNING" if held.state == LOADING else "FINISHED")
@@ -174,6 +177,12 @@ def stream_load(
         lock.__exit__(None, None, None)
 
 
+def _wall_clock() -> dt.datetime:
+    """Load records use the machine's clock, not the session's (SET dorisql_now): a dead load's
+    commit is looked for in the Delta log by time."""
+    return dt.datetime.now()
+
+
 def _timed(outcome: Outcome, started: float) -> Outcome:
     outcome.load_time_ms = int((time.perf_counter() - started) * 1000)
     return outcome
@@ -183,7 +192,7 @@ def _finished(engine: Engine, record: LoadRecord, outcome: Outcome, state: str, 
     return dataclasses.replace(
         record,
         state=state,
-        finished_at=engine.now(),
+        finished_at=_wall_clock(),
         total_rows=outcome.total_rows,
         loaded_rows=outcome.loaded_rows,
         filtered_rows=outcome.filtered_rows,
@@ -361,6 +370,18 @@ def _write_error_log(engine, meta, options, record, shaped, ok, why, raw, source
             lines.append(f"Reason: {reason}. src line [{text}]; ")
     folder = error_log_dir(engine.warehouse)
     folder.mkdir(parents=True, exist_ok=True)
+    _prune_error_logs(folder)
     name = f"error_log_{record.txn_id}_{os.urandom(4).hex()}"
     (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return name
+
+
+def _prune_error_logs(folder: Path) -> None:
+    """Forget error logs older than ERROR_LOG_RESERVE_SECONDS (each new log sweeps)."""
+    cutoff = time.time() - ERROR_LOG_RESERVE_SECONDS
+    for old in folder.glob("error_log_*"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:  # another load swept it first
+            pass

@@ -122,6 +122,7 @@ def test_what_each_statement_needs():
     assert _needs("SELECT * FROM t JOIN other.u ON t.k = u.k") == [P.Need(sel, "db", "t"), P.Need(sel, "other", "u")]
     assert _needs("INSERT INTO t SELECT * FROM s") == [P.Need(load, "db", "t"), P.Need(sel, "db", "s")]
     assert _needs("DELETE FROM t WHERE k = 1") == [P.Need(load, "db", "t")]
+    assert _needs("UPDATE t SET v = s.v FROM s WHERE t.k = s.k") == [P.Need(load, "db", "t"), P.Need(sel, "db", "s")]
     assert _needs("TRUNCATE TABLE t") == [P.Need(load, "db", "t")]
     assert _needs("CREATE TABLE x.t (k INT) DISTRIBUTED BY HASH(k)") == [P.Need(frozenset((P.CREATE,)), "x", "t")]
     assert _needs("DROP TABLE t") == [P.Need(frozenset((P.DROP,)), "db", "t")]
