@@ -736,3 +736,84 @@ class Explain(Statement):
 
     query: Query
     verbose: bool = False
+
+
+# Users and privileges (dorisql.auth) and loads --------------------------------------
+
+
+@dataclass(frozen=True)
+class UserIdentity:
+    """'user'@'host' as Doris writes it; `host` is a pattern ('%' any, '192.168.%', 'localhost')."""
+
+    user: str
+    host: str = "%"
+
+    def __str__(self) -> str:
+        return f"'{self.user}'@'{self.host}'"
+
+
+@dataclass(frozen=True)
+class CreateUser(Statement):
+    """CREATE USER [IF NOT EXISTS] 'u'@'h' [IDENTIFIED BY [PASSWORD] 'pw']. With PASSWORD the
+    text is already MySQL's native hash ('*' + 40 hex digits)."""
+
+    user: UserIdentity
+    password: str | None = None
+    password_is_hash: bool = False
+    if_not_exists: bool = False
+
+
+@dataclass(frozen=True)
+class DropUser(Statement):
+    user: UserIdentity
+    if_exists: bool = False
+
+
+@dataclass(frozen=True)
+class SetPassword(Statement):
+    """SET PASSWORD [FOR 'u'@'h'] = PASSWORD('pw') | '*HEX' (the hash itself)."""
+
+    password: str
+    password_is_hash: bool = False
+    user: UserIdentity | None = None
+
+
+@dataclass(frozen=True)
+class Grant(Statement):
+    """GRANT privs ON db.tbl TO 'u'@'h' (`db`/`table` are '*' for all). Privileges as written,
+    upper case (SELECT_PRIV, SELECT, ALL ...): dorisql.auth.privileges names them."""
+
+    privileges: tuple[str, ...]
+    db: str
+    table: str
+    user: UserIdentity
+
+
+@dataclass(frozen=True)
+class Revoke(Statement):
+    privileges: tuple[str, ...]
+    db: str
+    table: str
+    user: UserIdentity
+
+
+@dataclass(frozen=True)
+class ShowGrants(Statement):
+    """SHOW GRANTS [FOR 'u'@'h'] | SHOW ALL GRANTS."""
+
+    reads_only: ClassVar[bool] = True
+
+    all: bool = False
+    user: UserIdentity | None = None
+
+
+@dataclass(frozen=True)
+class ShowLoad(Statement):
+    """SHOW LOAD / SHOW STREAM LOAD [FROM db] [WHERE ...] [LIMIT n]: recent loads with labels."""
+
+    reads_only: ClassVar[bool] = True
+
+    stream: bool = False
+    db: str | None = None
+    where: Predicate | None = None
+    limit: int | None = None

@@ -177,3 +177,18 @@ class CancelledError(DorisqlError):
 
     def __init__(self, message: str = "Query execution was interrupted", **kw):
         super().__init__(message, **kw)
+
+
+class AccessDeniedError(DorisqlError):
+    """The session's user lacks a privilege the statement needs (Doris's
+    ERR_SPECIFIC_ACCESS_DENIED_ERROR 1227; 1225 on a database, 1224 on a table)."""
+
+    code = 1227
+    sqlstate = "42000"
+
+
+class AuthenticationError(DorisqlError):
+    """Login refused: unknown user or wrong password (ERR_ACCESS_DENIED_ERROR)."""
+
+    code = 1045
+    sqlstate = "28000"

@@ -32,6 +32,10 @@ __all__ = [
     "RECYCLED_DATABASE",
     "RECYCLED_TABLE",
     "RECYCLED_PARTITION",
+    "UserEntry",
+    "UserChange",
+    "LoadRecord",
+    "BUILTIN_USERS",
 ]
 
 #: How often `update_table` re-reads and retries when another session changed the table meanwhile.
@@ -132,6 +136,63 @@ class RecycleBinEntry:
     @property
     def files_size(self) -> int:
         return sum(f.size for f in self.files)
+
+
+@dataclasses.dataclass(frozen=True)
+class UserEntry:
+    """A user identity 'name'@'host': its password as MySQL's native hash ('*' + 40 hex digits,
+    '' for none: dorisql.auth.passwords) and its grants (dorisql.auth.privileges.Grant)."""
+
+    name: str
+    host: str
+    password: str = ""
+    grants: tuple = ()
+    comment: str = ""
+    created_at: dt.datetime = dataclasses.field(default_factory=dt.datetime.now)
+
+
+#: A change to one user: the current entry in, the new entry out (may be called again on retry).
+UserChange = Callable[[UserEntry], UserEntry]
+
+
+def _builtin_users() -> dict[tuple[str, str], UserEntry]:
+    from dorisql.auth.privileges import ADMIN, Grant
+
+    every = Grant("*", "*", (ADMIN,))
+    return {
+        ("root", "%"): UserEntry("root", "%", grants=(every,), comment="ROOT", created_at=dt.datetime(1970, 1, 1)),
+        ("admin", "%"): UserEntry("admin", "%", grants=(every,), comment="ADMIN", created_at=dt.datetime(1970, 1, 1)),
+    }
+
+
+#: Doris's built-in users, both with every privilege and no password until one is set. They
+#: exist without a catalog row; SET PASSWORD writes their row. They cannot be dropped.
+BUILTIN_USERS = _builtin_users()
+
+
+@dataclasses.dataclass(frozen=True)
+class LoadRecord:
+    """A load with a label (Stream Load): the label is unique per database and makes the load
+    idempotent (docs/stream_load.md). `state` is LOADING while a request holds it, FINISHED
+    once its Delta commit is recorded, CANCELLED when it failed (the label may be used again)."""
+
+    db: str
+    label: str
+    table: str
+    txn_id: int
+    state: str
+    created_at: dt.datetime
+    finished_at: dt.datetime | None = None
+    user: str = ""
+    load_type: str = "STREAM_LOAD"
+    total_rows: int = 0
+    loaded_rows: int = 0
+    filtered_rows: int = 0
+    unselected_rows: int = 0
+    load_bytes: int = 0
+    message: str = ""
+    error_url: str = ""
+    delta_version: int | None = None
 
 
 def group_key(db: str, group_name: str) -> tuple[str, str]:
@@ -356,6 +417,49 @@ class Catalog(ABC):
 
     @abstractmethod
     def colocation_group_tables(self, db: str, name: str) -> list[TableMeta]: ...
+
+    # ------------------------------------------------------------------ users (dorisql.auth)
+
+    @abstractmethod
+    def get_user(self, name: str, host: str) -> UserEntry | None:
+        """The user 'name'@'host' (exactly that host pattern), the built-ins included."""
+
+    @abstractmethod
+    def list_users(self) -> list[UserEntry]:
+        """Every user, the built-ins included, ordered by (name, host)."""
+
+    @abstractmethod
+    def create_user(self, entry: UserEntry) -> bool:
+        """Add a user; False (nothing written) if 'name'@'host' exists already."""
+
+    @abstractmethod
+    def update_user(self, name: str, host: str, change: UserChange) -> UserEntry | None:
+        """The one door for changing a user (password, grants): `change` runs on the current
+        entry inside one write transaction. None (nothing written) if the user does not exist."""
+
+    @abstractmethod
+    def drop_user(self, name: str, host: str) -> bool:
+        """Remove a user; False if there was none (the built-ins cannot be dropped: the engine refuses)."""
+
+    # ------------------------------------------------------------------ load labels (Stream Load)
+
+    @abstractmethod
+    def claim_load(self, record: LoadRecord, *, replace_states: Sequence[str] = ()) -> LoadRecord | None:
+        """Record a new load under its label, atomically: None when it was recorded, else the
+        record already holding that label (unique per database). A held record whose state is
+        in `replace_states` is replaced instead (a CANCELLED load's label is free again; the
+        caller decides when a LOADING one is stale)."""
+
+    @abstractmethod
+    def update_load(self, record: LoadRecord) -> None:
+        """Store a load's new state (by database and label)."""
+
+    @abstractmethod
+    def get_load(self, db: str, label: str) -> LoadRecord | None: ...
+
+    @abstractmethod
+    def list_loads(self, db: str | None = None, limit: int | None = None) -> list[LoadRecord]:
+        """Recent loads, newest first."""
 
     # ------------------------------------------------------------------ lifecycle
 

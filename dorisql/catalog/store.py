@@ -56,8 +56,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from dorisql.ast import Properties, props
+from dorisql.auth.privileges import Grant
 from dorisql.catalog import codec, colocation
 from dorisql.catalog.base import (
+    BUILTIN_USERS,
     GLOBAL_GROUP_PREFIX,
     RECYCLED_DATABASE,
     RECYCLED_PARTITION,
@@ -65,8 +67,11 @@ from dorisql.catalog.base import (
     Catalog,
     ColocationGroup,
     DatabaseMeta,
+    LoadRecord,
     RecycleBinEntry,
     RecycledFile,
+    UserChange,
+    UserEntry,
     group_key,
 )
 from dorisql.catalog.model import TableMeta
@@ -85,7 +90,7 @@ from dorisql.warehouse import CATALOG_FILE, catalog_dir, validate_name
 __all__ = ["SqliteCatalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
 
 #: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
 
@@ -153,6 +158,26 @@ ALTER TABLE recycle_bin ADD COLUMN colocate_db TEXT;
 ALTER TABLE recycle_bin ADD COLUMN colocate_group TEXT;
 CREATE INDEX recycle_bin_by_group ON recycle_bin (colocate_db, colocate_group);
 """,
+    # 4: users and their grants (dorisql.auth), and load labels (Stream Load: a label is unique
+    # per database, which makes a load idempotent).
+    4: """
+CREATE TABLE users (
+    name   TEXT NOT NULL,
+    host   TEXT NOT NULL,
+    entry  TEXT NOT NULL,
+    PRIMARY KEY (name, host)
+);
+CREATE TABLE load_labels (
+    db          TEXT NOT NULL,
+    label       TEXT NOT NULL,
+    txn_id      INTEGER NOT NULL,
+    state       TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    entry       TEXT NOT NULL,
+    PRIMARY KEY (db, label)
+);
+CREATE INDEX load_labels_by_time ON load_labels (created_at);
+""",
 }
 
 
@@ -160,6 +185,9 @@ codec.register(DatabaseMeta)
 codec.register(ColocationGroup)
 codec.register(RecycledFile)
 codec.register(RecycleBinEntry)
+codec.register(UserEntry)
+codec.register(LoadRecord)
+codec.register(Grant, "PrivilegeGrant")  # ast.Grant is the GRANT statement
 
 
 def _colocate_key(meta: TableMeta) -> tuple[str | None, str | None]:
@@ -1078,6 +1106,95 @@ class SqliteCatalog(Catalog):
                 is None
             ):
                 conn.execute("DELETE FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname))
+
+    # ------------------------------------------------------------------ users (dorisql.auth)
+
+    def get_user(self, name: str, host: str) -> UserEntry | None:
+        row = self._conn().execute("SELECT entry FROM users WHERE name = ? AND host = ?", (name, host)).fetchone()
+        if row is not None:
+            return codec.decode(row[0])
+        return BUILTIN_USERS.get((name, host))
+
+    def list_users(self) -> list[UserEntry]:
+        stored = {
+            (e.name, e.host): e for e in (codec.decode(r[0]) for r in self._conn().execute("SELECT entry FROM users"))
+        }
+        merged = {**BUILTIN_USERS, **stored}
+        return [merged[k] for k in sorted(merged)]
+
+    def create_user(self, entry: UserEntry) -> bool:
+        if (entry.name, entry.host) in BUILTIN_USERS:
+            return False
+        with self._write() as conn:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO users (name, host, entry) VALUES (?, ?, ?)",
+                (entry.name, entry.host, codec.encode(entry)),
+            )
+            return cursor.rowcount == 1
+
+    def update_user(self, name: str, host: str, change: UserChange) -> UserEntry | None:
+        with self._write() as conn:
+            row = conn.execute("SELECT entry FROM users WHERE name = ? AND host = ?", (name, host)).fetchone()
+            current = codec.decode(row[0]) if row is not None else BUILTIN_USERS.get((name, host))
+            if current is None:
+                return None
+            new = change(current)
+            conn.execute(
+                "INSERT OR REPLACE INTO users (name, host, entry) VALUES (?, ?, ?)", (name, host, codec.encode(new))
+            )
+            return new
+
+    def drop_user(self, name: str, host: str) -> bool:
+        with self._write() as conn:
+            return conn.execute("DELETE FROM users WHERE name = ? AND host = ?", (name, host)).rowcount == 1
+
+    # ------------------------------------------------------------------ load labels
+
+    def claim_load(self, record: LoadRecord, *, replace_states: Sequence[str] = ()) -> LoadRecord | None:
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT entry FROM load_labels WHERE db = ? AND label = ?", (record.db, record.label)
+            ).fetchone()
+            if row is not None:
+                held = codec.decode(row[0])
+                if held.state not in replace_states:
+                    return held
+            conn.execute(
+                "INSERT OR REPLACE INTO load_labels (db, label, txn_id, state, created_at, entry) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    record.db,
+                    record.label,
+                    record.txn_id,
+                    record.state,
+                    record.created_at.isoformat(),
+                    codec.encode(record),
+                ),
+            )
+            return None
+
+    def update_load(self, record: LoadRecord) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE load_labels SET txn_id = ?, state = ?, entry = ? WHERE db = ? AND label = ?",
+                (record.txn_id, record.state, codec.encode(record), record.db, record.label),
+            )
+
+    def get_load(self, db: str, label: str) -> LoadRecord | None:
+        row = self._conn().execute("SELECT entry FROM load_labels WHERE db = ? AND label = ?", (db, label)).fetchone()
+        return codec.decode(row[0]) if row is not None else None
+
+    def list_loads(self, db: str | None = None, limit: int | None = None) -> list[LoadRecord]:
+        sql = "SELECT entry FROM load_labels"
+        params: list = []
+        if db is not None:
+            sql += " WHERE db = ?"
+            params.append(db)
+        sql += " ORDER BY created_at DESC, txn_id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [codec.decode(r[0]) for r in self._conn().execute(sql, params)]
 
 
 def _writable(path: Path) -> bool:

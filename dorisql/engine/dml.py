@@ -298,6 +298,8 @@ def load_frame(
     overwrite: bool = False,
     overwrite_detected: bool = False,
     temporary: bool = False,
+    filter_policy=None,
+    metadata=None,
 ):
     """Load a DataFrame (one column per `target` column, in order) into the table in one Delta
     commit: (Result, the store's write outcome, the table as loaded: with the partitions an
@@ -312,7 +314,12 @@ def load_frame(
     fall in (PARTITION (*): `overwrite_detected`), or all of the table's. Doris does it with
     temporary partitions swapped in at the end; the effect is the same: readers see the old or
     the new rows, a failure leaves the old ones, a load into another partition meanwhile is
-    kept, and a target partition dropped meanwhile makes it fail (its guard)."""
+    kept, and a target partition dropped meanwhile makes it fail (its guard).
+
+    `filter_policy(bad, total)`, when given, decides instead of strict mode whether rows that
+    fit no partition or column may be left out: it raises to refuse the load (Stream Load's
+    max_filter_ratio), under the commit lock like the strict-mode check. `metadata` goes into
+    the Delta commit's commitInfo (a Stream Load's label: docs/stream_load.md)."""
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
@@ -339,6 +346,9 @@ def load_frame(
     def strict_violation() -> bool:
         metrics = observation.get  # filled once Spark has written the files
         counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
+        if filter_policy is not None:
+            filter_policy(counts["bad"], counts["total"])  # raises to refuse
+            return False
         return bool(counts["bad"]) and engine.strict_mode()
 
     def current_table() -> TableMeta:
@@ -377,11 +387,16 @@ def load_frame(
             size = int(engine.frontend("target_file_size_bytes"))
             if overwrite:
                 written = store.overwrite(
-                    good, replaced, statement=text, expected_partitions=guard, target_file_size=size
+                    good, replaced, statement=text, metadata=metadata, expected_partitions=guard, target_file_size=size
                 )
             else:
                 written = store.write(
-                    good, operation="dorisql INSERT", statement=text, expected_partitions=guard, target_file_size=size
+                    good,
+                    operation="dorisql INSERT",
+                    statement=text,
+                    metadata=metadata,
+                    expected_partitions=guard,
+                    target_file_size=size,
                 )
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
@@ -615,6 +630,20 @@ def _filtered_message(engine: Engine, meta: TableMeta, source, target, only_part
         f"values that do not fit their column. First {len(sample)} refused rows ({names}): {shown}. "
         f"Nothing was loaded; SET enable_insert_strict = false to load the other rows."
     )
+
+
+def rejected_rows(engine: Engine, meta: TableMeta, source, target, only_partitions=(), limit: int = 1000):
+    """Up to `limit` source rows a load leaves out (values that fit no column or no partition):
+    (the row's values as text, why), for a load's error log (Stream Load's ErrorURL)."""
+    from pyspark.sql import functions as F
+
+    source = source.toDF(*[f"__src{i}" for i in range(len(target))])
+    diagnosed = _routed_frame(engine, meta, source, target, only_partitions, diagnose=True)
+    raw = [f"{_RAW}{i}" for i in range(len(target))]
+    return [
+        (tuple(row[:-1]), row[-1] or "")
+        for row in diagnosed.filter(F.col(_BAD)).select(*raw, _WHY).limit(limit).collect()
+    ]
 
 
 def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched: set[str]) -> None:

@@ -50,6 +50,9 @@ class Engine:
         self.on_spark_wait: Callable[[], None] | None = None
         #: Folder that relative file paths in a script (local() table functions) are taken from.
         self.base_dir: Path | None = None
+        #: The session's user (dorisql.auth.users: the server sets what login returned); every
+        #: statement is checked against its privileges. None: the local shell and scripts, as root.
+        self.user: ast.UserIdentity | None = None
 
     # ------------------------------------------------------------------ time and settings
 
@@ -188,6 +191,10 @@ class Engine:
             raise NotSupportedError(type(statement).__name__)
         if self.catalog.read_only and not statement.reads_only:
             raise ReadOnlyWarehouseError(self.warehouse)
+        if self.user is not None:
+            from dorisql.auth.users import authorize
+
+            authorize(self.catalog, self.user, statement, self.current_db)
         self._cancelled.clear()
         self._executing, self._in_job_group = True, False
         started = time.perf_counter()
@@ -205,6 +212,10 @@ class Engine:
             raise failures.translate(exc, warehouse=self.warehouse, statement=statement.text) from exc
         finally:
             self._executing = False
+        if self.user is not None:
+            from dorisql.auth.users import filter_result
+
+            result = filter_result(self.catalog, self.user, statement, result, self.current_db)
         result.elapsed = time.perf_counter() - started
         return result
 
@@ -272,7 +283,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import check, colocate, compaction, ctas, ddl, delete, dml, show
+    from . import check, colocate, compaction, ctas, ddl, delete, dml, show, users
 
     return {
         ast.Use: _use,
@@ -287,6 +298,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         **compaction.HANDLERS,
         **delete.HANDLERS,
         **ctas.HANDLERS,
+        **users.HANDLERS,
     }
 
 

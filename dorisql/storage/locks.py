@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from dorisql.errors import CommitConflictError
 
-__all__ = ["table_lock", "tablet_lock", "LOCK_FILE", "LOCK_DIR"]
+__all__ = ["table_lock", "tablet_lock", "file_lock", "LOCK_FILE", "LOCK_DIR"]
 
 #: The table's commit lock (a file starting with '_' is ignored by Delta readers and vacuum).
 LOCK_FILE = "_dorisql.lock"
@@ -93,3 +93,9 @@ def tablet_lock(table_path: str, partition: str, bucket: int | None = None, time
     safe = re.sub(r"[^A-Za-z0-9_.-]", lambda m: f"%{ord(m.group()):02X}", partition)
     name = f"{safe}.lock" if bucket is None else f"{safe}.{int(bucket)}.lock"
     return _flock(os.path.join(table_path, LOCK_DIR, name), timeout, f"tablet {partition}/{bucket}")
+
+
+def file_lock(path: str, timeout: float | None, what: str):
+    """Hold the lock file at ``path`` (a Stream Load label's lock: dorisql.engine.stream_load);
+    ``timeout=0`` fails at once with CommitConflictError when another holder has it."""
+    return _flock(path, timeout, what)

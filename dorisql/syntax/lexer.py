@@ -31,7 +31,7 @@ _MASTER = re.compile(
     |(?P<SYSTEM_VARIABLE>@@(?:(?:global|session|local)\.)?[A-Za-z_][\w$.]*)
     |(?P<USER_VARIABLE>@[A-Za-z_][\w$.]*)
     |(?P<op>[-+*/%<>=!|&^~?]+)
-    |(?P<punct>[()\[\]{},.:;])
+    |(?P<punct>[()\[\]{},.:;@])
     """,
     re.VERBOSE | re.IGNORECASE,
 )

@@ -876,3 +876,88 @@ def _literal(e: _Expr, signed_numbers: bool = False) -> ast.Literal:
     ):
         return ast.Literal("-" + items[1].value, "number")
     return ast.Literal(e.source(), "expr")
+
+
+# --------------------------------------------------------------------------- users, privileges, loads
+
+
+def _user_text(part) -> str:
+    """A user or host name: a '...' string or a name."""
+    if isinstance(part, Token) and part.type == "STRING":
+        return unquote(part.value)
+    return str(part)
+
+
+class _UserRules:
+    """CREATE/DROP USER, SET PASSWORD, GRANT/REVOKE, SHOW GRANTS, SHOW [STREAM] LOAD."""
+
+    def create_user(self, c):
+        if_not_exists, user, identified = c
+        password, is_hash = identified if identified else (None, False)
+        return ast.CreateUser(user, password=password, password_is_hash=is_hash, if_not_exists=bool(if_not_exists))
+
+    def identified_by(self, c):
+        return (unquote(c[1].value), c[0] is not None)
+
+    def password_kw(self, c):
+        return True
+
+    def drop_user(self, c):
+        return ast.DropUser(c[1], if_exists=bool(c[0]))
+
+    def set_password(self, c):
+        user, value = c
+        if isinstance(value, Token):  # '*HEX': the stored hash itself
+            return ast.SetPassword(unquote(value.value), password_is_hash=True, user=user)
+        return ast.SetPassword(value, user=user)
+
+    def password_call(self, c):
+        return unquote(c[0].value)
+
+    def grant(self, c):
+        privileges, (db, table), user = c
+        return ast.Grant(privileges, db, table, user)
+
+    def revoke(self, c):
+        privileges, (db, table), user = c
+        return ast.Revoke(privileges, db, table, user)
+
+    def privilege_list(self, c):
+        return tuple(c)
+
+    def privilege(self, c):
+        return c[0].value.upper()  # ALL PRIVILEGES is ALL
+
+    def privilege_target(self, c):
+        parts = [p.value if isinstance(p, Token) and p.type == "STAR" else p for p in c if p is not None]
+        if len(parts) == 3:
+            catalog = parts[0]
+            if catalog not in ("internal", "*"):
+                raise PositionedError(NotSupportedError(f"privileges on catalog {catalog}"), 0)
+            parts = parts[1:]
+        db, table = parts
+        if db == "*" and table != "*":
+            raise PositionedError(SqlSyntaxError(f"expected *.* or db.* or db.table, found *.{table}"), 0)
+        return (db, table)
+
+    def user_identity(self, c):
+        user, host = c[0], (c[2] if len(c) == 3 else None)
+        return ast.UserIdentity(_user_text(user), _user_text(host) if host is not None else "%")
+
+    def user_at_name(self, c):
+        return ast.UserIdentity(_user_text(c[0]), c[1].value[1:])
+
+    def show_grants(self, c):
+        return ast.ShowGrants(all=bool(c[0]), user=c[1])
+
+    def show_load(self, c):
+        stream, db, where, limit = c
+        return ast.ShowLoad(stream=bool(stream), db=db, where=where, limit=limit[0] if limit else None)
+
+    def stream(self, c):
+        return True
+
+
+for _name, _rule in vars(_UserRules).items():
+    if not _name.startswith("_"):
+        setattr(ToAst, _name, _rule)

@@ -44,9 +44,9 @@ def _kinds(cat) -> list[tuple[str, str]]:
 
 
 def _downgrade_to_v1(path: Path) -> None:
-    """What a dorisql 0.1 catalog looks like: version 1, no recycle bin."""
+    """What a dorisql 0.1 catalog looks like: version 1, no recycle bin (nor users, load labels)."""
     conn = sqlite3.connect(path)
-    conn.executescript("DROP TABLE recycle_bin; PRAGMA user_version = 1;")
+    conn.executescript("DROP TABLE recycle_bin; DROP TABLE users; DROP TABLE load_labels; PRAGMA user_version = 1;")
     conn.close()
 
 
@@ -74,7 +74,7 @@ def test_a_version_1_catalog_is_migrated_once_keeping_its_data(warehouse):
     with Catalog(warehouse) as c:
         assert _kinds(c) == [(RECYCLED_TABLE, "t")]
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     conn.close()
 
 

@@ -1,0 +1,387 @@
+"""Stream Load: a CSV or JSON body loaded into one table in one Delta commit, once per label.
+
+The body is read by Spark from the file the HTTP layer streamed it to (never held in memory),
+shaped by the ``columns`` / ``where`` headers, and loaded through the one load path
+(`dml.load_frame`, as INSERT): cast, routed, bucketed, one Delta commit. Rows that do not fit
+(a wrong number of columns, a value that is no value of its column, no partition) are left out
+and listed in an error log (the response's ErrorURL); more of them than ``max_filter_ratio``
+allows fails the load with nothing committed.
+
+The label makes a load idempotent (docs/stream_load.md). In order:
+
+1. the label's lock (a file lock under ``<warehouse>/_staging/stream_load``), taken without
+   waiting: a second request with the label while the first runs answers "Label Already Exists"
+   (RUNNING). The lock dies with its process, so a crash never leaves it held;
+2. the catalog's record of the label (`Catalog.claim_load`: one row per database and label,
+   state LOADING). A FINISHED record answers "Label Already Exists" (FINISHED). A LOADING
+   record found while holding the lock was left by a load that died: its table's Delta log
+   tells whether it committed (every Stream Load commit carries its label in its commitInfo);
+   if it did, the record becomes FINISHED and the label is taken, else the label is free;
+3. the body, then the load: the Delta commit carries ``dorisql.load_label``;
+4. the record becomes FINISHED (or CANCELLED on failure, which frees the label, as in Doris).
+
+A crash between 3 and 4 leaves a LOADING record whose commit is in the log: the next request
+with the label finds it (step 2) and loads nothing. A crash before 3 leaves no commit: the label
+is free again. So a load is in the table once or not at all, whatever fails when.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dorisql.catalog.base import LoadRecord
+from dorisql.errors import AnalysisError, CommitConflictError, DorisqlError, LoadError
+from dorisql.server.stream_load import Outcome, StreamLoadOptions
+from dorisql.warehouse import staging_dir
+
+from . import failures
+
+if TYPE_CHECKING:
+    from dorisql.engine.session import Engine
+
+__all__ = ["stream_load", "error_log_dir", "body_dir", "LABEL_KEY"]
+
+#: The commitInfo key carrying a Stream Load's ``<db>/<label>``.
+LABEL_KEY = "dorisql.load_label"
+#: How many refused rows an error log lists at most.
+ERROR_LOG_ROWS = 1000
+#: Error logs are kept this long (Doris: load_error_log_reserve_hours, 48).
+ERROR_LOG_RESERVE_SECONDS = 48 * 3600
+#: How far back (ms) before a stale record's creation its commit is looked for (clock skew).
+_HISTORY_SLACK_MS = 60_000
+
+LOADING, FINISHED, CANCELLED = "LOADING", "FINISHED", "CANCELLED"
+
+
+def body_dir(warehouse: Path) -> Path:
+    return staging_dir(warehouse) / "stream_load"
+
+
+def error_log_dir(warehouse: Path) -> Path:
+    return staging_dir(warehouse) / "load_errors"
+
+
+def _label_lock(warehouse: Path, db: str, label: str):
+    from dorisql.storage.locks import file_lock
+
+    digest = hashlib.sha1(f"{db}\0{label}".encode()).hexdigest()
+    return file_lock(str(body_dir(warehouse) / "labels" / f"{digest}.lock"), 0.0, f"label {label}")
+
+
+def _exists(label: str, record: LoadRecord, status: str) -> Outcome:
+    return Outcome(
+        label=label,
+        status="Label Already Exists",
+        existing_job_status=status,
+        txn_id=record.txn_id,
+        message=f"[LABEL_ALREADY_EXISTS]Label [{label}] has already been used, relate to txn [{record.txn_id}]",
+    )
+
+
+def _committed_version(engine: Engine, record: LoadRecord) -> int | None:
+    """The Delta version a dead load of this record committed, if it did."""
+    from deltalake import DeltaTable
+
+    from .consistency import meta_dir
+
+    try:
+        meta = engine.catalog.load_table(record.db, record.table)
+    except DorisqlError:
+        return None  # its table is gone: nothing of it is visible
+    wanted = f"{record.db}/{record.label}"
+    since = int(record.created_at.timestamp() * 1000) - _HISTORY_SLACK_MS
+    for info in DeltaTable(str(meta_dir(engine.warehouse, meta))).history():
+        if info.get(LABEL_KEY) == wanted:
+            return int(info["version"])
+        if int(info.get("timestamp") or 0) < since:
+            break
+    return None
+
+
+def stream_load(
+    engine: Engine,
+    db: str,
+    table: str,
+    options: StreamLoadOptions,
+    receive_body: Callable[[Path], int],
+    error_url: Callable[[str], str],
+    user: str = "",
+) -> Outcome:
+    """Load a Stream Load request's body into db.table. `receive_body(path)` is called once the
+    label is claimed: it writes the body to `path` and returns its size (it raises if the body
+    is cut short). `error_url(name)` is where the error log `name` is served. Errors before the
+    load starts (unknown table) raise DorisqlError; the load's own failures are in the Outcome."""
+    started = time.perf_counter()
+    meta = engine.catalog.load_table(db, table)
+    label = options.label
+    try:
+        lock = _label_lock(engine.warehouse, db, label)
+        lock.__enter__()
+    except CommitConflictError:  # another request holds the label right now
+        running = engine.catalog.get_load(db, label)
+        placeholder = running or LoadRecord(db, label, table, 0, LOADING, _wall_clock())
+        return _exists(label, placeholder, "RUNNING")
+    try:
+        existing = engine.catalog.get_load(db, label)
+        if existing is not None and existing.state == FINISHED:
+            return _exists(label, existing, "FINISHED")
+        if existing is not None and existing.state == LOADING:  # left by a load that died
+            version = _committed_version(engine, existing)
+            if version is not None:
+                engine.catalog.update_load(
+                    dataclasses.replace(
+                        existing,
+                        state=FINISHED,
+                        delta_version=version,
+                        finished_at=_wall_clock(),
+                        message=f"committed at Delta version {version}; recorded after its process stopped",
+                    )
+                )
+                return _exists(label, existing, "FINISHED")
+        record = LoadRecord(db, label, meta.name, engine.catalog.next_id(), LOADING, _wall_clock(), user=user)
+        held = engine.catalog.claim_load(record, replace_states=(LOADING, CANCELLED))
+        if held is not None:  # (cannot happen while the lock is held; kept safe all the same)
+            return _exists(label, held, "RUNNING" if held.state == LOADING else "FINISHED")
+        begin_ms = int((time.perf_counter() - started) * 1000)
+        outcome = Outcome(label=label, txn_id=record.txn_id, begin_txn_ms=begin_ms, comment=options.comment)
+        path = body_dir(engine.warehouse) / f"{record.txn_id}.body"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            read_started = time.perf_counter()
+            outcome.load_bytes = receive_body(path)
+            outcome.read_data_ms = int((time.perf_counter() - read_started) * 1000)
+            write_started = time.perf_counter()
+            version = _load(engine, meta, options, path, record, outcome, error_url)
+            outcome.write_data_ms = int((time.perf_counter() - write_started) * 1000)
+        except Exception as exc:  # a failed load: nothing committed, the label is free again
+            error = exc if isinstance(exc, DorisqlError) else failures.translate(exc, warehouse=engine.warehouse)
+            outcome.status, outcome.message = "Fail", str(error)
+            engine.catalog.update_load(_finished(engine, record, outcome, CANCELLED, None))
+            return _timed(outcome, started)
+        except BaseException:
+            engine.catalog.update_load(_finished(engine, record, outcome, CANCELLED, None))
+            raise
+        finally:
+            path.unlink(missing_ok=True)
+        state = FINISHED if outcome.status == "Success" else CANCELLED
+        engine.catalog.update_load(_finished(engine, record, outcome, state, version))
+        return _timed(outcome, started)
+    finally:
+        lock.__exit__(None, None, None)
+
+
+def _wall_clock() -> dt.datetime:
+    """Load records use the machine's clock, not the session's (SET dorisql_now): a dead load's
+    commit is looked for in the Delta log by time."""
+    return dt.datetime.now()
+
+
+def _timed(outcome: Outcome, started: float) -> Outcome:
+    outcome.load_time_ms = int((time.perf_counter() - started) * 1000)
+    return outcome
+
+
+def _finished(engine: Engine, record: LoadRecord, outcome: Outcome, state: str, version: int | None) -> LoadRecord:
+    return dataclasses.replace(
+        record,
+        state=state,
+        finished_at=_wall_clock(),
+        total_rows=outcome.total_rows,
+        loaded_rows=outcome.loaded_rows,
+        filtered_rows=outcome.filtered_rows,
+        unselected_rows=outcome.unselected_rows,
+        load_bytes=outcome.load_bytes,
+        message=outcome.message,
+        error_url=outcome.error_url or "",
+        delta_version=version,
+    )
+
+
+# ---------------------------------------------------------------------- reading and loading
+
+
+def _java_quote(text: str) -> str:
+    """`text` as a literal in a Java regex (Spark's split)."""
+    return "\\Q" + text.replace("\\E", "\\E\\\\E\\Q") + "\\E"
+
+
+def _frames(engine: Engine, meta, options: StreamLoadOptions, path: Path):
+    """(rows, well_formed, reason_of_malformed, raw_text): the body as a DataFrame of text
+    columns named as the file's columns, a Column telling well-formed rows, why a row is not,
+    and its text as read (for the error log)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    spark = engine.spark
+    names = list(options.file_columns) if options.columns else [c.name for c in meta.definition.columns]
+    if options.format == "json":
+        corrupt = "__dorisql_corrupt"
+        schema = StructType([StructField(n, StringType(), True) for n in names] + [StructField(corrupt, StringType())])
+        reader = spark.read.schema(schema).option("columnNameOfCorruptRecord", corrupt).option("mode", "PERMISSIVE")
+        reader = reader.option("multiLine", not options.read_json_by_line)
+        if options.read_json_by_line and options.line_delimiter != "\n":
+            reader = reader.option("lineSep", options.line_delimiter)
+        rows = reader.json(str(path)).cache()  # Spark refuses queries on the corrupt column of an uncached read
+        ok = F.col(corrupt).isNull()
+        why = F.lit("Parse json data failed: not a valid JSON object")
+        raw = F.col(corrupt)
+        return rows, ok, why, raw, names
+    lines = spark.read.option("lineSep", options.line_delimiter).text(str(path))
+    if options.format == "csv_with_names":
+        # One file: its first line is the first row of the first partition, id 0.
+        lines = lines.filter(F.monotonically_increasing_id() != 0)
+    parts = F.split(F.col("value"), _java_quote(options.column_separator), -1)
+    # \N is NULL in Doris's CSV
+    columns = [F.when(parts[i] == "\\N", F.lit(None)).otherwise(parts[i]).alias(n) for i, n in enumerate(names)]
+    rows = lines.select(*columns, F.size(parts).alias("__dorisql_width"), F.col("value").alias("__dorisql_line"))
+    ok = F.col("__dorisql_width") == len(names)
+    why = F.format_string(
+        f"actual column number in csv file is %d, but schema column number is {len(names)}; "
+        f"column separator: [{options.column_separator!r}], line delimiter: [{options.line_delimiter!r}]",
+        F.col("__dorisql_width"),
+    )
+    return rows, ok, why, F.col("__dorisql_line"), names
+
+
+def _mapping(meta, options: StreamLoadOptions, names: list[str]):
+    """(target ColumnDefs, Spark Columns giving their values, derived columns for WHERE)."""
+    from pyspark.sql import functions as F
+
+    from .tables import column
+
+    by_name = {c.name.lower(): c for c in meta.definition.columns}
+    targets, values, derived = [], [], []
+    items = options.columns or tuple(_plain(n) for n in names)
+    for item in items:
+        if item.expr is None:
+            if item.name.lower() in by_name:  # else a helper column for expressions only
+                targets.append(column(meta.definition, item.name))
+                values.append(F.col(f"`{item.name}`"))
+            continue
+        if item.name.lower() not in by_name:
+            raise AnalysisError(f"Unknown column '{item.name}' in table '{meta.name}'")
+        try:
+            expr = F.expr(item.expr)
+        except Exception:
+            raise AnalysisError(f"Invalid expression in the columns header: {item.name} = {item.expr}") from None
+        targets.append(column(meta.definition, item.name))
+        values.append(expr)
+        derived.append(expr.alias(item.name))
+    if not targets:
+        raise AnalysisError("The columns header names no column of the table")
+    return targets, values, derived
+
+
+def _plain(name: str):
+    from dorisql.server.stream_load import ColumnMapping
+
+    return ColumnMapping(name)
+
+
+def _load(engine: Engine, meta, options, path: Path, record: LoadRecord, outcome: Outcome, error_url) -> int | None:
+    """Read, shape, count and load; fill `outcome`. Returns the Delta version committed."""
+    rows, ok, why, raw, names = _frames(engine, meta, options, path)
+    try:
+        return _load_rows(engine, meta, options, record, outcome, error_url, rows, ok, why, raw, names)
+    finally:
+        rows.unpersist()  # the JSON read is cached
+
+
+def _load_rows(engine: Engine, meta, options, record, outcome: Outcome, error_url, rows, ok, why, raw, names):
+    from pyspark.sql import functions as F
+
+    from .dml import load_frame, rejected_rows
+
+    targets, values, derived = _mapping(meta, options, names)
+    selected = F.lit(True)
+    if options.where:
+        try:
+            condition = F.expr(options.where)
+        except Exception:
+            raise AnalysisError(f"Invalid where header: {options.where}") from None
+        selected = F.coalesce(condition, F.lit(False))
+    shaped = rows.select("*", *derived) if derived else rows
+    counts = shaped.select(
+        F.count(F.lit(1)).alias("total"),
+        F.sum((~ok).cast("long")).alias("malformed"),
+        F.sum((ok & ~selected).cast("long")).alias("unselected"),
+    ).collect()[0]
+    total, malformed, unselected = int(counts["total"]), int(counts["malformed"] or 0), int(counts["unselected"] or 0)
+    source = shaped.filter(ok & selected).select(*[v.alias(f"__v{i}") for i, v in enumerate(values)])
+    loaded: dict[str, int] = {}
+
+    def policy(bad: int, considered: int) -> None:
+        loaded["bad"], loaded["considered"] = bad, considered
+        filtered = bad + malformed
+        if filtered and filtered > options.max_filter_ratio * (total - unselected):
+            raise LoadError("[DATA_QUALITY_ERROR]too many filtered rows")
+
+    outcome.total_rows, outcome.unselected_rows = total, unselected
+    version = None
+    failure: LoadError | None = None
+    try:
+        _result, written, _meta = load_frame(
+            engine,
+            meta,
+            source,
+            targets,
+            options.partitions,
+            f"STREAM LOAD {record.db}.{meta.name} LABEL {record.label}",
+            temporary=options.temporary_partitions,
+            filter_policy=policy,
+            metadata={LABEL_KEY: f"{record.db}/{record.label}", "dorisql.load_txn_id": str(record.txn_id)},
+        )
+        if written.committed:
+            version = written.version
+    except LoadError as exc:
+        if "bad" not in loaded:
+            raise
+        failure = exc
+    bad = loaded.get("bad", 0)
+    outcome.filtered_rows = bad + malformed
+    outcome.loaded_rows = 0 if failure else loaded.get("considered", 0) - bad
+    if outcome.filtered_rows:
+        outcome.error_url = error_url(
+            _write_error_log(engine, meta, options, record, shaped, ok, why, raw, source, targets, bad, rejected_rows)
+        )
+    if failure is not None:
+        outcome.status, outcome.message = "Fail", str(failure)
+    return version
+
+
+def _write_error_log(engine, meta, options, record, shaped, ok, why, raw, source, targets, bad, rejected_rows) -> str:
+    """The rows left out, Doris's way: ``Reason: <why>. src line [<row>]; `` one per line."""
+    lines = []
+    for row in shaped.filter(~ok).select(why.alias("why"), raw.alias("raw")).limit(ERROR_LOG_ROWS).collect():
+        lines.append(f"Reason: {row['why']}. src line [{row['raw']}]; ")
+    if bad and len(lines) < ERROR_LOG_ROWS:
+        sep = options.column_separator
+        for values, reason in rejected_rows(
+            engine, meta, source, targets, options.partitions, limit=ERROR_LOG_ROWS - len(lines)
+        ):
+            text = sep.join("\\N" if v is None else str(v) for v in values)
+            lines.append(f"Reason: {reason}. src line [{text}]; ")
+    folder = error_log_dir(engine.warehouse)
+    folder.mkdir(parents=True, exist_ok=True)
+    _prune_error_logs(folder)
+    name = f"error_log_{record.txn_id}_{os.urandom(4).hex()}"
+    (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return name
+
+
+def _prune_error_logs(folder: Path) -> None:
+    """Forget error logs older than ERROR_LOG_RESERVE_SECONDS (each new log sweeps)."""
+    cutoff = time.time() - ERROR_LOG_RESERVE_SECONDS
+    for old in folder.glob("error_log_*"):
+        try:
+            if old.stat().st_mtime < cutoff:
+                old.unlink()
+        except OSError:  # another load swept it first
+            pass

@@ -1,0 +1,1 @@
+"""dorisql server: the MySQL protocol and Doris's HTTP API."""

@@ -1,0 +1,82 @@
+"""Stream Load, pure: headers as options (Doris's defaults and refusals) and the response body."""
+
+from __future__ import annotations
+
+import pytest
+
+from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.server.stream_load import ColumnMapping, Outcome, parse_options, response
+
+
+def test_defaults_are_dorises():
+    options = parse_options({"label": "l1"})
+    assert (options.label, options.format, options.column_separator, options.line_delimiter) == (
+        "l1",
+        "csv",
+        "\t",
+        "\n",
+    )
+    assert options.max_filter_ratio == 0.0 and not options.strict_mode and not options.strip_outer_array
+    assert len(parse_options({}).label) == 36  # no label: a generated UUID, as Doris does
+
+
+def test_headers_are_read_case_insensitively_with_separators_decoded():
+    options = parse_options(
+        {
+            "Label": "a-b_c:1",
+            "FORMAT": "JSON",
+            "column_separator": "\\x01",
+            "line_delimiter": "\\n",
+            "columns": "k1, tmp, `v` = concat(tmp, ','), k2=k1 * 2",
+            "where": "k1 > 1",
+            "partitions": "p1, p2",
+            "max_filter_ratio": "0.25",
+            "strict_mode": "TRUE",
+            "read_json_by_line": "true",
+        }
+    )
+    assert options.format == "json" and options.column_separator == "\x01" and options.line_delimiter == "\n"
+    assert options.columns == (
+        ColumnMapping("k1"),
+        ColumnMapping("tmp"),
+        ColumnMapping("v", "concat(tmp, ',')"),
+        ColumnMapping("k2", "k1 * 2"),
+    )
+    assert options.file_columns == ("k1", "tmp")
+    assert options.partitions == ("p1", "p2") and options.max_filter_ratio == 0.25
+    assert options.strict_mode and options.read_json_by_line and options.where == "k1 > 1"
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({"label": "bad label!"}, "Label format error"),
+        ({"format": "xml"}, "unknown data format: xml"),
+        ({"max_filter_ratio": "2"}, r"Invalid max_filter_ratio '2'"),
+        ({"strict_mode": "yes"}, "Invalid strict_mode value 'yes'"),
+        ({"column_separator": ""}, "column_separator cannot be empty"),
+        ({"columns": "a, , b"}, "an empty column name"),
+        ({"columns": "a, a"}, "Duplicate column: a"),
+        ({"columns": "a = "}, "no expression after 'a ='"),
+    ],
+)
+def test_bad_headers_are_refused(headers, message):
+    with pytest.raises(AnalysisError, match=message):
+        parse_options(headers)
+
+
+def test_unsupported_features_say_so():
+    with pytest.raises(NotSupportedError, match="Stream Load format parquet"):
+        parse_options({"format": "parquet"})
+    with pytest.raises(NotSupportedError, match="two_phase_commit"):
+        parse_options({"two_phase_commit": "true"})
+
+
+def test_the_response_has_dorises_keys_in_order():
+    body = response(Outcome(label="l1", txn_id=7, total_rows=3, loaded_rows=2, filtered_rows=1, error_url="http://x"))
+    assert list(body)[:6] == ["TxnId", "Label", "Comment", "TwoPhaseCommit", "Status", "Message"]
+    assert body["Status"] == "Success" and body["ErrorURL"] == "http://x" and "ExistingJobStatus" not in body
+    for key in ("NumberTotalRows", "NumberLoadedRows", "NumberFilteredRows", "NumberUnselectedRows", "LoadBytes"):
+        assert key in body
+    exists = response(Outcome(label="l1", status="Label Already Exists", existing_job_status="FINISHED"))
+    assert exists["ExistingJobStatus"] == "FINISHED" and "ErrorURL" not in exists
