@@ -235,8 +235,12 @@ class Engine:
     def completion_names(self) -> dict[str, Any]:
         """Names for the shell's completer (catalog only; never touches Spark)."""
         names: dict[str, Any] = {"databases": [], "tables": {}, "columns": {}, "partitions": {}}
+        from .metadata import INFORMATION_SCHEMA, SCHEMA_TABLES
+
+        names["tables"][INFORMATION_SCHEMA] = sorted(SCHEMA_TABLES)
+        names["columns"].update({name: [c for c, _ in columns] for name, columns in SCHEMA_TABLES.items()})
         try:
-            names["databases"] = self.catalog.list_databases()
+            names["databases"] = sorted([INFORMATION_SCHEMA, *self.catalog.list_databases()])
             for meta in self.catalog.list_table_metas():
                 names["tables"].setdefault(meta.db, []).append(meta.name)
                 names["columns"][meta.name] = [c.name for c in meta.definition.columns]
