@@ -36,4 +36,3 @@ def test_a_script_of_metadata_statements(dorisql, tmp_path):
     assert any(line.startswith("Name\tIP\tHostName\tEditLogPort") for line in blocks)
     tail = done.stdout.rstrip("\n").split("\n")[-6:]
     assert tail == ["Tables_in_information_schema", "columns", "partitions", "schemata", "tables", "views"]
-

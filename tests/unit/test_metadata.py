@@ -132,7 +132,13 @@ def test_show_frontends_and_backends(engine):
 def test_information_schema_is_a_read_only_database(engine):
     try:
         assert run(engine, "USE information_schema").message == "Database changed"
-        assert run(engine, "SHOW TABLES").rows == [("columns",), ("partitions",), ("schemata",), ("tables",), ("views",)]
+        assert run(engine, "SHOW TABLES").rows == [
+            ("columns",),
+            ("partitions",),
+            ("schemata",),
+            ("tables",),
+            ("views",),
+        ]
         assert run(engine, "SHOW COLUMNS FROM tables").rows[:2] == [
             ("TABLE_CATALOG", "varchar(*)", "YES", "NO", None, ""),
             ("TABLE_SCHEMA", "varchar(*)", "YES", "NO", None, ""),
@@ -143,7 +149,9 @@ def test_information_schema_is_a_read_only_database(engine):
             "INSERT INTO tables (TABLE_NAME) VALUES ('x')",
             "DROP DATABASE information_schema",
         ):
-            with pytest.raises(DorisqlError, match="Access denied for user 'root'@'%' to database 'information_schema'"):
+            with pytest.raises(
+                DorisqlError, match="Access denied for user 'root'@'%' to database 'information_schema'"
+            ):
                 run(engine, statement)
         with pytest.raises(DorisqlError, match="Can't create database 'information_schema'; database exists") as e:
             run(engine, "CREATE DATABASE information_schema")
