@@ -720,6 +720,25 @@ class ShowWarnings(Statement):
 
 
 @dataclass(frozen=True)
+class SetNames(Statement):
+    """SET NAMES charset [COLLATE collation]; charset None for DEFAULT."""
+
+    reads_only: ClassVar[bool] = True
+    charset: str | None
+    collation: str | None = None
+
+
+@dataclass(frozen=True)
+class ShowCollation(Statement):
+    """SHOW COLLATION / SHOW CHARSET (`charsets`) [LIKE '...' | WHERE ...]."""
+
+    reads_only: ClassVar[bool] = True
+    charsets: bool = False
+    like: str | None = None
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
 class ShowFrontends(Statement):
     reads_only: ClassVar[bool] = True
 

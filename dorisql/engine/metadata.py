@@ -617,6 +617,27 @@ def show_warnings(engine: Engine, stmt: ast.ShowWarnings) -> Result:
     return Result.table(["Level", "Code", "Message"], notes)
 
 
+#: The character sets and collations dorisql has: Doris's (utf8 is utf8mb4 there too).
+_CHARSETS = ("utf8", "utf8mb4")
+
+
+def set_names(engine: Engine, stmt: ast.SetNames) -> Result:
+    """SET NAMES: Doris accepts utf8 / utf8mb4 (its only character set) and changes nothing."""
+    if stmt.charset is not None and stmt.charset.lower() not in _CHARSETS:
+        err = AnalysisError(f"Unknown character set: '{stmt.charset}'")  # ERR_UNKNOWN_CHARACTER_SET
+        err.code = 1115
+        raise err
+    return Result.ok()
+
+
+def show_collation(engine: Engine, stmt: ast.ShowCollation) -> Result:
+    if stmt.charsets:
+        rows = [("utf8mb4", "UTF-8 Unicode", "utf8mb4_0900_bin", 4)]
+        return _filtered(["Charset", "Description", "Default collation", "Maxlen"], rows, stmt.like, stmt.where)
+    rows = [("utf8mb4_0900_bin", "utf8mb4", 309, "Yes", "Yes", 1)]
+    return _filtered(["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], rows, stmt.like, stmt.where)
+
+
 # ---------------------------------------------------------------------- the deployment
 
 
@@ -815,4 +836,6 @@ HANDLERS = {
     ast.ShowWarnings: show_warnings,
     ast.ShowFrontends: show_frontends,
     ast.ShowBackends: show_backends,
+    ast.SetNames: set_names,
+    ast.ShowCollation: show_collation,
 }

@@ -725,6 +725,20 @@ class ToAst(Transformer):
     def like_or_where(self, c):
         return c[0]
 
+    def set_names(self, c):
+        return ast.SetNames(c[0], collation=c[1])
+
+    def charset_name(self, c):
+        if not c:  # DEFAULT
+            return None
+        return unquote(c[0].value) if c[0].type == "STRING" else c[0].value
+
+    def show_collation(self, c):
+        return ast.ShowCollation(**_like_or_where(c[0]))
+
+    def show_charset(self, c):
+        return ast.ShowCollation(charsets=True, **_like_or_where(c[0]))
+
     # recycle bin and trash
 
     def recover_database(self, c):

@@ -175,3 +175,17 @@ def test_information_schema_is_a_read_only_database(engine):
 )
 def test_the_statements_parse(sql):
     assert len(parse(sql)) == 1
+
+
+def test_set_names_and_collations(engine):
+    assert run(engine, "SET NAMES utf8mb4").affected_rows == 0
+    run(engine, "SET NAMES 'utf8' COLLATE 'utf8_general_ci'")
+    with pytest.raises(DorisqlError, match="Unknown character set: 'latin1'") as e:
+        run(engine, "SET NAMES latin1")
+    assert e.value.code == 1115
+    collation = run(engine, "SHOW COLLATION LIKE 'utf8mb4%'")
+    assert collation.columns == ["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"]
+    assert collation.rows[0][:2] == ("utf8mb4_0900_bin", "utf8mb4")
+    charset = run(engine, "SHOW CHARACTER SET")
+    assert charset.columns == ["Charset", "Description", "Default collation", "Maxlen"]
+    assert run(engine, "SHOW CHARSET WHERE Charset = 'latin1'").rows == []
