@@ -603,6 +603,16 @@ def show_columns(engine: Engine, stmt: ast.ShowColumns) -> Result:
     return _filtered(["Field", "Type", "Null", "Key", "Default", "Extra"], plain, stmt.like, stmt.where)
 
 
+def describe(engine: Engine, stmt: ast.Describe) -> Result:
+    """DESC of an information_schema table: its columns as SHOW COLUMNS shows them; DESC of a
+    dorisql table as before (engine.show)."""
+    from .show import describe as describe_table
+
+    if not is_information_schema(stmt.table.db or engine.current_db) or stmt.all:
+        return describe_table(engine, stmt)
+    return show_columns(engine, ast.ShowColumns(stmt.table))
+
+
 def show_variables(engine: Engine, stmt: ast.ShowVariables) -> Result:
     values = all_variables(engine.session_vars, stmt.scope)
     return _filtered(["Variable_name", "Value"], list(values.items()), stmt.like, stmt.where)
@@ -765,21 +775,26 @@ def _warehouse_bytes(root) -> int:
     return total
 
 
-def _executors(engine: Engine) -> list[tuple[str, int, int, int, dt.datetime]]:
-    """(host, port, cores, memory bytes, start time) of Spark's driver and executors, from the
-    running SparkContext's status tracker; one local backend when Spark has not started."""
+def _executors(engine: Engine) -> list[tuple[str, int, int, int, int, dt.datetime]]:
+    """(host, port, cores, memory bytes, running tasks, start time) of Spark's driver and
+    executors, from the running SparkContext's status tracker; one local backend when Spark has
+    not started."""
     spark = engine.running_spark
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    local = ("127.0.0.1", -1, os.cpu_count() or 1, memory, 0, _STARTED)
     if spark is None:
-        return [("127.0.0.1", -1, os.cpu_count() or 1, memory, _STARTED)]
+        return [local]
     sc = spark.sparkContext
     started = dt.datetime.fromtimestamp(sc.startTime / 1000).replace(microsecond=0)
-    infos = sc._jsc.sc().statusTracker().getExecutorInfos()  # SparkStatusTracker (public Scala API)
-    out = []
-    cores = sc.defaultParallelism if len(infos) <= 1 else max(1, sc.defaultParallelism // max(1, len(infos) - 1))
-    for info in infos:
-        out.append((info.host(), info.port(), cores, info.totalOnHeapStorageMemory() or memory, started))
-    return out or [("127.0.0.1", -1, os.cpu_count() or 1, memory, started)]
+    infos = list(sc._jsc.sc().statusTracker().getExecutorInfos())  # SparkStatusTracker (public Scala API)
+    # local mode: the driver is the one executor; on a cluster the driver runs no tasks
+    workers = len(infos) - 1 if len(infos) > 1 else 1
+    cores = max(1, sc.defaultParallelism // workers)
+    out = [
+        (info.host(), info.port(), cores, info.totalOnHeapStorageMemory() or memory, info.numRunningTasks(), started)
+        for info in infos
+    ]
+    return out or [local]
 
 
 def show_backends(engine: Engine, stmt: ast.ShowBackends) -> Result:
@@ -790,7 +805,7 @@ def show_backends(engine: Engine, stmt: ast.ShowBackends) -> Result:
     disk = shutil.disk_usage(engine.warehouse)
     now = time_text(engine.now())
     rows = []
-    for i, (host, port, cores, memory, started) in enumerate(sorted(executors)):
+    for i, (host, port, cores, memory, running, started) in enumerate(sorted(executors)):
         share = tablets // len(executors) + (1 if i < tablets % len(executors) else 0)
         rows.append(
             (
@@ -820,7 +835,7 @@ def show_backends(engine: Engine, stmt: ast.ShowBackends) -> Result:
                 0,
                 cores,
                 _bytes_text(memory),
-                0,
+                running,
                 "mix",
             )
         )
@@ -837,5 +852,6 @@ HANDLERS = {
     ast.ShowFrontends: show_frontends,
     ast.ShowBackends: show_backends,
     ast.SetNames: set_names,
+    ast.Describe: describe,
     ast.ShowCollation: show_collation,
 }

@@ -74,3 +74,14 @@ def test_show_table_status_counts_the_loaded_rows(loaded):
     assert status["Rows"] == 3
     assert status["Data_length"] > 0
     assert status["Avg_row_length"] == status["Data_length"] // 3
+
+
+def test_show_backends_lists_the_running_spark(loaded):
+    spark = loaded.running_spark
+    result = run(loaded, "SHOW BACKENDS")
+    backends = [dict(zip(result.columns, row)) for row in result.rows]
+    # local mode: the driver is the one executor
+    assert len(backends) == 1
+    assert backends[0]["BePort"] > 0 and backends[0]["Alive"] == "true"
+    assert backends[0]["CpuCores"] == spark.sparkContext.defaultParallelism
+    assert backends[0]["TabletNum"] == 3  # sales: 2 partitions x 1 bucket, totals: 1

@@ -139,6 +139,7 @@ def test_information_schema_is_a_read_only_database(engine):
             ("tables",),
             ("views",),
         ]
+        assert run(engine, "DESC schemata").rows[:1] == [("CATALOG_NAME", "varchar(*)", "YES", "NO", None, "")]
         assert run(engine, "SHOW COLUMNS FROM tables").rows[:2] == [
             ("TABLE_CATALOG", "varchar(*)", "YES", "NO", None, ""),
             ("TABLE_SCHEMA", "varchar(*)", "YES", "NO", None, ""),
