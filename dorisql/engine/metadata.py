@@ -146,7 +146,7 @@ def _default_text(column: ast.ColumnDef) -> str | None:
 
 
 def _databases(engine: Engine) -> list[str]:
-    return sorted([INFORMATION_SCHEMA, *engine.catalog.list_databases()])
+    return sorted({INFORMATION_SCHEMA, *engine.catalog.list_databases()})
 
 
 def _table_stats(engine: Engine, meta: TableMeta) -> dict:
