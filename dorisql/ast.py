@@ -494,6 +494,9 @@ class ShowTables(Statement):
     reads_only: ClassVar[bool] = True
     db: str | None = None
     like: str | None = None
+    #: SHOW FULL TABLES: a Table_type column too; WHERE on the shown columns.
+    full: bool = False
+    where: Predicate | None = None
 
 
 @dataclass(frozen=True)
@@ -670,6 +673,79 @@ class SetVariable(Statement):
 class Help(Statement):
     reads_only: ClassVar[bool] = True
     topic: str
+
+
+# metadata statements of MySQL clients and tools (dorisql.engine.metadata) -------------
+
+
+@dataclass(frozen=True)
+class ShowColumns(Statement):
+    """SHOW [FULL] COLUMNS|FIELDS FROM t [FROM db] [LIKE '...' | WHERE ...]."""
+
+    reads_only: ClassVar[bool] = True
+    table: TableName
+    full: bool = False
+    like: str | None = None
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class ShowTableStatus(Statement):
+    """SHOW TABLE STATUS [FROM db] [LIKE '...' | WHERE ...]."""
+
+    reads_only: ClassVar[bool] = True
+    db: str | None = None
+    like: str | None = None
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class ShowVariables(Statement):
+    """SHOW [GLOBAL|SESSION] VARIABLES [LIKE '...' | WHERE ...]."""
+
+    reads_only: ClassVar[bool] = True
+    scope: str | None = None
+    like: str | None = None
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class ShowWarnings(Statement):
+    """SHOW WARNINGS | SHOW ERRORS [LIMIT n]: the previous statement's notes."""
+
+    reads_only: ClassVar[bool] = True
+    errors: bool = False
+    limit: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True)
+class SetNames(Statement):
+    """SET NAMES charset [COLLATE collation]; charset None for DEFAULT."""
+
+    reads_only: ClassVar[bool] = True
+    charset: str | None
+    collation: str | None = None
+
+
+@dataclass(frozen=True)
+class ShowCollation(Statement):
+    """SHOW COLLATION / SHOW CHARSET (`charsets`) [LIKE '...' | WHERE ...]."""
+
+    reads_only: ClassVar[bool] = True
+    charsets: bool = False
+    like: str | None = None
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class ShowFrontends(Statement):
+    reads_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class ShowBackends(Statement):
+    reads_only: ClassVar[bool] = True
 
 
 # DML / queries -------------------------------------------------------------------

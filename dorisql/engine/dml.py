@@ -180,7 +180,11 @@ def _resolver(engine: Engine):
 
 
 def _planner_callbacks(engine: Engine) -> dict:
-    """How the query planner reaches the engine: catalog lookups, table scans, table functions."""
+    """How the query planner reaches the engine: catalog lookups, table scans, table functions,
+    information_schema, the session's values (``@@x``, DATABASE())."""
+    from .metadata import identity, schema_table_frame
+    from .variables import substitute
+
     spark = engine.spark
 
     def read_table_function(name: str, properties: dict):
@@ -204,6 +208,8 @@ def _planner_callbacks(engine: Engine) -> dict:
             group_of=lambda meta: group_of(engine, meta),
             disabled=engine.frontend("disable_colocate_join") == "true",
         ),
+        "system_table": lambda name: schema_table_frame(engine, name),
+        "prepare": lambda tree: substitute(tree, engine.session_vars, identity(engine)),
     }
 
 
@@ -214,6 +220,12 @@ def _run_query(engine: Engine, query: ast.Query):
 
 
 def select(engine: Engine, stmt: ast.Query) -> Result:
+    from .metadata import identity
+    from .variables import constant_select
+
+    constant = constant_select(stmt.sql, engine.session_vars, identity(engine))
+    if constant is not None:  # SELECT @@version_comment, DATABASE(), ...: no Spark needed
+        return Result.table(*constant)
     df, _scans = _run_query(engine, stmt)
     types = [field.dataType for field in df.schema.fields]
     rows = [tuple(_shown_value(v, t) for v, t in zip(row, types)) for row in df.collect()]

@@ -416,6 +416,17 @@ def _sources(tree: exp.Expression) -> _Sources:
     return found
 
 
+#: The read-only database of metadata views (dorisql.engine.metadata builds its tables).
+SYSTEM_DATABASE = "information_schema"
+#: Read information_schema.<name> to a DataFrame (raises UnknownTableError for other names).
+SystemTable = Callable[[str], "DataFrame"]  # noqa: F821
+
+
+def _is_system(t: exp.Table, current_db: str | None) -> bool:
+    db = t.db or current_db
+    return db is not None and db.lower() == SYSTEM_DATABASE and (t.catalog or "internal").lower() == "internal"
+
+
 def _source_position(t: exp.Table) -> int:
     return t.this.meta.get("start", 0) if t.this.meta else 0
 
@@ -542,20 +553,28 @@ def plan_query(
     current_db: str | None,
     read_table_function: ReadTableFunction | None = None,
     colocation=None,
+    system_table: SystemTable | None = None,
+    prepare: Callable[[exp.Expression], object] | None = None,
 ) -> QueryPlan:
     """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
 
     The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
+    `prepare` rewrites the parsed tree first (the session's ``@@x`` and DATABASE() values);
+    `system_table` reads the tables of information_schema.
     """
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
+    name_columns(tree)  # before `prepare`: an item's header is its text as written
+    if prepare is not None:
+        prepare(tree)
     check_functions(tree)
-    name_columns(tree)
     translate_functions(tree)
     right_semi_joins_as_left(tree)
     sources = _sources(tree)
+    system = [t for t in sources.tables if system_table is not None and _is_system(t, current_db)]
     refs = [
         TableRef(node=t, meta=_resolve(resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t))
         for t in sources.tables
+        if not any(t is s for s in system)
     ]
     calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in sources.functions]
     if calls and read_table_function is None:
@@ -575,6 +594,13 @@ def plan_query(
             view = _register(read_table_function(name, properties), "tvf")
             plan.views[view] = f"{name}()"
             _point_at_view(t, view, keep_name=False)
+        for t in system:
+            if t.args.get("partition") is not None:
+                raise NotSupportedError("PARTITION clause after an information_schema table")
+            assert system_table is not None
+            view = _register(system_table(t.name), "schema")
+            plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
+            _point_at_view(t, view, keep_name=True)
         for ref, conjuncts in jobs:
             meta, t = ref.meta, ref.node
             pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
@@ -700,17 +726,33 @@ def run_query(
     current_db: str | None,
     read_table_function: ReadTableFunction | None = None,
     colocation=None,
+    system_table: SystemTable | None = None,
+    prepare: Callable[[exp.Expression], object] | None = None,
 ):
     """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
 
     The DataFrame is lazy (nothing executed yet); its columns are the query's output columns.
     """
-    df, plan = _run(spark, query, resolve_table, scan, current_db, read_table_function, colocation)
+    df, plan = _run(
+        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
+    )
     return df, plan.scans
 
 
-def _run(spark, query, resolve_table, scan, current_db, read_table_function=None, colocation=None):
-    plan = plan_query(spark, query, resolve_table, scan, current_db, read_table_function, colocation)
+def _run(
+    spark,
+    query,
+    resolve_table,
+    scan,
+    current_db,
+    read_table_function=None,
+    colocation=None,
+    system_table=None,
+    prepare=None,
+):
+    plan = plan_query(
+        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
+    )
     try:
         df = spark.sql(plan.spark_sql)
     except DorisqlError:
@@ -784,13 +826,17 @@ def explain(
     verbose: bool | None = None,
     read_table_function: ReadTableFunction | None = None,
     colocation=None,
+    system_table: SystemTable | None = None,
+    prepare: Callable[[exp.Expression], object] | None = None,
 ) -> list[str]:
     """EXPLAIN: the lines to print (one column, `Explain String` in Doris)."""
     if isinstance(statement, ast.Explain):
         query, verbose = statement.query, statement.verbose if verbose is None else verbose
     else:
         query = statement
-    df, plan = _run(spark, query, resolve_table, scan, current_db, read_table_function, colocation)
+    df, plan = _run(
+        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
+    )
     lines = ["PLAN FRAGMENT 0", ""]
     lines += join_lines(plan.joins)
     lines += scan_lines(plan.scans)

@@ -7,6 +7,7 @@ DATABASE, CREATE TABLE, SHOW ...) never wait for it.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +21,9 @@ from dorisql.result import Result
 
 from . import failures
 from .settings import FRONTEND_DEFAULTS, SESSION_DEFAULTS, check_frontend_setting, normalize_bool
+
+#: CONNECTION_ID() of each engine (session) of this process, from 1 as in MySQL.
+_CONNECTION_IDS = itertools.count(1)
 
 
 class Engine:
@@ -53,6 +57,10 @@ class Engine:
         #: The session's user (dorisql.auth.users: the server sets what login returned); every
         #: statement is checked against its privileges. None: the local shell and scripts, as root.
         self.user: ast.UserIdentity | None = None
+        #: CONNECTION_ID(); a server may set its own connection id.
+        self.connection_id: int = next(_CONNECTION_IDS)
+        #: The previous statement's warnings and error, (Level, Code, Message): SHOW WARNINGS.
+        self.last_notes: list[tuple[str, int, str]] = []
 
     # ------------------------------------------------------------------ time and settings
 
@@ -186,9 +194,23 @@ class Engine:
         Any other exception is translated into one (dorisql.engine.failures); its detail goes
         to the log file, never to the terminal.
         """
+        if isinstance(statement, ast.ShowWarnings):  # they show the previous statement's notes
+            return _HANDLERS.get(type(statement))(self, statement)
+        self.last_notes = []
+        try:
+            result = self._execute(statement)
+        except DorisqlError as err:
+            self.last_notes = [("Error", err.code, str(err))]
+            raise
+        self.last_notes = [("Warning", 1105, text) for text in result.warnings]
+        return result
+
+    def _execute(self, statement: ast.Statement) -> Result:
         handler = _HANDLERS.get(type(statement))
         if handler is None:
             raise NotSupportedError(type(statement).__name__)
+        if not statement.reads_only:
+            _refuse_information_schema(self, statement)
         if self.catalog.read_only and not statement.reads_only:
             raise ReadOnlyWarehouseError(self.warehouse)
         if self.user is not None:
@@ -224,8 +246,12 @@ class Engine:
     def completion_names(self) -> dict[str, Any]:
         """Names for the shell's completer (catalog only; never touches Spark)."""
         names: dict[str, Any] = {"databases": [], "tables": {}, "columns": {}, "partitions": {}}
+        from .metadata import INFORMATION_SCHEMA, SCHEMA_TABLES
+
+        names["tables"][INFORMATION_SCHEMA] = sorted(SCHEMA_TABLES)
+        names["columns"].update({name: [c for c, _ in columns] for name, columns in SCHEMA_TABLES.items()})
         try:
-            names["databases"] = self.catalog.list_databases()
+            names["databases"] = sorted([INFORMATION_SCHEMA, *self.catalog.list_databases()])
             for meta in self.catalog.list_table_metas():
                 names["tables"].setdefault(meta.db, []).append(meta.name)
                 names["columns"][meta.name] = [c.name for c in meta.definition.columns]
@@ -238,7 +264,36 @@ class Engine:
 # ---------------------------------------------------------------------- simple statements
 
 
+def _refuse_information_schema(engine: Engine, stmt: ast.Statement) -> None:
+    """information_schema is read-only: Doris refuses a change to it as an access error."""
+    from .metadata import INFORMATION_SCHEMA, is_information_schema
+
+    if isinstance(stmt, (ast.CreateDatabase, ast.DropDatabase, ast.RecoverDatabase)):
+        db: str | None = stmt.name
+    else:
+        table = getattr(stmt, "table", None)
+        db = (table.db or engine.current_db) if isinstance(table, ast.TableName) else None
+    if not is_information_schema(db):
+        return
+    if isinstance(stmt, ast.CreateDatabase):  # Doris: ERR_DB_CREATE_EXISTS
+        if stmt.if_not_exists:
+            return
+        err = AnalysisError(f"Can't create database '{INFORMATION_SCHEMA}'; database exists")
+        err.code, err.sqlstate = 1007, "HY000"
+        raise err
+    # Doris: ERR_DBACCESS_DENIED_ERROR
+    user = getattr(engine, "user", None) or "root"
+    err = AnalysisError(f"Access denied for user '{user}'@'%' to database '{INFORMATION_SCHEMA}'")
+    err.code, err.sqlstate = 1044, "42000"
+    raise err
+
+
 def _use(engine: Engine, stmt: ast.Use) -> Result:
+    from .metadata import INFORMATION_SCHEMA, is_information_schema
+
+    if is_information_schema(stmt.db):
+        engine.current_db = INFORMATION_SCHEMA
+        return Result.ok(message="Database changed")
     if not engine.catalog.database_exists(stmt.db):
         from dorisql.errors import UnknownDatabaseError
 
@@ -283,7 +338,7 @@ def _admin_set_config(engine: Engine, stmt: ast.AdminSetFrontendConfig) -> Resul
 
 
 def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
-    from . import check, colocate, compaction, ctas, ddl, delete, dml, show, users
+    from . import check, colocate, compaction, ctas, ddl, delete, dml, metadata, show, users
 
     return {
         ast.Use: _use,
@@ -292,6 +347,7 @@ def _handlers() -> dict[type, Callable[[Engine, Any], Result]]:
         ast.AdminSetFrontendConfig: _admin_set_config,
         **ddl.HANDLERS,
         **show.HANDLERS,
+        **metadata.HANDLERS,
         **dml.HANDLERS,
         **check.HANDLERS,
         **colocate.HANDLERS,

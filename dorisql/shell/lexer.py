@@ -30,6 +30,8 @@ DORIS_KEYWORDS = (
     "TABLETS",
     "TEMPORARY",
     "QUANTILE_STATE",
+    "BACKENDS",
+    "FRONTENDS",
 )
 
 

@@ -644,7 +644,8 @@ class ToAst(Transformer):
         return ast.ShowDatabases(like=c[0])
 
     def show_tables(self, c):
-        return ast.ShowTables(db=c[0], like=c[1])
+        full, db, filt = c
+        return ast.ShowTables(db=db, full=bool(full), **_like_or_where(filt))
 
     def like(self, c):
         return unquote(c[0].value)
@@ -685,6 +686,58 @@ class ToAst(Transformer):
 
     def admin_set_config(self, c):
         return ast.AdminSetFrontendConfig(c[0])
+
+    # metadata statements of MySQL clients and tools
+
+    def show_columns(self, c):
+        full, table, db, filt = c
+        if db is not None:  # SHOW COLUMNS FROM t FROM db: the second FROM names the database
+            table = ast.TableName(table.name, db)
+        return ast.ShowColumns(table, full=bool(full), **_like_or_where(filt))
+
+    def show_table_status(self, c):
+        return ast.ShowTableStatus(db=c[0], **_like_or_where(c[1]))
+
+    def show_variables(self, c):
+        scope = "SESSION" if c[0] == "LOCAL" else c[0]
+        return ast.ShowVariables(scope=scope, **_like_or_where(c[1]))
+
+    def show_warnings(self, c):
+        errors, limit = c
+        lim, off = limit if limit else (None, None)
+        return ast.ShowWarnings(errors=errors, limit=lim, offset=off)
+
+    def warnings(self, c):
+        return False
+
+    def errors(self, c):
+        return True
+
+    def show_frontends(self, c):
+        return ast.ShowFrontends()
+
+    def show_backends(self, c):
+        return ast.ShowBackends()
+
+    def full(self, c):
+        return True
+
+    def like_or_where(self, c):
+        return c[0]
+
+    def set_names(self, c):
+        return ast.SetNames(c[0], collation=c[1])
+
+    def charset_name(self, c):
+        if not c:  # DEFAULT
+            return None
+        return unquote(c[0].value) if c[0].type == "STRING" else c[0].value
+
+    def show_collation(self, c):
+        return ast.ShowCollation(**_like_or_where(c[0]))
+
+    def show_charset(self, c):
+        return ast.ShowCollation(charsets=True, **_like_or_where(c[0]))
 
     # recycle bin and trash
 
@@ -961,3 +1014,10 @@ class _UserRules:
 for _name, _rule in vars(_UserRules).items():
     if not _name.startswith("_"):
         setattr(ToAst, _name, _rule)
+
+
+def _like_or_where(filt) -> dict:
+    """The LIKE pattern (a string) or WHERE predicate of a SHOW statement, as keyword arguments."""
+    if filt is None:
+        return {}
+    return {"like": filt} if isinstance(filt, str) else {"where": filt}

@@ -193,7 +193,7 @@ def test_unknown_type():
         ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
         ("ALTER TABLE t ADD ROLLUP r (a, b)", "ALTER TABLE ... ADD ROLLUP"),
         ("EXPLAIN DELETE FROM t WHERE a = 1", "EXPLAIN DELETE"),
-        ("SHOW VARIABLES", "SHOW VARIABLES"),
+        ("SHOW ROUTINE LOAD", "SHOW ROUTINE LOAD"),
         ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),
         ("EXPLAIN GRAPH SELECT 1", "EXPLAIN GRAPH"),
         ("CREATE TABLE t (a INT, b AGG_STATE<max_by(int, int)> GENERIC)", "AGG_STATE columns"),
