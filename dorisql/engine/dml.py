@@ -525,8 +525,8 @@ def _routed_frame(
         names = [_existing_partition(meta, name) for name in only_partitions]
         allowed = names if diagnose else list(meta.partition_keys(names).values())
         partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(allowed)
-    frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
     if diagnose:
+        frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
         # Doris's words (BE VOlapTableSink: "no partition for this tuple. tuple=...")
         no_partition = F.when(F.col(PARTITION_COLUMN).isNull(), F.lit("no partition for this tuple"))
         if names:
@@ -540,12 +540,12 @@ def _routed_frame(
         frame = frame.withColumn(_WHY, F.concat_ws("; ", F.when(F.col(_WHY) != "", F.col(_WHY)), no_partition))
         return frame
 
-    frame = frame.withColumn(BUCKET_COLUMN, F.expr(_bucket_sql(routed)))
-
+    # One projection for the rest: each withColumn would analyse the whole plan again.
+    added = {_BAD: F.col(_BAD) | ~partition_ok, BUCKET_COLUMN: F.expr(_bucket_sql(routed))}
     if needs_sequence(definition):
-        frame = frame.withColumn(LOAD_SEQ_COLUMN, F.lit(engine.catalog.next_id()).cast("long")).withColumn(
-            ROW_SEQ_COLUMN, F.monotonically_increasing_id()
-        )
+        added[LOAD_SEQ_COLUMN] = F.lit(engine.catalog.next_id()).cast("long")
+        added[ROW_SEQ_COLUMN] = F.monotonically_increasing_id()
+    frame = frame.withColumns(added)
     return frame
 
 
