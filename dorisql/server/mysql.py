@@ -1,0 +1,1052 @@
+"""The MySQL protocol of ``dorisql server`` (Doris FE's query port), on mysql-mimic.
+
+mysql-mimic speaks the wire protocol (handshake, mysql_native_password, packets, prepared
+statements); everything a client sends as SQL goes to dorisql's own parser and one `Engine` per
+connection, never to sqlglot's MySQL dialect (Doris DDL is not MySQL). What stays here:
+
+- what a client needs to connect and that has no place in the engine: ``SET NAMES``,
+  ``SET TRANSACTION``, ``COMMIT`` / ``ROLLBACK`` (every statement commits on its own), and
+  SELECTs without FROM of ``@@variables`` and information functions (``DATABASE()``,
+  ``USER()``, ``CONNECTION_ID()``, ``VERSION()``), answered from `DorisVariables`;
+- what belongs to connections: ``KILL [QUERY|CONNECTION] id`` and ``SHOW [FULL] PROCESSLIST``;
+- ``SHOW VARIABLES`` and ``SHOW WARNINGS`` only while the engine refuses them (the engine's
+  answer wins once it has one);
+- errors as Doris sends them (`ERROR_CODES`: code, SQLSTATE, ``errCode = 2, detailMessage =
+  ...``); an unexpected exception becomes one generic 1105 line, its traceback goes to the log;
+- result columns with MySQL types (from the Spark types of a SELECT, else from the values), so
+  drivers return int, Decimal, date and datetime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import datetime as dt
+import decimal
+import itertools
+import logging
+import re
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from mysql_mimic import packets
+from mysql_mimic.auth import AuthInfo, AuthState, Forbidden, IdentityProvider, NativePasswordAuthPlugin, Success, User
+from mysql_mimic.charset import CharacterSet
+from mysql_mimic.connection import Connection
+from mysql_mimic.constants import DEFAULT_SERVER_CAPABILITIES, KillKind
+from mysql_mimic.control import LocalControl
+from mysql_mimic.errors import MysqlError
+from mysql_mimic.functions import mysql_datetime_function_mapping
+from mysql_mimic.results import ResultColumn, ResultSet
+from mysql_mimic.server import MysqlServer
+from mysql_mimic.session import BaseSession
+from mysql_mimic.stream import MysqlStream
+from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus
+from mysql_mimic.variables import SYSTEM_VARIABLES, Variables, VariableSchema
+
+from dorisql import __version__
+from dorisql.errors import (
+    AlreadyExistsError,
+    CancelledError,
+    DorisqlError,
+    NoDatabaseSelectedError,
+    NotSupportedError,
+    ReadOnlyWarehouseError,
+    SqlSyntaxError,
+    StatementTooLargeError,
+    UnknownColumnError,
+    UnknownDatabaseError,
+    UnknownTableError,
+)
+from dorisql.result import Float32, Result
+from dorisql.shell.formatting import render_value
+
+if TYPE_CHECKING:
+    from dorisql.engine.session import Engine
+
+    from .main import ServerContext
+
+log = logging.getLogger("dorisql.server")
+# mysql-mimic logs every refused statement and unexpected exception itself; the server reports
+# those (ServerConnection.error), so its own logger stays quiet.
+logging.getLogger("mysql_mimic").setLevel(logging.CRITICAL + 1)
+
+# ---------------------------------------------------------------------------------- errors
+
+#: dorisql's errors as Doris reports them over MySQL, first match wins (Doris fe-core
+#: common/ErrorCode.java: ERR_BAD_DB_ERROR 1049 42000, ERR_BAD_TABLE_ERROR 1051 42S02,
+#: ERR_TABLE_EXISTS_ERROR 1050 42S01, ERR_BAD_FIELD_ERROR 1054 42S22, ERR_NOT_SUPPORTED_YET 1235
+#: 42000, ERR_OPTION_PREVENTS_STATEMENT 1290 HY000; syntax errors 1064 42000; everything else
+#: ERR_UNKNOWN_ERROR 1105 HY000, as Doris reports an AnalysisException or a failed load).
+ERROR_CODES: tuple[tuple[type[DorisqlError], int, str], ...] = (
+    (SqlSyntaxError, 1064, "42000"),
+    (UnknownDatabaseError, 1049, "42000"),
+    (UnknownTableError, 1051, "42S02"),
+    (AlreadyExistsError, 1050, "42S01"),
+    (UnknownColumnError, 1054, "42S22"),
+    (NoDatabaseSelectedError, 1046, "3D000"),  # ERR_NO_DB_ERROR
+    (NotSupportedError, 1235, "42000"),
+    (ReadOnlyWarehouseError, 1290, "HY000"),
+    (StatementTooLargeError, 1153, "08S01"),  # ER_NET_PACKET_TOO_LARGE
+    (CancelledError, 1317, "70100"),  # ER_QUERY_INTERRUPTED (KILL QUERY)
+    (DorisqlError, 1105, "HY000"),
+)
+
+#: Codes the protocol layer raises itself (ErrorCode.java), with their SQLSTATE.
+ER_ACCESS_DENIED = 1045  # ERR_ACCESS_DENIED_ERROR
+ER_UNKNOWN_COM = 1047  # ERR_UNKNOWN_COM_ERROR
+ER_NO_SUCH_THREAD = 1094  # ERR_NO_SUCH_THREAD
+ER_UNKNOWN_ERROR = 1105
+ER_UNKNOWN_CHARACTER_SET = 1115  # ERR_UNKNOWN_CHARACTER_SET
+ER_UNKNOWN_SYSTEM_VARIABLE = 1193  # ERR_UNKNOWN_SYSTEM_VARIABLE
+
+SQLSTATES: dict[int, str] = {
+    **{code: state for _cls, code, state in reversed(ERROR_CODES)},
+    ER_ACCESS_DENIED: "28000",
+    ER_UNKNOWN_COM: "08S01",
+    1043: "08S01",  # ER_HANDSHAKE_ERROR
+    ER_UNKNOWN_CHARACTER_SET: "42000",
+    1040: "08004",  # ER_CON_COUNT_ERROR
+}
+
+#: What a client sees for an exception dorisql did not raise on purpose (the log has the rest).
+INTERNAL_ERROR = "Unexpected exception: internal error in dorisql server (the details are in its log file)"
+
+
+def doris_message(message: str) -> str:
+    """Doris's wording of an error sent to a client (UserException.getMessage)."""
+    return f"errCode = 2, detailMessage = {message}"
+
+
+def protocol_error(err: DorisqlError) -> MysqlError:
+    """The MySQL error for a dorisql error: code from `ERROR_CODES`, the message in Doris's
+    wording, the caret context of a syntax error on the lines below it."""
+    code = next(code for cls, code, _state in ERROR_CODES if isinstance(err, cls))
+    message = err.message or str(err)
+    if err.context:
+        message += "\n" + err.context.rstrip("\n")
+    return MysqlError(doris_message(message), code=code)  # type: ignore[arg-type]
+
+
+def error_packet(capabilities: Capabilities, charset: CharacterSet, code: int, message: str) -> bytes:
+    sqlstate = SQLSTATES.get(code, "HY000")
+    head = bytes([0xFF]) + code.to_bytes(2, "little")
+    if Capabilities.CLIENT_PROTOCOL_41 in capabilities:
+        head += b"#" + sqlstate.encode("ascii")
+    return head + charset.encode(message)
+
+
+# ---------------------------------------------------------------------------------- variables
+
+DORIS_VERSION = "5.7.99"  # Doris's @@version: clients treat the server as MySQL 5.7
+
+
+def version_comment() -> str:
+    return f"dorisql {__version__} (Apache Doris compatible)"
+
+
+#: Doris's values where they differ from mysql-mimic's defaults (fe-core qe/SessionVariable.java
+#: and GlobalVariable.java).
+DORIS_VARIABLES: dict[str, VariableSchema] = {
+    "version": (str, DORIS_VERSION, False),
+    "version_comment": (str, version_comment(), False),
+    "license": (str, "Apache License, Version 2.0", False),
+    "sql_mode": (str, "ONLY_FULL_GROUP_BY", True),
+    "transaction_isolation": (str, "REPEATABLE-READ", True),
+    "tx_isolation": (str, "REPEATABLE-READ", True),
+    "tx_read_only": (bool, False, True),
+    "default_storage_engine": (str, "olap", True),
+    "default_tmp_storage_engine": (str, "olap", True),
+    "query_timeout": (int, 900, True),
+    "language": (str, "/palo/share/english/", False),
+    "have_query_cache": (str, "YES", False),
+    "query_cache_size": (int, 1048576, True),
+    "query_cache_type": (str, "OFF", True),
+    "character_set_system": (str, "utf8mb3", False),
+}
+
+#: Variables of the connection itself (SET NAMES): kept by mysql-mimic, not by the engine.
+_CONNECTION_VARIABLES = frozenset(
+    {
+        "character_set_client",
+        "character_set_connection",
+        "character_set_results",
+        "collation_connection",
+        "external_user",
+    }
+)
+
+
+def _as_bool(text: str) -> bool:
+    return text.strip().lower() not in ("0", "false", "off", "no", "")
+
+
+class DorisVariables(Variables):
+    """A connection's system variables: what ``SET name = value`` gave the engine (its
+    session_vars) first, then Doris's and MySQL's defaults."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.engine: Engine | None = None
+        self._schema: dict[str, VariableSchema] = {**SYSTEM_VARIABLES, **DORIS_VARIABLES}
+
+    @property
+    def schema(self) -> dict[str, VariableSchema]:
+        engine_vars = self.engine.session_vars if self.engine is not None else {}
+        extra = {name: (str, value, True) for name, value in engine_vars.items() if name not in self._schema}
+        return {**self._schema, **extra} if extra else self._schema
+
+    def get_variable(self, name: str) -> Any | None:
+        name = name.lower()
+        if self.engine is not None and name not in _CONNECTION_VARIABLES and name in self.engine.session_vars:
+            value = self.engine.session_vars[name]
+            type_ = self._schema.get(name, (str, None, True))[0]
+            if type_ is bool:
+                return _as_bool(value)
+            try:
+                return type_(value)
+            except (TypeError, ValueError):
+                return value
+        return super().get_variable(name)
+
+    def known(self, name: str) -> bool:
+        return name.lower() in self.schema
+
+
+def variable_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+# ---------------------------------------------------------------------------------- columns
+
+
+@dataclass(frozen=True)
+class ColumnMeta:
+    """One result column as a MySQL column definition."""
+
+    name: str
+    type: ColumnType
+    length: int = 65533
+    decimals: int = 0
+
+    @property
+    def numeric_or_temporal(self) -> bool:
+        return self.type not in (ColumnType.VAR_STRING, ColumnType.STRING, ColumnType.BLOB, ColumnType.NULL)
+
+    def definition(self, server_charset: CharacterSet) -> bytes:
+        binary = self.numeric_or_temporal or self.type == ColumnType.BLOB
+        flags = ColumnDefinition(0)
+        if binary:
+            flags |= ColumnDefinition.BINARY_FLAG
+        if self.type in _NUMERIC:
+            flags |= ColumnDefinition.NUM_FLAG
+        return packets.make_column_definition_41(
+            server_charset=server_charset,
+            name=self.name,
+            column_type=self.type,
+            character_set=CharacterSet.binary if binary else CharacterSet.utf8mb4,
+            column_length=self.length,
+            flags=flags,
+            decimals=self.decimals,
+        )
+
+    def result_column(self) -> ResultColumn:
+        return ResultColumn(name=self.name, type=self.type)
+
+
+_NUMERIC = frozenset(
+    {
+        ColumnType.TINY,
+        ColumnType.SHORT,
+        ColumnType.LONG,
+        ColumnType.LONGLONG,
+        ColumnType.FLOAT,
+        ColumnType.DOUBLE,
+        ColumnType.NEWDECIMAL,
+    }
+)
+
+#: Spark SQL type names (DataType.simpleString) → MySQL column type and display length, as
+#: Doris sends its types (BOOLEAN is TINYINT(1), LARGEINT arrives as decimal(38,0)).
+_SPARK_TYPES: dict[str, tuple[ColumnType, int]] = {
+    "boolean": (ColumnType.TINY, 1),
+    "tinyint": (ColumnType.TINY, 4),
+    "smallint": (ColumnType.SHORT, 6),
+    "int": (ColumnType.LONG, 11),
+    "bigint": (ColumnType.LONGLONG, 20),
+    "float": (ColumnType.FLOAT, 12),
+    "double": (ColumnType.DOUBLE, 22),
+    "date": (ColumnType.DATE, 10),
+    "timestamp": (ColumnType.DATETIME, 26),
+    "timestamp_ntz": (ColumnType.DATETIME, 26),
+    "binary": (ColumnType.BLOB, 65535),
+}
+_DECIMAL = re.compile(r"decimal\((\d+),(\d+)\)")
+
+
+def _decimal_scale(values: Sequence[Any]) -> int:
+    scales = [-v.as_tuple().exponent for v in values if isinstance(v, decimal.Decimal) and v.is_finite()]
+    return max([0, *(s for s in scales if isinstance(s, int))])
+
+
+def column_from_spark(name: str, spark_type: str, values: Sequence[Any]) -> ColumnMeta:
+    spark_type = spark_type.lower()
+    match = _DECIMAL.fullmatch(spark_type)
+    if match:
+        precision, scale = int(match.group(1)), int(match.group(2))
+        return ColumnMeta(name, ColumnType.NEWDECIMAL, precision + (1 if scale else 0) + 1, scale)
+    known = _SPARK_TYPES.get(spark_type)
+    if known is None:  # strings, and arrays/maps/structs sent as their JSON text
+        return ColumnMeta(name, ColumnType.VAR_STRING)
+    mysql_type, length = known
+    decimals = 0
+    if mysql_type == ColumnType.DATETIME:
+        decimals = 6 if any(isinstance(v, dt.datetime) and v.microsecond for v in values) else 0
+        length = 19 + (decimals + 1 if decimals else 0)
+    return ColumnMeta(name, mysql_type, length, decimals)
+
+
+def column_from_values(name: str, values: Sequence[Any]) -> ColumnMeta:
+    """A column's type from its values, for results that do not carry types (SHOW ...)."""
+    sample = next((v for v in values if v is not None), None)
+    if isinstance(sample, bool):
+        return ColumnMeta(name, ColumnType.TINY, 1)
+    if isinstance(sample, int):
+        return ColumnMeta(name, ColumnType.LONGLONG, 20)
+    if isinstance(sample, Float32):
+        return ColumnMeta(name, ColumnType.FLOAT, 12)
+    if isinstance(sample, float):
+        return ColumnMeta(name, ColumnType.DOUBLE, 22)
+    if isinstance(sample, decimal.Decimal):
+        scale = _decimal_scale(values)
+        return ColumnMeta(name, ColumnType.NEWDECIMAL, 38 + 2, scale)
+    if isinstance(sample, dt.datetime):
+        return column_from_spark(name, "timestamp", values)
+    if isinstance(sample, dt.date):
+        return ColumnMeta(name, ColumnType.DATE, 10)
+    return ColumnMeta(name, ColumnType.VAR_STRING)
+
+
+def result_columns(result: Result) -> list[ColumnMeta]:
+    names = list(result.columns or [])
+    types = list(result.column_types or [])
+    columns = []
+    for i, name in enumerate(names):
+        values = [row[i] for row in result.rows]
+        if i < len(types) and types[i]:
+            columns.append(column_from_spark(str(name), types[i], values))
+        else:
+            columns.append(column_from_values(str(name), values))
+    return columns
+
+
+def text_row(row: Sequence[Any]) -> tuple[str | None, ...]:
+    """A row in the text protocol: each value as the shell shows it, NULL as NULL."""
+    return tuple(None if value is None else render_value(value) for value in row)
+
+
+# ---------------------------------------------------------------------------------- statements
+
+_LEADING_COMMENTS = re.compile(r"\A(?:\s+|/\*.*?\*/|(?:--|#)[^\n]*\n)*", re.S)
+_KILL = re.compile(r"KILL\s+(?:(QUERY|CONNECTION)\s+)?(\S+)", re.I)
+_PROCESSLIST = re.compile(r"SHOW\s+(FULL\s+)?PROCESSLIST", re.I)
+_SET_NAMES = re.compile(r"SET\s+(?:NAMES|CHARACTER\s+SET|CHARSET)\s+(.+)", re.I | re.S)
+_SET_TRANSACTION = re.compile(r"SET\s+(?:(?:SESSION|GLOBAL|LOCAL)\s+)?TRANSACTION\b.*", re.I | re.S)
+_END_TRANSACTION = re.compile(r"(COMMIT|ROLLBACK)(\s+WORK)?", re.I)
+_SELECT_INFO = re.compile(
+    r"SELECT\b(?=.*(?:@@|\b(?:DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER|CONNECTION_ID|VERSION)\s*\())",
+    re.I | re.S,
+)
+_SHOW_VARIABLES = re.compile(
+    r"SHOW\s+(?:(?:SESSION|GLOBAL|LOCAL)\s+)?VARIABLES(?:\s+LIKE\s+'((?:[^']|'')*)'|\s+WHERE\s+.*)?", re.I | re.S
+)
+_SHOW_WARNINGS = re.compile(r"SHOW\s+(?:WARNINGS|ERRORS)(?:\s+LIMIT\s+.*)?", re.I | re.S)
+
+
+def statement_text(sql: str) -> str:
+    """The statement without leading comments, trailing semicolons and spaces."""
+    text = _LEADING_COMMENTS.sub("", sql, count=1)
+    return text.strip().rstrip(";").strip()
+
+
+def _select_items(text: str) -> list[str]:
+    """The select list of ``SELECT a, f(b, c) [LIMIT n]`` split at its top-level commas."""
+    body = re.sub(r"\s+LIMIT\s+\d+(\s*,\s*\d+)?\s*$", "", text[len("SELECT") :], flags=re.I)
+    items, depth, quote, current = [], 0, "", []
+    for ch in body:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"`":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+            continue
+        current.append(ch)
+    items.append("".join(current).strip())
+    return items
+
+
+def like_regex(pattern: str) -> re.Pattern[str]:
+    out = []
+    escaped = False
+    for ch in pattern.replace("''", "'"):
+        if escaped:
+            out.append(re.escape(ch))
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "%":
+            out.append(".*")
+        elif ch == "_":
+            out.append(".")
+        else:
+            out.append(re.escape(ch))
+    return re.compile("".join(out), re.I | re.S)
+
+
+@dataclass
+class ConnectionState:
+    """What SHOW PROCESSLIST shows of one connection (Doris 2.1's ShowProcesslistStmt columns)."""
+
+    id: int
+    user: str
+    host: str
+    login_time: dt.datetime
+    command: str = "Sleep"
+    started: float = field(default_factory=time.monotonic)
+    state: str = "OK"
+    query_id: str = ""
+    info: str = ""
+
+
+PROCESSLIST_COLUMNS = (
+    "CurrentConnected",
+    "Id",
+    "User",
+    "Host",
+    "LoginTime",
+    "Catalog",
+    "Db",
+    "Command",
+    "Time",
+    "State",
+    "QueryId",
+    "Info",
+)
+
+
+def _query_id() -> str:
+    hex_id = uuid.uuid4().hex
+    return f"{hex_id[:16]}-{hex_id[16:]}"
+
+
+class Connections:
+    """The open connections of one listener, by connection id (KILL, SHOW PROCESSLIST)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sessions: dict[int, ServerSession] = {}
+        self._ids = itertools.count(1)
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    def add(self, session: ServerSession) -> None:
+        with self._lock:
+            self._sessions[session.state.id] = session
+
+    def remove(self, session: ServerSession) -> None:
+        with self._lock:
+            self._sessions.pop(session.state.id, None)
+
+    def get(self, connection_id: int) -> ServerSession | None:
+        with self._lock:
+            return self._sessions.get(connection_id)
+
+    def all(self) -> list[ServerSession]:
+        with self._lock:
+            return sorted(self._sessions.values(), key=lambda s: s.state.id)
+
+
+class ServerSession(BaseSession):
+    """One client connection: its engine (current database, session variables, Spark job group)
+    and the one worker thread its statements run on, in order."""
+
+    def __init__(self, context: ServerContext, connections: Connections):
+        self.context = context
+        self.connections = connections
+        self.variables = DorisVariables()
+        self.username: str | None = None
+        self.database: str | None = None
+        self.engine: Engine | None = None
+        self.state = ConnectionState(id=0, user="", host="", login_time=dt.datetime.now())
+        self.last_warnings: list[str] = []
+        self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-conn")
+        self._connection: ServerConnection | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def init(self, connection: Connection) -> None:
+        assert isinstance(connection, ServerConnection)
+        self._connection = connection
+        peer = connection.stream.writer.get_extra_info("peername") or ("", 0)
+        self.state = ConnectionState(
+            id=connection.connection_id,
+            user=self.username or "",
+            host=f"{peer[0]}:{peer[1]}",
+            login_time=dt.datetime.now(),
+        )
+        engine = await self.in_worker(self.context.new_engine)
+        if connection.login_database:
+            await self.in_worker(self._use, engine, connection.login_database)
+        self.engine = engine
+        self.variables.engine = engine
+        self.connections.add(self)
+
+    async def close(self) -> None:
+        self.connections.remove(self)
+        engine = self.engine
+        if engine is not None:
+            engine.cancel()
+            try:
+                await self.in_worker(engine.close)
+            except Exception:  # closing a session must never fail the server
+                pass
+        self._worker.shutdown(wait=False)
+
+    def wait_idle(self, timeout: float) -> None:
+        """Wait (from another thread) until the statement running on this connection ended."""
+        done = threading.Event()
+        try:
+            self._worker.submit(done.set)
+        except RuntimeError:  # already shut down: nothing runs
+            return
+        done.wait(timeout)
+
+    def cancel_statement(self) -> None:
+        """Cancel the running statement (KILL): its Spark jobs now, and again every half second
+        until it has ended, since a job that starts after a cancel is not cancelled by it."""
+        engine, query_id = self.engine, self.state.query_id
+        if engine is None or self.state.command != "Query":
+            return
+        engine.cancel()
+
+        def keep_cancelling() -> None:
+            while self.state.command == "Query" and self.state.query_id == query_id:
+                time.sleep(0.5)
+                engine.cancel()
+
+        threading.Thread(target=keep_cancelling, name="dorisql-kill", daemon=True).start()
+
+    async def in_worker(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+
+    @property
+    def current_db(self) -> str | None:
+        return self.engine.current_db if self.engine is not None else self.database
+
+    # ------------------------------------------------------------------ statements
+
+    async def run(self, sql: str) -> tuple[list[Result], MysqlError | None]:
+        """A COM_QUERY: its results in order, and the error that stopped it, if any."""
+        state = self.state
+        state.command, state.started, state.info, state.query_id = "Query", time.monotonic(), sql, _query_id()
+        results: list[Result] = []
+        error: MysqlError | None = None
+        try:
+            answered = self.answer(sql)
+            if answered is not None:
+                results = [answered]
+            else:
+                results, failure = await self.in_worker(self._execute, sql)
+                if failure is not None:
+                    raise failure
+        except DorisqlError as err:
+            error = protocol_error(err)
+        except MysqlError as err:
+            error = err
+        finally:
+            state.command, state.started = "Sleep", time.monotonic()
+        state.state = "ERR" if error is not None else ("EOF" if results and results[-1].is_query else "OK")
+        if error is None and results:
+            self.last_warnings = list(results[-1].warnings)
+        return results, error
+
+    async def handle_query(self, sql: str, attrs: dict[str, str]) -> ResultSet:
+        """mysql-mimic's entry (prepared statements, COM_FIELD_LIST): the last result, typed."""
+        results, error = await self.run(sql)
+        if error is not None:
+            raise error
+        if not results or not results[-1].is_query:
+            return ResultSet([], [])
+        result = results[-1]
+        columns = [meta.result_column() for meta in result_columns(result)]
+        return ResultSet(rows=[tuple(row) for row in result.rows], columns=columns)
+
+    async def use(self, database: str) -> None:
+        """COM_INIT_DB (the mysql client's ``use db``)."""
+        assert self.engine is not None
+        try:
+            await self.in_worker(self._use, self.engine, database)
+        except DorisqlError as err:
+            raise protocol_error(err) from None
+
+    @staticmethod
+    def _use(engine: Engine, database: str) -> None:
+        from dorisql.shell.execute import use_statement
+        from dorisql.syntax import parse_one
+
+        engine.execute(parse_one(use_statement(database).text))
+
+    def _execute(self, sql: str) -> tuple[list[Result], DorisqlError | None]:
+        """On the worker: parse with dorisql's grammar and run each statement."""
+        from dorisql.engine import failures
+        from dorisql.syntax import parse
+
+        engine = self.engine
+        assert engine is not None
+        try:
+            statements = parse(sql)
+        except NotSupportedError:
+            fallback = self.fallback(sql)
+            if fallback is None:
+                raise
+            return [fallback], None
+        results: list[Result] = []
+        self.context.running(engine, True)
+        try:
+            for statement in statements:
+                if self.context.stopping.is_set():
+                    raise CancelledError()
+                try:
+                    results.append(engine.execute(statement))
+                except DorisqlError as err:
+                    return results, err
+                except Exception as exc:  # an engine bug: one line for the client, the detail in the log
+                    return results, failures.translate(exc, warehouse=engine.warehouse, statement=statement.text)
+        finally:
+            self.context.running(engine, False)
+        return results or [Result.ok()], None
+
+    # ------------------------------------------------------------------ protocol statements
+
+    def answer(self, sql: str) -> Result | None:
+        """The statements this layer answers itself (see the module docstring), else None."""
+        text = statement_text(sql)
+        match = _KILL.fullmatch(text)
+        if match:
+            return self.kill(match.group(1), match.group(2))
+        match = _PROCESSLIST.fullmatch(text)
+        if match:
+            return self.processlist(full=bool(match.group(1)))
+        match = _SET_NAMES.fullmatch(text)
+        if match:
+            return self.set_names(match.group(1))
+        if _SET_TRANSACTION.fullmatch(text) or _END_TRANSACTION.fullmatch(text):
+            return Result.ok()  # every statement commits on its own: nothing to begin or end
+        if _SELECT_INFO.match(text):
+            return self.select_info(text)
+        return None
+
+    def kill(self, kind: str | None, target: str) -> Result:
+        try:
+            connection_id = int(target)
+        except ValueError:
+            raise MysqlError(doris_message(f"Unknown thread id: {target}"), code=ER_NO_SUCH_THREAD) from None  # type: ignore[arg-type]
+        victim = self.connections.get(connection_id)
+        if victim is None:
+            raise MysqlError(doris_message(f"Unknown thread id: {connection_id}"), code=ER_NO_SUCH_THREAD)  # type: ignore[arg-type]
+        victim.cancel_statement()
+        if (kind or "CONNECTION").upper() == "CONNECTION" and victim._connection is not None:
+            victim._connection.kill(KillKind.CONNECTION)
+        return Result.ok()
+
+    def processlist(self, *, full: bool) -> Result:
+        now = time.monotonic()
+        rows = []
+        for session in self.connections.all():
+            state = session.state
+            info = state.info if full else state.info[:100]
+            rows.append(
+                (
+                    "Yes" if session is self else "No",
+                    state.id,
+                    state.user,
+                    state.host,
+                    state.login_time.strftime("%Y-%m-%d %H:%M:%S"),
+                    "internal",
+                    session.current_db or "",
+                    state.command,
+                    int(now - state.started),
+                    state.state,
+                    state.query_id,
+                    info,
+                )
+            )
+        return Result.table(PROCESSLIST_COLUMNS, rows)
+
+    def set_names(self, rest: str) -> Result:
+        words = re.split(r"\s+", rest.strip())
+        name = words[0].strip("'\"`").lower()
+        if name == "default":
+            charset = CharacterSet.utf8mb4
+        else:
+            try:
+                charset = CharacterSet[name]
+            except KeyError:
+                raise MysqlError(
+                    doris_message(f"Unknown character set: '{name}'"),
+                    code=ER_UNKNOWN_CHARACTER_SET,  # type: ignore[arg-type]
+                ) from None
+        for variable in ("character_set_client", "character_set_connection", "character_set_results"):
+            self.variables.set(variable, charset.name)
+        if len(words) >= 3 and words[1].upper() == "COLLATE":
+            self.variables.set("collation_connection", words[2].strip("'\"`"))
+        else:
+            self.variables.set("collation_connection", charset.default_collation.name)
+        return Result.ok()
+
+    def select_info(self, text: str) -> Result | None:
+        """A SELECT without FROM of @@variables and information functions, from this connection's
+        state (sqlglot evaluates the literals it becomes). None when it is more than that."""
+        from mysql_mimic.variable_processor import VariableProcessor
+        from sqlglot import exp, parse_one
+        from sqlglot.errors import SqlglotError
+        from sqlglot.executor import execute
+
+        try:
+            expression = parse_one(text, read="mysql")
+        except SqlglotError:
+            return None
+        if not isinstance(expression, exp.Select) or any(
+            expression.args.get(arg) for arg in set(exp.Select.arg_types) - {"expressions", "limit", "hint"}
+        ):
+            return None
+        for parameter in expression.find_all(exp.SessionParameter):
+            if not self.variables.known(parameter.name):
+                raise MysqlError(
+                    doris_message(f"Unknown system variable '{parameter.name}'"),
+                    code=ER_UNKNOWN_SYSTEM_VARIABLE,  # type: ignore[arg-type]
+                )
+        # Unaliased items are named by their text, as MySQL names them (``DATABASE()``).
+        texts = _select_items(text)
+        items = expression.expressions
+        for i, item in enumerate(items):
+            if not isinstance(item, exp.Alias):
+                name = texts[i] if len(texts) == len(items) else item.sql(dialect="mysql")
+                items[i] = exp.alias_(item, exp.to_identifier(name, quoted=True))
+        with VariableProcessor(self._functions(), self.variables, expression).set_variables():
+            try:
+                executed = execute(expression)
+            except Exception:  # not something sqlglot can evaluate: the engine tries
+                return None
+        return Result.table(list(executed.columns), [tuple(row) for row in executed.rows])
+
+    def _functions(self) -> dict[str, Any]:
+        user = self.username or ""
+        peer = self.state.host.rsplit(":", 1)[0]
+        functions: dict[str, Any] = {
+            **mysql_datetime_function_mapping(self.engine.now() if self.engine is not None else dt.datetime.now()),
+            "CONNECTION_ID": lambda: self.state.id,
+            "USER": lambda: f"'{user}'@'{peer}'",
+            "CURRENT_USER": lambda: f"'{user}'@'%'",
+            "VERSION": lambda: DORIS_VERSION,
+            "DATABASE": lambda: self.current_db,
+        }
+        for alias, name in (  # sqlglot's names of the same functions
+            ("SESSION_USER", "USER"),
+            ("SYSTEM_USER", "USER"),
+            ("SCHEMA", "DATABASE"),
+            ("CURRENT_SCHEMA", "DATABASE"),
+            ("CURRENT_VERSION", "VERSION"),
+        ):
+            functions[alias] = functions[name]
+        return functions
+
+    def fallback(self, sql: str) -> Result | None:
+        """SHOW VARIABLES / SHOW WARNINGS while the engine refuses them (NotSupportedError)."""
+        text = statement_text(sql)
+        match = _SHOW_VARIABLES.fullmatch(text)
+        if match:
+            pattern = like_regex(match.group(1)) if match.group(1) is not None else None
+            rows = []
+            for name in sorted(self.variables.schema):
+                if pattern is not None and not pattern.fullmatch(name):
+                    continue
+                default = self.variables.schema[name][1]
+                value = self.variables.get_variable(name)
+                changed = "0" if variable_text(value) == variable_text(default) else "1"
+                rows.append((name, variable_text(value), variable_text(default), changed))
+            return Result.table(("Variable_name", "Value", "Default_Value", "Changed"), rows)
+        if _SHOW_WARNINGS.fullmatch(text):
+            return Result.table(("Level", "Code", "Message"), [("Warning", 1105, w) for w in self.last_warnings])
+        return None
+
+
+# ---------------------------------------------------------------------------------- identity
+
+
+class DorisNativePassword(NativePasswordAuthPlugin):
+    """mysql_native_password checked against `Authenticator.auth_string`, refusing with
+    Doris's message ("Access denied for user 'u'@'host' (using password: YES)")."""
+
+    def __init__(self, context: ServerContext):
+        self.context = context
+
+    async def auth(self, auth_info: AuthInfo | None = None) -> AuthState:
+        if auth_info and auth_info.handshake_plugin_name == self.name and auth_info.handshake_auth_data:
+            nonce = auth_info.handshake_auth_data.rstrip(b"\x00")
+        else:
+            from mysql_mimic import utils
+
+            nonce = utils.nonce(20)
+            auth_info = yield nonce + b"\x00"
+        assert auth_info is not None
+        stored = self.context.authenticator.auth_string(auth_info.username)
+        user = User(name=auth_info.username, auth_string=stored or None, auth_plugin=self.name)
+        if stored is not None and self.password_matches(user=user, scramble=auth_info.data, nonce=nonce):
+            yield Success(auth_info.username)
+        else:
+            using = "YES" if auth_info.data else "NO"
+            yield Forbidden(f"Access denied for user '{auth_info.username}' (using password: {using})")
+
+
+class DorisIdentity(IdentityProvider):
+    def __init__(self, context: ServerContext):
+        self.plugin = DorisNativePassword(context)
+
+    def get_plugins(self):
+        return [self.plugin]
+
+    async def get_user(self, username: str) -> User | None:
+        # Every name reaches the plugin, which refuses unknown users with the same message as a
+        # wrong password (no hint which names exist).
+        return User(name=username, auth_plugin=self.plugin.name)
+
+
+# ---------------------------------------------------------------------------------- connection
+
+
+class _LoginRefused(Exception):
+    """The login failed and the client has been told; end the connection quietly."""
+
+
+class ServerConnection(Connection):
+    """mysql-mimic's connection with Doris's errors, typed result columns, affected rows and
+    several result sets for one COM_QUERY."""
+
+    session: ServerSession
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.status_flags = ServerStatus.SERVER_STATUS_AUTOCOMMIT
+        self.login_database: str | None = None
+        self._checking_login = False
+        self._login_refused = False
+
+    async def authenticate(self, username, auth_response, client_plugin_name, connect_attrs, *args, **kwargs):
+        # The database a client names at login must exist (Doris answers 1049 after a correct
+        # password); the check runs where mysql-mimic would send its OK, see ok().
+        self._checking_login = True
+        try:
+            await super().authenticate(username, auth_response, client_plugin_name, connect_attrs, *args, **kwargs)
+        finally:
+            self._checking_login = False
+        if self.session.username is None or self._login_refused:
+            raise _LoginRefused()
+        self.login_database = self.session.database
+
+    def ok(self, **kwargs: Any) -> bytes:
+        if self._checking_login and self.session.database:
+            if not self.session.context.database_exists(self.session.database):
+                self._login_refused = True
+                self.session.username = None
+                return error_packet(
+                    self.capabilities,
+                    self.server_charset,
+                    1049,
+                    doris_message(f"Unknown database '{self.session.database}'"),
+                )
+        return super().ok(**kwargs)
+
+    def error(self, msg: Any = "", code: int = ER_UNKNOWN_ERROR, **kwargs: Any) -> bytes:
+        if isinstance(msg, _LoginRefused):  # the client was told already and has gone
+            msg, code = "Access denied", ER_ACCESS_DENIED
+        elif isinstance(msg, BaseException) and not isinstance(msg, MysqlError):
+            # mysql-mimic passes unexpected exceptions (malformed packets, bugs) as they are:
+            # never their text to the client.
+            from dorisql import logfile
+
+            logfile.record_failure(msg, shown=f"ERROR {ER_UNKNOWN_ERROR} (HY000): {INTERNAL_ERROR}")
+            msg, code = doris_message(INTERNAL_ERROR), ER_UNKNOWN_ERROR
+        elif isinstance(msg, MysqlError):
+            msg, code = msg.msg, int(msg.code)
+        if code == ER_ACCESS_DENIED and not str(msg).startswith("Access denied"):
+            msg = "Access denied"
+        try:
+            charset = self.server_charset
+        except (KeyError, ValueError):
+            charset = CharacterSet.utf8mb4
+        return error_packet(self.capabilities, charset, int(code), str(msg))
+
+    def ok_packet(self, result: Result, flags: int = 0) -> bytes:
+        parts = packets.make_ok(
+            capabilities=self.capabilities,
+            status_flags=self.status_flags,
+            affected_rows=result.affected_rows,
+            warnings=min(len(result.warnings), 0xFFFF),
+            flags=flags,
+        )
+        info = result.message if result.message and result.message != "Database changed" else ""
+        return parts + (self.server_charset.encode(info) if info else b"")
+
+    async def handle_query(self, data: bytes) -> None:
+        com_query = packets.parse_com_query(
+            capabilities=self.capabilities, client_charset=self.client_charset, data=data
+        )
+        results, error = await self.session.run(com_query.sql)
+        more = ServerStatus.SERVER_MORE_RESULTS_EXISTS
+        for i, result in enumerate(results):
+            last = i == len(results) - 1 and error is None
+            flags = 0 if last else more
+            if result.is_query:
+                await self.write_result(result, flags)
+            else:
+                await self.stream.write(self.ok_packet(result, flags))
+        if error is not None:
+            await self.stream.write(self.error(msg=error.msg, code=error.code))
+
+    async def write_result(self, result: Result, flags: int) -> None:
+        columns = result_columns(result)
+        header = [packets.make_column_count(capabilities=self.capabilities, column_count=len(columns))]
+        header += [column.definition(self.server_charset) for column in columns]
+        if not self.deprecate_eof():
+            header.append(self.eof())
+        self.stream.write_many(header)
+        text_columns = [column.result_column() for column in columns]
+        batch = 10_000
+        for start in range(0, len(result.rows), batch):
+            self.stream.write_text_rows([text_row(row) for row in result.rows[start : start + batch]], text_columns)
+            await asyncio.sleep(0)
+        warnings = min(len(result.warnings), 0xFFFF)
+        if self.deprecate_eof():
+            end = self.ok(eof=True, affected_rows=0, warnings=warnings, flags=flags)
+        else:
+            end = self.eof(warnings=warnings, flags=flags)
+        await self.stream.write(end)
+
+
+class _MysqlServer(MysqlServer):
+    """mysql-mimic's server with `ServerConnection`; a client that breaks the protocol only
+    ends its own connection."""
+
+    def __init__(self, listener: MySQLListener, **kwargs: Any):
+        super().__init__(
+            session_factory=listener.new_session,
+            capabilities=DEFAULT_SERVER_CAPABILITIES
+            | Capabilities.CLIENT_MULTI_STATEMENTS
+            | Capabilities.CLIENT_MULTI_RESULTS
+            | Capabilities.CLIENT_TRANSACTIONS,
+            control=LocalControl(),
+            identity_provider=DorisIdentity(listener.context),
+            **kwargs,
+        )
+        self.listener = listener
+
+    async def _client_connected_cb(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        stream = MysqlStream(reader, writer)
+        session = self.listener.new_session()
+        connection = ServerConnection(
+            stream=stream,
+            session=session,
+            control=self.control,
+            server_capabilities=self.capabilities,
+            identity_provider=self.identity_provider,
+        )
+        connection.connection_id = self.listener.connections.next_id()
+        task = asyncio.current_task()
+        if task is not None:
+            self.listener.tasks.add(task)
+        try:
+            await connection.start()
+        except (_LoginRefused, ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            pass
+        except Exception as exc:  # a malformed handshake: the client got an error packet
+            log.info("connection %s ended: %s", connection.connection_id, type(exc).__name__)
+        finally:
+            if task is not None:
+                self.listener.tasks.discard(task)
+            writer.close()
+
+
+class MySQLListener:
+    """The MySQL protocol on ``host:port``: an asyncio loop on its own thread; each connection's
+    statements on the connection's own worker thread."""
+
+    def __init__(self, context: ServerContext, host: str, port: int):
+        self.context = context
+        self.host = host
+        self.port = port
+        self.description = f"MySQL protocol on {host}:{port}"
+        self.connections = Connections()
+        self.tasks: set[asyncio.Task] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: _MysqlServer | None = None
+
+    def new_session(self) -> ServerSession:
+        return ServerSession(self.context, self.connections)
+
+    @property
+    def bound_port(self) -> int:
+        """The port actually bound (``port`` 0 picks a free one)."""
+        assert self._server is not None
+        return self._server.sockets()[0].getsockname()[1]
+
+    def start(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        self._server = _MysqlServer(self)
+        try:
+            loop.run_until_complete(self._server.start_server(host=self.host, port=self.port, reuse_address=True))
+        except OSError:
+            loop.close()
+            raise
+        self.description = f"MySQL protocol on {self.host}:{self.bound_port}"
+        self._thread = threading.Thread(target=loop.run_forever, name="dorisql-mysql", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        loop, server = self._loop, self._server
+        if loop is None or server is None:
+            return
+        sessions = self.connections.all()
+        for session in sessions:
+            session.cancel_statement()
+
+        async def close() -> None:
+            server.close()
+            for task in list(self.tasks):
+                task.cancel()
+            await asyncio.sleep(0)
+
+        asyncio.run_coroutine_threadsafe(close(), loop).result(timeout=10)
+        deadline = time.monotonic() + 30
+        for session in sessions:  # a cancelled statement ends before or after its commit
+            session.wait_idle(max(deadline - time.monotonic(), 0.1))
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
