@@ -123,41 +123,46 @@ def test_processlist_and_kill_query_keep_the_connection(loaded):
 
         runner = threading.Thread(target=long_query)
         runner.start()
-        cur = admin.cursor()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            cur.execute("SHOW PROCESSLIST")
-            rows = {row[1]: row for row in cur.fetchall()}
-            if rows.get(busy_id, ())[7:8] == ("Query",):
-                break
-            time.sleep(0.2)
-        assert [d[0] for d in cur.description] == [
-            "CurrentConnected",
-            "Id",
-            "User",
-            "Host",
-            "LoginTime",
-            "Catalog",
-            "Db",
-            "Command",
-            "Time",
-            "State",
-            "QueryId",
-            "Info",
-        ]
-        row = rows[busy_id]
-        assert row[0] == "No" and row[2] == "root" and row[5:8] == ("internal", "srv", "Query")
-        assert row[11].startswith("SELECT count(*) FROM numbers")
-        assert rows[admin.thread_id()][0] == "Yes"
-        time.sleep(1)  # let the Spark job start
-        cur.execute(f"KILL QUERY {busy_id}")
-        runner.join(timeout=60)
-        assert not runner.is_alive()
-        assert outcome.get("error") == (1317, "errCode = 2, detailMessage = Query execution was interrupted")
-        with busy.cursor() as again:  # the connection survives KILL QUERY
-            again.execute("SELECT count(*) FROM t")
-            assert again.fetchone() == (2,)
-        assert error_of(cur, "KILL 999999")[0] == 1094
+        try:
+            cur = admin.cursor()
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                cur.execute("SHOW PROCESSLIST")
+                rows = {row[1]: row for row in cur.fetchall()}
+                if rows.get(busy_id, ())[7:8] == ("Query",):
+                    break
+                time.sleep(0.2)
+            assert [d[0] for d in cur.description] == [
+                "CurrentConnected",
+                "Id",
+                "User",
+                "Host",
+                "LoginTime",
+                "Catalog",
+                "Db",
+                "Command",
+                "Time",
+                "State",
+                "QueryId",
+                "Info",
+            ]
+            row = rows[busy_id]
+            assert row[0] == "No" and row[2] == "root" and row[5:8] == ("internal", "srv", "Query")
+            assert row[11].startswith("SELECT count(*) FROM numbers")
+            assert rows[admin.thread_id()][0] == "Yes"
+            time.sleep(1)  # let the Spark job start
+            cur.execute(f"KILL QUERY {busy_id}")
+            runner.join(timeout=60)
+            assert not runner.is_alive()
+            assert outcome.get("error") == (1317, "errCode = 2, detailMessage = Query execution was interrupted")
+            with busy.cursor() as again:  # the connection survives KILL QUERY
+                again.execute("SELECT count(*) FROM t")
+                assert again.fetchone() == (2,)
+            assert error_of(cur, "KILL 999999")[0] == 1094
+        finally:  # never leave the query running (closing its connection would wait for it)
+            if runner.is_alive():
+                admin.cursor().execute(f"KILL {busy_id}")
+                runner.join(timeout=60)
 
 
 def test_malformed_packets_do_not_stop_the_server(loaded):
