@@ -551,6 +551,19 @@ class ServerSession(BaseSession):
 
         threading.Thread(target=keep_cancelling, name="dorisql-kill", daemon=True).start()
 
+    async def _execute_watched(self, sql: str) -> tuple[list[Result], DorisqlError | None]:
+        """`_execute` on the worker; a client that hangs up meanwhile cancels the statement
+        (nobody is left to read its result)."""
+        future = asyncio.ensure_future(self.in_worker(self._execute, sql))
+        reader = self._connection.stream.reader if self._connection is not None else None
+        while True:
+            done, _pending = await asyncio.wait({future}, timeout=0.5)
+            if done:
+                return future.result()
+            if reader is not None and reader.at_eof():
+                self.cancel_statement()
+                reader = None
+
     async def in_worker(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
 
@@ -571,7 +584,7 @@ class ServerSession(BaseSession):
             if answered is not None:
                 results = [answered]
             else:
-                results, failure = await self.in_worker(self._execute, sql)
+                results, failure = await self._execute_watched(sql)
                 if failure is not None:
                     raise failure
         except DorisqlError as err:

@@ -165,6 +165,27 @@ def test_processlist_and_kill_query_keep_the_connection(loaded):
                 runner.join(timeout=60)
 
 
+def test_a_client_that_hangs_up_cancels_its_statement(loaded):
+    gone = loaded.connect()
+    gone_id = gone.thread_id()
+    runner = threading.Thread(
+        target=error_of, args=(gone.cursor(), 'SELECT count(*) FROM numbers("number" = "1000000000000")')
+    )
+    runner.start()
+    with loaded.connect() as admin, admin.cursor() as cur:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            cur.execute("SHOW PROCESSLIST")
+            command = {row[1]: row[7] for row in cur.fetchall()}.get(gone_id)
+            if command == "Query" and gone._sock is not None:
+                gone._sock.shutdown(socket.SHUT_RDWR)  # the client goes away mid-statement
+            if command is None:
+                break
+            time.sleep(0.2)
+        assert command is None, "the statement of a client that hung up kept running"
+    runner.join(timeout=10)
+
+
 def test_malformed_packets_do_not_stop_the_server(loaded):
     for garbage in (b"\xff" * 64, b"\x05\x00\x00\x01\x03SEL", b"\x00\x00\x00\x00" + b"junk" * 100):
         with socket.create_connection(("127.0.0.1", loaded.port), timeout=10) as raw:
