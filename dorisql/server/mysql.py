@@ -577,6 +577,7 @@ class ServerSession(BaseSession):
         """A COM_QUERY: its results in order, and the error that stopped it, if any."""
         state = self.state
         state.command, state.started, state.info, state.query_id = "Query", time.monotonic(), sql, _query_id()
+        state.state = "OK"  # Doris resets the state when a command starts
         results: list[Result] = []
         error: MysqlError | None = None
         try:

@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pymysql
 import pytest
+from pymysql.constants import CLIENT
 
 from serverkit import require_mysql_client
 
@@ -72,8 +73,10 @@ def test_ddl_dml_select_return_typed_values(loaded):
         types = {d[0]: d[1] for d in cur.description}
         assert types == {"k": 3, "big": 8, "v": 253, "d": 246, "day": 10, "ts": 12, "f": 5}
         assert [d[5] for d in cur.description if d[0] == "d"] == [2]  # DECIMAL(10,2): scale 2
-        cur.execute("SHOW TABLES")
+    with loaded.connect(database="srv", client_flag=CLIENT.MULTI_STATEMENTS) as conn, conn.cursor() as cur:
+        cur.execute("SHOW TABLES; SHOW DATABASES")  # one result set per statement
         assert cur.fetchall() == (("t",),)
+        assert cur.nextset() and ("srv",) in cur.fetchall() and not cur.nextset()
         cur.execute("SHOW CREATE TABLE t")
         assert "DUPLICATE KEY(`k`)" in cur.fetchone()[1]
 
@@ -214,6 +217,9 @@ def test_mysql_connector_python(loaded):
         cur = conn.cursor()
         cur.execute("SELECT k, d, day, ts FROM t WHERE k = 1")
         assert cur.fetchall() == [(1, Decimal("1.50"), dt.date(2024, 1, 2), dt.datetime(2024, 1, 2, 3, 4, 5))]
+        prepared = conn.cursor(prepared=True)  # the binary protocol: COM_STMT_PREPARE / EXECUTE
+        prepared.execute("SELECT k, big, v FROM t WHERE v = %s", ("a",))
+        assert prepared.fetchall() == [(1, 9000000000, "a")]
     finally:
         conn.close()
 
@@ -236,8 +242,24 @@ def test_mysql_command_line_client(loaded):
 
 
 def test_sigterm_stops_the_server_cleanly(loaded):
-    """Last in the module: the server ends with status 0 and serves no more."""
+    """Last in the module: a running statement is cancelled, the server ends with status 0 and
+    serves no more."""
+    busy = loaded.connect()
+    runner = threading.Thread(
+        target=error_of, args=(busy.cursor(), 'SELECT count(*) FROM numbers("number" = "1000000000000")')
+    )
+    runner.start()
+    with loaded.connect() as admin, admin.cursor() as cur:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            cur.execute("SHOW PROCESSLIST")
+            if {row[1]: row[7] for row in cur.fetchall()}.get(busy.thread_id()) == "Query":
+                break
+            time.sleep(0.2)
     loaded.process.send_signal(signal.SIGTERM)
     assert loaded.process.wait(timeout=60) == 0, loaded.output()
+    runner.join(timeout=10)
+    assert not runner.is_alive()
+    assert "Traceback" not in loaded.output()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", loaded.port), timeout=2).close()
