@@ -516,6 +516,12 @@ class ServerSession(BaseSession):
         self.variables.engine = engine
         self.connections.add(self)
 
+    async def reset(self) -> None:
+        """COM_CHANGE_USER: the new user, and the database it named."""
+        self.state.user = self.username or ""
+        if self.engine is not None and self.database and self.database != self.engine.current_db:
+            await self.use(self.database)
+
     async def close(self) -> None:
         self.connections.remove(self)
         engine = self.engine
