@@ -18,17 +18,19 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import ipaddress
 import logging
 import signal
 import socket
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from dorisql import ast
+    from dorisql.catalog.base import Catalog
     from dorisql.config import Config
     from dorisql.engine.session import Engine
 
@@ -50,39 +52,37 @@ class ServerOptions:
     http_port: int = DEFAULT_HTTP_PORT
 
 
-def native_password_hash(password: str) -> str:
-    """MySQL's mysql_native_password hash, SHA1(SHA1(password)) in hex ('' for no password):
-    what Doris stores and what a login's scramble is checked against."""
-    if not password:
-        return ""
-    return hashlib.sha1(hashlib.sha1(password.encode("utf-8")).digest()).hexdigest()
-
-
 class Authenticator:
-    """Who may connect: the one place identity checks go through.
+    """Who may connect: the one place the server's identity checks go through, over the users
+    the catalog stores (dorisql.auth.users; a new warehouse has Doris's ``root`` without a
+    password). Each check returns the identity a session runs as (set it as ``Engine.user``:
+    every statement is then checked against its grants) or raises AuthenticationError."""
 
-    The default knows Doris's ``root`` with an empty password. User management (CREATE USER,
-    SET PASSWORD, GRANT) replaces `auth_string` with a catalog lookup and adds its privilege
-    checks here; the MySQL listener calls `auth_string`, an HTTP listener `check_password`.
-    """
+    def __init__(self, catalog_source: Callable[[], Catalog]):
+        self._catalog = catalog_source
 
-    def auth_string(self, user: str) -> str | None:
-        """``user``'s stored mysql_native_password hash (`native_password_hash`; '' when the
-        user has no password), or None when there is no such user."""
-        return "" if user == "root" else None
+    def login_native(self, user: str, client_host: str, salt: bytes, response: bytes) -> ast.UserIdentity:
+        """A MySQL handshake (mysql_native_password: the server's scramble, the client's answer)."""
+        from dorisql.auth.users import authenticate_native
 
-    def check_password(self, user: str, password: str) -> bool:
-        """A clear-text password (HTTP basic auth) against the stored hash."""
-        stored = self.auth_string(user)
-        return stored is not None and stored == native_password_hash(password)
+        return authenticate_native(self._catalog(), user, client_host, salt, response)
+
+    def login_password(self, user: str, client_host: str, password: str) -> ast.UserIdentity:
+        """A clear-text password (HTTP basic auth)."""
+        from dorisql.auth.users import authenticate_password
+
+        return authenticate_password(self._catalog(), user, client_host, password)
 
     def root_has_password(self) -> bool:
-        return bool(self.auth_string("root"))
+        from dorisql.auth.users import root_has_password
+
+        return root_has_password(self._catalog())
 
 
 class Listener(Protocol):
-    #: How the server's log names it: "MySQL protocol on 127.0.0.1:9030".
-    description: str
+    host: str
+    #: The port (after start(): the one bound, when 0 asked for a free one).
+    port: int
 
     def start(self) -> None:
         """Bind and serve in the background; raise OSError if the address cannot be had."""
@@ -94,25 +94,18 @@ class Listener(Protocol):
 class ServerContext:
     """What the listeners of one server share."""
 
-    def __init__(self, config: Config, spark, authenticator: Authenticator):
+    def __init__(self, config: Config, spark, authenticator: Authenticator | None = None):
         self.config = dataclasses.replace(config, database=None)  # each connection picks its own
         self.spark = spark
-        self.authenticator = authenticator
         self._running: set[Engine] = set()
         self._lock = threading.Lock()
         self.stopping = threading.Event()
-        self._catalog = None
+        self.catalog = catalog_source(self.config)
+        self.authenticator = authenticator or Authenticator(self.catalog)
 
     def database_exists(self, name: str) -> bool:
         """Whether the catalog has this database (a login that names one)."""
-        with self._lock:
-            if self._catalog is None:
-                from dorisql.catalog import open_catalog
-                from dorisql.warehouse import resolve_root
-
-                self._catalog = open_catalog(resolve_root(self.config.warehouse))
-            catalog = self._catalog
-        return catalog.database_exists(name)
+        return self.catalog().database_exists(name)
 
     def new_engine(self) -> Engine:
         """A fresh session on the shared Spark (call it on the thread that will use it)."""
@@ -148,6 +141,29 @@ def is_loopback(host: str) -> bool:
     return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
 
 
+def catalog_source(config: Config) -> Callable[[], Catalog]:
+    """The warehouse's catalog, opened on first use (creating the warehouse as an Engine does)."""
+    opened: list[Catalog] = []
+    lock = threading.Lock()
+
+    def catalog() -> Catalog:
+        with lock:
+            if not opened:
+                from dorisql.catalog import open_catalog
+                from dorisql.warehouse import resolve_root
+
+                root = resolve_root(config.warehouse)
+                root.mkdir(parents=True, exist_ok=True)
+                opened.append(open_catalog(root))
+            return opened[0]
+
+    return catalog
+
+
+def describe(listener: Listener) -> str:
+    return f"{type(listener).__name__} on {listener.host}:{listener.port}"
+
+
 def refusal(host: str, authenticator: Authenticator) -> str | None:
     """Why the server must not listen on ``host``, or None."""
     if is_loopback(host) or authenticator.root_has_password():
@@ -161,9 +177,13 @@ def refusal(host: str, authenticator: Authenticator) -> str | None:
 
 def build_listeners(context: ServerContext, options: ServerOptions) -> list[Listener]:
     """The server's listeners, started in this order and stopped in reverse."""
+    from .http import HttpListener
     from .mysql import MySQLListener
 
-    return [MySQLListener(context, options.host, options.query_port)]
+    return [
+        MySQLListener(context, options.host, options.query_port),
+        HttpListener(context.new_engine, options.host, options.http_port),
+    ]
 
 
 def start_spark(config: Config):
@@ -188,7 +208,7 @@ def run_server(
     from dorisql.engine.scheduler import default_jobs
     from dorisql.shell.jvmlog import divert_jvm_stderr
 
-    authenticator = authenticator or Authenticator()
+    authenticator = authenticator or Authenticator(catalog_source(config))
     refused = refusal(options.host, authenticator)
     if refused:
         print(f"dorisql server: {refused}", file=sys.stderr)
@@ -217,11 +237,11 @@ def run_server(
             try:
                 listener.start()
             except OSError as exc:
-                print(f"dorisql server: cannot listen ({listener.description}): {exc.strerror or exc}", file=sys.stderr)
+                print(f"dorisql server: cannot listen ({describe(listener)}): {exc.strerror or exc}", file=sys.stderr)
                 status = EXIT_FAILED
                 return status
             started.append(listener)
-            log.info("listening: %s", listener.description)
+            log.info("listening: %s", describe(listener))
         scheduler = BackgroundScheduler(
             context.new_engine, default_jobs(), report=lambda message: log.info("[scheduler] %s", message)
         )
@@ -236,7 +256,7 @@ def run_server(
             try:
                 listener.stop()
             except Exception:  # one listener failing to stop must not keep the others running
-                log.exception("stopping %s failed", listener.description)
+                log.exception("stopping %s failed", describe(listener))
         if scheduler is not None:
             scheduler.stop()
         try:

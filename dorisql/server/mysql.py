@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import datetime as dt
 import decimal
 import itertools
@@ -48,9 +49,11 @@ from mysql_mimic.stream import MysqlStream
 from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus
 from mysql_mimic.variables import SYSTEM_VARIABLES, Variables, VariableSchema
 
-from dorisql import __version__
+from dorisql import __version__, ast
 from dorisql.errors import (
+    AccessDeniedError,
     AlreadyExistsError,
+    AuthenticationError,
     CancelledError,
     DorisqlError,
     NoDatabaseSelectedError,
@@ -79,20 +82,25 @@ logging.getLogger("mysql_mimic").setLevel(logging.CRITICAL + 1)
 
 #: dorisql's errors as Doris reports them over MySQL, first match wins (Doris fe-core
 #: common/ErrorCode.java: ERR_BAD_DB_ERROR 1049 42000, ERR_BAD_TABLE_ERROR 1051 42S02,
-#: ERR_TABLE_EXISTS_ERROR 1050 42S01, ERR_BAD_FIELD_ERROR 1054 42S22, ERR_NOT_SUPPORTED_YET 1235
-#: 42000, ERR_OPTION_PREVENTS_STATEMENT 1290 HY000; syntax errors 1064 42000; everything else
-#: ERR_UNKNOWN_ERROR 1105 HY000, as Doris reports an AnalysisException or a failed load).
+#: ERR_TABLE_EXISTS_ERROR 1050 42S01, ERR_BAD_FIELD_ERROR 1054 42S22, ERR_NO_DB_ERROR 1046
+#: 3D000, ERR_NOT_SUPPORTED_YET 1235 42000, ERR_OPTION_PREVENTS_STATEMENT 1290 HY000,
+#: ERR_ACCESS_DENIED_ERROR 1045 28000, ERR_SPECIFIC_ACCESS_DENIED_ERROR 1227 42000; syntax errors
+#: 1064 42000; everything else ERR_UNKNOWN_ERROR 1105 HY000, as Doris reports an
+#: AnalysisException or a failed load). An error raised with its own code (``err.code = 1225``:
+#: a privilege on a database) keeps it.
 ERROR_CODES: tuple[tuple[type[DorisqlError], int, str], ...] = (
     (SqlSyntaxError, 1064, "42000"),
     (UnknownDatabaseError, 1049, "42000"),
     (UnknownTableError, 1051, "42S02"),
     (AlreadyExistsError, 1050, "42S01"),
     (UnknownColumnError, 1054, "42S22"),
-    (NoDatabaseSelectedError, 1046, "3D000"),  # ERR_NO_DB_ERROR
+    (NoDatabaseSelectedError, 1046, "3D000"),
     (NotSupportedError, 1235, "42000"),
     (ReadOnlyWarehouseError, 1290, "HY000"),
     (StatementTooLargeError, 1153, "08S01"),  # ER_NET_PACKET_TOO_LARGE
     (CancelledError, 1317, "70100"),  # ER_QUERY_INTERRUPTED (KILL QUERY)
+    (AuthenticationError, 1045, "28000"),
+    (AccessDeniedError, 1227, "42000"),
     (DorisqlError, 1105, "HY000"),
 )
 
@@ -106,7 +114,6 @@ ER_UNKNOWN_SYSTEM_VARIABLE = 1193  # ERR_UNKNOWN_SYSTEM_VARIABLE
 
 SQLSTATES: dict[int, str] = {
     **{code: state for _cls, code, state in reversed(ERROR_CODES)},
-    ER_ACCESS_DENIED: "28000",
     ER_UNKNOWN_COM: "08S01",
     1043: "08S01",  # ER_HANDSHAKE_ERROR
     ER_UNKNOWN_CHARACTER_SET: "42000",
@@ -117,23 +124,36 @@ SQLSTATES: dict[int, str] = {
 INTERNAL_ERROR = "Unexpected exception: internal error in dorisql server (the details are in its log file)"
 
 
+class DorisError(MysqlError):
+    """A MySQL error with its SQLSTATE."""
+
+    def __init__(self, msg: str, code: int, sqlstate: str | None = None):
+        super().__init__(msg, code=code)  # type: ignore[arg-type]
+        self.sqlstate = sqlstate or SQLSTATES.get(code, "HY000")
+
+
 def doris_message(message: str) -> str:
     """Doris's wording of an error sent to a client (UserException.getMessage)."""
     return f"errCode = 2, detailMessage = {message}"
 
 
-def protocol_error(err: DorisqlError) -> MysqlError:
-    """The MySQL error for a dorisql error: code from `ERROR_CODES`, the message in Doris's
+def doris_code(err: DorisqlError) -> tuple[int, str]:
+    if err.code != type(err).code:  # set for this one error
+        return err.code, err.sqlstate
+    return next((code, state) for cls, code, state in ERROR_CODES if isinstance(err, cls))
+
+
+def protocol_error(err: DorisqlError) -> DorisError:
+    """The MySQL error for a dorisql error: code from `doris_code`, the message in Doris's
     wording, the caret context of a syntax error on the lines below it."""
-    code = next(code for cls, code, _state in ERROR_CODES if isinstance(err, cls))
+    code, sqlstate = doris_code(err)
     message = err.message or str(err)
     if err.context:
         message += "\n" + err.context.rstrip("\n")
-    return MysqlError(doris_message(message), code=code)  # type: ignore[arg-type]
+    return DorisError(doris_message(message), code, sqlstate)
 
 
-def error_packet(capabilities: Capabilities, charset: CharacterSet, code: int, message: str) -> bytes:
-    sqlstate = SQLSTATES.get(code, "HY000")
+def error_packet(capabilities: Capabilities, charset: CharacterSet, code: int, message: str, sqlstate: str) -> bytes:
     head = bytes([0xFF]) + code.to_bytes(2, "little")
     if Capabilities.CLIENT_PROTOCOL_41 in capabilities:
         head += b"#" + sqlstate.encode("ascii")
@@ -492,6 +512,8 @@ class ServerSession(BaseSession):
         self.username: str | None = None
         self.database: str | None = None
         self.engine: Engine | None = None
+        #: Who logged in (dorisql.auth.users); the engine checks every statement against it.
+        self.identity: ast.UserIdentity | None = None
         self.state = ConnectionState(id=0, user="", host="", login_time=dt.datetime.now())
         self.last_warnings: list[str] = []
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-conn")
@@ -510,6 +532,7 @@ class ServerSession(BaseSession):
             login_time=dt.datetime.now(),
         )
         engine = await self.in_worker(self.context.new_engine)
+        engine.user = self.identity
         if connection.login_database:
             await self.in_worker(self._use, engine, connection.login_database)
         self.engine = engine
@@ -519,6 +542,8 @@ class ServerSession(BaseSession):
     async def reset(self) -> None:
         """COM_CHANGE_USER: the new user, and the database it named."""
         self.state.user = self.username or ""
+        if self.engine is not None:
+            self.engine.user = self.identity
         if self.engine is not None and self.database and self.database != self.engine.current_db:
             await self.use(self.database)
 
@@ -685,10 +710,10 @@ class ServerSession(BaseSession):
         try:
             connection_id = int(target)
         except ValueError:
-            raise MysqlError(doris_message(f"Unknown thread id: {target}"), code=ER_NO_SUCH_THREAD) from None  # type: ignore[arg-type]
+            raise DorisError(doris_message(f"Unknown thread id: {target}"), ER_NO_SUCH_THREAD) from None
         victim = self.connections.get(connection_id)
         if victim is None:
-            raise MysqlError(doris_message(f"Unknown thread id: {connection_id}"), code=ER_NO_SUCH_THREAD)  # type: ignore[arg-type]
+            raise DorisError(doris_message(f"Unknown thread id: {connection_id}"), ER_NO_SUCH_THREAD)
         victim.cancel_statement()
         if (kind or "CONNECTION").upper() == "CONNECTION" and victim._connection is not None:
             victim._connection.kill(KillKind.CONNECTION)
@@ -727,10 +752,7 @@ class ServerSession(BaseSession):
             try:
                 charset = CharacterSet[name]
             except KeyError:
-                raise MysqlError(
-                    doris_message(f"Unknown character set: '{name}'"),
-                    code=ER_UNKNOWN_CHARACTER_SET,  # type: ignore[arg-type]
-                ) from None
+                raise DorisError(doris_message(f"Unknown character set: '{name}'"), ER_UNKNOWN_CHARACTER_SET) from None
         for variable in ("character_set_client", "character_set_connection", "character_set_results"):
             self.variables.set(variable, charset.name)
         if len(words) >= 3 and words[1].upper() == "COLLATE":
@@ -757,10 +779,8 @@ class ServerSession(BaseSession):
             return None
         for parameter in expression.find_all(exp.SessionParameter):
             if not self.variables.known(parameter.name):
-                raise MysqlError(
-                    doris_message(f"Unknown system variable '{parameter.name}'"),
-                    code=ER_UNKNOWN_SYSTEM_VARIABLE,  # type: ignore[arg-type]
-                )
+                message = doris_message(f"Unknown system variable '{parameter.name}'")
+                raise DorisError(message, ER_UNKNOWN_SYSTEM_VARIABLE)
         # Unaliased items are named by their text, as MySQL names them (``DATABASE()``).
         texts = _select_items(text)
         items = expression.expressions
@@ -819,9 +839,15 @@ class ServerSession(BaseSession):
 # ---------------------------------------------------------------------------------- identity
 
 
+#: The client address of the connection being authenticated, and the identity its login
+#: gave (each connection runs in its own asyncio task, so its own context).
+_CLIENT_HOST: contextvars.ContextVar[str] = contextvars.ContextVar("dorisql_client_host", default="")
+_IDENTITY: contextvars.ContextVar[ast.UserIdentity | None] = contextvars.ContextVar("dorisql_identity", default=None)
+
+
 class DorisNativePassword(NativePasswordAuthPlugin):
-    """mysql_native_password checked against `Authenticator.auth_string`, refusing with
-    Doris's message ("Access denied for user 'u'@'host' (using password: YES)")."""
+    """mysql_native_password checked by the server's `Authenticator` (the catalog's users),
+    refusing with Doris's message ("Access denied for user 'u'@'host' (using password: YES)")."""
 
     def __init__(self, context: ServerContext):
         self.context = context
@@ -835,13 +861,15 @@ class DorisNativePassword(NativePasswordAuthPlugin):
             nonce = utils.nonce(20)
             auth_info = yield nonce + b"\x00"
         assert auth_info is not None
-        stored = self.context.authenticator.auth_string(auth_info.username)
-        user = User(name=auth_info.username, auth_string=stored or None, auth_plugin=self.name)
-        if stored is not None and self.password_matches(user=user, scramble=auth_info.data, nonce=nonce):
-            yield Success(auth_info.username)
+        try:
+            identity = self.context.authenticator.login_native(
+                auth_info.username, _CLIENT_HOST.get(), nonce, auth_info.data
+            )
+        except AuthenticationError as err:
+            yield Forbidden(err.message)
         else:
-            using = "YES" if auth_info.data else "NO"
-            yield Forbidden(f"Access denied for user '{auth_info.username}' (using password: {using})")
+            _IDENTITY.set(identity)
+            yield Success(auth_info.username)
 
 
 class DorisIdentity(IdentityProvider):
@@ -880,6 +908,8 @@ class ServerConnection(Connection):
     async def authenticate(self, username, auth_response, client_plugin_name, connect_attrs, *args, **kwargs):
         # The database a client names at login must exist (Doris answers 1049 after a correct
         # password); the check runs where mysql-mimic would send its OK, see ok().
+        peer = self.stream.writer.get_extra_info("peername") or ("",)
+        _CLIENT_HOST.set(str(peer[0]))
         self._checking_login = True
         try:
             await super().authenticate(username, auth_response, client_plugin_name, connect_attrs, *args, **kwargs)
@@ -888,6 +918,7 @@ class ServerConnection(Connection):
         if self.session.username is None or self._login_refused:
             raise _LoginRefused()
         self.login_database = self.session.database
+        self.session.identity = _IDENTITY.get()
 
     def ok(self, **kwargs: Any) -> bytes:
         if self._checking_login and self.session.database:
@@ -899,10 +930,11 @@ class ServerConnection(Connection):
                     self.server_charset,
                     1049,
                     doris_message(f"Unknown database '{self.session.database}'"),
+                    "42000",
                 )
         return super().ok(**kwargs)
 
-    def error(self, msg: Any = "", code: int = ER_UNKNOWN_ERROR, **kwargs: Any) -> bytes:
+    def error(self, msg: Any = "", code: int = ER_UNKNOWN_ERROR, sqlstate: str | None = None, **kwargs: Any) -> bytes:
         if isinstance(msg, _LoginRefused):  # the client was told already and has gone
             msg, code = "Access denied", ER_ACCESS_DENIED
         elif isinstance(msg, BaseException) and not isinstance(msg, MysqlError):
@@ -913,6 +945,7 @@ class ServerConnection(Connection):
             logfile.record_failure(msg, shown=f"ERROR {ER_UNKNOWN_ERROR} (HY000): {INTERNAL_ERROR}")
             msg, code = doris_message(INTERNAL_ERROR), ER_UNKNOWN_ERROR
         elif isinstance(msg, MysqlError):
+            sqlstate = getattr(msg, "sqlstate", None)
             msg, code = msg.msg, int(msg.code)
         if code == ER_ACCESS_DENIED and not str(msg).startswith("Access denied"):
             msg = "Access denied"
@@ -920,7 +953,7 @@ class ServerConnection(Connection):
             charset = self.server_charset
         except (KeyError, ValueError):
             charset = CharacterSet.utf8mb4
-        return error_packet(self.capabilities, charset, int(code), str(msg))
+        return error_packet(self.capabilities, charset, int(code), str(msg), sqlstate or SQLSTATES.get(code, "HY000"))
 
     def ok_packet(self, result: Result, flags: int = 0) -> bytes:
         parts = packets.make_ok(
@@ -947,7 +980,7 @@ class ServerConnection(Connection):
             else:
                 await self.stream.write(self.ok_packet(result, flags))
         if error is not None:
-            await self.stream.write(self.error(msg=error.msg, code=error.code))
+            await self.stream.write(self.error(msg=error))
 
     async def write_result(self, result: Result, flags: int) -> None:
         columns = result_columns(result)
@@ -1009,7 +1042,10 @@ class _MysqlServer(MysqlServer):
         finally:
             if task is not None:
                 self.listener.tasks.discard(task)
-            writer.close()
+            try:
+                writer.close()
+            except RuntimeError:  # the loop is already stopping
+                pass
 
 
 class MySQLListener:
@@ -1020,7 +1056,6 @@ class MySQLListener:
         self.context = context
         self.host = host
         self.port = port
-        self.description = f"MySQL protocol on {host}:{port}"
         self.connections = Connections()
         self.tasks: set[asyncio.Task] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -1045,7 +1080,7 @@ class MySQLListener:
         except OSError:
             loop.close()
             raise
-        self.description = f"MySQL protocol on {self.host}:{self.bound_port}"
+        self.port = self.bound_port
         self._thread = threading.Thread(target=loop.run_forever, name="dorisql-mysql", daemon=True)
         self._thread.start()
 
@@ -1067,6 +1102,15 @@ class MySQLListener:
         deadline = time.monotonic() + 30
         for session in sessions:  # a cancelled statement ends before or after its commit
             session.wait_idle(max(deadline - time.monotonic(), 0.1))
+
+        async def drain() -> None:  # the connections close their sessions, then end
+            if self.tasks:
+                await asyncio.wait(list(self.tasks), timeout=10)
+
+        try:
+            asyncio.run_coroutine_threadsafe(drain(), loop).result(timeout=15)
+        except (TimeoutError, concurrent.futures.TimeoutError):
+            log.warning("connections still open at shutdown: %d", len(self.tasks))
         loop.call_soon_threadsafe(loop.stop)
         if self._thread is not None:
             self._thread.join(timeout=10)

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
+from .serverkit import DORISQL, Server, free_port, wait_for_port
 from isolation import dorisql_env
-from serverkit import DORISQL, Server, free_port, wait_for_port
 
 
 @pytest.fixture(scope="module")

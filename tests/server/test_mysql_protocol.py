@@ -4,18 +4,20 @@ mysql-connector-python and the Debian ``mysql`` client, against one real server 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import signal
 import socket
 import subprocess
 import threading
 import time
+import urllib.request
 from decimal import Decimal
 
 import pymysql
 import pytest
 from pymysql.constants import CLIENT
 
-from serverkit import require_mysql_client
+from .serverkit import require_mysql_client
 
 pytestmark = pytest.mark.spark
 
@@ -95,8 +97,24 @@ def test_errors_carry_doris_codes_and_messages(loaded):
     assert info.value.args == (1049, "errCode = 2, detailMessage = Unknown database 'nodb'")
     with pytest.raises(pymysql.MySQLError) as info:
         pymysql.connect(host="127.0.0.1", port=loaded.port, user="nobody", password="x")
-    assert info.value.args == (1045, "Access denied for user 'nobody' (using password: YES)")
+    assert info.value.args == (1045, "Access denied for user 'nobody'@'127.0.0.1' (using password: YES)")
     assert "Traceback" not in loaded.output()
+
+
+def test_users_log_in_with_their_password_and_the_http_api_answers(loaded):
+    with loaded.connect() as conn, conn.cursor() as cur:
+        cur.execute("CREATE USER 'reader' IDENTIFIED BY 'pw1'")
+    with pytest.raises(pymysql.MySQLError) as info:
+        pymysql.connect(host="127.0.0.1", port=loaded.port, user="reader", password="wrong")
+    assert info.value.args[0] == 1045
+    with pymysql.connect(host="127.0.0.1", port=loaded.port, user="reader", password="pw1") as conn:
+        with conn.cursor() as cur:
+            cur.execute("SELECT CURRENT_USER()")
+            assert cur.fetchone() == ("'reader'@'%'",)
+            code, message = error_of(cur, "SELECT * FROM srv.t")  # no grants: Doris's privilege error
+            assert code in (1142, 1224, 1225, 1227) and message.startswith("errCode = 2, detailMessage = Access denied")
+    with urllib.request.urlopen(f"http://127.0.0.1:{loaded.http_port}/api/health", timeout=30) as response:
+        assert json.loads(response.read())["msg"] == "success"
 
 
 def test_each_connection_has_its_own_database_and_variables(loaded):

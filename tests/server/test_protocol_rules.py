@@ -8,11 +8,13 @@ import subprocess
 from decimal import Decimal
 
 import pytest
-from mysql_mimic.auth import NativePasswordAuthPlugin
 from mysql_mimic.types import ColumnType
 
+from dorisql import ast
 from dorisql.config import Config, ConfigError
 from dorisql.errors import (
+    AccessDeniedError,
+    AuthenticationError,
     CancelledError,
     DorisqlError,
     InternalError,
@@ -23,7 +25,7 @@ from dorisql.errors import (
     UnknownTableError,
 )
 from dorisql.result import Float32, Result
-from dorisql.server.main import Authenticator, is_loopback, native_password_hash, refusal
+from dorisql.server.main import Authenticator, catalog_source, is_loopback, refusal
 from dorisql.server.mysql import (
     _select_items,
     column_from_spark,
@@ -36,8 +38,8 @@ from dorisql.server.mysql import (
 )
 from dorisql.shell.cli import build_parser, server_options
 
+from .serverkit import DORISQL
 from isolation import dorisql_env
-from serverkit import DORISQL
 
 
 @pytest.mark.parametrize(
@@ -51,12 +53,21 @@ from serverkit import DORISQL
         (LoadError("Insert has filtered data in strict mode"), 1105),
         (InternalError("Internal error (see the log)"), 1105),
         (DorisqlError("anything else"), 1105),
+        (AuthenticationError("Access denied for user 'x'@'h' (using password: NO)"), 1045),
+        (AccessDeniedError("Access denied; you need (at least one of) the (SELECT) privilege(s)"), 1227),
     ],
 )
 def test_errors_map_onto_doris_codes_and_wording(error, code):
     mapped = protocol_error(error)
     assert mapped.code == code
     assert mapped.msg == f"errCode = 2, detailMessage = {error.message}"
+
+
+def test_an_error_raised_with_its_own_code_keeps_it():
+    error = AccessDeniedError("Access denied; you need (at least one of) the (SELECT) privilege(s) on database d")
+    error.code = 1225
+    mapped = protocol_error(error)
+    assert (mapped.code, mapped.sqlstate) == (1225, "42000")
 
 
 def test_a_syntax_error_carries_its_caret_context():
@@ -102,19 +113,19 @@ def test_statement_text_and_select_lists():
     assert not like_regex("character\\_set%").fullmatch("characterXset")
 
 
-def test_root_without_password_listens_on_loopback_only():
+def test_root_without_password_listens_on_loopback_only(tmp_path, make_engine):
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
-    assert refusal("127.0.0.1", Authenticator()) is None
-    assert "SET PASSWORD FOR 'root' = PASSWORD('...')" in refusal("0.0.0.0", Authenticator())
-
-    class WithPassword(Authenticator):
-        def auth_string(self, user):
-            return native_password_hash("secret") if user == "root" else None
-
-    assert refusal("0.0.0.0", WithPassword()) is None
-    assert WithPassword().check_password("root", "secret") and not WithPassword().check_password("root", "")
-    assert native_password_hash("secret") == NativePasswordAuthPlugin.create_auth_string("secret")
+    authenticator = Authenticator(catalog_source(Config(warehouse=str(tmp_path / "wh"))))
+    assert refusal("127.0.0.1", authenticator) is None
+    assert "SET PASSWORD FOR 'root' = PASSWORD('...')" in refusal("0.0.0.0", authenticator)
+    assert authenticator.login_password("root", "127.0.0.1", "") == ast.UserIdentity("root", "%")
+    engine = make_engine(tmp_path / "wh")
+    engine.execute_sql("SET PASSWORD FOR 'root' = PASSWORD('secret')")
+    assert refusal("0.0.0.0", authenticator) is None
+    assert authenticator.login_password("root", "127.0.0.1", "secret") == ast.UserIdentity("root", "%")
+    with pytest.raises(AuthenticationError, match=r"Access denied for user 'root'@'127.0.0.1' \(using password: NO\)"):
+        authenticator.login_password("root", "127.0.0.1", "")
 
 
 def test_the_server_command_refuses_a_public_address_before_starting(tmp_path):
