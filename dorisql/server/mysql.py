@@ -1099,7 +1099,9 @@ class MySQLListener:
             await asyncio.sleep(0)
 
         asyncio.run_coroutine_threadsafe(close(), loop).result(timeout=10)
-        deadline = time.monotonic() + 30
+        from .main import SHUTDOWN_GRACE_SECONDS
+
+        deadline = time.monotonic() + SHUTDOWN_GRACE_SECONDS
         for session in sessions:  # a cancelled statement ends before or after its commit
             session.wait_idle(max(deadline - time.monotonic(), 0.1))
 
