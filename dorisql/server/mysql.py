@@ -5,12 +5,10 @@ statements); everything a client sends as SQL goes to dorisql's own parser and o
 connection, never to sqlglot's MySQL dialect (Doris DDL is not MySQL). What stays here:
 
 - what a client needs to connect and that has no place in the engine: ``SET NAMES``,
-  ``SET TRANSACTION``, ``COMMIT`` / ``ROLLBACK`` (every statement commits on its own), and
-  SELECTs without FROM of ``@@variables`` and information functions (``DATABASE()``,
-  ``USER()``, ``CONNECTION_ID()``, ``VERSION()``), answered from `DorisVariables`;
+  ``SET TRANSACTION``, ``COMMIT`` / ``ROLLBACK`` (every statement commits on its own); the
+  engine answers ``@@variables``, ``DATABASE()``, ``CONNECTION_ID()`` (the connection's id),
+  SHOW VARIABLES and SHOW WARNINGS (dorisql.engine.variables, dorisql.engine.metadata);
 - what belongs to connections: ``KILL [QUERY|CONNECTION] id`` and ``SHOW [FULL] PROCESSLIST``;
-- ``SHOW VARIABLES`` and ``SHOW WARNINGS`` only while the engine refuses them (the engine's
-  answer wins once it has one);
 - errors as Doris sends them (`ERROR_CODES`: code, SQLSTATE, ``errCode = 2, detailMessage =
   ...``); an unexpected exception becomes one generic 1105 line, its traceback goes to the log;
 - result columns with MySQL types (from the Spark types of a SELECT, else from the values), so
@@ -41,7 +39,6 @@ from mysql_mimic.connection import Connection
 from mysql_mimic.constants import DEFAULT_SERVER_CAPABILITIES, KillKind
 from mysql_mimic.control import LocalControl
 from mysql_mimic.errors import MysqlError
-from mysql_mimic.functions import mysql_datetime_function_mapping
 from mysql_mimic.results import ResultColumn, ResultSet
 from mysql_mimic.server import MysqlServer
 from mysql_mimic.session import BaseSession
@@ -49,7 +46,8 @@ from mysql_mimic.stream import MysqlStream
 from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus
 from mysql_mimic.variables import SYSTEM_VARIABLES, Variables, VariableSchema
 
-from dorisql import __version__, ast
+from dorisql import ast
+from dorisql.engine.variables import MYSQL_VERSION, VERSION_COMMENT
 from dorisql.errors import (
     AccessDeniedError,
     AlreadyExistsError,
@@ -110,7 +108,6 @@ ER_UNKNOWN_COM = 1047  # ERR_UNKNOWN_COM_ERROR
 ER_NO_SUCH_THREAD = 1094  # ERR_NO_SUCH_THREAD
 ER_UNKNOWN_ERROR = 1105
 ER_UNKNOWN_CHARACTER_SET = 1115  # ERR_UNKNOWN_CHARACTER_SET
-ER_UNKNOWN_SYSTEM_VARIABLE = 1193  # ERR_UNKNOWN_SYSTEM_VARIABLE
 
 SQLSTATES: dict[int, str] = {
     **{code: state for _cls, code, state in reversed(ERROR_CODES)},
@@ -162,87 +159,23 @@ def error_packet(capabilities: Capabilities, charset: CharacterSet, code: int, m
 
 # ---------------------------------------------------------------------------------- variables
 
-DORIS_VERSION = "5.7.99"  # Doris's @@version: clients treat the server as MySQL 5.7
-
-
-def version_comment() -> str:
-    return f"dorisql {__version__} (Apache Doris compatible)"
-
-
-#: Doris's values where they differ from mysql-mimic's defaults (fe-core qe/SessionVariable.java
-#: and GlobalVariable.java).
+#: The variables mysql-mimic keeps for the connection itself (character sets after SET NAMES,
+#: the handshake's server version), with Doris's values (dorisql.engine.variables). Everything
+#: else a client reads (``@@x``, SHOW VARIABLES, DATABASE()) the engine answers.
 DORIS_VARIABLES: dict[str, VariableSchema] = {
-    "version": (str, DORIS_VERSION, False),
-    "version_comment": (str, version_comment(), False),
-    "license": (str, "Apache License, Version 2.0", False),
-    "sql_mode": (str, "ONLY_FULL_GROUP_BY", True),
-    "transaction_isolation": (str, "REPEATABLE-READ", True),
-    "tx_isolation": (str, "REPEATABLE-READ", True),
-    "tx_read_only": (bool, False, True),
-    "default_storage_engine": (str, "olap", True),
-    "default_tmp_storage_engine": (str, "olap", True),
-    "query_timeout": (int, 900, True),
-    "language": (str, "/palo/share/english/", False),
-    "have_query_cache": (str, "YES", False),
-    "query_cache_size": (int, 1048576, True),
-    "query_cache_type": (str, "OFF", True),
-    "character_set_system": (str, "utf8mb3", False),
+    "version": (str, MYSQL_VERSION, False),
+    "version_comment": (str, VERSION_COMMENT, False),
 }
-
-#: Variables of the connection itself (SET NAMES): kept by mysql-mimic, not by the engine.
-_CONNECTION_VARIABLES = frozenset(
-    {
-        "character_set_client",
-        "character_set_connection",
-        "character_set_results",
-        "collation_connection",
-        "external_user",
-    }
-)
-
-
-def _as_bool(text: str) -> bool:
-    return text.strip().lower() not in ("0", "false", "off", "no", "")
 
 
 class DorisVariables(Variables):
-    """A connection's system variables: what ``SET name = value`` gave the engine (its
-    session_vars) first, then Doris's and MySQL's defaults."""
-
     def __init__(self) -> None:
         super().__init__()
-        self.engine: Engine | None = None
         self._schema: dict[str, VariableSchema] = {**SYSTEM_VARIABLES, **DORIS_VARIABLES}
 
     @property
     def schema(self) -> dict[str, VariableSchema]:
-        engine_vars = self.engine.session_vars if self.engine is not None else {}
-        extra = {name: (str, value, True) for name, value in engine_vars.items() if name not in self._schema}
-        return {**self._schema, **extra} if extra else self._schema
-
-    def get_variable(self, name: str) -> Any | None:
-        name = name.lower()
-        if self.engine is not None and name not in _CONNECTION_VARIABLES and name in self.engine.session_vars:
-            value = self.engine.session_vars[name]
-            type_ = self._schema.get(name, (str, None, True))[0]
-            if type_ is bool:
-                return _as_bool(value)
-            try:
-                return type_(value)
-            except (TypeError, ValueError):
-                return value
-        return super().get_variable(name)
-
-    def known(self, name: str) -> bool:
-        return name.lower() in self.schema
-
-
-def variable_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
+        return self._schema
 
 
 # ---------------------------------------------------------------------------------- columns
@@ -381,60 +314,12 @@ _PROCESSLIST = re.compile(r"SHOW\s+(FULL\s+)?PROCESSLIST", re.I)
 _SET_NAMES = re.compile(r"SET\s+(?:NAMES|CHARACTER\s+SET|CHARSET)\s+(.+)", re.I | re.S)
 _SET_TRANSACTION = re.compile(r"SET\s+(?:(?:SESSION|GLOBAL|LOCAL)\s+)?TRANSACTION\b.*", re.I | re.S)
 _END_TRANSACTION = re.compile(r"(COMMIT|ROLLBACK)(\s+WORK)?", re.I)
-_SELECT_INFO = re.compile(
-    r"SELECT\b(?=.*(?:@@|\b(?:DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER|CONNECTION_ID|VERSION)\s*\())",
-    re.I | re.S,
-)
-_SHOW_VARIABLES = re.compile(
-    r"SHOW\s+(?:(?:SESSION|GLOBAL|LOCAL)\s+)?VARIABLES(?:\s+LIKE\s+'((?:[^']|'')*)'|\s+WHERE\s+.*)?", re.I | re.S
-)
-_SHOW_WARNINGS = re.compile(r"SHOW\s+(?:WARNINGS|ERRORS)(?:\s+LIMIT\s+.*)?", re.I | re.S)
 
 
 def statement_text(sql: str) -> str:
     """The statement without leading comments, trailing semicolons and spaces."""
     text = _LEADING_COMMENTS.sub("", sql, count=1)
     return text.strip().rstrip(";").strip()
-
-
-def _select_items(text: str) -> list[str]:
-    """The select list of ``SELECT a, f(b, c) [LIMIT n]`` split at its top-level commas."""
-    body = re.sub(r"\s+LIMIT\s+\d+(\s*,\s*\d+)?\s*$", "", text[len("SELECT") :], flags=re.I)
-    items, depth, quote, current = [], 0, "", []
-    for ch in body:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"`":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            items.append("".join(current).strip())
-            current = []
-            continue
-        current.append(ch)
-    items.append("".join(current).strip())
-    return items
-
-
-def like_regex(pattern: str) -> re.Pattern[str]:
-    out = []
-    escaped = False
-    for ch in pattern.replace("''", "'"):
-        if escaped:
-            out.append(re.escape(ch))
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif ch == "%":
-            out.append(".*")
-        elif ch == "_":
-            out.append(".")
-        else:
-            out.append(re.escape(ch))
-    return re.compile("".join(out), re.I | re.S)
 
 
 @dataclass
@@ -515,7 +400,6 @@ class ServerSession(BaseSession):
         #: Who logged in (dorisql.auth.users); the engine checks every statement against it.
         self.identity: ast.UserIdentity | None = None
         self.state = ConnectionState(id=0, user="", host="", login_time=dt.datetime.now())
-        self.last_warnings: list[str] = []
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-conn")
         self._connection: ServerConnection | None = None
 
@@ -533,6 +417,7 @@ class ServerSession(BaseSession):
         )
         engine = await self.in_worker(self.context.new_engine)
         engine.user = self.identity
+        engine.connection_id = connection.connection_id  # CONNECTION_ID(), KILL, SHOW PROCESSLIST
         if connection.login_database:
             await self.in_worker(self._use, engine, connection.login_database)
         self.engine = engine
@@ -626,8 +511,6 @@ class ServerSession(BaseSession):
         finally:
             state.command, state.started = "Sleep", time.monotonic()
         state.state = "ERR" if error is not None else ("EOF" if results and results[-1].is_query else "OK")
-        if error is None and results:
-            self.last_warnings = list(results[-1].warnings)
         return results, error
 
     async def handle_query(self, sql: str, attrs: dict[str, str]) -> ResultSet:
@@ -663,13 +546,7 @@ class ServerSession(BaseSession):
 
         engine = self.engine
         assert engine is not None
-        try:
-            statements = parse(sql)
-        except NotSupportedError:
-            fallback = self.fallback(sql)
-            if fallback is None:
-                raise
-            return [fallback], None
+        statements = parse(sql)
         results: list[Result] = []
         self.context.running(engine, True)
         try:
@@ -702,8 +579,6 @@ class ServerSession(BaseSession):
             return self.set_names(match.group(1))
         if _SET_TRANSACTION.fullmatch(text) or _END_TRANSACTION.fullmatch(text):
             return Result.ok()  # every statement commits on its own: nothing to begin or end
-        if _SELECT_INFO.match(text):
-            return self.select_info(text)
         return None
 
     def kill(self, kind: str | None, target: str) -> Result:
@@ -760,80 +635,6 @@ class ServerSession(BaseSession):
         else:
             self.variables.set("collation_connection", charset.default_collation.name)
         return Result.ok()
-
-    def select_info(self, text: str) -> Result | None:
-        """A SELECT without FROM of @@variables and information functions, from this connection's
-        state (sqlglot evaluates the literals it becomes). None when it is more than that."""
-        from mysql_mimic.variable_processor import VariableProcessor
-        from sqlglot import exp, parse_one
-        from sqlglot.errors import SqlglotError
-        from sqlglot.executor import execute
-
-        try:
-            expression = parse_one(text, read="mysql")
-        except SqlglotError:
-            return None
-        if not isinstance(expression, exp.Select) or any(
-            expression.args.get(arg) for arg in set(exp.Select.arg_types) - {"expressions", "limit", "hint"}
-        ):
-            return None
-        for parameter in expression.find_all(exp.SessionParameter):
-            if not self.variables.known(parameter.name):
-                message = doris_message(f"Unknown system variable '{parameter.name}'")
-                raise DorisError(message, ER_UNKNOWN_SYSTEM_VARIABLE)
-        # Unaliased items are named by their text, as MySQL names them (``DATABASE()``).
-        texts = _select_items(text)
-        items = expression.expressions
-        for i, item in enumerate(items):
-            if not isinstance(item, exp.Alias):
-                name = texts[i] if len(texts) == len(items) else item.sql(dialect="mysql")
-                items[i] = exp.alias_(item, exp.to_identifier(name, quoted=True))
-        with VariableProcessor(self._functions(), self.variables, expression).set_variables():
-            try:
-                executed = execute(expression)
-            except Exception:  # not something sqlglot can evaluate: the engine tries
-                return None
-        return Result.table(list(executed.columns), [tuple(row) for row in executed.rows])
-
-    def _functions(self) -> dict[str, Any]:
-        user = self.username or ""
-        peer = self.state.host.rsplit(":", 1)[0]
-        functions: dict[str, Any] = {
-            **mysql_datetime_function_mapping(self.engine.now() if self.engine is not None else dt.datetime.now()),
-            "CONNECTION_ID": lambda: self.state.id,
-            "USER": lambda: f"'{user}'@'{peer}'",
-            "CURRENT_USER": lambda: f"'{user}'@'%'",
-            "VERSION": lambda: DORIS_VERSION,
-            "DATABASE": lambda: self.current_db,
-        }
-        for alias, name in (  # sqlglot's names of the same functions
-            ("SESSION_USER", "USER"),
-            ("SYSTEM_USER", "USER"),
-            ("SCHEMA", "DATABASE"),
-            ("CURRENT_SCHEMA", "DATABASE"),
-            ("CURRENT_VERSION", "VERSION"),
-        ):
-            functions[alias] = functions[name]
-        return functions
-
-    def fallback(self, sql: str) -> Result | None:
-        """SHOW VARIABLES / SHOW WARNINGS while the engine refuses them (NotSupportedError)."""
-        text = statement_text(sql)
-        match = _SHOW_VARIABLES.fullmatch(text)
-        if match:
-            pattern = like_regex(match.group(1)) if match.group(1) is not None else None
-            rows = []
-            for name in sorted(self.variables.schema):
-                if pattern is not None and not pattern.fullmatch(name):
-                    continue
-                default = self.variables.schema[name][1]
-                value = self.variables.get_variable(name)
-                changed = "0" if variable_text(value) == variable_text(default) else "1"
-                rows.append((name, variable_text(value), variable_text(default), changed))
-            return Result.table(("Variable_name", "Value", "Default_Value", "Changed"), rows)
-        if _SHOW_WARNINGS.fullmatch(text):
-            return Result.table(("Level", "Code", "Message"), [("Warning", 1105, w) for w in self.last_warnings])
-        return None
 
 
 # ---------------------------------------------------------------------------------- identity
