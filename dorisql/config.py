@@ -34,10 +34,15 @@ The file is TOML. Every key is optional::
     [session]                              # session-variable defaults (SET name = value)
     enable_insert_strict = true
 
-Values in ``[spark]``, ``[frontend]`` and ``[session]`` may be strings, numbers or booleans;
+    [server]                               # `dorisql server` (flags --host, --query-port, --http-port win)
+    host = "127.0.0.1"                     # another address needs a root password
+    query_port = 9030                      # the MySQL protocol (Doris FE's query_port)
+    http_port = 8030                       # Doris's HTTP API (Doris FE's http_port)
+
+Values in ``[spark]``, ``[frontend]``, ``[session]`` and ``[server]`` may be strings, numbers or booleans;
 they are kept as strings (booleans as ``"true"``/``"false"``), which is what Spark and the
 engine's ``SET`` take. Unknown top-level keys are an error, so a typo never goes unnoticed;
-keys inside the three tables are checked by whoever uses them (Spark, the engine).
+keys inside the tables are checked by whoever uses them (Spark, the engine).
 """
 
 from __future__ import annotations
@@ -104,13 +109,15 @@ class Config:
     spark_conf: dict[str, str] = field(default_factory=dict)
     frontend: dict[str, str] = field(default_factory=dict)
     session: dict[str, str] = field(default_factory=dict)
+    #: ``[server]``: host, query_port, http_port of `dorisql server`.
+    server: dict[str, str] = field(default_factory=dict)
     #: The database to USE at start (``database =`` in the file, ``--database`` on the command line).
     database: str | None = None
     #: The file the settings were read from, if any.
     source: str | None = None
 
 
-_TOP_LEVEL = {"warehouse", "master", "database", "spark", "frontend", "session"}
+_TOP_LEVEL = {"warehouse", "master", "database", "spark", "frontend", "session", "server"}
 
 
 def _as_text(value: Any, where: str) -> str:
@@ -160,6 +167,7 @@ def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
     config.spark_conf = _table(data, "spark", path)
     config.frontend = _table(data, "frontend", path)
     config.session = _table(data, "session", path)
+    config.server = _table(data, "server", path)
     return config
 
 

@@ -58,6 +58,16 @@ class UnknownColumnError(AnalysisError):
     sqlstate = "42S22"
 
 
+class NoDatabaseSelectedError(AnalysisError):
+    """A table named without a database while no database is in use (Doris's ERR_NO_DB_ERROR)."""
+
+    code = 1046
+    sqlstate = "3D000"
+
+    def __init__(self, message: str = "No database selected", **kw):
+        super().__init__(message, **kw)
+
+
 class UnknownFunctionError(AnalysisError):
     """A function name that Doris does not know ("Can not found function 'f'")."""
 

@@ -73,6 +73,9 @@ class Result:
     message: str | None = None
     warnings: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    #: A SELECT's column types as Spark SQL names (``DataType.simpleString()``: ``int``,
+    #: ``decimal(10,2)``, ``timestamp``), when known: the server sends them as MySQL types.
+    column_types: Sequence[str] | None = None
 
     @property
     def is_query(self) -> bool:

@@ -229,7 +229,9 @@ def select(engine: Engine, stmt: ast.Query) -> Result:
     df, _scans = _run_query(engine, stmt)
     types = [field.dataType for field in df.schema.fields]
     rows = [tuple(_shown_value(v, t) for v, t in zip(row, types)) for row in df.collect()]
-    return Result.table(df.columns, rows)
+    result = Result.table(df.columns, rows)
+    result.column_types = [t.simpleString() for t in types]
+    return result
 
 
 def _shown_value(value, data_type):

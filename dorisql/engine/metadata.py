@@ -43,10 +43,11 @@ def is_information_schema(db: str | None) -> bool:
 
 
 def identity(engine: Engine) -> SessionIdentity:
+    user = getattr(engine, "user", None)  # the server's login (an ast.UserIdentity), else root
     return SessionIdentity(
         database=engine.current_db,
         connection_id=engine.connection_id,
-        user=getattr(engine, "user", None) or "root",
+        user=user.user if user is not None else "root",
     )
 
 

@@ -42,7 +42,7 @@ from dorisql.engine.functions import check_functions, translate_functions
 from dorisql.engine.merge import key_model, merge_with_merged
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
-from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError, UnknownTableError
+from dorisql.errors import AnalysisError, DorisqlError, NoDatabaseSelectedError, NotSupportedError, UnknownTableError
 from dorisql.syntax.dialect import header_text, is_temporary, parse_query, partition_names
 
 __all__ = [
@@ -439,10 +439,7 @@ def _resolve(
         raise NotSupportedError(f"catalog '{catalog}'")
     db = table.db or current_db
     if not db:
-        err = AnalysisError("No database selected")
-        err.code = 1046
-        err.sqlstate = "3D000"
-        raise err
+        raise NoDatabaseSelectedError()
     meta = resolve_table(ast.TableName(table.name, db))
     if meta is None:
         raise UnknownTableError(f"Table [{table.name}] does not exist in database [{db}].")

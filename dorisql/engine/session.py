@@ -16,7 +16,14 @@ from typing import Any
 
 from dorisql import ast, logfile
 from dorisql.clock import Clock, FixedClock, SystemClock, parse_now
-from dorisql.errors import AnalysisError, CancelledError, DorisqlError, NotSupportedError, ReadOnlyWarehouseError
+from dorisql.errors import (
+    AnalysisError,
+    CancelledError,
+    DorisqlError,
+    NoDatabaseSelectedError,
+    NotSupportedError,
+    ReadOnlyWarehouseError,
+)
 from dorisql.result import Result
 
 from . import failures
@@ -179,7 +186,7 @@ class Engine:
     def resolve_db(self, db: str | None) -> str:
         name = db or self.current_db
         if not name:
-            raise AnalysisError("No database selected")
+            raise NoDatabaseSelectedError()
         return name
 
     def execute_sql(self, sql: str) -> list[Result]:

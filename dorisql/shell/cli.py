@@ -5,6 +5,7 @@
     dorisql -f script.sql           run a script; stop at the first error unless --force
     dorisql < script.sql            the same, from stdin
     dorisql scheduler [--once]      run the dynamic-partition / compaction scheduler
+    dorisql server                  serve Doris's MySQL protocol (port 9030) and HTTP API (8030)
 
 Exit status: 0 success, 1 a statement failed, 2 usage error.
 
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--conf", metavar="KEY=VALUE", action="append", default=[], help="a Spark configuration setting (repeatable)"
     )
     parser.add_argument("--config", metavar="FILE", help="config file (default $XDG_CONFIG_HOME/dorisql/config.toml)")
-    sub = parser.add_subparsers(dest="command", metavar="{scheduler}")
+    sub = parser.add_subparsers(dest="command", metavar="{scheduler,server}")
     sched = sub.add_parser(
         "scheduler",
         help="run the background scheduler (dynamic partitions, compaction)",
@@ -69,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     # Also accepted after the subcommand (`dorisql scheduler --once --warehouse DIR`).
     sched.add_argument("--warehouse", dest="scheduler_warehouse", metavar="PATH", help="warehouse folder")
     sched.add_argument("--master", dest="scheduler_master", metavar="URL", help="Spark master")
+    server = sub.add_parser(
+        "server",
+        help="serve the MySQL protocol and Doris's HTTP API",
+        description="Run dorisql as a Doris frontend: the MySQL protocol (mysql -h 127.0.0.1 -P 9030 -u root) "
+        "and Doris's HTTP API, over one Spark session; the background jobs run inside it. "
+        "Config file: the [server] table (host, query_port, http_port). Stops cleanly on SIGTERM.",
+    )
+    server.add_argument("--warehouse", dest="server_warehouse", metavar="PATH", help="warehouse folder")
+    server.add_argument("--master", dest="server_master", metavar="URL", help="Spark master")
+    server.add_argument("--host", metavar="ADDRESS", help="address to listen on (default 127.0.0.1)")
+    server.add_argument("--query-port", type=int, metavar="PORT", help="MySQL protocol port (default 9030)")
+    server.add_argument("--http-port", type=int, metavar="PORT", help="HTTP API port (default 8030)")
     return parser
 
 
@@ -113,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "scheduler":
         return run_scheduler(args, config)
+    if args.command == "server":
+        return run_server(args, config)
 
     interactive = args.execute is None and args.file is None and _stdin_is_tty()
     if interactive:
@@ -200,6 +215,53 @@ def run_scheduler(args, config) -> int:
         takes_config = False
     code = main(sched_argv, config=config) if takes_config else main(sched_argv)
     return int(code or 0)
+
+
+_SERVER_KEYS = ("host", "query_port", "http_port")
+
+
+def server_options(args, config):
+    """`dorisql server`'s address and ports: flags, then the config file's [server] table."""
+    from dorisql.config import ConfigError
+    from dorisql.server.main import DEFAULT_HOST, DEFAULT_HTTP_PORT, DEFAULT_QUERY_PORT, ServerOptions
+
+    unknown = sorted(set(config.server) - set(_SERVER_KEYS))
+    if unknown:
+        raise ConfigError(f"[server]: unknown setting(s): {', '.join(unknown)} (expected: {', '.join(_SERVER_KEYS)})")
+
+    def port(flag: int | None, key: str, default: int) -> int:
+        value = flag if flag is not None else config.server.get(key, default)
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"[server] {key}: expected a port number, got '{value}'") from None
+        if not 0 <= number <= 65535:
+            raise ConfigError(f"{key} {number} is not a port number (0-65535)")
+        return number
+
+    return ServerOptions(
+        host=args.host or config.server.get("host") or DEFAULT_HOST,
+        query_port=port(args.query_port, "query_port", DEFAULT_QUERY_PORT),
+        http_port=port(args.http_port, "http_port", DEFAULT_HTTP_PORT),
+    )
+
+
+def run_server(args, config) -> int:
+    """``dorisql server``: hand over to dorisql.server.main (imports mysql-mimic only here)."""
+    from dorisql.errors import DorisqlError
+
+    if args.server_warehouse:
+        config.warehouse = os.path.expanduser(args.server_warehouse)
+    if args.server_master:
+        config.master = args.server_master
+    try:
+        options = server_options(args, config)
+    except DorisqlError as err:
+        print(f"dorisql server: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    from dorisql.server.main import run_server as serve
+
+    return serve(config, options)
 
 
 if __name__ == "__main__":  # pragma: no cover

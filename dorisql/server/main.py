@@ -1,0 +1,286 @@
+"""``dorisql server``: one process, one Spark session, the listeners Doris's clients connect to.
+
+- `ServerContext`: what every listener shares: the configuration, the one SparkSession,
+  `new_engine()` (one dorisql `Engine` per connection or request: its own current database,
+  session variables and Spark job group), the `Authenticator`, and the set of engines running
+  a statement (SIGTERM cancels them).
+- `Authenticator`: the seam every identity check goes through (MySQL logins and, later, HTTP
+  requests). The default knows Doris's ``root`` with an empty password and nobody else.
+- `Listener`: ``start()`` binds and serves in the background (raising ``OSError`` when the port
+  cannot be had), ``stop()`` stops serving and waits for what is running. `build_listeners`
+  lists them: the MySQL protocol (`dorisql.server.mysql.MySQLListener`) and Doris's HTTP API.
+- `run_server`: refuse a non-loopback address while root has no password, start Spark, the
+  listeners and the background jobs (dorisql.engine.scheduler.default_jobs), then wait for
+  SIGTERM / SIGINT: stop accepting, cancel running statements (each ends before its commit or
+  after it, never half-way: dorisql's commit protocol), stop the jobs and Spark, exit 0.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import logging
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from dorisql import ast
+    from dorisql.catalog.base import Catalog
+    from dorisql.config import Config
+    from dorisql.engine.session import Engine
+
+log = logging.getLogger("dorisql.server")
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_QUERY_PORT = 9030  # Doris FE's query_port
+DEFAULT_HTTP_PORT = 8030  # Doris FE's http_port
+#: Seconds SIGTERM waits for cancelled statements to end (a commit in progress completes).
+SHUTDOWN_GRACE_SECONDS = 30.0
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    host: str = DEFAULT_HOST
+    query_port: int = DEFAULT_QUERY_PORT
+    http_port: int = DEFAULT_HTTP_PORT
+
+
+class Authenticator:
+    """Who may connect: the one place the server's identity checks go through, over the users
+    the catalog stores (dorisql.auth.users; a new warehouse has Doris's ``root`` without a
+    password). Each check returns the identity a session runs as (set it as ``Engine.user``:
+    every statement is then checked against its grants) or raises AuthenticationError."""
+
+    def __init__(self, catalog_source: Callable[[], Catalog]):
+        self._catalog = catalog_source
+
+    def login_native(self, user: str, client_host: str, salt: bytes, response: bytes) -> ast.UserIdentity:
+        """A MySQL handshake (mysql_native_password: the server's scramble, the client's answer)."""
+        from dorisql.auth.users import authenticate_native
+
+        return authenticate_native(self._catalog(), user, client_host, salt, response)
+
+    def login_password(self, user: str, client_host: str, password: str) -> ast.UserIdentity:
+        """A clear-text password (HTTP basic auth)."""
+        from dorisql.auth.users import authenticate_password
+
+        return authenticate_password(self._catalog(), user, client_host, password)
+
+    def root_has_password(self) -> bool:
+        from dorisql.auth.users import root_has_password
+
+        return root_has_password(self._catalog())
+
+
+class Listener(Protocol):
+    host: str
+    #: The port (after start(): the one bound, when 0 asked for a free one).
+    port: int
+
+    def start(self) -> None:
+        """Bind and serve in the background; raise OSError if the address cannot be had."""
+
+    def stop(self) -> None:
+        """Stop accepting, end what runs (running statements are cancelled first), return."""
+
+
+class ServerContext:
+    """What the listeners of one server share."""
+
+    def __init__(self, config: Config, spark, authenticator: Authenticator | None = None):
+        self.config = dataclasses.replace(config, database=None)  # each connection picks its own
+        self.spark = spark
+        self._running: set[Engine] = set()
+        self._lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.catalog = catalog_source(self.config)
+        self.authenticator = authenticator or Authenticator(self.catalog)
+
+    def database_exists(self, name: str) -> bool:
+        """Whether the catalog has this database (a login that names one)."""
+        return self.catalog().database_exists(name)
+
+    def new_engine(self) -> Engine:
+        """A fresh session on the shared Spark (call it on the thread that will use it)."""
+        from dorisql.engine.session import Engine
+
+        return Engine(self.config, spark=self.spark)
+
+    def running(self, engine: Engine, active: bool) -> None:
+        """Mark an engine as running a statement (or done), for `cancel_all`."""
+        with self._lock:
+            if active:
+                self._running.add(engine)
+            else:
+                self._running.discard(engine)
+
+    def cancel_all(self) -> None:
+        with self._lock:
+            engines = list(self._running)
+        for engine in engines:
+            engine.cancel()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` stands for is a loopback address (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
+
+
+def catalog_source(config: Config) -> Callable[[], Catalog]:
+    """The warehouse's catalog, opened on first use (creating the warehouse as an Engine does)."""
+    opened: list[Catalog] = []
+    lock = threading.Lock()
+
+    def catalog() -> Catalog:
+        with lock:
+            if not opened:
+                from dorisql.catalog import open_catalog
+                from dorisql.warehouse import resolve_root
+
+                root = resolve_root(config.warehouse)
+                root.mkdir(parents=True, exist_ok=True)
+                opened.append(open_catalog(root))
+            return opened[0]
+
+    return catalog
+
+
+def describe(listener: Listener) -> str:
+    return f"{type(listener).__name__} on {listener.host}:{listener.port}"
+
+
+def refusal(host: str, authenticator: Authenticator) -> str | None:
+    """Why the server must not listen on ``host``, or None."""
+    if is_loopback(host) or authenticator.root_has_password():
+        return None
+    return (
+        f"refusing to listen on {host}: user 'root' has no password, so anyone who can reach this "
+        "address could connect as root. Set one first (dorisql -e \"SET PASSWORD FOR 'root' = "
+        "PASSWORD('...')\" on the same warehouse), or listen on 127.0.0.1"
+    )
+
+
+def build_listeners(context: ServerContext, options: ServerOptions) -> list[Listener]:
+    """The server's listeners, started in this order and stopped in reverse."""
+    from .http import HttpListener
+    from .mysql import MySQLListener
+
+    return [
+        MySQLListener(context, options.host, options.query_port),
+        HttpListener(context.new_engine, options.host, options.http_port),
+    ]
+
+
+def start_spark(config: Config):
+    from dorisql import logfile
+    from dorisql.storage.spark import create_session
+
+    session = create_session(master=config.master, conf=config.spark_conf)
+    logfile.capture_spark_logs()
+    return session
+
+
+def run_server(
+    config: Config,
+    options: ServerOptions,
+    *,
+    authenticator: Authenticator | None = None,
+    stop: threading.Event | None = None,
+) -> int:
+    """Run until SIGTERM / SIGINT (or ``stop`` is set). Returns the exit status."""
+    from dorisql.config import state_dir
+    from dorisql.engine.jobs import BackgroundScheduler
+    from dorisql.engine.scheduler import default_jobs
+    from dorisql.shell.jvmlog import divert_jvm_stderr
+
+    authenticator = authenticator or Authenticator(catalog_source(config))
+    refused = refusal(options.host, authenticator)
+    if refused:
+        print(f"dorisql server: {refused}", file=sys.stderr)
+        return EXIT_USAGE
+    stop = stop or threading.Event()
+    _on_signals(stop)
+
+    divert_jvm_stderr(state_dir() / "spark.log")
+    _configure_logging()  # after the diversion: on the real stderr, not in spark.log
+    log.info("starting Spark (master %s)", config.master)
+    try:
+        spark = start_spark(config)
+    except Exception as exc:  # no Java, a bad master URL: one line, the detail in the log
+        from dorisql.engine import failures
+
+        err = failures.spark_startup_failure(exc)
+        print(f"dorisql server: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    context = ServerContext(config, spark, authenticator)
+    listeners = build_listeners(context, options)
+    started: list[Listener] = []
+    scheduler = None
+    status = EXIT_OK
+    try:
+        for listener in listeners:
+            try:
+                listener.start()
+            except OSError as exc:
+                print(f"dorisql server: cannot listen ({describe(listener)}): {exc.strerror or exc}", file=sys.stderr)
+                status = EXIT_FAILED
+                return status
+            started.append(listener)
+            log.info("listening: %s", describe(listener))
+        scheduler = BackgroundScheduler(
+            context.new_engine, default_jobs(), report=lambda message: log.info("[scheduler] %s", message)
+        )
+        scheduler.start()
+        log.info("dorisql server ready (warehouse %s)", config.warehouse)
+        stop.wait()
+        log.info("shutting down")
+    finally:
+        context.stopping.set()
+        context.cancel_all()
+        for listener in reversed(started):
+            try:
+                listener.stop()
+            except Exception:  # one listener failing to stop must not keep the others running
+                log.exception("stopping %s failed", describe(listener))
+        if scheduler is not None:
+            scheduler.stop()
+        try:
+            spark.stop()
+        except Exception:  # the JVM already went away
+            pass
+        log.info("stopped")
+    return status
+
+
+def _on_signals(stop: threading.Event) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return  # embedded (tests): the caller sets `stop`
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+
+
+def _configure_logging() -> None:
+    """The server's own log lines on stderr (a service manager keeps them); failure details
+    (tracebacks) go to dorisql.log as in the shell (dorisql.logfile)."""
+    root = logging.getLogger("dorisql.server")
+    if not root.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        root.addHandler(handler)
+        root.setLevel(logging.INFO)
+        root.propagate = False

@@ -1,0 +1,66 @@
+"""Helpers for the server tests: the command, free ports, a started server, the mysql client."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen
+    port: int
+    http_port: int
+    warehouse: Path
+    log: Path
+
+    def connect(self, **kwargs):
+        import pymysql
+
+        return pymysql.connect(host="127.0.0.1", port=self.port, user="root", password="", **kwargs)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def wait_for_port(process: subprocess.Popen, port: int, log: Path, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"dorisql server exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"dorisql server did not listen on {port} within {timeout} s:\n{log.read_text()}")
+
+
+def mysql_client() -> str | None:
+    """The Debian mysql (MariaDB) command-line client; installed by .ci/run in CI."""
+    return shutil.which("mysql") or shutil.which("mariadb")
+
+
+def require_mysql_client() -> str:
+    found = mysql_client()
+    if found:
+        return found
+    if os.environ.get("CI"):
+        pytest.fail("the mysql client is part of CI (.ci/run installs default-mysql-client) but is not on PATH")
+    pytest.skip("no mysql client on PATH: apt-get install default-mysql-client")
