@@ -9,7 +9,7 @@ starts Spark:
 
 `pytest_collection_modifyitems` marks those tests, so ``pytest -m "not spark"`` runs the pure
 tier: parsing, analysis, partition and bucket logic, the catalog, and ``dorisql`` commands on
-catalog-only statements. In that tier ``JAVA_HOME`` points at a folder that does not exist, so
+catalog-only statements (the interactive shell too, with ``start_spark = when_needed``). In that tier ``JAVA_HOME`` points at a folder that does not exist, so
 a test that starts Spark without asking for one of those fixtures fails ("Spark failed to
 start") instead of quietly starting a JVM in the fast tier.
 """
