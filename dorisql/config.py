@@ -4,7 +4,8 @@ Settings come from three places; each later one wins:
 
 1. the config file, ``$XDG_CONFIG_HOME/dorisql/config.toml`` (``~/.config/dorisql/config.toml``
    when ``XDG_CONFIG_HOME`` is unset), or the file named by ``--config`` / ``DORISQL_CONFIG``;
-2. the environment: ``DORISQL_WAREHOUSE`` (warehouse folder), ``DORISQL_MASTER`` (Spark master);
+2. the environment: ``DORISQL_WAREHOUSE`` (warehouse folder), ``DORISQL_MASTER`` (Spark master),
+   ``DORISQL_START_SPARK`` (when the shell starts Spark);
 3. command-line flags: ``--warehouse``, ``--master``, ``--conf k=v``, ``--database``.
 
 The file is TOML. Every key is optional::
@@ -15,6 +16,10 @@ The file is TOML. Every key is optional::
     master = "local[*]"
     # The database to USE when the shell starts.
     database = "demo"
+    # When the interactive shell starts Spark: "at_prompt" (default: in the background as the
+    # prompt appears, so the first query does not wait for it) or "when_needed" (only when a
+    # statement needs it: catalog-only sessions never start a JVM).
+    start_spark = "at_prompt"
 
     [spark]                                # extra Spark configuration (spark_conf)
     "spark.driver.memory" = "4g"
@@ -62,6 +67,8 @@ else:  # Python 3.10: the same parser from PyPI (tomllib is tomli, adopted into 
     import tomli as tomllib
 
 DEFAULT_MASTER = "local[*]"
+#: Values of ``start_spark``; the first is the default.
+START_SPARK = ("at_prompt", "when_needed")
 
 
 class ConfigError(DorisqlError):
@@ -113,11 +120,13 @@ class Config:
     server: dict[str, str] = field(default_factory=dict)
     #: The database to USE at start (``database =`` in the file, ``--database`` on the command line).
     database: str | None = None
+    #: When the interactive shell starts Spark (`START_SPARK`).
+    start_spark: str = START_SPARK[0]
     #: The file the settings were read from, if any.
     source: str | None = None
 
 
-_TOP_LEVEL = {"warehouse", "master", "database", "spark", "frontend", "session", "server"}
+_TOP_LEVEL = {"warehouse", "master", "database", "start_spark", "spark", "frontend", "session", "server"}
 
 
 def _as_text(value: Any, where: str) -> str:
@@ -164,6 +173,7 @@ def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
         config.warehouse = os.path.expanduser(warehouse)
     config.master = _string(data, "master", path) or DEFAULT_MASTER
     config.database = _string(data, "database", path)
+    config.start_spark = _start_spark(_string(data, "start_spark", path) or START_SPARK[0], str(path))
     config.spark_conf = _table(data, "spark", path)
     config.frontend = _table(data, "frontend", path)
     config.session = _table(data, "session", path)
@@ -187,7 +197,15 @@ def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = 
         config.warehouse = os.path.expanduser(env["DORISQL_WAREHOUSE"])
     if env.get("DORISQL_MASTER"):
         config.master = env["DORISQL_MASTER"]
+    if env.get("DORISQL_START_SPARK"):
+        config.start_spark = _start_spark(env["DORISQL_START_SPARK"], "DORISQL_START_SPARK")
     return config
+
+
+def _start_spark(value: str, where: str) -> str:
+    if value not in START_SPARK:
+        raise ConfigError(f"{where}: start_spark must be one of {', '.join(START_SPARK)}, got {value!r}")
+    return value
 
 
 def parse_assignment(text: str) -> tuple[str, str]:

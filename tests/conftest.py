@@ -9,7 +9,7 @@ starts Spark:
 
 `pytest_collection_modifyitems` marks those tests, so ``pytest -m "not spark"`` runs the pure
 tier: parsing, analysis, partition and bucket logic, the catalog, and ``dorisql`` commands on
-catalog-only statements. In that tier ``JAVA_HOME`` points at a folder that does not exist, so
+catalog-only statements (the interactive shell too, with ``start_spark = when_needed``). In that tier ``JAVA_HOME`` points at a folder that does not exist, so
 a test that starts Spark without asking for one of those fixtures fails ("Spark failed to
 start") instead of quietly starting a JVM in the fast tier.
 """
@@ -27,6 +27,17 @@ import pytest
 from isolation import dorisql_env
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
+#: JVM options of every Spark the tests start: this process's session and every ``dorisql``
+#: process (they inherit the environment). Test JVMs live seconds to minutes on tiny data, where
+#: HotSpot's C2 compiler and G1's threads cost more CPU than they ever pay back; C1 alone and
+#: the serial collector halve a cold ``dorisql -e INSERT``'s CPU time on 2 cores. The code and
+#: its results are the same: only how the JVM compiles and collects changes. Spark's launcher
+#: adds SPARK_SUBMIT_OPTS to the driver JVM's command line (SPARK_LAUNCHER_OPTS to its own short
+#: JVM), with no "Picked up ..." line on stderr as JAVA_TOOL_OPTIONS would print.
+TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+for _variable in ("SPARK_SUBMIT_OPTS", "SPARK_LAUNCHER_OPTS"):
+    os.environ[_variable] = f"{os.environ.get(_variable, '')} {TEST_JVM_OPTIONS}".strip()
 
 #: Fixtures that start Spark; a test that uses one of them is marked ``spark``.
 SPARK_FIXTURES = frozenset({"spark", "spark_process_env"})

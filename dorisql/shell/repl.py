@@ -132,7 +132,7 @@ class Shell:
         except AttributeError:
             pass
         start = getattr(self.engine, "start_spark_in_background", None)
-        if start:
+        if start and self.config.start_spark == "at_prompt":
             divert_jvm_stderr(state_dir(self.env) / "spark.log")
             start()
         on_progress = getattr(self.engine, "on_progress", None)

@@ -58,19 +58,37 @@ def dorisql(shell_env, wh, tmp_path):
     return run
 
 
-@pytest.fixture
-def repl(shell_env, spark_process_env, wh):
-    """Start the shell: ``repl(*extra_args, env={...})``; every shell is killed after the test.
-    The shell starts Spark in the background at its prompt: these tests are in the spark tier."""
+def _repl_starter(base_env: dict[str, str], wh: Path):
+    """``start(*extra_args, env={...}, wait=True)`` and the list of shells it started."""
     started: list[Repl] = []
 
     def start(*args: str, env: dict[str, str] | None = None, wait: bool = True) -> Repl:
-        shell = Repl({**spark_process_env, **shell_env, **(env or {})}, ["--warehouse", str(wh), *args])
+        shell = Repl({**base_env, **(env or {})}, ["--warehouse", str(wh), *args])
         started.append(shell)
         if wait:
             shell.prompt()
         return shell
 
+    return start, started
+
+
+@pytest.fixture
+def repl(shell_env, wh):
+    """Start the shell: ``repl(*extra_args, env={...})``; every shell is killed after the test.
+    It starts Spark only when a statement needs it (``start_spark = when_needed``), and the
+    test is in the pure tier, where no Java is found: a statement that needed Spark would
+    fail. Use `spark_repl` for a shell that runs Spark."""
+    start, started = _repl_starter({**shell_env, "DORISQL_START_SPARK": "when_needed"}, wh)
+    yield start
+    for shell in started:
+        shell.close()
+
+
+@pytest.fixture
+def spark_repl(shell_env, spark_process_env, wh):
+    """`repl` as a user gets it by default: Spark starts in the background at the prompt (the
+    test is in the spark tier)."""
+    start, started = _repl_starter({**spark_process_env, **shell_env}, wh)
     yield start
     for shell in started:
         shell.close()

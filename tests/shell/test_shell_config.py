@@ -15,6 +15,7 @@ def test_defaults_without_a_file(tmp_path):
     config = load_config(env=_env(tmp_path))
     assert config.warehouse == "warehouse"  # ./warehouse, as the quickstart expects
     assert config.master == "local[*]"
+    assert config.start_spark == "at_prompt"  # the shell warms Spark up as its prompt appears
     assert (config.spark_conf, config.frontend, config.session, config.database) == ({}, {}, {}, None)
 
 
@@ -25,6 +26,7 @@ def test_file_in_xdg_config_home(tmp_path):
 warehouse = "/data/lake"
 master = "local[2]"
 database = "demo"
+start_spark = "when_needed"
 
 [spark]
 "spark.driver.memory" = "4g"
@@ -43,6 +45,7 @@ enable_insert_strict = true
         warehouse="/data/lake",
         master="local[2]",
         database="demo",
+        start_spark="when_needed",
         spark_conf={"spark.driver.memory": "4g", "spark.sql.shuffle.partitions": "8"},
         frontend={"dynamic_partition_enable": "false", "cluster_backends": "3", "cluster_disk_capacity": "2TB"},
         session={"enable_insert_strict": "true"},
@@ -52,9 +55,14 @@ enable_insert_strict = true
 
 def test_environment_overrides_the_file(tmp_path):
     path = tmp_path / "my.toml"
-    path.write_text('warehouse = "/from/file"\nmaster = "local[1]"\n')
-    config = load_config(path, env=_env(tmp_path, DORISQL_WAREHOUSE="/from/env", DORISQL_MASTER="spark://h:7077"))
-    assert (config.warehouse, config.master) == ("/from/env", "spark://h:7077")
+    path.write_text('warehouse = "/from/file"\nmaster = "local[1]"\nstart_spark = "at_prompt"\n')
+    env = _env(
+        tmp_path, DORISQL_WAREHOUSE="/from/env", DORISQL_MASTER="spark://h:7077", DORISQL_START_SPARK="when_needed"
+    )
+    config = load_config(path, env=env)
+    assert (config.warehouse, config.master, config.start_spark) == ("/from/env", "spark://h:7077", "when_needed")
+    with pytest.raises(ConfigError, match="DORISQL_START_SPARK: start_spark must be one of at_prompt, when_needed"):
+        load_config(path, env={**env, "DORISQL_START_SPARK": "later"})
 
 
 def test_dorisql_config_names_the_file(tmp_path):
@@ -71,6 +79,7 @@ def test_dorisql_config_names_the_file(tmp_path):
         ("[spark]\nx = [1, 2]\n", "spark.x: expected a string, number or boolean"),
         ("spark = 1\n", "[spark] must be a table"),
         ("warehouse = \n", "invalid TOML"),
+        ("start_spark = 'lazily'\n", "start_spark must be one of at_prompt, when_needed, got 'lazily'"),
     ],
 )
 def test_bad_files_are_reported_with_their_path(tmp_path, text, message):

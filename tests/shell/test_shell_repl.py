@@ -178,8 +178,8 @@ def test_colour_is_used_and_no_color_turns_it_off(repl):
 
 
 @pytest.mark.spark
-def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(repl):
-    shell = repl()
+def test_ctrl_c_cancels_a_long_spark_statement_and_keeps_the_shell(spark_repl):
+    shell = spark_repl()
     # Long enough to still run when Ctrl-C comes; Spark starts in the background meanwhile.
     shell.line(
         'SELECT max(sha2(cast(number AS STRING), 256)) FROM numbers("number" = "50000000000", "backend_num" = "4");'
@@ -223,10 +223,12 @@ def test_help_create_table_is_text_that_fits_the_terminal(repl):
 
 
 @pytest.mark.spark
-def test_spark_errors_are_one_line_in_the_shell(repl, dorisql):
+def test_spark_errors_are_one_line_in_the_shell(spark_repl, dorisql):
     _make_table(dorisql)
-    shell = repl("-D", "d1")
+    # Spark only when needed: the first query starts it and says so while it waits.
+    shell = spark_repl("-D", "d1", env={"DORISQL_START_SPARK": "when_needed"})
     shell.line("SELECT nope FROM sales_orders;")
+    shell.expect(r"\(waiting for Spark to start\.\.\.\)")
     shell.expect(r"ERROR 1054 \(42S22\): Unknown column 'nope' in 'table list'", timeout=180)
     shell.prompt("d1")
     shell.line("SELECT nofunc(order_id) FROM sales_orders;")
@@ -239,9 +241,9 @@ def test_spark_errors_are_one_line_in_the_shell(repl, dorisql):
 
 
 @pytest.mark.spark
-def test_the_progress_line_of_a_long_insert_moves(repl, dorisql):
+def test_the_progress_line_of_a_long_insert_moves(spark_repl, dorisql):
     _make_table(dorisql)
-    shell = repl("-D", "d1")
+    shell = spark_repl("-D", "d1")
     # Eight tasks on two cores: they finish one after another while the statement runs.
     shell.line(
         """INSERT INTO sales_orders SELECT number, '2020-01-15', number % 100 FROM numbers("number" = "1600000", "backend_num" = "8");"""
@@ -262,8 +264,8 @@ def test_the_progress_line_of_a_long_insert_moves(repl, dorisql):
 
 
 @pytest.mark.spark
-def test_ctrl_d_typed_while_a_statement_runs_leaves_after_it(repl):
-    shell = repl()
+def test_ctrl_d_typed_while_a_statement_runs_leaves_after_it(spark_repl):
+    shell = spark_repl()
     shell.line(
         """SELECT count(*) FROM numbers("number" = "4000000", "backend_num" = "4") WHERE sha2(cast(number AS STRING), 512) LIKE '%abc%';"""
     )
