@@ -39,6 +39,11 @@ _SAMPLE_ROWS = 3
 # ---------------------------------------------------------------------- reading
 
 
+#: The most bytes of later rowsets whose keys a scan broadcasts to pass a compaction's merged rows
+#: without a shuffle (engine.merge.merge_with_merged); Spark's own broadcast limit is 10 MB.
+MERGE_JOIN_MAX_BYTES = 8 * 2**20
+
+
 def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
     partitions (names) and buckets ({partition: {bucket, ...}}), the files it reads (the
@@ -68,8 +73,11 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     # the tablet's later rowsets repeat their keys (engine.merge.merge_with_merged).
     done = merged_files(files) if needs_merge(meta) else set()
     unmerged = [f for f in files if f.path not in done]
-    if unmerged and sum(f.size for f in files if f.path in done) < sum(f.size for f in unmerged):
-        done, unmerged = set(), files  # mostly unmerged rows: one merge of all costs less than two joins more
+    later_bytes = sum(f.size for f in unmerged)
+    if unmerged and (later_bytes > MERGE_JOIN_MAX_BYTES or sum(f.size for f in files if f.path in done) < later_bytes):
+        # The joins pay only while the later rowsets are small enough to broadcast and the merged
+        # rows are the bulk: else one merge of everything costs less than two shuffled joins more.
+        done, unmerged = set(), files
     frame = read_table_files(engine.spark, meta, unmerged, deletes, engine.now())
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]

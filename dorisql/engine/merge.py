@@ -147,9 +147,11 @@ class MergedRows:
 
 def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta) -> DataFrame:
     """`merge_rows` of `df` and `merged` together, without shuffling the merged rows whose key
-    `df` lacks: those pass as they are (an anti join on the keys, a broadcast one when `df` is
-    small, as after a compaction); only the merged rows whose key recurs in `df` are merged with it."""
+    `df` lacks: those pass as they are (a broadcast anti join on the keys: `df` is small, as after
+    a compaction); only the merged rows whose key recurs in `df` are merged with it."""
     from functools import reduce
+
+    from pyspark.sql import functions as F
 
     if merged is None:
         return merge_rows(df, meta)
@@ -158,6 +160,7 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     keys = [k for k in meta.definition.keys.columns]
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
     later = df.select(*[df[_q(_df_column(df, k))].alias(f"__key{i}") for i, k in enumerate(keys)])
+    later = F.broadcast(later)  # small by construction (dml.MERGE_JOIN_MAX_BYTES): no shuffle of `merged`
     base = merged.frame
     # NULL keys are keys too: null-safe equality, as the merge's grouping treats them
     same_key = reduce(
