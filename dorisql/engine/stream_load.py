@@ -267,16 +267,33 @@ def _mapping(meta, options: StreamLoadOptions, names: list[str]):
             continue
         if item.name.lower() not in by_name:
             raise AnalysisError(f"Unknown column '{item.name}' in table '{meta.name}'")
-        try:
-            expr = F.expr(item.expr)
-        except Exception:
-            raise AnalysisError(f"Invalid expression in the columns header: {item.name} = {item.expr}") from None
+        expr = _header_expression(item.expr, f"expression in the columns header: {item.name} = {item.expr}")
         targets.append(column(meta.definition, item.name))
         values.append(expr)
         derived.append(expr.alias(item.name))
     if not targets:
         raise AnalysisError("The columns header names no column of the table")
     return targets, values, derived
+
+
+def _header_expression(text: str, what: str):
+    """A `columns` / `where` header expression as a Spark Column, under a query's rules (Doris
+    syntax, allowed functions only, no table or query: engine.query.expression_spark_sql), so a
+    header reaches no more than a SELECT may: no reflect(), no file read by path."""
+    from pyspark.sql import functions as F
+
+    from dorisql.errors import DorisqlError
+
+    from .query import expression_spark_sql
+
+    try:
+        sql = expression_spark_sql(text)
+    except DorisqlError as exc:
+        raise AnalysisError(f"Invalid {what}: {exc}") from None
+    try:
+        return F.expr(sql)
+    except Exception:
+        raise AnalysisError(f"Invalid {what}") from None
 
 
 def _plain(name: str):
@@ -302,10 +319,7 @@ def _load_rows(engine: Engine, meta, options, record, outcome: Outcome, error_ur
     targets, values, derived = _mapping(meta, options, names)
     selected = F.lit(True)
     if options.where:
-        try:
-            condition = F.expr(options.where)
-        except Exception:
-            raise AnalysisError(f"Invalid where header: {options.where}") from None
+        condition = _header_expression(options.where, f"where header: {options.where}")
         selected = F.coalesce(condition, F.lit(False))
     shaped = rows.select("*", *derived) if derived else rows
     counts = shaped.select(

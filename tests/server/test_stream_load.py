@@ -219,6 +219,14 @@ def test_malformed_requests_get_errors_and_the_listener_keeps_serving(listener, 
     # a bad header value, an unknown path, a bad request line
     status, out = _put(listener, b"x", {"label": "bad1", "max_filter_ratio": "lots"})
     assert out["Status"] == "Fail" and "Invalid max_filter_ratio 'lots'" in out["Message"]
+    # header expressions follow a query's rules: no Java reflection, no table or file read by path
+    row = b"51\t2024-01-05\t10.5\tx\n"
+    status, out = _put(listener, row, {"label": "evil1", "where": "reflect('java.lang.System', 'exit', 3) IS NULL"})
+    assert out["Status"] == "Fail" and "Can not found function 'reflect'" in out["Message"], out
+    sneaky = "id, day, amount, note = (SELECT max(value) FROM text.`/etc/passwd`)"
+    status, out = _put(listener, row[:-3] + b"\n", {"label": "evil2", "columns": sneaky})
+    assert out["Status"] == "Fail" and "Invalid expression in the columns header" in out["Message"], out
+    assert _rows(factory, "id = 51") == []
     assert b"404" in _raw(listener, b"GET /api/nothing/here HTTP/1.1\r\nHost: x\r\n\r\n").split(b"\r\n")[0]
     assert b"400" in _raw(listener, b"NONSENSE\r\n\r\n", shut_write=True).split(b"\r\n")[0]
     with urllib.request.urlopen(_url(listener, "/api/health"), timeout=30) as answer:
