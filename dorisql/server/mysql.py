@@ -401,6 +401,9 @@ class ServerSession(BaseSession):
         self.identity: ast.UserIdentity | None = None
         self.state = ConnectionState(id=0, user="", host="", login_time=dt.datetime.now())
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-conn")
+        #: Held while a statement starts or ends and while KILL cancels: a cancel meant for one
+        #: statement never reaches the connection's next one.
+        self._statement_lock = threading.Lock()
         self._connection: ServerConnection | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -456,14 +459,24 @@ class ServerSession(BaseSession):
         """Cancel the running statement (KILL): its Spark jobs now, and again every half second
         until it has ended, since a job that starts after a cancel is not cancelled by it."""
         engine, query_id = self.engine, self.state.query_id
-        if engine is None or self.state.command != "Query":
+        if engine is None:
             return
-        engine.cancel()
+
+        def cancel_if_running() -> bool:
+            with self._statement_lock:  # the statement cannot end (and the next start) meanwhile
+                running = self.state.command == "Query" and self.state.query_id == query_id
+                if running:
+                    engine.cancel()
+                return running
+
+        if not cancel_if_running():
+            return
 
         def keep_cancelling() -> None:
-            while self.state.command == "Query" and self.state.query_id == query_id:
+            while True:
                 time.sleep(0.5)
-                engine.cancel()
+                if not cancel_if_running():
+                    return
 
         threading.Thread(target=keep_cancelling, name="dorisql-kill", daemon=True).start()
 
@@ -492,7 +505,8 @@ class ServerSession(BaseSession):
     async def run(self, sql: str) -> tuple[list[Result], MysqlError | None]:
         """A COM_QUERY: its results in order, and the error that stopped it, if any."""
         state = self.state
-        state.command, state.started, state.info, state.query_id = "Query", time.monotonic(), sql, _query_id()
+        with self._statement_lock:
+            state.command, state.started, state.info, state.query_id = "Query", time.monotonic(), sql, _query_id()
         state.state = "OK"  # Doris resets the state when a command starts
         results: list[Result] = []
         error: MysqlError | None = None
@@ -509,7 +523,8 @@ class ServerSession(BaseSession):
         except MysqlError as err:
             error = err
         finally:
-            state.command, state.started = "Sleep", time.monotonic()
+            with self._statement_lock:
+                state.command, state.started = "Sleep", time.monotonic()
         state.state = "ERR" if error is not None else ("EOF" if results and results[-1].is_query else "OK")
         return results, error
 
