@@ -43,6 +43,7 @@ __all__ = [
     "tablet_views",
     "needed_delete_versions",
     "merged_files",
+    "merged_are_oldest",
 ]
 
 #: The Delta version whose order a data file's rows take (the end of a range): group 1.
@@ -81,6 +82,25 @@ def merged_files(files: Iterable[DataFile]) -> set[str]:
         largest = max(by_range.values(), key=lambda group: sum(f.size for f in group))
         chosen.update(f.path for f in largest)
     return chosen
+
+
+def merged_are_oldest(files: Iterable[DataFile], merged: set[str]) -> bool:
+    """Whether, in every tablet, the `merged` files (`merged_files`) end before each other file
+    of the tablet starts: then no row of theirs is later than a row of the tablet's other
+    rowsets, so under UNIQUE KEY (the latest row wins) they supersede none of them. A file
+    without a version stamp reads as version 0 and is never later than a merged file."""
+    ends: dict[tuple[str, int], int] = {}
+    for f in files:
+        if f.path in merged:
+            span = version_range(f.path)
+            key = (f.partition, f.bucket)
+            ends[key] = max(ends.get(key, -1), span[1] if span else 0)
+    for f in files:
+        if f.path not in merged and (f.partition, f.bucket) in ends:
+            span = version_range(f.path)
+            if span is None or span[0] <= ends[(f.partition, f.bucket)]:
+                return False
+    return True
 
 
 class DataFile(Protocol):

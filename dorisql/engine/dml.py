@@ -42,6 +42,10 @@ _SAMPLE_ROWS = 3
 #: The most bytes of later rowsets whose keys a scan broadcasts to pass a compaction's merged rows
 #: without a shuffle (engine.merge.merge_with_merged); Spark's own broadcast limit is 10 MB.
 MERGE_JOIN_MAX_BYTES = 8 * 2**20
+#: The most later rows whose keys and order a UNIQUE KEY scan broadcasts to find each key's
+#: latest row without any shuffle, when the merged rows are the oldest (merge_with_merged):
+#: about 40 bytes a row, so at most some 40 MB on the driver and each executor.
+UNIQUE_ANTI_JOIN_MAX_ROWS = 1_000_000
 
 
 def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
@@ -50,10 +54,10 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     snapshot's list: asking Spark for it again costs a round trip per table and query), and the
     rows that need no merge among themselves (engine.merge.MergedRows, or None): (frame, uris,
     merged); `frame` then holds the other rows."""
-    from dorisql.compaction.rowsets import merged_files
+    from dorisql.compaction.rowsets import merged_are_oldest, merged_files
 
     from .consistency import table_storage
-    from .merge import MergedRows, needs_merge
+    from .merge import MergedRows, key_model, needs_merge
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
     with table_storage(engine.warehouse, meta) as store:  # refuses a log behind the catalog
@@ -74,7 +78,16 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     done = merged_files(files) if needs_merge(meta) else set()
     unmerged = [f for f in files if f.path not in done]
     later_bytes = sum(f.size for f in unmerged)
-    if unmerged and (later_bytes > MERGE_JOIN_MAX_BYTES or sum(f.size for f in files if f.path in done) < later_bytes):
+    # UNIQUE KEY with the merged rows older than all others: one broadcast anti join finds every
+    # key's latest row (merge.merge_with_merged), however the bytes compare, while the later
+    # rows fit in a broadcast.
+    oldest = bool(done) and key_model(meta) == "UNIQUE" and merged_are_oldest(files, done)
+    later_rows = sum(f.num_records if f.num_records is not None else UNIQUE_ANTI_JOIN_MAX_ROWS + 1 for f in unmerged)
+    if oldest and later_rows <= UNIQUE_ANTI_JOIN_MAX_ROWS:
+        pass
+    elif unmerged and (
+        later_bytes > MERGE_JOIN_MAX_BYTES or sum(f.size for f in files if f.path in done) < later_bytes
+    ):
         # The joins pay only while the later rowsets are small enough to broadcast and the merged
         # rows are the bulk: else one merge of everything costs less than two shuffled joins more.
         done, unmerged = set(), files
@@ -86,6 +99,7 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
         merged = MergedRows(
             read_table_files(engine.spark, meta, [f for f in files if f.path in done], deletes, engine.now()),
             alone=not unmerged,
+            oldest=oldest,
         )
     return frame, [f.uri for f in files], merged
 

@@ -143,6 +143,9 @@ class MergedRows:
 
     frame: DataFrame
     alone: bool
+    #: In every tablet these rows are older than all its other rows (compaction.rowsets.
+    #: merged_are_oldest): under UNIQUE KEY they then supersede none of them.
+    oldest: bool = False
 
 
 def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta) -> DataFrame:
@@ -158,6 +161,8 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     if merged.alone:
         return declared_columns(merged.frame, meta)
     keys = [k for k in meta.definition.keys.columns]
+    if merged.oldest and key_model(meta) == "UNIQUE":
+        return _latest_by_anti_join(merged.frame.unionByName(df), df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
     later = df.select(*[df[_q(_df_column(df, k))].alias(f"__key{i}") for i, k in enumerate(keys)])
     later = F.broadcast(later)  # small by construction (dml.MERGE_JOIN_MAX_BYTES): no shuffle of `merged`
@@ -169,6 +174,30 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     untouched = base.join(later, same_key, "left_anti")
     touched = base.join(later, same_key, "left_semi")
     return declared_columns(untouched, meta).unionByName(merge_rows(touched.unionByName(df), meta))
+
+
+def _latest_by_anti_join(rows: DataFrame, later: DataFrame, keys: list[str], meta: TableMeta) -> DataFrame:
+    """UNIQUE KEY's latest row per key with no shuffle at all: a row survives unless a row of
+    `later` has its key and a later (commit, load, row) order. Right only when every row that
+    can supersede another is in `later` (a merged rowset older than the rest: MergedRows.oldest),
+    and `later` is small enough to broadcast (dml.UNIQUE_ANTI_JOIN_MAX_ROWS): then the merged
+    rows are read once, probed against a hash table, and never sorted or shuffled."""
+    from functools import reduce
+
+    from pyspark.sql import functions as F
+
+    order = (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
+    newer = later.select(
+        *[later[_q(_df_column(later, k))].alias(f"__key{i}") for i, k in enumerate(keys)],
+        F.struct(*[later[c].alias(c) for c in order]).alias("__order"),
+    )
+    newer = F.broadcast(newer)
+    # NULL keys are keys too: null-safe equality, as the merge's grouping treats them
+    same_key = reduce(
+        lambda a, b: a & b, [rows[_q(_df_column(rows, k))].eqNullSafe(newer[f"__key{i}"]) for i, k in enumerate(keys)]
+    )
+    superseded = same_key & (newer["__order"] > F.struct(*[rows[c].alias(c) for c in order]))
+    return declared_columns(rows.join(newer, superseded, "left_anti"), meta)
 
 
 def _q(name: str) -> str:

@@ -15,6 +15,7 @@ from deltalake import DeltaTable
 
 from dorisql.compaction import executor, service
 from dorisql.engine.dml import scan_table
+from dorisql.engine.merge import merge_with_merged
 from dorisql.errors import CommitConflictError
 
 from .conftest import parquet_files_on_disk, rows, run, table_path
@@ -53,7 +54,7 @@ def files(engine, table: str) -> list:
     return list(service.table_tablets(engine, engine.catalog.load_table("d", table)).snapshot.files)
 
 
-def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_rows(engine):
+def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_rows(engine, capsys):
     for table, ddl in MODELS.items():
         run(engine, ddl)
         for i in range(3):
@@ -78,9 +79,19 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     assert rows(engine, "SELECT s, r, m FROM agg WHERE k = 1") == [(1 + 100, "late", 2)]
     assert everything(engine, "uni") == sorted([(0, "v0"), (1, "late"), (2, "v2"), (10, "x"), (11, "x"), (12, "x")])
     # only the late row is read apart; the compacted rows are merged with it where keys recur
-    unmerged, _, merged = scan_table(engine, engine.catalog.load_table("d", "uni"))
+    uni = engine.catalog.load_table("d", "uni")
+    unmerged, _, merged = scan_table(engine, uni)
     assert unmerged.count() == 1 and merged is not None and not merged.alone and merged.frame.count() == 6
     assert rows(engine, "SELECT count(*), count(DISTINCT k) FROM uni") == [(6, 6)]
+    # UNIQUE with the compacted rows older than the rest: every key's latest row comes from one
+    # broadcast anti join, no shuffle; a load's own repeats keep its last row, a later load wins
+    run(engine, "INSERT INTO uni VALUES (2, 'a'), (2, 'b'), (0, 'z'); INSERT INTO uni VALUES (0, 'y')")
+    assert everything(engine, "uni") == sorted([(0, "y"), (1, "late"), (2, "b"), (10, "x"), (11, "x"), (12, "x")])
+    unmerged, _, merged = scan_table(engine, uni)
+    assert merged is not None and merged.oldest
+    merge_with_merged(unmerged, merged, uni).explain(mode="formatted")
+    plan = capsys.readouterr().out
+    assert "BroadcastHashJoin" in plan and "LeftAnti" in plan and "Exchange hashpartitioning" not in plan
 
 
 def test_admin_compact_show_tablets_and_show_proc(engine):

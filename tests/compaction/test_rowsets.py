@@ -8,6 +8,7 @@ import pytest
 
 from dorisql.compaction.rowsets import (
     COMMIT_VERSION_PATTERN,
+    merged_are_oldest,
     merged_files,
     needed_delete_versions,
     range_suffix,
@@ -135,3 +136,13 @@ def test_per_tablet_the_largest_compaction_output_needs_no_merge_among_its_rows(
         "__partition=p/__bucket=1/a.v2-9.parquet",
         "__partition=p/__bucket=3/a.v0-3.parquet",
     }
+
+
+def test_merged_rows_are_the_oldest_when_every_other_rowset_of_their_tablet_starts_later():
+    merged = {"__partition=p/__bucket=0/a.v0-9.parquet", "__partition=p/__bucket=1/a.v0-4.parquet"}
+    later = [f("a.v0-9.parquet", bucket=0), f("b.v10.parquet", bucket=0), f("a.v0-4.parquet", bucket=1)]
+    assert merged_are_oldest(later, merged)
+    assert merged_are_oldest([*later, f("c.v5-8.parquet", bucket=1), f("d.v3.parquet", bucket=2)], merged)
+    # an older load beside the output (a rowset under the cumulative point), an unstamped file
+    assert not merged_are_oldest([*later, f("c.v9.parquet", bucket=0)], merged)
+    assert not merged_are_oldest([*later, f("c.parquet", bucket=1)], merged)
