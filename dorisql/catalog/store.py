@@ -50,8 +50,9 @@ import datetime as dt
 import os
 import sqlite3
 import threading
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -245,8 +246,8 @@ class SqlCatalog(Catalog):
     behave the same on both, and a table update is the same conditional ``UPDATE``.
     """
 
-    #: The schema version column's home and this backend's name, for messages.
-    backend = "sql"
+    #: The backend's name, for messages.
+    backend = "SQL"
 
     def _setup(self) -> None:
         self._local = threading.local()
@@ -257,20 +258,17 @@ class SqlCatalog(Catalog):
 
     # ------------------------------------------------------------------ connections (per backend)
 
+    @abstractmethod
     def _connect(self) -> Conn:
-        raise NotImplementedError
+        """A new connection (one per thread and process: `_conn`)."""
 
-    @contextmanager
-    def _write(self) -> Iterator[Conn]:
+    @abstractmethod
+    def _write(self) -> AbstractContextManager[Conn]:
         """One write transaction that excludes every other writer for its duration."""
-        raise NotImplementedError
-        yield  # pragma: no cover
 
-    @contextmanager
-    def _read(self) -> Iterator[Conn]:
+    @abstractmethod
+    def _read(self) -> AbstractContextManager[Conn]:
         """A read transaction: several SELECTs see one snapshot."""
-        raise NotImplementedError
-        yield  # pragma: no cover
 
     def _conn(self) -> Conn:
         local = self._local
