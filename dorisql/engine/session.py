@@ -177,6 +177,7 @@ class Engine:
             except Exception as exc:  # the JVM already died: nothing left to stop
                 logfile.record_failure(exc, shown="(none: stopping Spark at the end of the session)")
             self._spark = None
+        self.catalog.close()  # its connections (a PostgreSQL catalog's are server sessions); reopens on use
 
     def _owns_spark(self) -> bool:
         return self._spark_thread is not None
