@@ -1,6 +1,6 @@
 """Several dorisql processes, several mount points, one PostgreSQL catalog (issue 16, acceptance):
-a `dorisql` process loading through mount point A races a DROP PARTITION and a scheduler pass
-(dynamic partitions, trash, compaction) of this test's engine on mount point B (both symlinks of
+a `dorisql` process loading through mount point A races a DROP PARTITION, loads and a scheduler
+pass (dynamic partitions, trash, compaction) of this test's engine on mount point B (both symlinks of
 one folder, so no code may rely on equal paths). No row is lost or duplicated and the catalog and
 the Delta log agree. Then a `dorisql` process SIGKILLed while it holds the table's commit lock
 (an advisory lock in PostgreSQL) blocks nobody: the next writer takes the lock at once, and
@@ -90,6 +90,8 @@ def test_two_processes_on_two_mount_points_share_one_postgres_catalog(
             first = [loader.stdout.readline() for _ in range(2)]  # two batches are in (jsonl, flushed)
             # ... and while it goes on, process B drops a partition and runs a scheduler pass.
             run(engine, "ALTER TABLE t DROP PARTITION p1")
+            for b in (100, 101):  # process B loads too
+                run(engine, f"INSERT INTO t VALUES (12, {b}), (22, {b})")
             for job in default_jobs():
                 job.run(engine)
         finally:
@@ -106,7 +108,8 @@ def test_two_processes_on_two_mount_points_share_one_postgres_catalog(
             present = {(11, b), (21, b)} & set(found)
             assert len(present) in (0, 2), (b, found)
             assert (len(present) == 2) == (b in ok), (b, records[b], err)
-        assert len(found) == 2 * len(ok)
+        assert {(12, 100), (22, 100), (12, 101), (22, 101)} <= set(found)
+        assert len(found) == 2 * len(ok) + 4
         _consistent(engine)
 
         # A process killed while it holds the commit lock: its DROP PARTITION p2 is in the
@@ -127,8 +130,10 @@ def test_two_processes_on_two_mount_points_share_one_postgres_catalog(
             pass
         assert time.monotonic() - started < 5
         # The next partition change finishes the dead process's drop (check.py's DROP_PENDING).
-        run(engine, "ALTER TABLE t ADD PARTITION p4 VALUES LESS THAN (40); INSERT INTO t VALUES (22, 100)")
-        assert sorted(rows(engine, "SELECT k, v FROM t")) == sorted([(21, b) for b in ok] + [(22, 100)])
+        run(engine, "ALTER TABLE t ADD PARTITION p4 VALUES LESS THAN (40); INSERT INTO t VALUES (23, 200)")
+        assert sorted(rows(engine, "SELECT k, v FROM t")) == sorted(
+            [(21, b) for b in ok] + [(22, 100), (22, 101), (23, 200)]
+        )
         assert [p.name for p in engine.catalog.load_table("d", "t").partitions] == ["p3", "p4"]
         _consistent(engine)
     finally:
