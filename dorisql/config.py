@@ -5,8 +5,8 @@ Settings come from three places; each later one wins:
 1. the config file, ``$XDG_CONFIG_HOME/dorisql/config.toml`` (``~/.config/dorisql/config.toml``
    when ``XDG_CONFIG_HOME`` is unset), or the file named by ``--config`` / ``DORISQL_CONFIG``;
 2. the environment: ``DORISQL_WAREHOUSE`` (warehouse folder), ``DORISQL_MASTER`` (Spark master),
-   ``DORISQL_START_SPARK`` (when the shell starts Spark);
-3. command-line flags: ``--warehouse``, ``--master``, ``--conf k=v``, ``--database``.
+   ``DORISQL_START_SPARK`` (when the shell starts Spark), ``DORISQL_CATALOG`` (catalog URL);
+3. command-line flags: ``--warehouse``, ``--master``, ``--conf k=v``, ``--database``, ``--catalog``.
 
 The file is TOML. Every key is optional::
 
@@ -20,6 +20,9 @@ The file is TOML. Every key is optional::
     # prompt appears, so the first query does not wait for it) or "when_needed" (only when a
     # statement needs it: catalog-only sessions never start a JVM).
     start_spark = "at_prompt"
+    # The catalog: the SQLite file in the warehouse (default), or a PostgreSQL database shared by
+    # dorisql processes on several machines (docs/catalog.md).
+    catalog = "postgresql://dorisql@db.example.com:5432/lakehouse"
 
     [spark]                                # extra Spark configuration (spark_conf)
     "spark.driver.memory" = "4g"
@@ -122,11 +125,14 @@ class Config:
     database: str | None = None
     #: When the interactive shell starts Spark (`START_SPARK`).
     start_spark: str = START_SPARK[0]
+    #: The catalog URL: None for the SQLite catalog in the warehouse (the default), or
+    #: ``postgresql://user@host:port/db`` (``catalog =``, ``DORISQL_CATALOG``, ``--catalog``).
+    catalog: str | None = None
     #: The file the settings were read from, if any.
     source: str | None = None
 
 
-_TOP_LEVEL = {"warehouse", "master", "database", "start_spark", "spark", "frontend", "session", "server"}
+_TOP_LEVEL = {"warehouse", "master", "database", "start_spark", "spark", "frontend", "session", "server", "catalog"}
 
 
 def _as_text(value: Any, where: str) -> str:
@@ -178,6 +184,7 @@ def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
     config.frontend = _table(data, "frontend", path)
     config.session = _table(data, "session", path)
     config.server = _table(data, "server", path)
+    config.catalog = _string(data, "catalog", path) or None
     return config
 
 
@@ -197,6 +204,8 @@ def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = 
         config.warehouse = os.path.expanduser(env["DORISQL_WAREHOUSE"])
     if env.get("DORISQL_MASTER"):
         config.master = env["DORISQL_MASTER"]
+    if env.get("DORISQL_CATALOG"):
+        config.catalog = env["DORISQL_CATALOG"]
     if env.get("DORISQL_START_SPARK"):
         config.start_spark = _start_spark(env["DORISQL_START_SPARK"], "DORISQL_START_SPARK")
     return config

@@ -115,3 +115,19 @@ def spark_process_env(process_env: dict[str, str]) -> dict[str, str]:
     """`process_env` for a ``dorisql`` process that starts its own Spark (on 2 cores, like the
     shared session). Asking for it puts the test in the spark tier."""
     return {**process_env, "DORISQL_MASTER": "local[2]"}
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server for the session (tests/pgserver.py); skipped outside CI without one."""
+    from pgserver import PostgresServer, require_postgres
+
+    server = PostgresServer(require_postgres()).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server) -> str:
+    """A fresh, empty PostgreSQL database of the session's server."""
+    return postgres_server.new_database()

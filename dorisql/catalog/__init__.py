@@ -1,21 +1,81 @@
 """Doris-level metadata: the model (`model`), its JSON form (`codec`), the interface every backend
-implements (`base.Catalog`) and the embedded SQLite backend (`store.SqliteCatalog`).
+implements (`base.Catalog`), the SQL store both backends share (`store.SqlCatalog`), the embedded
+SQLite backend (`store.SqliteCatalog`) and the PostgreSQL one (`postgres.PostgresCatalog`).
 
-`open_catalog` picks the backend for a warehouse. The store is imported on first use so that code
-needing only `dorisql.catalog.model` does not load SQLite.
+`open_catalog` picks the backend for a warehouse. The stores are imported on first use so that
+code needing only `dorisql.catalog.model` loads neither SQLite nor psycopg.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from typing import TYPE_CHECKING
 
 from dorisql.catalog.base import Catalog, ColocationGroup, DatabaseMeta
+from dorisql.errors import CatalogError
 
-__all__ = ["Catalog", "ColocationGroup", "DatabaseMeta", "open_catalog"]
+if TYPE_CHECKING:
+    from dorisql.storage.locks import LockService
+
+__all__ = ["Catalog", "ColocationGroup", "DatabaseMeta", "open_catalog", "catalog_url_of"]
+
+#: The catalog URL each warehouse root was opened with in this process, so that code which only
+#: knows the folder (error reports, the server's login) reaches the same catalog.
+_urls: dict[str, str] = {}
+_urls_guard = threading.Lock()
+_lock_services: dict[str, LockService] = {}
 
 
-def open_catalog(warehouse_root: str | os.PathLike[str]) -> Catalog:
-    """The catalog of a warehouse: SQLite at ``<warehouse>/_catalog/catalog.db`` (the embedded default)."""
-    from dorisql.catalog.store import SqliteCatalog
+def catalog_url_of(warehouse_root: str | os.PathLike[str]) -> str | None:
+    with _urls_guard:
+        return _urls.get(os.path.abspath(warehouse_root))
 
-    return SqliteCatalog(warehouse_root)
+
+def open_catalog(warehouse_root: str | os.PathLike[str], url: str | None = None) -> Catalog:
+    """The catalog of a warehouse: SQLite at ``<warehouse>/_catalog/catalog.db`` (the embedded
+    default), or the PostgreSQL database `url` names (``postgresql://user@host:port/db``; then the
+    warehouse's commit and tablet locks become PostgreSQL advisory locks, see docs/catalog.md).
+
+    Without `url`, the URL this process opened the warehouse with before, if any.
+    """
+    url = url or catalog_url_of(warehouse_root)
+    if not url or url.startswith("sqlite:"):
+        from dorisql.catalog.store import SqliteCatalog
+        from dorisql.warehouse import catalog_file
+
+        own = catalog_file(warehouse_root)
+        if url and sqlite_path(url) != os.path.abspath(own):
+            raise CatalogError(
+                f"--catalog {url}: a SQLite catalog lives in its warehouse ({own}); leave --catalog out to use it"
+            )
+        return SqliteCatalog(warehouse_root)
+    from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
+    from dorisql.storage.locks import use_lock_service
+
+    if not is_postgres_url(url):
+        raise CatalogError(
+            f"unknown catalog URL '{redact(url)}': expected postgresql://user@host:port/database "
+            "(or leave --catalog out for the SQLite catalog in the warehouse)"
+        )
+    catalog = PostgresCatalog(url)
+    with _urls_guard:
+        _urls[os.path.abspath(warehouse_root)] = url
+        # One lock connection per process and URL: a lock taken through one Catalog is the
+        # same lock (re-entrant, same session) when code re-opens the catalog meanwhile.
+        service = _lock_services.get(url)
+        if service is None:
+            service = _lock_services[url] = catalog.lock_service()
+    use_lock_service(warehouse_root, service)
+    return catalog
+
+
+def sqlite_path(url: str) -> str:
+    """The file of a ``sqlite:///path/to/catalog.db`` URL (SQLAlchemy's form: three slashes and a
+    relative path, four and an absolute one; a bare path after ``sqlite:`` works too)."""
+    rest = url[len("sqlite:") :]
+    if rest.startswith("///"):
+        rest = rest[3:]
+    elif rest.startswith("//"):
+        rest = rest[2:]
+    return os.path.abspath(os.path.expanduser(rest))

@@ -50,10 +50,12 @@ import datetime as dt
 import os
 import sqlite3
 import threading
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, Protocol
 
 from dorisql.ast import Properties, props
 from dorisql.auth.privileges import Grant
@@ -87,7 +89,15 @@ from dorisql.errors import (
 )
 from dorisql.warehouse import CATALOG_FILE, catalog_dir, validate_name
 
-__all__ = ["SqliteCatalog", "DatabaseMeta", "ColocationGroup", "SCHEMA_VERSION", "FIRST_ID", "GLOBAL_GROUP_PREFIX"]
+__all__ = [
+    "SqlCatalog",
+    "SqliteCatalog",
+    "DatabaseMeta",
+    "ColocationGroup",
+    "SCHEMA_VERSION",
+    "FIRST_ID",
+    "GLOBAL_GROUP_PREFIX",
+]
 
 #: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
 SCHEMA_VERSION = 4
@@ -190,6 +200,16 @@ codec.register(LoadRecord)
 codec.register(Grant, "PrivilegeGrant")  # ast.Grant is the GRANT statement
 
 
+class Conn(Protocol):
+    """What the store needs of a connection: sqlite3's, or `postgres`'s wrapper around psycopg's."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
+
+    def executemany(self, sql: str, parameters: Any, /) -> Any: ...
+
+    def close(self) -> None: ...
+
+
 def _colocate_key(meta: TableMeta) -> tuple[str | None, str | None]:
     name = props(meta.definition.properties).get("colocate_with")
     if not name:
@@ -215,63 +235,42 @@ def _properties(value: Properties | Mapping[str, str] | None) -> Properties:
     return tuple((str(k), str(v)) for k, v in value)
 
 
-class SqliteCatalog(Catalog):
-    """Doris-level metadata of one warehouse, in SQLite.
+class SqlCatalog(Catalog):
+    """The catalog in a SQL database: everything but the connection, transaction and schema
+    version handling, which `SqliteCatalog` and `dorisql.catalog.postgres.PostgresCatalog` add.
 
-    >>> cat = SqliteCatalog("/data/warehouse")
-    >>> cat.create_database("db")
-    >>> meta = cat.create_table(TableMeta(id=0, db="db", name="t", definition=create_table_stmt))
-    >>> meta = cat.update_table("db", "t", lambda m: dataclasses.replace(m, partitions=...))  # version + 1
+    The statements are written once, in the SQL both databases speak (``?`` placeholders, which
+    the PostgreSQL connection turns into psycopg's ``%s``; ``INSERT ... ON CONFLICT``;
+    ``RETURNING``). A write transaction serialises every writer (SQLite: ``BEGIN IMMEDIATE``;
+    PostgreSQL: a transaction-scoped advisory lock), so the read-modify-write steps inside one
+    behave the same on both, and a table update is the same conditional ``UPDATE``.
     """
 
-    def __init__(self, warehouse_root: str | os.PathLike[str], *, timeout: float = 60.0):
-        self.root = Path(warehouse_root)
-        self.path = catalog_dir(self.root) / CATALOG_FILE
-        self.timeout = timeout
+    #: The backend's name, for messages.
+    backend = "SQL"
+
+    def _setup(self) -> None:
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._connections: list[Conn] = []
         self._lock = threading.Lock()
         #: table id -> (version, decoded TableMeta)
         self._meta_cache: dict[int, tuple[int, TableMeta]] = {}
-        #: A warehouse we cannot write (permissions, read-only mount): reads work, writes are refused.
-        self.read_only = self.path.exists() and not _writable(self.path)
-        if not self.read_only:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._init_schema()
 
-    # ------------------------------------------------------------------ connections
+    # ------------------------------------------------------------------ connections (per backend)
 
-    def _connect(self) -> sqlite3.Connection:
-        if self.read_only:
-            return self._connect_read_only()
-        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
-        conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            conn.close()
-            raise CatalogError(
-                f"cannot switch the catalog '{self.path}' to WAL mode (got {mode!r}); "
-                "is the warehouse on a network filesystem?"
-            )
-        conn.execute("PRAGMA synchronous = FULL")
-        return conn
+    @abstractmethod
+    def _connect(self) -> Conn:
+        """A new connection (one per thread and process: `_conn`)."""
 
-    def _connect_read_only(self) -> sqlite3.Connection:
-        """Read-only: through the WAL files if a writer left them (``mode=ro``), else as an
-        immutable file (no WAL files means nothing uncheckpointed; no locks can be taken)."""
-        uri = self.path.resolve().as_uri()
-        for params in ("mode=ro", "mode=ro&immutable=1"):
-            try:
-                conn = sqlite3.connect(
-                    f"{uri}?{params}", uri=True, timeout=self.timeout, isolation_level=None, check_same_thread=False
-                )
-                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-                return conn
-            except sqlite3.OperationalError:
-                continue
-        raise CatalogError(f"cannot read the catalog '{self.path}' of the read-only warehouse '{self.root}'")
+    @abstractmethod
+    def _write(self) -> AbstractContextManager[Conn]:
+        """One write transaction that excludes every other writer for its duration."""
 
-    def _conn(self) -> sqlite3.Connection:
+    @abstractmethod
+    def _read(self) -> AbstractContextManager[Conn]:
+        """A read transaction: several SELECTs see one snapshot."""
+
+    def _conn(self) -> Conn:
         local = self._local
         conn = getattr(local, "conn", None)
         if conn is None or local.pid != os.getpid():
@@ -288,80 +287,23 @@ class SqliteCatalog(Catalog):
         for conn in conns:
             try:
                 conn.close()
-            except sqlite3.Error:  # pragma: no cover
+            except Exception:  # pragma: no cover - closing a broken connection
                 pass
         self._local = threading.local()
 
-    def __enter__(self) -> SqliteCatalog:
+    def is_empty(self, conn: Conn | None = None) -> bool:
+        """No database, table, user, group, setting, load label or bin entry (`catalog migrate`'s target)."""
+        conn = conn or self._conn()
+        for table in ("databases", "tables", "users", "colocation_groups", "frontend_config", "load_labels"):
+            if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
+                return False
+        return conn.execute("SELECT 1 FROM recycle_bin LIMIT 1").fetchone() is None
+
+    def __enter__(self) -> SqlCatalog:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to
-        `timeout` behind other writers), so a read-modify-write inside cannot be interleaved."""
-        if self.read_only:
-            raise ReadOnlyWarehouseError(self.root)
-        conn = self._conn()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            raise CatalogError(
-                f"the catalog '{self.path}' is busy ({exc}); another dorisql process holds "
-                f"its write lock for more than {self.timeout:g}s"
-            ) from exc
-        try:
-            yield conn
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction: several SELECTs see one snapshot."""
-        conn = self._conn()
-        conn.execute("BEGIN")
-        try:
-            yield conn
-        finally:
-            conn.execute("COMMIT")
-
-    def _init_schema(self) -> None:
-        """Create or migrate the schema, all in one write transaction (see the module docstring)."""
-        if self.read_only:
-            version = self._conn().execute("PRAGMA user_version").fetchone()[0]
-            if version != SCHEMA_VERSION:
-                raise CatalogError(
-                    f"the catalog '{self.path}' has schema version {version} and dorisql "
-                    f"{SCHEMA_VERSION}; the warehouse is read-only, so it cannot be migrated"
-                )
-            return
-        with self._write() as conn:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise CatalogError(
-                    f"the catalog '{self.path}' has schema version {version}, newer than this "
-                    f"dorisql understands ({SCHEMA_VERSION}); upgrade dorisql"
-                )
-            if version == SCHEMA_VERSION:
-                return
-            if version == 0:
-                _run_script(conn, _SCHEMA)
-                conn.execute("INSERT OR IGNORE INTO sequences (name, value) VALUES ('id', ?)", (FIRST_ID,))
-                version = 1
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                try:
-                    _run_script(conn, _MIGRATIONS[target])
-                except sqlite3.Error as exc:
-                    raise CatalogError(
-                        f"could not upgrade the catalog '{self.path}' to schema version {target} "
-                        f"({exc}); it was left unchanged at version {version}"
-                    ) from exc
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # ------------------------------------------------------------------ ids
 
@@ -373,7 +315,7 @@ class SqliteCatalog(Catalog):
             return self._take_ids(conn, count)
 
     @staticmethod
-    def _take_ids(conn: sqlite3.Connection, count: int) -> range:
+    def _take_ids(conn: Conn, count: int) -> range:
         if count == 0:
             return range(0)
         (last,) = conn.execute(
@@ -381,7 +323,7 @@ class SqliteCatalog(Catalog):
         ).fetchone()
         return range(last - count + 1, last + 1)
 
-    def _assign_partition_ids(self, conn: sqlite3.Connection, meta: TableMeta) -> TableMeta:
+    def _assign_partition_ids(self, conn: Conn, meta: TableMeta) -> TableMeta:
         missing = [i for i, p in enumerate(meta.partitions) if p.id <= 0]
         if not missing:
             return meta
@@ -536,7 +478,7 @@ class SqliteCatalog(Catalog):
         self._meta_cache[table_id] = (version, meta)
         return meta
 
-    def _require_database(self, conn: sqlite3.Connection, db: str) -> None:
+    def _require_database(self, conn: Conn, db: str) -> None:
         if conn.execute("SELECT 1 FROM databases WHERE name = ?", (db,)).fetchone() is None:
             raise UnknownDatabaseError(f"Unknown database '{db}'")
 
@@ -715,7 +657,7 @@ class SqliteCatalog(Catalog):
         self._meta_cache[new.id] = (new.version, new)
         return new
 
-    def _conflict(self, conn: sqlite3.Connection, meta: TableMeta, expected: int) -> CommitConflictError:
+    def _conflict(self, conn: Conn, meta: TableMeta, expected: int) -> CommitConflictError:
         row = conn.execute("SELECT version, db, name FROM tables WHERE id = ?", (meta.id,)).fetchone()
         label = f"{meta.db}.{meta.name}"
         if row is not None:
@@ -731,7 +673,7 @@ class SqliteCatalog(Catalog):
             )
         return CommitConflictError(f"Table '{label}' was dropped by another session; nothing was committed")
 
-    def _check_rename_target(self, conn: sqlite3.Connection, db: str, name: str) -> None:
+    def _check_rename_target(self, conn: Conn, db: str, name: str) -> None:
         self._require_database(conn, db)
         if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone():
             raise AlreadyExistsError(f"Table name[{name}] is already used")
@@ -802,12 +744,15 @@ class SqliteCatalog(Catalog):
         )
 
     @staticmethod
-    def _put_in_bin(conn: sqlite3.Connection, entry: RecycleBinEntry) -> None:
+    def _put_in_bin(conn: Conn, entry: RecycleBinEntry) -> None:
         """A Table entry records the colocation group it stays a member of while in the bin."""
         gdb, gname = _colocate_key(entry.table) if entry.kind == RECYCLED_TABLE and entry.table else (None, None)
         conn.execute(
-            "INSERT OR REPLACE INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry, "
-            "colocate_db, colocate_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO recycle_bin (id, kind, name, db_id, db_name, table_id, dropped_at, entry, "
+            "colocate_db, colocate_group) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+            "kind = excluded.kind, name = excluded.name, db_id = excluded.db_id, db_name = excluded.db_name, "
+            "table_id = excluded.table_id, dropped_at = excluded.dropped_at, entry = excluded.entry, "
+            "colocate_db = excluded.colocate_db, colocate_group = excluded.colocate_group",
             (
                 entry.id,
                 entry.kind,
@@ -823,13 +768,13 @@ class SqliteCatalog(Catalog):
         )
 
     @staticmethod
-    def _forget_partitions(conn: sqlite3.Connection, table_ids: Sequence[int]) -> None:
+    def _forget_partitions(conn: Conn, table_ids: Sequence[int]) -> None:
         conn.executemany(
             "DELETE FROM recycle_bin WHERE table_id = ? AND kind = ?", [(tid, RECYCLED_PARTITION) for tid in table_ids]
         )
 
     @staticmethod
-    def _bin_entry(conn: sqlite3.Connection, entry_id: int, kind: str) -> RecycleBinEntry | None:
+    def _bin_entry(conn: Conn, entry_id: int, kind: str) -> RecycleBinEntry | None:
         row = conn.execute("SELECT entry FROM recycle_bin WHERE id = ? AND kind = ?", (entry_id, kind)).fetchone()
         return None if row is None else codec.decode(row[0])
 
@@ -896,7 +841,7 @@ class SqliteCatalog(Catalog):
             conn.execute("DELETE FROM recycle_bin WHERE id = ?", (entry.id,))
         return meta
 
-    def _insert_recovered(self, conn: sqlite3.Connection, meta: TableMeta, db: str, name: str) -> TableMeta:
+    def _insert_recovered(self, conn: Conn, meta: TableMeta, db: str, name: str) -> TableMeta:
         """Put a table from the bin back, in database `db` as `name`. Its version moves on, so no
         cached copy of the dropped table (other name, other database) is ever taken for it."""
         table = replace(meta.definition.table, name=name, db=db)
@@ -984,7 +929,7 @@ class SqliteCatalog(Catalog):
 
     _GROUP_COLUMNS = "db, name, id, buckets, distribution_types, replication_num, is_stable"
 
-    def _insert_group(self, conn: sqlite3.Connection, group: ColocationGroup) -> ColocationGroup:
+    def _insert_group(self, conn: Conn, group: ColocationGroup) -> ColocationGroup:
         if group.name.startswith(GLOBAL_GROUP_PREFIX) and group.db:
             group = replace(group, db="")
         try:
@@ -1074,13 +1019,13 @@ class SqliteCatalog(Catalog):
             ).fetchall()
         return [self._meta_from_row(*r) for r in rows]
 
-    def _group_row(self, conn: sqlite3.Connection, gdb: str, gname: str) -> ColocationGroup | None:
+    def _group_row(self, conn: Conn, gdb: str, gname: str) -> ColocationGroup | None:
         row = conn.execute(
             f"SELECT {self._GROUP_COLUMNS} FROM colocation_groups WHERE db = ? AND name = ?", (gdb, gname)
         ).fetchone()
         return None if row is None else self._group_from_row(row)
 
-    def _join_group(self, conn: sqlite3.Connection, meta: TableMeta) -> None:
+    def _join_group(self, conn: Conn, meta: TableMeta) -> None:
         """The table founds the group its colocate_with names or must match it (Doris's
         ColocateGroupSchema.checkColocateSchema messages)."""
         schema = colocation.schema_of(meta)
@@ -1090,7 +1035,7 @@ class SqliteCatalog(Catalog):
             return
         colocation.check_schema(existing, meta)
 
-    def _gc_group(self, conn: sqlite3.Connection, gdb: str | None, gname: str | None) -> None:
+    def _gc_group(self, conn: Conn, gdb: str | None, gname: str | None) -> None:
         if gname is None:
             return
         if (
@@ -1127,7 +1072,7 @@ class SqliteCatalog(Catalog):
             return False
         with self._write() as conn:
             cursor = conn.execute(
-                "INSERT OR IGNORE INTO users (name, host, entry) VALUES (?, ?, ?)",
+                "INSERT INTO users (name, host, entry) VALUES (?, ?, ?) ON CONFLICT (name, host) DO NOTHING",
                 (entry.name, entry.host, codec.encode(entry)),
             )
             return cursor.rowcount == 1
@@ -1140,7 +1085,9 @@ class SqliteCatalog(Catalog):
                 return None
             new = change(current)
             conn.execute(
-                "INSERT OR REPLACE INTO users (name, host, entry) VALUES (?, ?, ?)", (name, host, codec.encode(new))
+                "INSERT INTO users (name, host, entry) VALUES (?, ?, ?) "
+                "ON CONFLICT (name, host) DO UPDATE SET entry = excluded.entry",
+                (name, host, codec.encode(new)),
             )
             return new
 
@@ -1160,8 +1107,9 @@ class SqliteCatalog(Catalog):
                 if held.state not in replace_states:
                     return held
             conn.execute(
-                "INSERT OR REPLACE INTO load_labels (db, label, txn_id, state, created_at, entry) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO load_labels (db, label, txn_id, state, created_at, entry) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (db, label) DO UPDATE SET txn_id = excluded.txn_id, state = excluded.state, "
+                "created_at = excluded.created_at, entry = excluded.entry",
                 (
                     record.db,
                     record.label,
@@ -1197,6 +1145,139 @@ class SqliteCatalog(Catalog):
         return [codec.decode(r[0]) for r in self._conn().execute(sql, params)]
 
 
+class SqliteCatalog(SqlCatalog):
+    """Doris-level metadata of one warehouse, in SQLite (the embedded default).
+
+    >>> cat = SqliteCatalog("/data/warehouse")
+    >>> cat.create_database("db")
+    >>> meta = cat.create_table(TableMeta(id=0, db="db", name="t", definition=create_table_stmt))
+    >>> meta = cat.update_table("db", "t", lambda m: dataclasses.replace(m, partitions=...))  # version + 1
+    """
+
+    backend = "SQLite"
+
+    def __init__(self, warehouse_root: str | os.PathLike[str], *, timeout: float = 60.0, path: Path | None = None):
+        self.root = Path(warehouse_root)
+        self.path = path or catalog_dir(self.root) / CATALOG_FILE
+        self.timeout = timeout
+        self._setup()
+        #: A warehouse we cannot write (permissions, read-only mount): reads work, writes are refused.
+        self.read_only = self.path.exists() and not _writable(self.path)
+        if not self.read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._init_schema()
+
+    # ------------------------------------------------------------------ connections
+
+    @classmethod
+    def at(cls, path: str | os.PathLike[str]) -> SqliteCatalog:
+        """The catalog in the file `path` (``<warehouse>/_catalog/catalog.db`` normally)."""
+        file = Path(path)
+        return cls(file.parent.parent, path=file)
+
+    def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            return self._connect_read_only()
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            conn.close()
+            raise CatalogError(
+                f"cannot switch the catalog '{self.path}' to WAL mode (got {mode!r}); "
+                "is the warehouse on a network filesystem?"
+            )
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """Read-only: through the WAL files if a writer left them (``mode=ro``), else as an
+        immutable file (no WAL files means nothing uncheckpointed; no locks can be taken)."""
+        uri = self.path.resolve().as_uri()
+        for params in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                conn = sqlite3.connect(
+                    f"{uri}?{params}", uri=True, timeout=self.timeout, isolation_level=None, check_same_thread=False
+                )
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError:
+                continue
+        raise CatalogError(f"cannot read the catalog '{self.path}' of the read-only warehouse '{self.root}'")
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = super()._conn()
+        assert isinstance(conn, sqlite3.Connection)
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to
+        `timeout` behind other writers), so a read-modify-write inside cannot be interleaved."""
+        if self.read_only:
+            raise ReadOnlyWarehouseError(self.root)
+        conn = self._conn()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise CatalogError(
+                f"the catalog '{self.path}' is busy ({exc}); another dorisql process holds "
+                f"its write lock for more than {self.timeout:g}s"
+            ) from exc
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: several SELECTs see one snapshot."""
+        conn = self._conn()
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
+    def _init_schema(self) -> None:
+        """Create or migrate the schema, all in one write transaction (see the module docstring)."""
+        if self.read_only:
+            version = self._conn().execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                raise CatalogError(
+                    f"the catalog '{self.path}' has schema version {version} and dorisql "
+                    f"{SCHEMA_VERSION}; the warehouse is read-only, so it cannot be migrated"
+                )
+            return
+        with self._write() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise CatalogError(
+                    f"the catalog '{self.path}' has schema version {version}, newer than this "
+                    f"dorisql understands ({SCHEMA_VERSION}); upgrade dorisql"
+                )
+            if version == SCHEMA_VERSION:
+                return
+            if version == 0:
+                _run_script(conn, _SCHEMA)
+                conn.execute(
+                    "INSERT INTO sequences (name, value) VALUES ('id', ?) ON CONFLICT (name) DO NOTHING", (FIRST_ID,)
+                )
+                version = 1
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                try:
+                    _run_script(conn, _MIGRATIONS[target])
+                except sqlite3.Error as exc:
+                    raise CatalogError(
+                        f"could not upgrade the catalog '{self.path}' to schema version {target} "
+                        f"({exc}); it was left unchanged at version {version}"
+                    ) from exc
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
 def _writable(path: Path) -> bool:
     """Can this process change the catalog file and its folder (which SQLite's journal needs)?
     A read-only mount stops root as well, so it is checked besides the permissions."""
@@ -1209,7 +1290,7 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
 
 
-def _run_script(conn: sqlite3.Connection, script: str) -> None:
+def _run_script(conn: Conn, script: str) -> None:
     """Run `;`-separated statements one by one (executescript would commit the transaction)."""
     for statement in script.split(";"):
         if statement.strip():

@@ -45,7 +45,7 @@ class Engine:
         self.warehouse = resolve_root(self.config.warehouse)
         if not self.warehouse.is_dir():
             self.warehouse.mkdir(parents=True)
-        self.catalog = open_catalog(self.warehouse)
+        self.catalog = open_catalog(self.warehouse, getattr(self.config, "catalog", None))
         self._clock = clock
         self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
         self.current_db: str | None = getattr(self.config, "database", None)
@@ -177,6 +177,7 @@ class Engine:
             except Exception as exc:  # the JVM already died: nothing left to stop
                 logfile.record_failure(exc, shown="(none: stopping Spark at the end of the session)")
             self._spark = None
+        self.catalog.close()  # its connections (a PostgreSQL catalog's are server sessions); reopens on use
 
     def _owns_spark(self) -> bool:
         return self._spark_thread is not None

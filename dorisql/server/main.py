@@ -154,7 +154,7 @@ def catalog_source(config: Config) -> Callable[[], Catalog]:
 
                 root = resolve_root(config.warehouse)
                 root.mkdir(parents=True, exist_ok=True)
-                opened.append(open_catalog(root))
+                opened.append(open_catalog(root, config.catalog))
             return opened[0]
 
     return catalog

@@ -6,6 +6,7 @@
     dorisql < script.sql            the same, from stdin
     dorisql scheduler [--once]      run the dynamic-partition / compaction scheduler
     dorisql server                  serve Doris's MySQL protocol (port 9030) and HTTP API (8030)
+    dorisql catalog migrate --from sqlite:///w/_catalog/catalog.db --to postgresql://u@h/db
 
 Exit status: 0 success, 1 a statement failed, 2 usage error.
 
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dorisql",
         description="Apache Doris SQL on Spark + Delta Lake: an interactive shell and a script runner.",
         epilog="Config file: $XDG_CONFIG_HOME/dorisql/config.toml (see `python -m pydoc dorisql.config`). "
-        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CONFIG, NO_COLOR. "
+        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CATALOG, DORISQL_CONFIG, NO_COLOR. "
         "History and Spark's own log (spark.log) are in $XDG_STATE_HOME/dorisql/.",
     )
     parser.add_argument("-V", "--version", action="version", version=f"dorisql {__version__}")
@@ -54,11 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-D", "--database", metavar="DB", help="the database to USE first")
     parser.add_argument("--warehouse", metavar="PATH", help="warehouse folder (overrides DORISQL_WAREHOUSE)")
     parser.add_argument("--master", metavar="URL", help="Spark master (default local[*])")
+    parser.add_argument("--catalog", metavar="URL", help=_CATALOG_HELP)
     parser.add_argument(
         "--conf", metavar="KEY=VALUE", action="append", default=[], help="a Spark configuration setting (repeatable)"
     )
     parser.add_argument("--config", metavar="FILE", help="config file (default $XDG_CONFIG_HOME/dorisql/config.toml)")
-    sub = parser.add_subparsers(dest="command", metavar="{scheduler,server}")
+    sub = parser.add_subparsers(dest="command", metavar="{scheduler,server,catalog}")
     sched = sub.add_parser(
         "scheduler",
         help="run the background scheduler (dynamic partitions, compaction)",
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Also accepted after the subcommand (`dorisql scheduler --once --warehouse DIR`).
     sched.add_argument("--warehouse", dest="scheduler_warehouse", metavar="PATH", help="warehouse folder")
     sched.add_argument("--master", dest="scheduler_master", metavar="URL", help="Spark master")
+    sched.add_argument("--catalog", dest="scheduler_catalog", metavar="URL", help=_CATALOG_HELP)
     server = sub.add_parser(
         "server",
         help="serve the MySQL protocol and Doris's HTTP API",
@@ -79,10 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     server.add_argument("--warehouse", dest="server_warehouse", metavar="PATH", help="warehouse folder")
     server.add_argument("--master", dest="server_master", metavar="URL", help="Spark master")
+    server.add_argument("--catalog", dest="server_catalog", metavar="URL", help=_CATALOG_HELP)
     server.add_argument("--host", metavar="ADDRESS", help="address to listen on (default 127.0.0.1)")
     server.add_argument("--query-port", type=int, metavar="PORT", help="MySQL protocol port (default 9030)")
     server.add_argument("--http-port", type=int, metavar="PORT", help="HTTP API port (default 8030)")
+    catalog = sub.add_parser(
+        "catalog",
+        help="manage the catalog (copy a warehouse's catalog to PostgreSQL)",
+        description="Catalog maintenance. `catalog migrate` copies a catalog into an empty one.",
+    )
+    catalog_sub = catalog.add_subparsers(dest="catalog_command", metavar="{migrate}", required=True)
+    migrate = catalog_sub.add_parser(
+        "migrate",
+        help="copy a catalog into an empty one",
+        description="Copy every database, table, partition, colocation group, user, setting, load label and "
+        "recycle-bin entry (with the id sequence) from one catalog to another, which must be empty. "
+        "Stop the warehouse's dorisql processes first; afterwards start them with --catalog <to>.",
+    )
+    migrate.add_argument("--from", dest="source", required=True, metavar="URL", help="sqlite:///path/catalog.db")
+    migrate.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql://user@host:port/db")
     return parser
+
+
+_CATALOG_HELP = (
+    "catalog URL: postgresql://user@host:port/db to share one catalog between machines "
+    "(default: the SQLite catalog in the warehouse; env DORISQL_CATALOG)"
+)
 
 
 def make_config(args):
@@ -94,6 +119,8 @@ def make_config(args):
         config.warehouse = os.path.expanduser(args.warehouse)
     if args.master:
         config.master = args.master
+    if args.catalog:
+        config.catalog = args.catalog
     for item in args.conf:
         key, value = parse_assignment(item)
         config.spark_conf[key] = value
@@ -128,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_scheduler(args, config)
     if args.command == "server":
         return run_server(args, config)
+    if args.command == "catalog":
+        return run_catalog(args)
 
     interactive = args.execute is None and args.file is None and _stdin_is_tty()
     if interactive:
@@ -203,6 +232,8 @@ def run_scheduler(args, config) -> int:
         config.warehouse = args.scheduler_warehouse
     if args.scheduler_master:
         config.master = args.scheduler_master
+    if args.scheduler_catalog:
+        config.catalog = args.scheduler_catalog
     sched_argv = (
         (["--once"] if args.once else [])
         + (["--job", args.job] if args.job else [])
@@ -254,6 +285,8 @@ def run_server(args, config) -> int:
         config.warehouse = os.path.expanduser(args.server_warehouse)
     if args.server_master:
         config.master = args.server_master
+    if args.server_catalog:
+        config.catalog = args.server_catalog
     try:
         options = server_options(args, config)
     except DorisqlError as err:
@@ -262,6 +295,20 @@ def run_server(args, config) -> int:
     from dorisql.server.main import run_server as serve
 
     return serve(config, options)
+
+
+def run_catalog(args) -> int:
+    """``dorisql catalog migrate --from URL --to URL`` (dorisql.catalog.migrate)."""
+    from dorisql.catalog.migrate import migrate
+    from dorisql.errors import DorisqlError
+
+    try:
+        counts = migrate(args.source, args.target)
+    except DorisqlError as err:
+        print(f"dorisql catalog migrate: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    print("copied " + ", ".join(f"{n} {what}" for what, n in counts.items()))
+    return EXIT_OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,8 +11,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from dorisql.ast import props  # noqa: E402
-from dorisql.catalog.store import SqliteCatalog as Catalog  # noqa: E402
+from dorisql.catalog.store import SqlCatalog, SqliteCatalog  # noqa: E402
 from dorisql.errors import CommitConflictError  # noqa: E402
+
+
+def open_spec(spec: str, **options) -> SqlCatalog:
+    """The catalog a test names by its warehouse folder (SQLite) or a ``postgresql://`` URL."""
+    if spec.startswith("postgresql://"):
+        from dorisql.catalog.postgres import PostgresCatalog
+
+        return PostgresCatalog(spec, **options)
+    return SqliteCatalog(spec, **options)
 
 
 def increment(meta, worker: int):
@@ -22,12 +31,12 @@ def increment(meta, worker: int):
     return replace(meta, definition=replace(meta.definition, properties=tuple(p.items())))
 
 
-def bump_counter(root: str, worker: int, rounds: int, start, results) -> None:
+def bump_counter(spec: str, worker: int, rounds: int, start, results) -> None:
     """`rounds` read-modify-commit increments of db1.counter's "counter" property, retrying conflicts;
     also creates its own tables and draws ids, to race those paths too."""
     import catalog_samples as samples
 
-    cat = Catalog(root)
+    cat = open_spec(spec)
     start.wait()
     conflicts = 0
     ids = []

@@ -1,10 +1,9 @@
-"""The catalog's recycle bin (schema version 2) and how a version-1 catalog gets it."""
+"""The catalog's recycle bin (schema version 2) and how a version-1 catalog gets it, on both backends."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -19,7 +18,6 @@ from dorisql.catalog.base import (
     RecycledFile,
 )
 from dorisql.catalog.store import SCHEMA_VERSION
-from dorisql.catalog.store import SqliteCatalog as Catalog
 from dorisql.errors import AlreadyExistsError, CatalogError, UnknownDatabaseError
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -29,11 +27,10 @@ T1 = dt.datetime(2024, 3, 1, 12, 0, 0)
 
 
 @pytest.fixture
-def cat(warehouse):
-    c = Catalog(warehouse)
+def cat(open_cat):
+    c = open_cat()
     c.create_database("db1")
-    yield c
-    c.close()
+    return c
 
 
 def _kinds(cat) -> list[tuple[str, str]]:
@@ -43,55 +40,40 @@ def _kinds(cat) -> list[tuple[str, str]]:
 # --------------------------------------------------------------------------- schema migration
 
 
-def _downgrade_to_v1(path: Path) -> None:
+def _downgrade_to_v1(raw_db) -> None:
     """What a dorisql 0.1 catalog looks like: version 1, no recycle bin (nor users, load labels)."""
-    conn = sqlite3.connect(path)
-    conn.executescript("DROP TABLE recycle_bin; DROP TABLE users; DROP TABLE load_labels; PRAGMA user_version = 1;")
-    conn.close()
+    raw_db.execute("DROP TABLE recycle_bin", "DROP TABLE users", "DROP TABLE load_labels")
+    raw_db.set_schema_version(1)
 
 
-def _tables(path: Path) -> set[str]:
-    conn = sqlite3.connect(path)
-    try:
-        return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    finally:
-        conn.close()
-
-
-def test_a_version_1_catalog_is_migrated_once_keeping_its_data(warehouse):
-    with Catalog(warehouse) as c:
+def test_a_version_1_catalog_is_migrated_once_keeping_its_data(open_cat, raw_db):
+    with open_cat() as c:
         c.create_database("db1")
         t = c.create_table(samples.table_meta("db1", "t"))
-    path = warehouse / "_catalog" / "catalog.db"
-    _downgrade_to_v1(path)
-    assert "recycle_bin" not in _tables(path)
+    _downgrade_to_v1(raw_db)
+    assert "recycle_bin" not in raw_db.tables()
 
-    with Catalog(warehouse) as c:
+    with open_cat() as c:
         assert c.load_table("db1", "t") == t
         c.drop_table("db1", "t", dropped_at=T1)
         assert _kinds(c) == [(RECYCLED_TABLE, "t")]
     # Opening it again applies nothing twice: the bin and its entry are still there.
-    with Catalog(warehouse) as c:
+    with open_cat() as c:
         assert _kinds(c) == [(RECYCLED_TABLE, "t")]
-    conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
-    conn.close()
+    assert raw_db.schema_version() == SCHEMA_VERSION == 4
 
 
-def test_a_failed_migration_changes_nothing(warehouse, monkeypatch):
-    Catalog(warehouse).close()
-    path = warehouse / "_catalog" / "catalog.db"
-    _downgrade_to_v1(path)
+def test_a_failed_migration_changes_nothing(open_cat, raw_db, monkeypatch):
+    open_cat().close()
+    _downgrade_to_v1(raw_db)
     broken = store._MIGRATIONS[2] + ";\nCREATE TABLE recycle_bin (x INTEGER)"  # fails after the first CREATE
     monkeypatch.setitem(store._MIGRATIONS, 2, broken)
     with pytest.raises(CatalogError, match="left unchanged at version 1"):
-        Catalog(warehouse)
-    assert "recycle_bin" not in _tables(path)
-    conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
-    conn.close()
+        open_cat()
+    assert "recycle_bin" not in raw_db.tables()
+    assert raw_db.schema_version() == 1
     monkeypatch.undo()
-    with Catalog(warehouse) as c:
+    with open_cat() as c:
         assert c.list_recycle_bin() == []
 
 

@@ -1,4 +1,5 @@
-"""store: the SQLite catalog — databases, tables, conditional commits, ids, config, groups."""
+"""store: the catalog — databases, tables, conditional commits, ids, config, groups — on both
+backends (SQLite and PostgreSQL: conftest.py); the SQLite-only tests say so in their name."""
 
 from __future__ import annotations
 
@@ -32,11 +33,10 @@ import catalog_workers as workers  # noqa: E402
 
 
 @pytest.fixture
-def cat(warehouse):
-    c = Catalog(warehouse)
+def cat(open_cat):
+    c = open_cat()
     c.create_database("db1")
-    yield c
-    c.close()
+    return c
 
 
 # --------------------------------------------------------------------------- layout
@@ -53,20 +53,20 @@ def test_catalog_file_and_wal(warehouse):
     conn.close()
 
 
-def test_newer_schema_is_refused(warehouse):
-    Catalog(warehouse).close()
-    conn = sqlite3.connect(warehouse / "_catalog" / "catalog.db")
-    conn.execute("PRAGMA user_version = 99")
-    conn.close()
-    with pytest.raises(CatalogError, match="newer"):
-        Catalog(warehouse)
+def test_newer_schema_is_refused(open_cat, raw_db):
+    open_cat().close()
+    raw_db.set_schema_version(99)
+    with pytest.raises(
+        CatalogError, match=rf"has schema version 99, newer than this dorisql understands \({SCHEMA_VERSION}\); upgrade"
+    ):
+        open_cat()
 
 
 # --------------------------------------------------------------------------- databases
 
 
-def test_databases(warehouse):
-    c = Catalog(warehouse)
+def test_databases(open_cat):
+    c = open_cat()
     assert c.list_databases() == []
     d = c.create_database("b_db", properties={"replication_num": "1"})
     assert d.id > FIRST_ID and d.properties == (("replication_num", "1"),)
@@ -181,7 +181,7 @@ def test_commit_bumps_version_and_assigns_new_partition_ids(cat):
     assert v3.version == 3 and [p.name for p in v3.partitions] == [v1.partitions[1].name, "p_new"]
 
 
-def test_commit_conflict_changes_nothing(cat):
+def test_commit_conflict_changes_nothing(cat, open_cat):
     cat.create_table(samples.table_meta("db1", "t"))
     a = cat.load_table("db1", "t")
     b = cat.load_table("db1", "t")
@@ -201,7 +201,7 @@ def test_commit_conflict_changes_nothing(cat):
     # the failed commit's partition id allocation was rolled back too
     assert cat.next_id() == next_before + 1
     # also with a fresh Catalog (no cache)
-    assert Catalog(cat.root).load_table("db1", "t") == won
+    assert open_cat().load_table("db1", "t") == won
 
 
 def test_commit_conflict_after_drop_and_recreate(cat):
@@ -248,8 +248,8 @@ def test_drop_table(cat):
         cat.drop_table("nodb", "t", if_exists=True)
 
 
-def test_persistence_across_instances(warehouse):
-    c1 = Catalog(warehouse)
+def test_persistence_across_instances(open_cat):
+    c1 = open_cat()
     c1.create_database("db1", properties=(("k", "v"),))
     t = c1.create_table(samples.table_meta("db1", "t", n_partitions=4))
     t = c1.commit_table(workers.increment(t, 1))
@@ -257,7 +257,7 @@ def test_persistence_across_instances(warehouse):
     last = c1.next_id()
     c1.close()
 
-    c2 = Catalog(warehouse)
+    c2 = open_cat()
     assert c2.list_databases() == ["db1"]
     assert c2.get_database("db1").properties == (("k", "v"),)
     assert c2.load_table("db1", "t") == t and c2.load_table("db1", "t").version == 2
@@ -265,8 +265,8 @@ def test_persistence_across_instances(warehouse):
     assert c2.next_id() == last + 1
 
 
-def test_cache_sees_changes_from_other_instances(warehouse):
-    a, b = Catalog(warehouse), Catalog(warehouse)
+def test_cache_sees_changes_from_other_instances(open_cat):
+    a, b = open_cat(), open_cat()
     a.create_database("db1")
     a.create_table(samples.table_meta("db1", "t"))
     assert len(a.list_table_metas()) == 1
@@ -430,9 +430,9 @@ def test_a_dropped_database_keeps_its_groups_out_of_reach_until_erased(cat):
 # --------------------------------------------------------------------------- concurrency
 
 
-def test_two_processes_no_lost_update(warehouse):
+def test_two_processes_no_lost_update(open_cat, catalog_spec):
     rounds = 100
-    c = Catalog(warehouse)
+    c = open_cat()
     c.create_database("db1")
     c.create_table(samples.table_meta("db1", "counter", n_partitions=1))
     c.close()
@@ -440,7 +440,7 @@ def test_two_processes_no_lost_update(warehouse):
     ctx = multiprocessing.get_context("spawn")
     start = ctx.Barrier(2)  # both children ready (imported, catalog open) before either starts
     results = ctx.Queue()
-    procs = [ctx.Process(target=workers.bump_counter, args=(str(warehouse), w, rounds, start, results)) for w in (1, 2)]
+    procs = [ctx.Process(target=workers.bump_counter, args=(catalog_spec, w, rounds, start, results)) for w in (1, 2)]
     for p in procs:
         p.start()
     out = [results.get(timeout=300) for _ in procs]
@@ -448,7 +448,7 @@ def test_two_processes_no_lost_update(warehouse):
         p.join(timeout=60)
         assert p.exitcode == 0
 
-    c = Catalog(warehouse)
+    c = open_cat()
     final = c.load_table("db1", "counter")
     assert props(final.definition.properties)["counter"] == str(2 * rounds)
     assert final.version == 1 + 2 * rounds
@@ -523,7 +523,7 @@ def test_list_table_metas_200_tables_x_365_partitions(warehouse):
     assert after_one_change[:7] + after_one_change[8:] == metas[:7] + metas[8:]
 
 
-def test_list_table_metas_orders_by_db_then_name(cat):
+def test_list_table_metas_orders_by_db_then_name(cat, open_cat):
     cat.create_database("a_db")
     for db, name in [("db1", "z"), ("a_db", "y"), ("db1", "b"), ("a_db", "c")]:
         cat.create_table(samples.table_meta(db, name))
@@ -533,7 +533,7 @@ def test_list_table_metas_orders_by_db_then_name(cat):
         ("db1", "b"),
         ("db1", "z"),
     ]
-    assert [m.name for m in Catalog(cat.root).list_table_metas("db1")] == ["b", "z"]
+    assert [m.name for m in open_cat().list_table_metas("db1")] == ["b", "z"]
 
 
 def test_open_catalog_gives_the_sqlite_backend_of_the_interface(tmp_path):
@@ -562,9 +562,9 @@ def test_busy_catalog_is_a_clean_error(warehouse):
 # ---------------------------------------------------------------------- update_table: the one door
 
 
-def test_update_table_retries_a_change_over_a_concurrent_commit(cat):
+def test_update_table_retries_a_change_over_a_concurrent_commit(cat, open_cat):
     cat.create_table(samples.table_meta("db1", "t"))
-    other = Catalog(cat.root)  # another session on the same warehouse
+    other = open_cat()  # another session on the same warehouse
     seen_versions = []
 
     def add_comment(meta):
@@ -609,9 +609,9 @@ def test_update_table_refuses_a_recreated_table_and_a_stale_expected_version(cat
         cat.update_table("db1", "gone", lambda m: m)
 
 
-def test_update_table_gives_up_after_the_retry_budget(cat):
+def test_update_table_gives_up_after_the_retry_budget(cat, open_cat):
     cat.create_table(samples.table_meta("db1", "t"))
-    other = Catalog(cat.root)
+    other = open_cat()
     calls = []
 
     def always_beaten(meta):

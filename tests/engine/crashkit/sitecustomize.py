@@ -35,7 +35,10 @@ def install(spec: str) -> None:
     *path, name = qualname.split(".")
     for part in path:
         owner = getattr(owner, part)
-    original = vars(owner)[name] if isinstance(owner, type) else getattr(owner, name)
+    if isinstance(owner, type):  # the class's own or an inherited method, as the class has it
+        original = next(vars(k)[name] for k in owner.__mro__ if name in vars(k))
+    else:
+        original = getattr(owner, name)
     wrap = (
         classmethod
         if isinstance(original, classmethod)
