@@ -36,7 +36,13 @@ _CONNECTION_IDS = itertools.count(1)
 class Engine:
     """Executes parsed statements against one warehouse (catalog + Delta tables + Spark)."""
 
-    def __init__(self, config=None, clock: Clock | None = None, spark=None):
+    def __init__(
+        self,
+        config=None,
+        clock: Clock | None = None,
+        spark=None,
+        spark_source: Callable[[threading.Event], Any] | None = None,
+    ):
         from dorisql.catalog import open_catalog
         from dorisql.config import Config
         from dorisql.warehouse import resolve_root
@@ -50,6 +56,10 @@ class Engine:
         self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
         self.current_db: str | None = getattr(self.config, "database", None)
         self._spark = spark
+        #: Where a shared SparkSession comes from when it was not started yet (the server starts
+        #: one in the background for every connection): called on first need with the session's
+        #: cancel event; it waits for the start (a KILL ends the wait: CancelledError).
+        self._spark_source = spark_source
         self._spark_lock = threading.Lock()
         self._spark_thread: threading.Thread | None = None
         self._spark_error: BaseException | None = None
@@ -99,12 +109,14 @@ class Engine:
 
     @property
     def spark_started(self) -> bool:
-        return self._spark is not None
+        return self.running_spark is not None
 
     @property
     def running_spark(self):
         """The SparkSession if it has started, else None. Never starts Spark and never joins
         a job group: for observers on other threads (the shell's progress line)."""
+        if self._spark is None and self._spark_source is not None:
+            return getattr(self._spark_source, "started", None)
         return self._spark
 
     def start_spark_in_background(self) -> None:
@@ -129,6 +141,12 @@ class Engine:
     def spark(self):
         """The SparkSession, starting it (or waiting for the background start) if needed."""
         if self._spark is not None:
+            self._join_job_group()
+            return self._spark
+        if self._spark_source is not None:  # shared, started elsewhere: wait for it
+            if self.on_spark_wait is not None and getattr(self._spark_source, "started", None) is None:
+                self.on_spark_wait()
+            self._spark = self._spark_source(self._cancelled)
             self._join_job_group()
             return self._spark
         self.start_spark_in_background()
