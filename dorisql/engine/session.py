@@ -6,11 +6,12 @@ DATABASE, CREATE TABLE, SHOW ...) never wait for it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,23 @@ class Engine:
             raise failures.spark_startup_failure(err) from err
         self._join_job_group()
         return self._spark
+
+    @contextlib.contextmanager
+    def spark_in_time_zone(self, zone: str | None) -> Iterator[None]:
+        """Within the block, this session's Spark work runs in time zone `zone` (a Spark zone
+        id): a new SparkSession on the same SparkContext with its own ``spark.sql.session.
+        timeZone``, so no other session sees the change. None: nothing changes."""
+        if not zone:
+            yield
+            return
+        shared = self.spark
+        zoned = shared.newSession()
+        zoned.conf.set("spark.sql.session.timeZone", zone)
+        self._spark = zoned
+        try:
+            yield
+        finally:
+            self._spark = shared
 
     def _join_job_group(self) -> None:
         """Put the running statement's Spark jobs in this session's job group (once per

@@ -63,8 +63,12 @@ def test_what_clients_send_on_connect(server):
         assert (isolation, version) == ("REPEATABLE-READ", "5.7.99") and connection_id == conn.thread_id()
         cur.execute("SHOW VARIABLES LIKE 'lower_case_table_names'")
         assert cur.fetchall()[0][:2] == ("lower_case_table_names", "0")
+        cur.execute("SHOW DATABASES")
+        assert cur.fetchall() == (("information_schema",),)
         conn.commit()
         conn.rollback()
+    # First in the module: the port opened before Spark started, and all of this needed no Spark
+    assert "Spark ready" not in server.output(), "the answers waited for Spark"
 
 
 def test_ddl_dml_select_return_typed_values(loaded):
