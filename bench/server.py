@@ -15,8 +15,9 @@ It prints queries/s and p50/p99 latency per kind, then checks that every acknowl
 whose answer never came (timeout, reset) is reported apart: it may or may not have committed.
 
 Last, the overhead of the protocol: the same point query, one client at a time, over MySQL
-against the idle server, and in-process on a dorisql Engine (its own Spark, same warehouse,
-same master), both warmed up; the difference of the medians is what the server adds.
+against the idle server and in-process on a dorisql Engine (its own Spark, same warehouse, same
+master), alternating one of each so both see the same machine load, both warmed up; the
+difference of the medians is what the server adds.
 Target: under 20 ms at p50.
 """
 
@@ -219,41 +220,37 @@ def verify(port: int, stats: Stats) -> bool:
     return not lost and not wrong and not duplicated and rows == expected_rows and total == expected_sum
 
 
-def protocol_point_queries(port: int, runs: int) -> list[float]:
+def point_query_overhead(port: int, warehouse: Path, master: str, runs: int) -> tuple[list[float], list[float]]:
+    """The same point query over the protocol (the idle server) and in-process on a dorisql
+    Engine (no protocol, its own Spark on the same warehouse), alternating one of each so both
+    see the same machine load; 5 warm-up rounds first. Returns (protocol, in-process) seconds."""
     import pymysql
 
-    rng = random.Random(7)
-    conn = pymysql.connect(host="127.0.0.1", port=port, user="root", password="", database="bench")
-    times = []
-    with conn.cursor() as cur:
-        for i in range(runs + 5):
-            started = time.perf_counter()
-            cur.execute("SELECT v FROM kv WHERE k = %s", (rng.randrange(KV_ROWS),))
-            cur.fetchall()
-            if i >= 5:
-                times.append(time.perf_counter() - started)
-    conn.close()
-    return times
-
-
-def in_process_point_queries(warehouse: Path, master: str, runs: int) -> list[float]:
-    """The same query on a dorisql Engine in this process (no protocol, its own Spark)."""
     from dorisql.config import Config
     from dorisql.engine.session import Engine
     from dorisql.syntax import parse_one
 
     engine = Engine(Config(warehouse=str(warehouse), master=master, database="bench"))
+    conn = pymysql.connect(host="127.0.0.1", port=port, user="root", password="", database="bench")
     rng = random.Random(7)
-    times = []
+    over_protocol, in_process = [], []
     try:
-        for i in range(runs + 5):
-            started = time.perf_counter()
-            engine.execute(parse_one(f"SELECT v FROM kv WHERE k = {rng.randrange(KV_ROWS)}"))
-            if i >= 5:
-                times.append(time.perf_counter() - started)
+        with conn.cursor() as cur:
+            for i in range(runs + 5):
+                k = rng.randrange(KV_ROWS)
+                started = time.perf_counter()
+                cur.execute("SELECT v FROM kv WHERE k = %s", (k,))
+                cur.fetchall()
+                middle = time.perf_counter()
+                engine.execute(parse_one(f"SELECT v FROM kv WHERE k = {k}"))
+                ended = time.perf_counter()
+                if i >= 5:
+                    over_protocol.append(middle - started)
+                    in_process.append(ended - middle)
     finally:
+        conn.close()
         engine.close()
-    return times
+    return over_protocol, in_process
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -266,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "--dorisql", default=shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
     )
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # progress as it comes
 
     tmp = Path(tempfile.mkdtemp(prefix="dorisql-bench-server-"))
     home, warehouse = tmp / "home", tmp / "wh"
@@ -295,7 +293,10 @@ def main(argv: list[str] | None = None) -> int:
         wait_for_port(process, port)
         listening = time.perf_counter() - started
         spark_wait = setup(port)
-        print(f"server: listening after {listening:.1f} s; first Spark statement answered {spark_wait:.1f} s later")
+        print(
+            f"server: listening after {listening:.1f} s; first Spark statement answered {spark_wait:.1f} s later",
+            flush=True,
+        )
         print(f"load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
         stats = Stats()
@@ -324,8 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         ok = verify(port, stats)
 
-        over_protocol = protocol_point_queries(port, args.overhead_runs)
-        in_process = in_process_point_queries(warehouse, args.master, args.overhead_runs)
+        over_protocol, in_process = point_query_overhead(port, warehouse, args.master, args.overhead_runs)
         p50_protocol, p50_local = statistics.median(over_protocol) * 1000, statistics.median(in_process) * 1000
         added = p50_protocol - p50_local
         print(

@@ -123,8 +123,8 @@ class Engine:
     def start_spark_in_background(self) -> None:
         """Start Spark on a daemon thread so the shell's prompt never waits for it."""
         with self._spark_lock:
-            if self._spark is not None or self._spark_thread is not None:
-                return
+            if self._spark is not None or self._spark_thread is not None or self._spark_source is not None:
+                return  # (a shared source starts its Spark itself)
             self._spark_thread = threading.Thread(target=self._start_spark, name="spark-start", daemon=True)
             self._spark_thread.start()
 
