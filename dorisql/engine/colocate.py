@@ -115,6 +115,15 @@ def _member_ids(engine: Engine, group: ColocationGroup) -> list[int]:
     return sorted(set(ids))
 
 
+def group_by_ids(engine: Engine, db_id: int, group_id: int) -> ColocationGroup | None:
+    """The group Doris's HTTP API names by ``db_id`` and ``group_id`` (0 for a global group)."""
+    db_ids = _db_ids(engine)
+    wanted = f"{db_id}.{group_id}"
+    return next(
+        (g for g in engine.catalog.list_colocation_groups() if _group_ids(engine, g, db_ids)[0] == wanted), None
+    )
+
+
 GROUP_COLUMNS = ["GroupId", "GroupName", "TableIds", "BucketsNum", "ReplicationNum", "DistCols", "IsStable"]
 
 

@@ -6,11 +6,12 @@ DATABASE, CREATE TABLE, SHOW ...) never wait for it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,13 @@ _CONNECTION_IDS = itertools.count(1)
 class Engine:
     """Executes parsed statements against one warehouse (catalog + Delta tables + Spark)."""
 
-    def __init__(self, config=None, clock: Clock | None = None, spark=None):
+    def __init__(
+        self,
+        config=None,
+        clock: Clock | None = None,
+        spark=None,
+        spark_source: Callable[[threading.Event], Any] | None = None,
+    ):
         from dorisql.catalog import open_catalog
         from dorisql.config import Config
         from dorisql.warehouse import resolve_root
@@ -50,6 +57,10 @@ class Engine:
         self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
         self.current_db: str | None = getattr(self.config, "database", None)
         self._spark = spark
+        #: Where a shared SparkSession comes from when it was not started yet (the server starts
+        #: one in the background for every connection): called on first need with the session's
+        #: cancel event; it waits for the start (a KILL ends the wait: CancelledError).
+        self._spark_source = spark_source
         self._spark_lock = threading.Lock()
         self._spark_thread: threading.Thread | None = None
         self._spark_error: BaseException | None = None
@@ -99,19 +110,21 @@ class Engine:
 
     @property
     def spark_started(self) -> bool:
-        return self._spark is not None
+        return self.running_spark is not None
 
     @property
     def running_spark(self):
         """The SparkSession if it has started, else None. Never starts Spark and never joins
         a job group: for observers on other threads (the shell's progress line)."""
+        if self._spark is None and self._spark_source is not None:
+            return getattr(self._spark_source, "started", None)
         return self._spark
 
     def start_spark_in_background(self) -> None:
         """Start Spark on a daemon thread so the shell's prompt never waits for it."""
         with self._spark_lock:
-            if self._spark is not None or self._spark_thread is not None:
-                return
+            if self._spark is not None or self._spark_thread is not None or self._spark_source is not None:
+                return  # (a shared source starts its Spark itself)
             self._spark_thread = threading.Thread(target=self._start_spark, name="spark-start", daemon=True)
             self._spark_thread.start()
 
@@ -131,6 +144,12 @@ class Engine:
         if self._spark is not None:
             self._join_job_group()
             return self._spark
+        if self._spark_source is not None:  # shared, started elsewhere: wait for it
+            if self.on_spark_wait is not None and getattr(self._spark_source, "started", None) is None:
+                self.on_spark_wait()
+            self._spark = self._spark_source(self._cancelled)
+            self._join_job_group()
+            return self._spark
         self.start_spark_in_background()
         thread = self._spark_thread
         if thread is not None and thread.is_alive() and self.on_spark_wait is not None:
@@ -142,6 +161,23 @@ class Engine:
             raise failures.spark_startup_failure(err) from err
         self._join_job_group()
         return self._spark
+
+    @contextlib.contextmanager
+    def spark_in_time_zone(self, zone: str | None) -> Iterator[None]:
+        """Within the block, this session's Spark work runs in time zone `zone` (a Spark zone
+        id): a new SparkSession on the same SparkContext with its own ``spark.sql.session.
+        timeZone``, so no other session sees the change. None: nothing changes."""
+        if not zone:
+            yield
+            return
+        shared = self.spark
+        zoned = shared.newSession()
+        zoned.conf.set("spark.sql.session.timeZone", zone)
+        self._spark = zoned
+        try:
+            yield
+        finally:
+            self._spark = shared
 
     def _join_job_group(self) -> None:
         """Put the running statement's Spark jobs in this session's job group (once per

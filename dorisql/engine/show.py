@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
-from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseError
+from dorisql.errors import AnalysisError, UnknownDatabaseError
 from dorisql.result import Result
 
 from .buckets import show_buckets
@@ -460,15 +460,9 @@ def show_dynamic_partition_tables(engine: Engine, stmt: ast.ShowDynamicPartition
 
 
 def show_proc(engine: Engine, stmt: ast.ShowProc) -> Result:
-    if stmt.path.strip().strip("/").split("/")[0] == "colocation_group":
-        from .colocate import show_proc as colocation_proc
+    from .proc import show_proc as proc
 
-        return colocation_proc(engine, stmt.path)
-    if stmt.path.strip().strip("/") == "compactions":
-        from .compaction import show_compactions
-
-        return show_compactions(engine)
-    raise NotSupportedError(f"SHOW PROC '{stmt.path}'")
+    return proc(engine, stmt.path)
 
 
 def help_topic(engine: Engine, stmt: ast.Help) -> Result:

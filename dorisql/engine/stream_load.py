@@ -262,8 +262,10 @@ def _mapping(meta, options: StreamLoadOptions, names: list[str]):
     for item in items:
         if item.expr is None:
             if item.name.lower() in by_name:  # else a helper column for expressions only
-                targets.append(column(meta.definition, item.name))
-                values.append(F.col(f"`{item.name}`"))
+                target = column(meta.definition, item.name)
+                targets.append(target)
+                value = F.col(f"`{item.name}`")
+                values.append(_zoned_datetime(value) if target.type.name.upper().startswith("DATETIME") else value)
             continue
         if item.name.lower() not in by_name:
             raise AnalysisError(f"Unknown column '{item.name}' in table '{meta.name}'")
@@ -274,6 +276,22 @@ def _mapping(meta, options: StreamLoadOptions, names: list[str]):
     if not targets:
         raise AnalysisError("The columns header names no column of the table")
     return targets, values, derived
+
+
+#: A datetime text that names its zone: 'Z', an offset ('+08:00', '-0500') or a region ('Asia/Shanghai').
+_ZONED_DATETIME = r"(Z|[+-][0-9]{2}:?[0-9]{2}|\s+[A-Za-z]+(/[A-Za-z_+-]+)+)$"
+
+
+def _zoned_datetime(value):
+    """A DATETIME text with its own zone becomes the wall time of the load's time zone (the
+    Spark session's, see _load), as Doris converts it; other text is left to the column's
+    cast. (A plain cast to TIMESTAMP_NTZ would drop the zone.)"""
+    from pyspark.sql import functions as F
+
+    text = value.cast("string")
+    return F.when(text.rlike(_ZONED_DATETIME), F.to_timestamp(text).cast("timestamp_ntz").cast("string")).otherwise(
+        value
+    )
 
 
 def _header_expression(text: str, what: str):
@@ -303,12 +321,18 @@ def _plain(name: str):
 
 
 def _load(engine: Engine, meta, options, path: Path, record: LoadRecord, outcome: Outcome, error_url) -> int | None:
-    """Read, shape, count and load; fill `outcome`. Returns the Delta version committed."""
-    rows, ok, why, raw, names = _frames(engine, meta, options, path)
-    try:
-        return _load_rows(engine, meta, options, record, outcome, error_url, rows, ok, why, raw, names)
-    finally:
-        rows.unpersist()  # the JSON read is cached
+    """Read, shape, count and load; fill `outcome`. Returns the Delta version committed.
+
+    With a ``timezone`` header the load runs in a Spark session of that time zone (Doris: the
+    load's time zone): now() / current_timestamp() and from_unixtime() in the columns header,
+    and a datetime written with its zone or offset in the data ('2024-01-01 00:00:00+00:00'),
+    give that zone's wall time."""
+    with engine.spark_in_time_zone(options.timezone):
+        rows, ok, why, raw, names = _frames(engine, meta, options, path)
+        try:
+            return _load_rows(engine, meta, options, record, outcome, error_url, rows, ok, why, raw, names)
+        finally:
+            rows.unpersist()  # the JSON read is cached
 
 
 def _load_rows(engine: Engine, meta, options, record, outcome: Outcome, error_url, rows, ok, why, raw, names):

@@ -129,7 +129,10 @@ def variable_value(session_vars: Mapping[str, str], name: str) -> str:
             scope, lowered = prefix[:-1].upper(), lowered[len(prefix) :]
     values = all_variables(session_vars, "GLOBAL" if scope == "GLOBAL" else None)
     if lowered not in values:
-        raise AnalysisError(f"Unknown system variable '{lowered}'")
+        # Doris: ERR_UNKNOWN_SYSTEM_VARIABLE (common/ErrorCode.java: 1193, HY000)
+        err = AnalysisError(f"Unknown system variable '{lowered}'")
+        err.code = 1193
+        raise err
     return values[lowered]
 
 

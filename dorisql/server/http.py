@@ -3,6 +3,10 @@
     PUT  /api/{db}/{table}/_stream_load     Stream Load (curl --location-trusted -u user:pw -T file ...)
     GET  /api/_load_error_log?file=<name>   the rows a load left out (a response's ErrorURL)
     GET  /api/health                        {"msg": "success", "code": 0, "data": {...}, "count": 0}
+    GET  /api/show_proc?path=/dbs           SHOW PROC's rows as "data" (ADMIN)
+    GET  /api/colocate                      the colocation groups (ADMIN)
+    POST / DELETE /api/colocate/group_stable?db_id=&group_id=
+                                            mark a group unstable / stable (ADMIN)
 
 Doris's FE redirects a Stream Load to a backend; here the same listener loads it, so curl's
 ``--location-trusted`` has nothing to follow. Every request is authenticated with HTTP Basic
@@ -101,6 +105,17 @@ class HttpListener:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _proc_text(value: Any) -> str:
+    """A proc row's cell: Doris's rows are strings."""
+    return "\\N" if value is None else str(value)
+
+
+def _group_id(text: str) -> dict[str, int]:
+    """``dbId.grpId`` (SHOW PROC's GroupId) as Doris's GroupId JSON."""
+    db_id, _, group_id = text.partition(".")
+    return {"dbId": int(db_id), "grpId": int(group_id)}
 
 
 def _rest(code: int, msg: str, data: Any = None) -> dict:
@@ -210,10 +225,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._guarded(self._put)
 
     def do_POST(self) -> None:
-        self._guarded(self._not_found)
+        self._guarded(self._post_or_delete)
 
     def do_DELETE(self) -> None:
-        self._guarded(self._not_found)
+        self._guarded(self._post_or_delete)
 
     def _guarded(self, route: Callable[[], None]) -> None:
         """Run a route; nothing it raises stops the listener or reaches the client as a trace."""
@@ -248,7 +263,86 @@ class _Handler(BaseHTTPRequestHandler):
         if url.path.rstrip("/") == "/api/_load_error_log":
             self._error_log(parse_qs(url.query).get("file", [""])[0])
             return
+        if url.path.rstrip("/") == "/api/show_proc":
+            self._as_user(lambda engine: self._show_proc(engine, parse_qs(url.query).get("path", [""])[0]))
+            return
+        if url.path.rstrip("/") == "/api/colocate":
+            self._as_user(self._colocate)
+            return
         self._not_found()
+
+    def _post_or_delete(self) -> None:
+        url = urlsplit(self.path)
+        if url.path.rstrip("/") == "/api/colocate/group_stable":
+            query = parse_qs(url.query)
+            stable = self.command == "DELETE"  # Doris: DELETE marks stable, POST unstable
+            self._as_user(lambda engine: self._group_stable(engine, query, stable))
+            return
+        self._not_found()
+
+    # ------------------------------------------------------------------ admin APIs
+
+    def _as_user(self, action: Callable[[Engine], None]) -> None:
+        """Authenticate (HTTP Basic), then run `action` with an engine acting as that user:
+        its statements are checked against the user's grants like any session's."""
+        engine = self.owner.engine_factory()
+        try:
+            identity = self._authenticate(engine)
+            if identity is None:
+                return
+            engine.user = identity
+            try:
+                action(engine)
+            except DorisqlError as exc:
+                if exc.code in (1224, 1225, 1227):  # checkGlobalAuth(ADMIN) failed
+                    self._send_json(HTTPStatus.UNAUTHORIZED, _rest(401, "Unauthorized", str(exc)))
+                else:  # ResponseEntityBuilder.okWithCommonError: the UserException's message
+                    self._send_json(HTTPStatus.OK, _rest(1, "Error", f"errCode = 2, detailMessage = {exc}"))
+        finally:
+            engine.close()
+
+    def _show_proc(self, engine: Engine, path: str) -> None:
+        """Doris's ShowProcAction: the proc node's rows (an empty path is '/')."""
+        from dorisql import ast
+
+        result = engine.execute(ast.ShowProc(path or "/"))
+        rows = [[_proc_text(value) for value in row] for row in result.rows]
+        self._send_json(HTTPStatus.OK, _rest(0, "success", rows))
+
+    def _colocate(self, engine: Engine) -> None:
+        """Doris's ColocateMetaService GET /api/colocate: the groups as SHOW PROC
+        '/colocation_group' lists them (infos), the unstable ones and all of them by id."""
+        from dorisql import ast
+
+        result = engine.execute(ast.ShowProc("/colocation_group"))
+        infos = [[_proc_text(value) for value in row] for row in result.rows]
+        ids = [_group_id(row[0]) for row in infos]
+        unstable = [gid for gid, row in zip(ids, infos, strict=True) if row[-1] != "true"]
+        self._send_json(
+            HTTPStatus.OK, _rest(0, "success", {"infos": infos, "unstableGroupIds": unstable, "allGroupIds": ids})
+        )
+
+    def _group_stable(self, engine: Engine, query: dict[str, list[str]], stable: bool) -> None:
+        from dorisql import ast
+        from dorisql.auth import privileges
+        from dorisql.auth.users import grants_of
+        from dorisql.engine.colocate import group_by_ids
+
+        # checkGlobalAuth(ADMIN) comes first: nobody else learns which groups exist
+        privileges.check(grants_of(engine.catalog, engine.user), [privileges.Need(frozenset((privileges.ADMIN,)))])
+        try:
+            db_id = int(query.get("db_id", [""])[0].strip())
+            group_id = int(query.get("group_id", [""])[0].strip())
+        except ValueError:
+            self._send_json(HTTPStatus.OK, _rest(403, "Bad Request", "db_id and group_id must be numbers"))
+            return
+        group = group_by_ids(engine, db_id, group_id)
+        if group is None:  # ColocateMetaService.checkAndGetGroupId
+            self._send_json(HTTPStatus.OK, _rest(1, "Error", f"the group {db_id}.{group_id} isn't exist"))
+            return
+        name = ast.TableName(group.name, group.db or None)
+        engine.execute(ast.AdminSetColocationGroup(name, stable))
+        self._send_json(HTTPStatus.OK, _rest(0, "success"))
 
     def _error_log(self, name: str) -> None:
         from dorisql.engine.stream_load import error_log_dir

@@ -9,10 +9,13 @@
 - `Listener`: ``start()`` binds and serves in the background (raising ``OSError`` when the port
   cannot be had), ``stop()`` stops serving and waits for what is running. `build_listeners`
   lists them: the MySQL protocol (`dorisql.server.mysql.MySQLListener`) and Doris's HTTP API.
-- `run_server`: refuse a non-loopback address while root has no password, start Spark, the
-  listeners and the background jobs (dorisql.engine.scheduler.default_jobs), then wait for
-  SIGTERM / SIGINT: stop accepting, cancel running statements (each ends before its commit or
-  after it, never half-way: dorisql's commit protocol), stop the jobs and Spark, exit 0.
+- `SharedSpark`: the one SparkSession, started on a background thread; a statement that needs
+  it waits for it (a KILL ends the wait), everything else is answered at once.
+- `run_server`: refuse a non-loopback address while root has no password, open the listeners,
+  start Spark in the background and the background jobs (dorisql.engine.scheduler.default_jobs),
+  then wait for SIGTERM / SIGINT: stop accepting, cancel running statements (each ends before
+  its commit or after it, never half-way: dorisql's commit protocol), stop the jobs and Spark,
+  exit 0. Spark failing to start stops the server (exit 1) with the reason on stderr.
 """
 
 from __future__ import annotations
@@ -91,12 +94,83 @@ class Listener(Protocol):
         """Stop accepting, end what runs (running statements are cancelled first), return."""
 
 
+class SharedSpark:
+    """The server's one SparkSession, started in the background so the ports open at once
+    (as the shell's prompt does not wait for Spark either). Engines call it (`Engine(...,
+    spark_source=shared)`) when a statement first needs Spark."""
+
+    def __init__(self, start: Callable[[], object]):
+        self._start = start
+        self._ready = threading.Event()
+        self._session: object | None = None
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, session: object) -> SharedSpark:
+        """One that has already started (embedding, tests)."""
+        shared = cls(lambda: session)
+        shared._session = session
+        shared._ready.set()
+        return shared
+
+    def start(self, on_done: Callable[[BaseException | None], None] | None = None) -> None:
+        """Start Spark on a daemon thread; ``on_done(error or None)`` when it is up (or failed)."""
+
+        def run() -> None:
+            try:
+                self._session = self._start()
+            except BaseException as exc:  # reported to the statements that need Spark
+                self._error = exc
+            finally:
+                self._ready.set()
+            if on_done is not None:
+                on_done(self._error)
+
+        with self._lock:
+            if self._thread is None and not self._ready.is_set():
+                self._thread = threading.Thread(target=run, name="spark-start", daemon=True)
+                self._thread.start()
+
+    @property
+    def started(self):
+        """The SparkSession once it runs, else None (never waits)."""
+        return self._session if self._ready.is_set() else None
+
+    def __call__(self, cancelled: threading.Event | None = None):
+        """The SparkSession, waiting for its start; CancelledError if ``cancelled`` is set
+        meanwhile, Doris-worded startup failure if Spark could not start."""
+        from dorisql.engine import failures
+        from dorisql.errors import CancelledError
+
+        self.start()
+        while not self._ready.wait(0.1):
+            if cancelled is not None and cancelled.is_set():
+                raise CancelledError()
+        if self._session is None:
+            raise failures.spark_startup_failure(self._error) from self._error
+        return self._session
+
+    def stop(self) -> None:
+        """Stop Spark (waiting for a start in progress)."""
+        if self._thread is not None:
+            self._thread.join()
+        session, self._session = self._session, None
+        if session is not None:
+            try:
+                session.stop()  # type: ignore[attr-defined]
+            except Exception:  # the JVM already went away
+                pass
+
+
 class ServerContext:
     """What the listeners of one server share."""
 
     def __init__(self, config: Config, spark, authenticator: Authenticator | None = None):
         self.config = dataclasses.replace(config, database=None)  # each connection picks its own
-        self.spark = spark
+        #: The shared SparkSession (a `SharedSpark`, or a session already started).
+        self.spark: SharedSpark = spark if isinstance(spark, SharedSpark) else SharedSpark.of(spark)
         self._running: set[Engine] = set()
         self._lock = threading.Lock()
         self.stopping = threading.Event()
@@ -111,7 +185,7 @@ class ServerContext:
         """A fresh session on the shared Spark (call it on the thread that will use it)."""
         from dorisql.engine.session import Engine
 
-        return Engine(self.config, spark=self.spark)
+        return Engine(self.config, spark=self.spark.started, spark_source=self.spark)
 
     def running(self, engine: Engine, active: bool) -> None:
         """Mark an engine as running a statement (or done), for `cancel_all`."""
@@ -218,19 +292,22 @@ def run_server(
 
     divert_jvm_stderr(state_dir() / "spark.log")
     _configure_logging()  # after the diversion: on the real stderr, not in spark.log
-    log.info("starting Spark (master %s)", config.master)
-    try:
-        spark = start_spark(config)
-    except Exception as exc:  # no Java, a bad master URL: one line, the detail in the log
-        from dorisql.engine import failures
-
-        err = failures.spark_startup_failure(exc)
-        print(f"dorisql server: {err}", file=sys.stderr)
-        return EXIT_FAILED
+    spark = SharedSpark(lambda: start_spark(config))
     context = ServerContext(config, spark, authenticator)
     listeners = build_listeners(context, options)
     started: list[Listener] = []
     scheduler = None
+    failed: list[str] = []
+
+    def spark_done(error: BaseException | None) -> None:
+        if error is None:
+            log.info("Spark ready (master %s)", config.master)
+            return
+        from dorisql.engine import failures
+
+        failed.append(str(failures.spark_startup_failure(error)))  # no Java, a bad master URL
+        stop.set()
+
     status = EXIT_OK
     try:
         for listener in listeners:
@@ -242,12 +319,19 @@ def run_server(
                 return status
             started.append(listener)
             log.info("listening: %s", describe(listener))
+        # The ports are open first: a client connecting now is answered (what needs no Spark at
+        # once, the rest once Spark is up) instead of refused.
+        log.info("starting Spark in the background (master %s)", config.master)
+        spark.start(spark_done)
         scheduler = BackgroundScheduler(
             context.new_engine, default_jobs(), report=lambda message: log.info("[scheduler] %s", message)
         )
         scheduler.start()
         log.info("dorisql server ready (warehouse %s)", config.warehouse)
         stop.wait()
+        if failed:
+            print(f"dorisql server: {failed[0]}", file=sys.stderr)
+            status = EXIT_FAILED
         log.info("shutting down")
     finally:
         context.stopping.set()
@@ -259,10 +343,7 @@ def run_server(
                 log.exception("stopping %s failed", describe(listener))
         if scheduler is not None:
             scheduler.stop()
-        try:
-            spark.stop()
-        except Exception:  # the JVM already went away
-            pass
+        spark.stop()
         log.info("stopped")
     return status
 

@@ -159,11 +159,39 @@ def parse_options(headers: Mapping[str, str]) -> StreamLoadOptions:
         temporary_partitions=bool(h.get("temporary_partitions")) and not h.get("partitions"),
         max_filter_ratio=ratio,
         strict_mode=_bool(h, "strict_mode", False),
-        timezone=(h.get("timezone") or "").strip() or None,
+        timezone=load_time_zone(h["timezone"]) if (h.get("timezone") or "").strip() else None,
         strip_outer_array=_bool(h, "strip_outer_array", False),
         read_json_by_line=_bool(h, "read_json_by_line", False),
         comment=h.get("comment", ""),
     )
+
+
+#: Doris's time zone aliases (TimeUtils.timeZoneAliasMap) and a UTC offset ('+08:00').
+_ZONE_ALIASES = {"CST": "Asia/Shanghai", "PRC": "Asia/Shanghai", "UTC": "UTC", "GMT": "UTC"}
+_OFFSET = re.compile(r"[+-](\d{2}):(\d{2})")
+
+
+def load_time_zone(text: str) -> str:
+    """The ``timezone`` header as a zone id Spark and Python both know: an IANA name, one of
+    Doris's aliases (CST, UTC) or an offset up to +-14:00. Doris's message otherwise
+    (ERR_UNKNOWN_TIME_ZONE, TimeUtils.checkTimeZoneValidAndStandardize)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    value = text.strip()
+    offset = _OFFSET.fullmatch(value)
+    if offset:
+        hours, minutes = int(offset.group(1)), int(offset.group(2))
+        if minutes < 60 and hours * 60 + minutes <= 14 * 60:
+            return value
+    else:
+        zone = _ZONE_ALIASES.get(value.upper(), value)
+        try:
+            if zone and not zone.startswith("/") and ".." not in zone:
+                ZoneInfo(zone)
+                return zone
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    raise AnalysisError(f"Unknown or incorrect time zone: '{text}'")
 
 
 # --------------------------------------------------------------------------- the response

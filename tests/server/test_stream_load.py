@@ -27,6 +27,8 @@ DDL = """
 CREATE DATABASE sl;
 CREATE TABLE sl.orders (id INT, day DATE, amount DECIMAL(10, 2), note VARCHAR(6))
     DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1 PROPERTIES ('replication_num' = '1');
+CREATE TABLE sl.zoned (k INT, ts DATETIME, f DATETIME, n DATETIME)
+    DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('replication_num' = '1');
 CREATE USER 'loader'@'%' IDENTIFIED BY 'load-pw';
 GRANT LOAD_PRIV, SELECT_PRIV ON sl.* TO 'loader'@'%';
 CREATE USER 'reader'@'%' IDENTIFIED BY 'read-pw';
@@ -69,10 +71,13 @@ def _curl(server, data_file, *headers, user="loader:load-pw"):
     return json.loads(done.stdout)
 
 
-def _put(server, body: bytes, headers: dict, user=("loader", "load-pw")):
+def _put(server, body: bytes, headers: dict, user=("loader", "load-pw"), table="orders"):
     token = base64.b64encode(f"{user[0]}:{user[1]}".encode()).decode()
     request = urllib.request.Request(
-        _url(server), data=body, method="PUT", headers={"Authorization": f"Basic {token}", **headers}
+        _url(server, f"/api/sl/{table}/_stream_load"),
+        data=body,
+        method="PUT",
+        headers={"Authorization": f"Basic {token}", **headers},
     )
     try:
         with urllib.request.urlopen(request, timeout=300) as answer:
@@ -109,6 +114,33 @@ def test_curl_loads_typed_columns_and_lists_the_filtered_rows(listener, factory,
     assert again["Status"] == "Label Already Exists" and again["ExistingJobStatus"] == "FINISHED"
     assert again["TxnId"] == out["TxnId"] and "has already been used" in again["Message"]
     assert len(_rows(factory, "id IN (1, 5)")) == 2
+
+
+def test_the_timezone_header_is_the_loads_time_zone(listener, factory):
+    """now(), from_unixtime() and a datetime written with its zone give the wall time of the
+    ``timezone`` header's zone (Doris: the load's time zone); without it, the server's (UTC here)."""
+    body = b"1|2024-01-01 00:00:00+00:00|0\n2|2024-01-01 00:00:00|3600\n3|2024-01-01 08:00:00 Asia/Shanghai|0\n"
+    columns = {"column_separator": "|", "columns": "k, ts, u, f = from_unixtime(u), n = now()"}
+    before = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    status, out = _put(listener, body, {"label": "tz-shanghai", "timezone": "Asia/Shanghai", **columns}, table="zoned")
+    assert (status, out["Status"], out["NumberLoadedRows"]) == (200, "Success", 3), out
+    again = body.replace(b"1|2024", b"4|2024").replace(b"2|2024", b"5|2024").replace(b"3|2024", b"6|2024")
+    status, out = _put(listener, again, {"label": "tz-default", **columns}, table="zoned")
+    assert (status, out["Status"]) == (200, "Success")
+    rows = factory().execute_sql("SELECT k, ts, f, n FROM sl.zoned ORDER BY k")[0].rows
+    eight = dt.timedelta(hours=8)
+    assert [r[:3] for r in rows] == [
+        (1, dt.datetime(2024, 1, 1, 8), dt.datetime(1970, 1, 1, 8)),
+        (2, dt.datetime(2024, 1, 1), dt.datetime(1970, 1, 1, 9)),
+        (3, dt.datetime(2024, 1, 1, 8), dt.datetime(1970, 1, 1, 8)),
+        (4, dt.datetime(2024, 1, 1), dt.datetime(1970, 1, 1)),
+        (5, dt.datetime(2024, 1, 1), dt.datetime(1970, 1, 1, 1)),
+        (6, dt.datetime(2024, 1, 1), dt.datetime(1970, 1, 1)),
+    ]
+    assert abs(rows[0][3] - eight - before) < dt.timedelta(minutes=5)  # now() in Shanghai
+    assert abs(rows[3][3] - before) < dt.timedelta(minutes=5)
+    status, out = _put(listener, body, {"label": "tz-bad", "timezone": "Mars/Olympus", **columns}, table="zoned")
+    assert (out["Status"], out["Message"]) == ("Fail", "Unknown or incorrect time zone: 'Mars/Olympus'")
 
 
 def test_too_many_filtered_rows_fails_and_loads_nothing_csv_with_names(listener, factory):

@@ -80,3 +80,24 @@ def test_the_response_has_dorises_keys_in_order():
         assert key in body
     exists = response(Outcome(label="l1", status="Label Already Exists", existing_job_status="FINISHED"))
     assert exists["ExistingJobStatus"] == "FINISHED" and "ErrorURL" not in exists
+
+
+@pytest.mark.parametrize(
+    ("header", "zone"),
+    [
+        ("Asia/Shanghai", "Asia/Shanghai"),
+        ("cst", "Asia/Shanghai"),
+        ("UTC", "UTC"),
+        ("+08:00", "+08:00"),
+        ("-14:00", "-14:00"),
+    ],
+)
+def test_the_timezone_header_names_a_zone(header, zone):
+    assert parse_options({"label": "l", "timezone": header}).timezone == zone
+
+
+@pytest.mark.parametrize("header", ["Mars/Olympus", "+15:00", "+08:61", "../etc/passwd", "8"])
+def test_an_unknown_timezone_is_refused_with_dorises_message(header):
+    with pytest.raises(AnalysisError) as info:
+        parse_options({"label": "l", "timezone": header})
+    assert str(info.value) == f"Unknown or incorrect time zone: '{header}'"
