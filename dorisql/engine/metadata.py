@@ -803,8 +803,7 @@ def _executors(engine: Engine) -> list[tuple[str, int, int, int, int, dt.datetim
     sc = spark.sparkContext
     started = dt.datetime.fromtimestamp(sc.startTime / 1000).replace(microsecond=0)
     found = executors(spark, engine.config.master)
-    cores = max(1, sc.defaultParallelism // max(len(found), 1))
-    out = [(e.host, e.port, cores, e.memory or memory, e.running_tasks, started) for e in found]
+    out = [(e.host, e.port, e.cores, e.memory or memory, e.running_tasks, started) for e in found]
     return out or [local]
 
 

@@ -195,7 +195,8 @@ class Executor:
 
     host: str
     port: int
-    memory: int  # bytes of on-heap storage memory
+    cores: int
+    memory: int  # bytes of storage memory
     running_tasks: int
 
 
@@ -204,25 +205,40 @@ def is_local_master(master: str | None) -> bool:
 
 
 def executors(session, master: str | None, wait_seconds: float = 30.0) -> list[Executor]:
-    """The executors of an in-process SparkContext (SparkStatusTracker, Spark's public Scala API).
+    """The executors of an in-process SparkContext, from its status store (what the Spark UI's
+    Executors page shows).
 
     In local mode the driver is the one executor. On a cluster the driver runs no tasks and is
     left out; executors register a moment after the context starts, so with none yet this waits
     up to `wait_seconds` (Spark's own ``spark.scheduler.maxRegisteredResourcesWaitingTime``) for
     the first ones. Not for Spark Connect sessions (no SparkContext here): see `is_connect`.
     """
-    sc = session.sparkContext
-    scala = sc._jsc.sc()
-    driver = scala.env().blockManager().blockManagerId()
+    store = session.sparkContext._jsc.sc().statusStore()
+    local = is_local_master(master)
+
+    def registered() -> list[Executor]:
+        found = []
+        summaries = store.executorList(True)  # active executors, the driver among them
+        for i in range(summaries.size()):
+            e = summaries.apply(i)
+            if e.id() == "driver" and not local:
+                continue
+            host, _, port = e.hostPort().rpartition(":")
+            found.append(Executor(host, int(port or -1), e.totalCores(), e.maxMemory(), e.activeTasks()))
+        return found
+
+    found = registered()
+    if found or local:
+        return found
     deadline = time.monotonic() + wait_seconds
-    while True:
-        found = [
-            Executor(info.host(), info.port(), info.totalOnHeapStorageMemory(), info.numRunningTasks())
-            for info in scala.statusTracker().getExecutorInfos()
-        ]
-        if is_local_master(master):
-            return found
-        workers = [e for e in found if (e.host, e.port) != (driver.host(), driver.port())]
-        if workers or time.monotonic() >= deadline:
-            return workers
+    while not found and time.monotonic() < deadline:
         time.sleep(0.2)
+        found = registered()
+    # the others of a cluster's first batch register about as fast: until a second passes with no new one
+    settled = time.monotonic() + 1.0
+    while time.monotonic() < min(settled, deadline):
+        time.sleep(0.2)
+        again = registered()
+        if len(again) != len(found):
+            found, settled = again, time.monotonic() + 1.0
+    return found
