@@ -168,7 +168,8 @@ def connect_url(cluster):
     argv = [str(cluster.spark_home / "sbin" / "start-connect-server.sh"), "--wait", "--master", cluster.url]
     for key, value in conf.items():
         argv += ["--conf", f"{key}={value}"]
-    env = {**cluster.env, "SPARK_SUBMIT_OPTS": JVM_OPTIONS}
+    # the server is an application's driver: not the daemons' small heap (spark-daemon.sh applies it)
+    env = {**cluster.env, "SPARK_DAEMON_MEMORY": "1g"}
     process = cluster.spawn("connect", argv, env)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
