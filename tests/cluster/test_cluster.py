@@ -266,3 +266,11 @@ def test_spark_connect_runs_quickstart_and_joins(cluster, connect_url, spark_pro
     assert "; 1 nodes -> " in reason, reason
     assert [row[1] for row in backends] == ["127.0.0.1"]
     _assert_written_by_executors(cluster, warehouse)
+    # a server setting cannot be changed from a client: said so, nothing else happens
+    argv = [DORISQL, "--warehouse", str(warehouse), "--remote", connect_url, "--conf", "spark.executor.memory=2g"]
+    done = subprocess.run([*argv, "-e", "SELECT 1"], env=env, capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(
+        "ERROR 1235 (42000) at line 1: not supported: --conf spark.executor.memory with --remote: it is a setting of the "
+        "Spark Connect server (set it where the server starts: start-connect-server.sh --conf spark.executor.memory=...)"
+    ), done.stderr
