@@ -3,8 +3,8 @@ server on that cluster (``--remote sc://...``), both started from the pyspark wh
 
 One cluster for the module: a master and two workers on 127.0.0.1 (one core, 1 GB each), random
 free ports, work folders in a temporary folder, killed at teardown. Each test runs the real
-``dorisql`` command on ``examples/quickstart.sql`` and a script of a colocate join, an ordinary
-join, BUCKETS AUTO and SHOW BACKENDS, and checks that every load's files were written by the
+``dorisql`` command on a script that sources ``examples/quickstart.sql`` and goes on with a
+colocate join, an ordinary join, BUCKETS AUTO and SHOW BACKENDS, and checks that every load's files were written by the
 executors: each table has as many staging folders (``<table>/_staging/<txn>/``) named by an
 executor's "Saved output of task" line, in a worker's work folder, as INSERT commits in its Delta
 log. Only executors log there; the driver (the dorisql process, or the Connect server) does not.
@@ -211,7 +211,7 @@ def _check_quickstart(records: list[dict]) -> None:
 
 def _check_joins(records: list[dict]) -> tuple[str, list[list[str]]]:
     """(the BUCKETS AUTO table's reason, SHOW BACKENDS's rows), after checking the joins."""
-    assert ["     colocate: true, group: j.g"] in _rows(records, "EXPLAIN")
+    assert ["     colocate: true, group: j.g"] in _rows(records, "EXPLAIN SELECT a.k1")
     assert _rows(records, "SELECT a.k1, sum") == [["1", "110"], ["2", "220"], ["4", "441"]]
     assert _rows(records, "SELECT a.k1, b.k2") == [
         ["1", "x", "110"],
@@ -244,12 +244,20 @@ def _assert_written_by_executors(cluster: Cluster, warehouse: Path) -> None:
     assert {table: len(staged.get(table, ())) for table in inserts} == inserts
 
 
+def _script(tmp_path: Path) -> Path:
+    """examples/quickstart.sql (sourced: its paths stay relative to it), then `JOINS`: one
+    dorisql process, one Spark application."""
+    script = tmp_path / "cluster.sql"
+    script.write_text(f"source {QUICKSTART};\n{JOINS}")
+    return script
+
+
 def test_standalone_cluster_runs_quickstart_and_joins(cluster, spark_process_env, tmp_path):
     warehouse = tmp_path / "warehouse"
     flags = ["--master", cluster.url] + [f"--conf={k}={v}" for k, v in APP_CONF.items()]
-    _check_quickstart(_run(spark_process_env, warehouse, *flags, script=QUICKSTART))
-    (tmp_path / "joins.sql").write_text(JOINS)
-    reason, backends = _check_joins(_run(spark_process_env, warehouse, *flags, script=tmp_path / "joins.sql"))
+    records = _run(spark_process_env, warehouse, *flags, script=_script(tmp_path))
+    _check_quickstart(records)
+    reason, backends = _check_joins(records)
     # BUCKETS AUTO and SHOW BACKENDS see the cluster's two executors, not the driver
     assert "; 2 nodes -> " in reason, reason
     assert [row[1] for row in backends] == ["127.0.0.1", "127.0.0.1"]
@@ -258,10 +266,10 @@ def test_standalone_cluster_runs_quickstart_and_joins(cluster, spark_process_env
 
 def test_spark_connect_runs_quickstart_and_joins(cluster, connect_url, spark_process_env, tmp_path):
     warehouse = tmp_path / "warehouse"
-    env = {**spark_process_env, "DORISQL_REMOTE": connect_url}  # the environment, as a flag would
-    _check_quickstart(_run(env, warehouse, script=QUICKSTART))
-    (tmp_path / "joins.sql").write_text(JOINS)
-    reason, backends = _check_joins(_run(env, warehouse, "--remote", connect_url, script=tmp_path / "joins.sql"))
+    env = {**spark_process_env, "DORISQL_REMOTE": connect_url}  # the environment; the flag below
+    records = _run(env, warehouse, script=_script(tmp_path))
+    _check_quickstart(records)
+    reason, backends = _check_joins(records)
     # a Connect client is not told about executors: one backend, the server's host (docs/deployment.md)
     assert "; 1 nodes -> " in reason, reason
     assert [row[1] for row in backends] == ["127.0.0.1"]
