@@ -282,3 +282,29 @@ def test_spark_connect_runs_quickstart_and_joins(cluster, connect_url, spark_pro
         "ERROR 1235 (42000) at line 1: not supported: --conf spark.executor.memory with --remote: it is a setting of the "
         "Spark Connect server (set it where the server starts: start-connect-server.sh --conf spark.executor.memory=...)"
     ), done.stderr
+
+
+def test_ctrl_c_in_the_shell_interrupts_a_statement_on_spark_connect(cluster, connect_url, spark_process_env, tmp_path):
+    """Spark Connect has no job groups: the statement's operations carry a tag, and Ctrl-C
+    interrupts that tag on the server (the executors are free again at once)."""
+    import pexpect
+
+    env = {k: v for k, v in spark_process_env.items() if k != "NO_COLOR"}
+    env.update({"PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"})
+    argv = ["--warehouse", str(tmp_path / "warehouse"), "--remote", connect_url]
+    shell = pexpect.spawn(DORISQL, argv, env=env, dimensions=(40, 120), encoding="utf-8", timeout=60)
+    try:
+        shell.expect(r"dorisql>")
+        shell.send(
+            'SELECT max(sha2(cast(number AS STRING), 256)) FROM numbers("number" = "50000000000", "backend_num" = "2");\r'
+        )
+        time.sleep(8)  # running on both executors by now (no progress line with --remote)
+        shell.send("\x03")
+        shell.expect(r"ERROR 1317 \(70100\): Query execution was interrupted")
+        shell.expect(r"dorisql>")
+        # both executors' cores are free: a query needing them finishes
+        shell.send('SELECT count(*) FROM numbers("number" = "1000", "backend_num" = "2");\r')
+        shell.expect(r"1000")
+        shell.expect(r"dorisql>")
+    finally:
+        shell.close(force=True)
