@@ -5,15 +5,18 @@ Settings come from three places; each later one wins:
 1. the config file, ``$XDG_CONFIG_HOME/dorisql/config.toml`` (``~/.config/dorisql/config.toml``
    when ``XDG_CONFIG_HOME`` is unset), or the file named by ``--config`` / ``DORISQL_CONFIG``;
 2. the environment: ``DORISQL_WAREHOUSE`` (warehouse folder), ``DORISQL_MASTER`` (Spark master),
-   ``DORISQL_START_SPARK`` (when the shell starts Spark), ``DORISQL_CATALOG`` (catalog URL);
-3. command-line flags: ``--warehouse``, ``--master``, ``--conf k=v``, ``--database``, ``--catalog``.
+   ``DORISQL_START_SPARK`` (when the shell starts Spark), ``DORISQL_CATALOG`` (catalog URL),
+   ``DORISQL_REMOTE`` (Spark Connect);
+3. command-line flags: ``--warehouse``, ``--master``, ``--remote``, ``--conf k=v``, ``--database``, ``--catalog``.
 
 The file is TOML. Every key is optional::
 
     # The warehouse root: one folder per database, one Delta table per table.
     warehouse = "/data/lakehouse"          # default: ./warehouse
-    # Spark master: local[*] (default), local[4], spark://host:7077, yarn, k8s://..., sc://...
+    # Spark master: local[*] (default), local[4], spark://host:7077, yarn, k8s://...
     master = "local[*]"
+    # Or a Spark Connect server instead of an in-process Spark (wins over master; docs/deployment.md).
+    # remote = "sc://spark-connect.example:15002"
     # The database to USE when the shell starts.
     database = "demo"
     # When the interactive shell starts Spark: "at_prompt" (default: in the background as the
@@ -130,9 +133,13 @@ class Config:
     catalog: str | None = None
     #: The file the settings were read from, if any.
     source: str | None = None
+    #: A Spark Connect URL (``sc://host:15002``): run against that server instead of starting Spark.
+    remote: str | None = None
 
 
-_TOP_LEVEL = {"warehouse", "master", "database", "start_spark", "spark", "frontend", "session", "server", "catalog"}
+_TOP_LEVEL = {
+    "warehouse", "master", "database", "start_spark", "spark", "frontend", "session", "server", "catalog", "remote",
+}
 
 
 def _as_text(value: Any, where: str) -> str:
@@ -185,6 +192,7 @@ def read_config_file(path: Path, env: Mapping[str, str] = os.environ) -> Config:
     config.session = _table(data, "session", path)
     config.server = _table(data, "server", path)
     config.catalog = _string(data, "catalog", path) or None
+    config.remote = remote_url(_string(data, "remote", path), str(path))
     return config
 
 
@@ -208,7 +216,18 @@ def load_config(path: str | os.PathLike | None = None, env: Mapping[str, str] = 
         config.catalog = env["DORISQL_CATALOG"]
     if env.get("DORISQL_START_SPARK"):
         config.start_spark = _start_spark(env["DORISQL_START_SPARK"], "DORISQL_START_SPARK")
+    if env.get("DORISQL_REMOTE"):
+        config.remote = remote_url(env["DORISQL_REMOTE"], "DORISQL_REMOTE")
     return config
+
+
+def remote_url(value: str | None, where: str) -> str | None:
+    """A Spark Connect URL: ``sc://host[:port][/;param=value...]`` (Spark's own syntax)."""
+    if not value:
+        return None
+    if not value.startswith("sc://") or len(value) == len("sc://"):
+        raise ConfigError(f"{where}: a Spark Connect URL looks like sc://host:15002, got {value!r}")
+    return value
 
 
 def _start_spark(value: str, where: str) -> str:

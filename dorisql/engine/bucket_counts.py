@@ -22,8 +22,7 @@ if TYPE_CHECKING:  # the engine imports these modules: type-only import
 
 def topology(engine: Engine) -> auto.Topology:
     """BE nodes and disks for BUCKETS AUTO: ADMIN SET FRONTEND CONFIG / config file, else the
-    Spark executors (without starting Spark: a local master is one node) and the warehouse
-    volume's available capacity."""
+    Spark executors and the warehouse volume's available capacity."""
     nodes_text = engine.frontend("cluster_backends")
     disks_text = engine.frontend("cluster_disks_per_backend")
     capacity_text = engine.frontend("cluster_disk_capacity")
@@ -38,14 +37,14 @@ def topology(engine: Engine) -> auto.Topology:
 
 
 def _spark_nodes(engine: Engine) -> int:
-    master = engine.config.master or "local[*]"
-    if master.startswith("local") or not engine.spark_started:
+    """The cluster's executors, starting Spark if it has not started (a local master is one node
+    without it). A Spark Connect server does not tell its client about executors: one node, unless
+    ``cluster_backends`` says otherwise (docs/deployment.md)."""
+    from dorisql.storage.spark import executors, is_local_master
+
+    if getattr(engine.config, "remote", None) or is_local_master(engine.config.master):
         return 1
-    try:
-        status = engine.spark.sparkContext._jsc.sc().getExecutorMemoryStatus()
-        return max(status.size() - 1, 1)  # the driver is listed too
-    except Exception:  # Spark Connect and others: one node is the safe guess
-        return 1
+    return max(len(executors(engine.spark, engine.config.master)), 1)
 
 
 def _auto_limits(engine: Engine) -> tuple[int, int]:

@@ -69,7 +69,9 @@ def translate(
 
 
 def spark_startup_failure(exc: BaseException) -> DorisqlError:
-    """Spark (its JVM) did not start."""
+    """Spark (its JVM) did not start, or its Spark Connect session could not be opened."""
+    if isinstance(exc, DorisqlError):  # already says what is wrong (a --conf refused with --remote)
+        return exc
     path = logfile.log_path()
     err = ExecutionError(f"Spark failed to start (see {path} and {path.with_name('spark.log')})")
     logfile.record_failure(exc, shown=_as_shown(err))

@@ -17,6 +17,7 @@ import socket
 import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
 
 from dorisql import __version__, ast
 from dorisql.catalog.model import TableMeta
@@ -785,24 +786,24 @@ def _warehouse_bytes(root) -> int:
 
 
 def _executors(engine: Engine) -> list[tuple[str, int, int, int, int, dt.datetime]]:
-    """(host, port, cores, memory bytes, running tasks, start time) of Spark's driver and
-    executors, from the running SparkContext's status tracker; one local backend when Spark has
-    not started."""
+    """(host, port, cores, memory bytes, running tasks, start time) of the Spark executors (in
+    local mode the driver, the one executor; on a cluster the executors only, the driver being the
+    frontend); one backend for this machine when Spark has not started, and for the Spark Connect
+    server, which does not tell its clients about its executors."""
+    from dorisql.storage.spark import executors
+
     spark = engine.running_spark
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     local = ("127.0.0.1", -1, os.cpu_count() or 1, memory, 0, _STARTED)
     if spark is None:
         return [local]
+    if engine.connect:
+        host = urlparse(engine.config.remote.replace("sc://", "http://", 1)).hostname or "127.0.0.1"
+        return [(host, -1, 0, 0, 0, _STARTED)]  # cores and memory unknown here
     sc = spark.sparkContext
     started = dt.datetime.fromtimestamp(sc.startTime / 1000).replace(microsecond=0)
-    infos = list(sc._jsc.sc().statusTracker().getExecutorInfos())  # SparkStatusTracker (public Scala API)
-    # local mode: the driver is the one executor; on a cluster the driver runs no tasks
-    workers = len(infos) - 1 if len(infos) > 1 else 1
-    cores = max(1, sc.defaultParallelism // workers)
-    out = [
-        (info.host(), info.port(), cores, info.totalOnHeapStorageMemory() or memory, info.numRunningTasks(), started)
-        for info in infos
-    ]
+    found = executors(spark, engine.config.master)
+    out = [(e.host, e.port, e.cores, e.memory or memory, e.running_tasks, started) for e in found]
     return out or [local]
 
 

@@ -29,6 +29,7 @@ import contextlib
 import dataclasses
 import io
 import itertools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -707,6 +708,31 @@ def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, fil
     )
 
 
+#: Spark Connect: views of queries whose DataFrames may not have run yet, by (session, thread).
+_PENDING_VIEWS: dict[tuple[int, int], set[str]] = {}
+_PENDING_LOCK = threading.Lock()
+
+
+def release_views(spark, views) -> None:
+    """Drop a plan's views once `spark.sql` has returned. An in-process Spark analyses eagerly: the
+    DataFrame keeps the views' plans, so the names can go now. Spark Connect analyses when the
+    DataFrame runs, by name: there they go when the statement ends (`drop_pending_views`)."""
+    from dorisql.storage.spark import is_connect
+
+    if not is_connect(spark):
+        drop_views(spark, views)
+        return
+    with _PENDING_LOCK:
+        _PENDING_VIEWS.setdefault((id(spark), threading.get_ident()), set()).update(views)
+
+
+def drop_pending_views(spark) -> None:
+    """The end of a statement on this thread: drop the views `release_views` kept (Spark Connect)."""
+    with _PENDING_LOCK:
+        views = _PENDING_VIEWS.pop((id(spark), threading.get_ident()), set())
+    drop_views(spark, views)
+
+
 def drop_views(spark, views) -> None:
     for view in list(views):
         try:
@@ -759,8 +785,7 @@ def _run(
             raise failures.translate(e, views=plan.views, statement=plan.spark_sql) from e
         raise
     finally:
-        # spark.sql analyses eagerly: the DataFrame keeps the views' plans, the names can go.
-        drop_views(spark, plan.views)
+        release_views(spark, plan.views)
     return df, plan
 
 

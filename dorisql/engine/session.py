@@ -132,7 +132,9 @@ class Engine:
         try:
             from dorisql.storage.spark import create_session
 
-            session = create_session(master=self.config.master, conf=self.config.spark_conf)
+            session = create_session(
+                master=self.config.master, conf=self.config.spark_conf, remote=getattr(self.config, "remote", None)
+            )
             logfile.capture_spark_logs()  # before any query can fail
             self._spark = session
         except BaseException as exc:  # reported to the statement that needs Spark
@@ -179,19 +181,43 @@ class Engine:
         finally:
             self._spark = shared
 
+    @property
+    def connect(self) -> bool:
+        """Spark runs behind a Spark Connect server (``--remote``): no SparkContext here."""
+        from dorisql.storage.spark import is_connect
+
+        return self._spark is not None and is_connect(self._spark)
+
     def _join_job_group(self) -> None:
         """Put the running statement's Spark jobs in this session's job group (once per
-        statement), so cancel() stops exactly them, even when Spark started mid-statement."""
+        statement), so cancel() stops exactly them, even when Spark started mid-statement.
+        Spark Connect has no job groups: there the statement's operations carry a tag
+        (thread-local, as a job group), removed when the statement ends."""
         if self._executing and not self._in_job_group:
-            self._spark.sparkContext.setJobGroup(self._job_group, "dorisql statement", True)
+            if self.connect:
+                self._spark.addTag(self._job_group)
+            else:
+                self._spark.sparkContext.setJobGroup(self._job_group, "dorisql statement", True)
             self._in_job_group = True
+
+    def _leave_job_group(self) -> None:
+        if self.connect:
+            from .query import drop_pending_views
+
+            if self._in_job_group:
+                self._spark.removeTag(self._job_group)
+            drop_pending_views(self._spark)
+        self._in_job_group = False
 
     def cancel(self) -> None:
         """Cancel the running statement's Spark jobs (Ctrl-C in the shell)."""
         self._cancelled.set()
         if self._spark is not None:
             try:
-                self._spark.sparkContext.cancelJobGroup(self._job_group)
+                if self.connect:
+                    self._spark.interruptTag(self._job_group)
+                else:
+                    self._spark.sparkContext.cancelJobGroup(self._job_group)
             except Exception:  # best effort: Spark may be between jobs
                 pass
 
@@ -278,6 +304,7 @@ class Engine:
             raise failures.translate(exc, warehouse=self.warehouse, statement=statement.text) from exc
         finally:
             self._executing = False
+            self._leave_job_group()
         if self.user is not None:
             from dorisql.auth.users import filter_result
 

@@ -169,6 +169,17 @@ def _natural(text: str, key: str) -> int:
     return int(text)
 
 
+def _skip_rows(frame, skip: int):
+    """`frame` without its first `skip` rows (in file order). The ids of a file scan grow with the
+    file and the row, so the rows to skip are the `skip` smallest; a DataFrame-only plan, which
+    Spark Connect runs too (it has no RDDs)."""
+    from pyspark.sql import functions as F
+
+    numbered = frame.withColumn("__dorisql_row", F.monotonically_increasing_id())
+    first = numbered.select("__dorisql_row").orderBy("__dorisql_row").limit(skip)
+    return numbered.join(F.broadcast(first), "__dorisql_row", "left_anti").drop("__dorisql_row")
+
+
 def read_table_function(
     spark, name: str, args: dict[str, str], base_dir: Path | None = None, secure_path: str | None = None
 ):
@@ -203,7 +214,7 @@ def read_table_function(
         frame = reader.csv(location)
         skip = int(args.get("skip_lines", "0") or 0)
         if skip:
-            frame = frame.rdd.zipWithIndex().filter(lambda pair: pair[1] >= skip).keys().toDF(frame.schema)
+            frame = _skip_rows(frame, skip)
         if fmt == "csv":
             frame = frame.toDF(*[f"c{i + 1}" for i in range(len(frame.columns))])
         return frame

@@ -264,7 +264,7 @@ def start_spark(config: Config):
     from dorisql import logfile
     from dorisql.storage.spark import create_session
 
-    session = create_session(master=config.master, conf=config.spark_conf)
+    session = create_session(master=config.master, conf=config.spark_conf, remote=getattr(config, "remote", None))
     logfile.capture_spark_logs()
     return session
 
@@ -292,6 +292,7 @@ def run_server(
 
     divert_jvm_stderr(state_dir() / "spark.log")
     _configure_logging()  # after the diversion: on the real stderr, not in spark.log
+    log.info("starting Spark (%s)", f"Spark Connect {config.remote}" if config.remote else f"master {config.master}")
     spark = SharedSpark(lambda: start_spark(config))
     context = ServerContext(config, spark, authenticator)
     listeners = build_listeners(context, options)

@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dorisql",
         description="Apache Doris SQL on Spark + Delta Lake: an interactive shell and a script runner.",
         epilog="Config file: $XDG_CONFIG_HOME/dorisql/config.toml (see `python -m pydoc dorisql.config`). "
-        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CATALOG, DORISQL_CONFIG, NO_COLOR. "
+        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CATALOG, DORISQL_REMOTE, DORISQL_CONFIG, NO_COLOR. "
         "History and Spark's own log (spark.log) are in $XDG_STATE_HOME/dorisql/.",
     )
     parser.add_argument("-V", "--version", action="version", version=f"dorisql {__version__}")
@@ -57,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--master", metavar="URL", help="Spark master (default local[*])")
     parser.add_argument("--catalog", metavar="URL", help=_CATALOG_HELP)
     parser.add_argument(
+        "--remote", metavar="URL", help="a Spark Connect server (sc://host:15002) instead of starting Spark"
+    )
+    parser.add_argument(
         "--conf", metavar="KEY=VALUE", action="append", default=[], help="a Spark configuration setting (repeatable)"
     )
     parser.add_argument("--config", metavar="FILE", help="config file (default $XDG_CONFIG_HOME/dorisql/config.toml)")
@@ -73,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     sched.add_argument("--warehouse", dest="scheduler_warehouse", metavar="PATH", help="warehouse folder")
     sched.add_argument("--master", dest="scheduler_master", metavar="URL", help="Spark master")
     sched.add_argument("--catalog", dest="scheduler_catalog", metavar="URL", help=_CATALOG_HELP)
+    sched.add_argument("--remote", dest="scheduler_remote", metavar="URL", help="Spark Connect server")
     server = sub.add_parser(
         "server",
         help="serve the MySQL protocol and Doris's HTTP API",
@@ -83,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--warehouse", dest="server_warehouse", metavar="PATH", help="warehouse folder")
     server.add_argument("--master", dest="server_master", metavar="URL", help="Spark master")
     server.add_argument("--catalog", dest="server_catalog", metavar="URL", help=_CATALOG_HELP)
+    server.add_argument("--remote", dest="server_remote", metavar="URL", help="Spark Connect server")
     server.add_argument("--host", metavar="ADDRESS", help="address to listen on (default 127.0.0.1)")
     server.add_argument("--query-port", type=int, metavar="PORT", help="MySQL protocol port (default 9030)")
     server.add_argument("--http-port", type=int, metavar="PORT", help="HTTP API port (default 8030)")
@@ -112,7 +117,7 @@ _CATALOG_HELP = (
 
 def make_config(args):
     """Config file, then environment, then flags."""
-    from dorisql.config import load_config, parse_assignment
+    from dorisql.config import load_config, parse_assignment, remote_url
 
     config = load_config(args.config)
     if args.warehouse:
@@ -121,6 +126,9 @@ def make_config(args):
         config.master = args.master
     if args.catalog:
         config.catalog = args.catalog
+    remote = args.remote or getattr(args, "scheduler_remote", None) or getattr(args, "server_remote", None)
+    if remote:
+        config.remote = remote_url(remote, "--remote")
     for item in args.conf:
         key, value = parse_assignment(item)
         config.spark_conf[key] = value

@@ -247,7 +247,11 @@ class Shell:
         """The statement ignored the cancel (e.g. its Spark jobs have no job group): stop every job."""
         if getattr(self.engine, "spark_started", False):
             try:
-                self.engine.spark.sparkContext.cancelAllJobs()
+                spark = self.engine.spark
+                if getattr(self.engine, "connect", False):
+                    spark.interruptAll()  # Spark Connect: every operation of this session
+                else:
+                    spark.sparkContext.cancelAllJobs()
             except Exception:  # Spark already stopping: nothing left to cancel
                 pass
 

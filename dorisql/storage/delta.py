@@ -1011,7 +1011,7 @@ class DeltaStore:
                 (df if keep_layout else df.repartition(PARTITION_COLUMN, BUCKET_COLUMN))
                 .write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
                 .option("maxRecordsPerFile", rows_per_file)
-                .mode("errorifexists")
+                .mode("error")  # "errorifexists" in classic Spark only; the same mode
                 .parquet(fs.spark_uri(staged.staging_dir))
             )
             self._collect(staged)
@@ -1288,7 +1288,7 @@ def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_pa
             + [StructField(PARTITION_COLUMN, StringType(), True), StructField(BUCKET_COLUMN, IntegerType(), True)]
         )
     if not uris:
-        return spark.createDataFrame(spark.sparkContext.emptyRDD(), schema)
+        return spark.createDataFrame([], schema)
     reader = spark.read.schema(schema)
     if base_path is not None:
         reader = reader.option("basePath", fs.spark_uri(base_path))

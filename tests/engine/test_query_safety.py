@@ -65,6 +65,8 @@ def test_table_functions_anywhere_in_the_query(engine, files):
     )
     assert got == [("1", "a"), ("2", "b")]
     assert _leftover_views(engine) == []
+    skipped = 'local("file_path" = "rows.csv", "format" = "csv", "column_separator" = ",", "skip_lines" = "1")'
+    assert rows(engine, f"SELECT * FROM {skipped}") == [("2", "b")]  # a DataFrame-only plan (Spark Connect too)
     lines = [r[0] for r in rows(engine, f"EXPLAIN SELECT * FROM {_local('rows.csv')}")]
     assert any("Scan csv" in line or "FileScan" in line for line in lines)
     with pytest.raises(AnalysisError, match="properties must be written"):

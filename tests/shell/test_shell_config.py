@@ -100,3 +100,23 @@ def test_parse_assignment():
     assert parse_assignment("a=b=c") == ("a", "b=c")
     with pytest.raises(ConfigError):
         parse_assignment("novalue")
+
+
+def test_spark_connect_url_from_file_environment_and_flag(tmp_path):
+    from dorisql.shell.cli import build_parser, make_config
+
+    path = tmp_path / "c.toml"
+    path.write_text('remote = "sc://file-host:15002"\n')
+    assert load_config(path, env=_env(tmp_path)).remote == "sc://file-host:15002"
+    env = _env(tmp_path, DORISQL_REMOTE="sc://env-host:15002/;use_ssl=true")
+    assert load_config(path, env=env).remote == "sc://env-host:15002/;use_ssl=true"
+    assert load_config(env=_env(tmp_path)).remote is None  # default: Spark in this process
+    args = build_parser().parse_args(["--config", str(path), "--remote", "sc://flag-host"])
+    assert make_config(args).remote == "sc://flag-host"
+    args = build_parser().parse_args(["--config", str(path), "server", "--remote", "sc://server-host:1"])
+    assert make_config(args).remote == "sc://server-host:1"
+    path.write_text('remote = "spark://h:7077"\n')
+    with pytest.raises(ConfigError, match="a Spark Connect URL looks like sc://host:15002, got 'spark://h:7077'"):
+        load_config(path, env=_env(tmp_path))
+    with pytest.raises(ConfigError, match="^--remote: a Spark Connect URL"):
+        make_config(build_parser().parse_args(["--remote", "h:15002"]))
