@@ -138,7 +138,16 @@ class Config:
 
 
 _TOP_LEVEL = {
-    "warehouse", "master", "database", "start_spark", "spark", "frontend", "session", "server", "catalog", "remote",
+    "warehouse",
+    "master",
+    "database",
+    "start_spark",
+    "spark",
+    "frontend",
+    "session",
+    "server",
+    "catalog",
+    "remote",
 }
 
 
