@@ -17,7 +17,9 @@ start") instead of quietly starting a JVM in the fast tier.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,8 +60,53 @@ def _pure_tier_has_no_java(request: pytest.FixtureRequest, monkeypatch: pytest.M
         monkeypatch.setenv("JAVA_HOME", NO_JAVA)
 
 
+#: What the JVM that writes the class archive runs: a Spark session doing what tests do (a
+#: shuffle, a join, a partitioned Parquet write and read), so the classes those load are archived.
+_ARCHIVE_WORKLOAD = """
+import sys, tempfile
+from dorisql.storage.spark import create_session
+spark = create_session("local[2]", "dorisql-test-class-archive", conf={"spark.ui.enabled": "false"})
+with tempfile.TemporaryDirectory() as folder:
+    rows = spark.range(1000).selectExpr("id % 7 AS k", "id AS v", "CAST(id AS STRING) AS s")
+    rows.groupBy("k").count().join(rows, "k").write.partitionBy("k").parquet(folder + "/t")
+    spark.read.parquet(folder + "/t").where("v > 10").orderBy("v").collect()
+spark.stop()
+"""
+
+
 @pytest.fixture(scope="session")
-def spark():
+def _jvm_class_archive(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Once per test run, before the first Spark: a class-data-sharing archive (JDK 13+'s
+    dynamic CDS) of the classes a Spark JVM loads, written by one short Spark job; every test JVM
+    started afterwards (this process's session and every ``dorisql`` process: the option is in
+    SPARK_SUBMIT_OPTS, which they inherit) maps those classes instead of loading and verifying
+    them, a third off each cold start. Test JVMs start by the dozen, so this is minutes of a
+    run. A JVM that cannot use the archive (another Java) runs as without it; its warnings
+    go to stderr (dorisql's spark.log), never into a process's output."""
+    archive = tmp_path_factory.getbasetemp() / "spark-classes.jsa"
+    logging = "-Xlog:disable -Xlog:all=warning:stderr"
+    env = {
+        **os.environ,
+        "SPARK_SUBMIT_OPTS": f"{os.environ['SPARK_SUBMIT_OPTS']} {logging} -XX:ArchiveClassesAtExit={archive}",
+    }
+    subprocess.run(
+        [sys.executable, "-c", _ARCHIVE_WORKLOAD],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=600,
+    )
+    # The JVM writes the archive as it exits, after the Python process that started it has.
+    size, deadline = -1, time.monotonic() + 120
+    while time.monotonic() < deadline and (not archive.exists() or archive.stat().st_size != size):
+        size = archive.stat().st_size if archive.exists() else -1
+        time.sleep(2)
+    if archive.exists():  # else (no Java, an old one): the tests start their JVMs as before
+        os.environ["SPARK_SUBMIT_OPTS"] += f" {logging} -XX:SharedArchiveFile={archive}"
+
+
+@pytest.fixture(scope="session")
+def spark(_jvm_class_archive):
     """A real local Spark (2 cores, small shuffles, no UI), shared by every test that needs one."""
     from dorisql.storage.spark import create_session
 
@@ -111,7 +158,7 @@ def process_env(tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def spark_process_env(process_env: dict[str, str]) -> dict[str, str]:
+def spark_process_env(_jvm_class_archive, process_env: dict[str, str]) -> dict[str, str]:
     """`process_env` for a ``dorisql`` process that starts its own Spark (on 2 cores, like the
     shared session). Asking for it puts the test in the spark tier."""
     return {**process_env, "DORISQL_MASTER": "local[2]"}
