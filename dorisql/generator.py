@@ -4,7 +4,9 @@
 for every statement the parser accepts. CREATE TABLE is pretty-printed in the style of Doris's
 SHOW CREATE TABLE; everything else is one line. No trailing ';'.
 
-`type_sql(DataType)` gives a column type alone (e.g. "DECIMAL(27, 9)", "ARRAY<INT>").
+`type_sql(DataType)` gives a column type alone (e.g. "DECIMAL(27, 9)", "ARRAY<INT>"), as Doris's
+error messages and DESC print it; `column_type_sql(DataType)` gives it as a column definition of
+CREATE TABLE (and so SHOW CREATE TABLE) prints it (e.g. "decimal(27,9)", "array<int>").
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dorisql.syntax.words import RESERVED
 __all__ = [
     "to_sql",
     "type_sql",
+    "column_type_sql",
     "quote_name",
     "quote_string",
     "literal_sql",
@@ -64,7 +67,7 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def _partition_name(name: str) -> str:
-    """Partition names bare, as SHOW CREATE TABLE prints them, unless they need backquotes."""
+    """A partition or struct field name bare, as SHOW CREATE TABLE prints it, unless it needs backquotes."""
     if _PLAIN_NAME.match(name) and name.upper() not in RESERVED:
         return name
     return quote_name(name)
@@ -95,6 +98,35 @@ def type_sql(t: ast.DataType) -> str:
     if t.params:
         return f"{t.name}({', '.join(str(p) for p in t.params)})"
     return t.name
+
+
+#: Doris prints STRING as text in a column definition (ScalarType.toSql).
+_COLUMN_TYPE_NAMES = {"STRING": "text"}
+
+
+def column_type_sql(t: ast.DataType) -> str:
+    """A column type as current Doris's SHOW CREATE TABLE prints it (Column.toSql: fe-type's
+    Type.hideVersionForVersionColumn and ScalarType.toSql; Doris 2.1/3.0 printed upper case):
+    lower case, no space between parameters, e.g. varchar(20), decimal(10,2), map<text,int>,
+    struct<a:int>. Clients that read SHOW CREATE TABLE (SQLAlchemy's MySQL dialect) know only
+    lower-case names. A struct field keeps its COMMENT (Doris drops it) so the text re-creates
+    the same table."""
+    if t.name == "ARRAY":
+        return f"array<{column_type_sql(t.args[0])}>"
+    if t.name == "MAP":
+        return f"map<{column_type_sql(t.args[0])},{column_type_sql(t.args[1])}>"
+    if t.name == "STRUCT":
+        fields = []
+        for f in t.fields:
+            s = f"{_partition_name(f.name)}:{column_type_sql(f.type)}"
+            if f.comment is not None:
+                s += f" COMMENT {quote_string(f.comment)}"
+            fields.append(s)
+        return f"struct<{','.join(fields)}>"
+    name = _COLUMN_TYPE_NAMES.get(t.name, t.name.lower())
+    if t.params:
+        return f"{name}({','.join(str(p) for p in t.params)})"
+    return name
 
 
 def literal_sql(lit: ast.Literal) -> str:
@@ -165,7 +197,7 @@ def distribution_sql(d: ast.DistributedBy) -> str:
 
 
 def column_sql(c: ast.ColumnDef) -> str:
-    parts = [quote_name(c.name), type_sql(c.type)]
+    parts = [quote_name(c.name), column_type_sql(c.type)]
     if c.generated is not None:
         parts.append(f"GENERATED ALWAYS AS ({c.generated})")
     if c.agg_type:
@@ -352,7 +384,7 @@ def _action_sql(a) -> str:
 def _alter_column_sql(c: ast.ColumnDef) -> str:
     text = column_sql(c)
     if c.key:  # KEY goes right after the type
-        head = quote_name(c.name) + " " + type_sql(c.type)
+        head = quote_name(c.name) + " " + column_type_sql(c.type)
         text = head + " KEY" + text[len(head) :]
     return text
 

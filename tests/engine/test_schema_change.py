@@ -56,7 +56,7 @@ def test_add_drop_readd_modify_and_loads(engine):
 
     run(engine, "ALTER TABLE t MODIFY COLUMN s COMMENT 'text'; ALTER TABLE t MODIFY COMMENT 'facts'")
     ddl = rows(engine, "SHOW CREATE TABLE t")[0][1]
-    assert '`s` VARCHAR(10) NULL COMMENT "text"' in ddl and "COMMENT 'facts'" in ddl
+    assert '`s` varchar(10) NULL COMMENT "text"' in ddl and "COMMENT 'facts'" in ddl
     assert [r[0] for r in rows(engine, "DESC t")] == ["k", "c", "v", "s"]
 
     jobs = run(engine, "SHOW ALTER TABLE COLUMN")

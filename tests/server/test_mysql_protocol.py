@@ -258,11 +258,11 @@ def test_mysql_connector_python(loaded):
 
 
 def test_sqlalchemy_inspector_and_pandas_read_sql(loaded):
-    """SQLAlchemy's MySQL dialect browses databases and tables; pandas.read_sql gets typed
-    columns. (Column reflection parses SHOW CREATE TABLE, whose upper-case types -- as current
-    Doris prints them -- SQLAlchemy does not recognise: docs/server.md.)"""
+    """SQLAlchemy's MySQL dialect browses databases and tables and reflects columns (it parses
+    SHOW CREATE TABLE, whose lower-case types it knows); pandas.read_sql gets typed columns."""
     import pandas as pd
     import sqlalchemy as sa
+    from sqlalchemy.dialects import mysql
 
     engine = sa.create_engine(f"mysql+pymysql://root:@127.0.0.1:{loaded.port}/srv")
     try:
@@ -271,6 +271,36 @@ def test_sqlalchemy_inspector_and_pandas_read_sql(loaded):
         assert inspector.get_table_names() == ["t"] and inspector.get_table_names(schema="srv") == ["t"]
         assert inspector.has_table("t") and not inspector.has_table("nope")
         assert inspector.get_view_names() == []
+        # SQLAlchemy warns about the Doris lines it does not know (DUPLICATE KEY, PROPERTIES...)
+        with pytest.warns(sa.exc.SAWarning, match="Unknown schema content"):
+            columns = inspector.get_columns("t", schema="srv")
+        assert [(c["name"], repr(c["type"]), c["nullable"]) for c in columns] == [
+            ("k", repr(mysql.INTEGER()), True),
+            ("big", repr(mysql.BIGINT()), True),
+            ("v", repr(mysql.VARCHAR(length=10)), True),
+            ("d", repr(mysql.DECIMAL(precision=10, scale=2)), True),
+            ("day", repr(mysql.DATE()), True),
+            ("ts", repr(mysql.DATETIME()), True),
+            ("f", repr(mysql.DOUBLE(asdecimal=True)), True),
+        ]
+        with loaded.connect() as conn, conn.cursor() as cur:
+            cur.execute(
+                "CREATE TABLE srv.u (k INT NOT NULL, s STRING) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 "
+                "PROPERTIES ('replication_num' = '1')"
+            )
+        try:
+            fresh = sa.inspect(engine)
+            with pytest.warns(sa.exc.SAWarning, match="Unknown schema content"):
+                columns = fresh.get_columns("u", schema="srv")
+            assert [(c["name"], repr(c["type"]), c["nullable"]) for c in columns] == [
+                ("k", repr(mysql.INTEGER()), False),
+                ("s", repr(mysql.TEXT()), True),
+            ]
+            # Doris's `UNIQUE KEY(`k`)` line is not MySQL's `PRIMARY KEY (...)`: no key reflected
+            assert fresh.get_pk_constraint("u", schema="srv")["constrained_columns"] == []
+        finally:
+            with loaded.connect() as conn, conn.cursor() as cur:
+                cur.execute("DROP TABLE srv.u FORCE")
         frame = pd.read_sql("SELECT k, big, v, d, day, ts, f FROM t ORDER BY k", engine)
         assert frame["k"].dtype == "int64" and frame["k"].tolist() == [1, 2]
         assert str(frame["ts"].dtype).startswith("datetime64") and frame["ts"][0] == pd.Timestamp("2024-01-02 03:04:05")

@@ -282,8 +282,8 @@ def test_create_table_is_pretty():
     assert (
         to_sql(s)
         == """CREATE TABLE `db`.`t` (
-  `k` DATE NOT NULL COMMENT "x",
-  `v` INT SUM DEFAULT "0"
+  `k` date NOT NULL COMMENT "x",
+  `v` int SUM DEFAULT "0"
 )
 AGGREGATE KEY(`k`)
 PARTITION BY RANGE(`k`)

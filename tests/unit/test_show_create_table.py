@@ -32,8 +32,8 @@ def test_plain_table_prints_doris_properties(engine):
     )
     assert show_create(engine, "t") == (
         "CREATE TABLE `t` (\n"
-        "  `k` INT NOT NULL,\n"
-        "  `v` VARCHAR(10) NULL\n"
+        "  `k` int NOT NULL,\n"
+        "  `v` varchar(10) NULL\n"
         ") ENGINE=OLAP\n"
         "DUPLICATE KEY(`k`)\n"
         "DISTRIBUTED BY HASH(`k`) BUCKETS 2\n"
@@ -85,6 +85,44 @@ def test_comment_unique_and_replicas(engine):
     assert show_create(engine, "u2") == text.replace("`u`", "`u2`", 1)
     replicas = [r[9] for r in engine.execute_sql("SHOW PARTITIONS FROM u2")[-1].rows]
     assert replicas == [3]
+
+
+def test_column_types_print_lower_case_as_current_doris(engine):
+    """Type names and parameters as current Doris prints them (Column.toSql with
+    Type.hideVersionForVersionColumn, fe-type): lower case, decimal(p,s) without a space, STRING
+    as text, DATETIME(0) as datetime, nested types without spaces; keywords stay upper case. The
+    text re-creates a table that prints the same."""
+    engine.execute_sql(
+        "CREATE TABLE ty (k1 LARGEINT NOT NULL, k2 VARCHAR(20), i INTEGER, c CHAR(3), b BOOLEAN, "
+        "d DECIMALV3(10, 2), dt DATETIME, dt3 DATETIMEV2(3), dv DATEV2, s STRING REPLACE, tx TEXT REPLACE, "
+        "j JSONB REPLACE, db DOUBLE REPLACE, a ARRAY<INT> REPLACE, m MAP<STRING, DECIMAL(5,1)> REPLACE, "
+        "st STRUCT<a:INT, `b c`:VARCHAR(3)> REPLACE, v_sum BIGINT SUM DEFAULT '0') "
+        "AGGREGATE KEY(k1, k2, i, c, b, d, dt, dt3, dv) "
+        "DISTRIBUTED BY HASH(k1) BUCKETS 1"
+    )
+    text = show_create(engine, "ty")
+    assert text.splitlines()[1:19] == [
+        "  `k1` largeint NOT NULL,",
+        "  `k2` varchar(20) NULL,",
+        "  `i` int NULL,",
+        "  `c` char(3) NULL,",
+        "  `b` boolean NULL,",
+        "  `d` decimal(10,2) NULL,",
+        "  `dt` datetime NULL,",
+        "  `dt3` datetime(3) NULL,",
+        "  `dv` date NULL,",
+        "  `s` text REPLACE NULL,",
+        "  `tx` text REPLACE NULL,",
+        "  `j` json REPLACE NULL,",
+        "  `db` double REPLACE NULL,",
+        "  `a` array<int> REPLACE NULL,",
+        "  `m` map<text,decimal(5,1)> REPLACE NULL,",
+        "  `st` struct<a:int,`b c`:varchar(3)> REPLACE NULL,",
+        '  `v_sum` bigint SUM NULL DEFAULT "0"',
+        ") ENGINE=OLAP",
+    ]
+    engine.execute_sql(text.replace("CREATE TABLE `ty`", "CREATE TABLE `ty2`", 1))
+    assert show_create(engine, "ty2") == text.replace("CREATE TABLE `ty`", "CREATE TABLE `ty2`", 1)
 
 
 def test_no_comment_means_no_comment_line(engine):
