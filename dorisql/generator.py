@@ -12,6 +12,8 @@ CREATE TABLE (and so SHOW CREATE TABLE) prints it (e.g. "decimal(27,9)", "array<
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import singledispatch
 
 from dorisql import ast
@@ -83,25 +85,7 @@ def _names(names) -> str:
 
 def type_sql(t: ast.DataType) -> str:
     """A column type, e.g. VARCHAR(20), DECIMAL(27, 9), MAP<STRING, INT>, STRUCT<a:INT>."""
-    if t.name == "ARRAY":
-        return f"ARRAY<{type_sql(t.args[0])}>"
-    if t.name == "MAP":
-        return f"MAP<{type_sql(t.args[0])}, {type_sql(t.args[1])}>"
-    if t.name == "STRUCT":
-        fields = []
-        for f in t.fields:
-            s = f"{quote_name(f.name)}:{type_sql(f.type)}"
-            if f.comment is not None:
-                s += f" COMMENT {quote_string(f.comment)}"
-            fields.append(s)
-        return f"STRUCT<{', '.join(fields)}>"
-    if t.params:
-        return f"{t.name}({', '.join(str(p) for p in t.params)})"
-    return t.name
-
-
-#: Doris prints STRING as text in a column definition (ScalarType.toSql).
-_COLUMN_TYPE_NAMES = {"STRING": "text"}
+    return _render_type(t, _MESSAGE_STYLE)
 
 
 def column_type_sql(t: ast.DataType) -> str:
@@ -111,21 +95,41 @@ def column_type_sql(t: ast.DataType) -> str:
     struct<a:int>. Clients that read SHOW CREATE TABLE (SQLAlchemy's MySQL dialect) know only
     lower-case names. A struct field keeps its COMMENT (Doris drops it) so the text re-creates
     the same table."""
-    if t.name == "ARRAY":
-        return f"array<{column_type_sql(t.args[0])}>"
-    if t.name == "MAP":
-        return f"map<{column_type_sql(t.args[0])},{column_type_sql(t.args[1])}>"
+    return _render_type(t, _COLUMN_STYLE)
+
+
+@dataclass(frozen=True)
+class _TypeStyle:
+    """How a type is spelled: its names, the separator of parameters (and of MAP's types and
+    STRUCT's fields), and how a STRUCT field's name is quoted."""
+
+    name: Callable[[str], str]
+    separator: str
+    field_name: Callable[[str], str]
+
+
+#: Doris prints STRING as text in a column definition (ScalarType.toSql).
+_COLUMN_TYPE_NAMES = {"STRING": "text"}
+_MESSAGE_STYLE = _TypeStyle(name=lambda n: n, separator=", ", field_name=lambda n: quote_name(n))
+_COLUMN_STYLE = _TypeStyle(
+    name=lambda n: _COLUMN_TYPE_NAMES.get(n, n.lower()), separator=",", field_name=lambda n: _partition_name(n)
+)
+
+
+def _render_type(t: ast.DataType, style: _TypeStyle) -> str:
+    name = style.name(t.name)
+    if t.name in ("ARRAY", "MAP"):
+        return f"{name}<{style.separator.join(_render_type(a, style) for a in t.args)}>"
     if t.name == "STRUCT":
         fields = []
         for f in t.fields:
-            s = f"{_partition_name(f.name)}:{column_type_sql(f.type)}"
+            field = f"{style.field_name(f.name)}:{_render_type(f.type, style)}"
             if f.comment is not None:
-                s += f" COMMENT {quote_string(f.comment)}"
-            fields.append(s)
-        return f"struct<{','.join(fields)}>"
-    name = _COLUMN_TYPE_NAMES.get(t.name, t.name.lower())
+                field += f" COMMENT {quote_string(f.comment)}"
+            fields.append(field)
+        return f"{name}<{style.separator.join(fields)}>"
     if t.params:
-        return f"{name}({','.join(str(p) for p in t.params)})"
+        return f"{name}({style.separator.join(str(p) for p in t.params)})"
     return name
 
 

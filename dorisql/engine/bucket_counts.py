@@ -42,7 +42,7 @@ def _spark_nodes(engine: Engine) -> int:
     ``cluster_backends`` says otherwise (docs/deployment.md)."""
     from dorisql.storage.spark import executors, is_local_master
 
-    if getattr(engine.config, "remote", None) or is_local_master(engine.config.master):
+    if engine.config.remote or is_local_master(engine.config.master):
         return 1
     return max(len(executors(engine.spark, engine.config.master)), 1)
 

@@ -83,13 +83,11 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     # rows fit in a broadcast.
     oldest = bool(done) and key_model(meta) == "UNIQUE" and merged_are_oldest(files, done)
     later_rows = sum(f.num_records if f.num_records is not None else UNIQUE_ANTI_JOIN_MAX_ROWS + 1 for f in unmerged)
-    if oldest and later_rows <= UNIQUE_ANTI_JOIN_MAX_ROWS:
-        pass
-    elif unmerged and (
-        later_bytes > MERGE_JOIN_MAX_BYTES or sum(f.size for f in files if f.path in done) < later_bytes
-    ):
-        # The joins pay only while the later rowsets are small enough to broadcast and the merged
-        # rows are the bulk: else one merge of everything costs less than two shuffled joins more.
+    anti_join = oldest and later_rows <= UNIQUE_ANTI_JOIN_MAX_ROWS
+    # Else the joins pay only while the later rowsets are small enough to broadcast and the merged
+    # rows are the bulk: else one merge of everything costs less than two shuffled joins more.
+    too_big = later_bytes > MERGE_JOIN_MAX_BYTES or sum(f.size for f in files if f.path in done) < later_bytes
+    if unmerged and not anti_join and too_big:
         done, unmerged = set(), files
     frame = read_table_files(engine.spark, meta, unmerged, deletes, engine.now())
     # The colocate join reads the same files itself (dorisql.engine.colocate_join): it applies them too.

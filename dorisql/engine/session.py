@@ -52,7 +52,7 @@ class Engine:
         self.warehouse = resolve_root(self.config.warehouse)
         if not self.warehouse.is_dir():
             self.warehouse.mkdir(parents=True)
-        self.catalog = open_catalog(self.warehouse, getattr(self.config, "catalog", None))
+        self.catalog = open_catalog(self.warehouse, self.config.catalog)
         self._clock = clock
         self.session_vars: dict[str, str] = {**SESSION_DEFAULTS, **{k: str(v) for k, v in self.config.session.items()}}
         self.current_db: str | None = getattr(self.config, "database", None)
@@ -132,9 +132,7 @@ class Engine:
         try:
             from dorisql.storage.spark import create_session
 
-            session = create_session(
-                master=self.config.master, conf=self.config.spark_conf, remote=getattr(self.config, "remote", None)
-            )
+            session = create_session(master=self.config.master, conf=self.config.spark_conf, remote=self.config.remote)
             logfile.capture_spark_logs()  # before any query can fail
             self._spark = session
         except BaseException as exc:  # reported to the statement that needs Spark

@@ -264,7 +264,7 @@ def start_spark(config: Config):
     from dorisql import logfile
     from dorisql.storage.spark import create_session
 
-    session = create_session(master=config.master, conf=config.spark_conf, remote=getattr(config, "remote", None))
+    session = create_session(master=config.master, conf=config.spark_conf, remote=config.remote)
     logfile.capture_spark_logs()
     return session
 
