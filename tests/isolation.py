@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def dorisql_env(home: Path) -> dict[str, str]:
     home.mkdir(exist_ok=True)
@@ -21,3 +23,13 @@ def dorisql_env(home: Path) -> dict[str, str]:
         }
     )
     return env
+
+
+def require_tool(found, what: str, install: str):
+    """`found` (a tool's path), else: fail in CI (.ci/run installs `install` from Debian's
+    packages), skip elsewhere with the command that installs it."""
+    if found:
+        return found
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is part of CI (.ci/run installs {install}) but is not found")
+    pytest.skip(f"no {what}: apt-get install {install}")

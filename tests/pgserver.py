@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import pytest
+from isolation import require_tool
 
 __all__ = ["PostgresServer", "find_bin", "require_postgres"]
 
@@ -32,13 +32,7 @@ def find_bin() -> Path | None:
 
 
 def require_postgres() -> Path:
-    found = find_bin()
-    if found:
-        return found
-    if os.environ.get("CI"):
-        pytest.fail("PostgreSQL is part of CI (.ci/run installs postgresql) but initdb is not found")
-    pytest.skip("no PostgreSQL server binaries (initdb): apt-get install postgresql")
-    raise AssertionError("unreachable")
+    return require_tool(find_bin(), "PostgreSQL server binaries (initdb)", "postgresql")
 
 
 def _free_port() -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -11,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from isolation import require_tool
 
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
 
@@ -58,9 +57,4 @@ def mysql_client() -> str | None:
 
 
 def require_mysql_client() -> str:
-    found = mysql_client()
-    if found:
-        return found
-    if os.environ.get("CI"):
-        pytest.fail("the mysql client is part of CI (.ci/run installs default-mysql-client) but is not on PATH")
-    pytest.skip("no mysql client on PATH: apt-get install default-mysql-client")
+    return require_tool(mysql_client(), "mysql client on PATH", "default-mysql-client")
