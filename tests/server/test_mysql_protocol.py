@@ -69,6 +69,30 @@ def test_what_clients_send_on_connect(server):
         conn.rollback()
     # First in the module: the port opened before Spark started, and all of this needed no Spark
     assert "Spark ready" not in server.output(), "the answers waited for Spark"
+    # A statement that needs Spark waits for its start; KILL QUERY ends that wait, and the
+    # connection stays usable.
+    with server.connect() as waiting, server.connect() as admin, admin.cursor() as cur:
+        outcome: dict = {}
+        runner = threading.Thread(
+            target=lambda: outcome.update(
+                error=error_of(waiting.cursor(), "SELECT count(*) FROM numbers('number' = '3')")
+            )
+        )
+        runner.start()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            cur.execute("SHOW PROCESSLIST")
+            if {row[1]: row[7] for row in cur.fetchall()}.get(waiting.thread_id()) == "Query":
+                break
+            time.sleep(0.1)
+        cur.execute(f"KILL QUERY {waiting.thread_id()}")
+        killed_before_spark = "Spark ready" not in server.output()
+        runner.join(timeout=60)
+        assert killed_before_spark, "Spark started before the KILL: the wait was not exercised"
+        assert outcome.get("error") == (1317, "errCode = 2, detailMessage = Query execution was interrupted")
+        with waiting.cursor() as again:
+            again.execute("SELECT count(*) FROM numbers('number' = '3')")  # now waits for Spark, and runs
+            assert again.fetchone() == (3,)
 
 
 def test_ddl_dml_select_return_typed_values(loaded):
