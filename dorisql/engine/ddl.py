@@ -288,9 +288,62 @@ def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
         new_definition(meta, schema_actions)  # Doris's rules, before anything is written
         alter_schema(engine, meta, schema_actions, stmt.text)
         return Result.ok()
+    _check_conflicts(stmt.actions)
+    drops = [a for a in stmt.actions if isinstance(a, ast.DropPartition) and not a.temporary]
+    if 1 < len(drops) == len(stmt.actions):  # one catalog change and one Delta commit for all
+        _drop_partitions(engine, meta, drops)
+        return Result.ok()
     for action in stmt.actions:
         meta = _ALTER[type(action)](engine, meta, action)
     return Result.ok()
+
+
+#: Doris's AlterOpType of each ALTER TABLE clause that is not a schema change.
+_OP_TYPES = {
+    ast.AddPartition: "ADD_PARTITION",
+    ast.DropPartition: "DROP_PARTITION",
+    ast.ReplacePartition: "REPLACE_PARTITION",
+    ast.ModifyPartition: "MODIFY_PARTITION",
+    ast.RenameTable: "RENAME",
+    ast.RenamePartition: "RENAME",
+    ast.SetProperties: "MODIFY_TABLE_PROPERTY",
+}
+
+
+def _check_conflicts(actions) -> None:
+    """Doris's AlterOperations.checkConflict: of these clauses only DROP PARTITIONs go together
+    in one statement (AlterOpType.COMPATIBILITY_MATRIX); any other pair is refused before
+    anything changes, in Doris's words."""
+    seen: list[str] = []
+    for action in actions:
+        op = _OP_TYPES[type(action)]
+        for current in seen:
+            if not (op == current == "DROP_PARTITION"):
+                raise AnalysisError(f"Alter operation {op} conflicts with operation {current}")
+        if op not in seen:
+            seen.append(op)
+
+
+def _drop_partitions(engine: Engine, meta: TableMeta, drops: list[ast.DropPartition]) -> TableMeta:
+    """Several DROP PARTITION clauses: every name checked first, then all dropped in one
+    catalog change and one Delta commit (partitions.drop_partitions), so a bad name changes
+    nothing. FORCE applies when any clause says it (all go through the recycle bin otherwise)."""
+    if any(meta.partition(a.name) is None for a in drops):
+        # A drop of one that crashed after its catalog commit: this statement finishes it.
+        parts.finish_pending_drops(engine, meta)
+    names: list[str] = []
+    for action in drops:
+        if meta.partition(action.name) is None:
+            if action.if_exists:
+                continue
+            raise AnalysisError(f"Error in list of partitions to {action.name}")  # ERR_DROP_PARTITION_NON_EXISTENT
+        if action.name.lower() not in {n.lower() for n in names}:
+            names.append(action.name)
+    if not names:
+        return meta
+    parts.check_manual_change_allowed(engine, meta, "DROP PARTITION")
+    force = any(a.force for a in drops)
+    return parts.drop_partitions(engine, meta, names, reason="dorisql DROP PARTITION", force=force)
 
 
 def _add_partition(engine: Engine, meta: TableMeta, action: ast.AddPartition) -> TableMeta:

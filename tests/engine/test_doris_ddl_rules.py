@@ -125,3 +125,35 @@ def test_add_partition_checks_the_name_and_values_before_the_distribution(eng):
     assert refused(eng, 'ALTER TABLE t ADD PARTITION p0 VALUES IN (("0")) DISTRIBUTED BY RANDOM').startswith(
         "Range partition expected"
     )
+
+
+def test_clauses_of_one_alter_that_doris_refuses_together(eng):
+    """Doris AlterOperations.checkConflict (AlterOpType.COMPATIBILITY_MATRIX): of the partition,
+    property and rename clauses only DROP PARTITIONs share a statement; nothing changes."""
+    eng.execute_sql(RANGE_TABLE)
+    add = 'ADD PARTITION p3 VALUES LESS THAN ("300")'
+    assert refused(eng, f"ALTER TABLE t {add}, DROP PARTITION partition_a") == (
+        "Alter operation DROP_PARTITION conflicts with operation ADD_PARTITION"
+    )
+    assert refused(eng, f'ALTER TABLE t {add}, ADD PARTITION p4 VALUES LESS THAN ("400")') == (
+        "Alter operation ADD_PARTITION conflicts with operation ADD_PARTITION"
+    )
+    assert refused(eng, 'ALTER TABLE t SET ("in_memory" = "false"), RENAME t2') == (
+        "Alter operation RENAME conflicts with operation MODIFY_TABLE_PROPERTY"
+    )
+
+
+def test_several_drop_partitions_are_one_change(eng):
+    """test_partition_operation.groovy: `DROP PARTITION partition_c, DROP PARTITION partition_d`.
+    A name that does not exist refuses the whole statement before any partition goes."""
+    eng.execute_sql(RANGE_TABLE)
+    eng.execute_sql('ALTER TABLE t ADD PARTITION p3 VALUES LESS THAN ("300")')
+    assert refused(eng, "ALTER TABLE t DROP PARTITION partition_a, DROP PARTITION nope") == (
+        "Error in list of partitions to nope"
+    )
+    version = eng.catalog.load_table("d", "t").version
+    eng.execute_sql("ALTER TABLE t DROP PARTITION partition_a, DROP PARTITION IF EXISTS nope, DROP PARTITION p3")
+    meta = eng.catalog.load_table("d", "t")
+    assert [p.name for p in meta.partitions] == ["partition_b"]
+    assert meta.version == version + 1  # one catalog change for both
+    assert {row[1] for row in eng.execute_sql("SHOW CATALOG RECYCLE BIN")[0].rows} >= {"partition_a", "p3"}
