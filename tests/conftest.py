@@ -17,8 +17,10 @@ start") instead of quietly starting a JVM in the fast tier.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,11 +43,20 @@ TEST_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 for _variable in ("SPARK_SUBMIT_OPTS", "SPARK_LAUNCHER_OPTS"):
     os.environ[_variable] = f"{os.environ.get(_variable, '')} {TEST_JVM_OPTIONS}".strip()
 
+#: One cache folder for the run (dorisql.syntax.parser_cache: the grammar's LALR tables): built
+#: once, read by this process and every ``dorisql`` process the tests start (isolation.dorisql_env
+#: passes it on), and never the user's own ~/.cache.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="dorisql-test-cache-")
+
 #: Fixtures that start Spark; a test that uses one of them is marked ``spark``.
 SPARK_FIXTURES = frozenset({"spark", "spark_process_env"})
 
 #: ``JAVA_HOME`` of the pure tier: no Java there, so Spark cannot start.
 NO_JAVA = "/nonexistent/the-pure-test-tier-starts-no-java"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

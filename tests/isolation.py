@@ -1,5 +1,6 @@
 """The environment of a ``dorisql`` process under test: none of the user's own config, history
-or warehouse (HOME and the XDG folders are fresh folders below `home`)."""
+or warehouse (HOME and the XDG folders are fresh folders below `home`; the cache folder is the
+test run's)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ def dorisql_env(home: Path) -> dict[str, str]:
             "XDG_CONFIG_HOME": str(home / ".config"),
             "XDG_STATE_HOME": str(home / ".local/state"),
             "XDG_DATA_HOME": str(home / ".local/share"),
+            # caches are not the user's state: the run's shared one (tests/conftest.py)
+            "XDG_CACHE_HOME": os.environ.get("XDG_CACHE_HOME") or str(home / ".cache"),
             "PYSPARK_PYTHON": sys.executable,
         }
     )

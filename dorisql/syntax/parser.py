@@ -1,6 +1,7 @@
 """The front end: script -> statements.
 
-The Lark LALR parser is built once, on first use, and shared (`get_parser`); statements are
+The Lark LALR parser is built once, on first use, and shared (`get_parser`; its analysis is
+cached between processes by .parser_cache); statements are
 read by the lexer in .lexer, which feeds that parser token by token. Statements are
 dispatched on their first word: queries (SELECT / WITH), EXPLAIN and the query half of
 INSERT ... SELECT are kept as text and read with sqlglot; everything else goes through the
@@ -35,6 +36,7 @@ from .diagnose import (
 )
 from .lexer import Driver
 from .limits import check_nesting, check_size, ensure_recursion_limit
+from .parser_cache import cached_lark
 from .queries import query_tables
 from .split import WHITESPACE, skip_noise, split_statements
 from .transform import SOURCE, PositionedError, ToAst
@@ -70,7 +72,7 @@ def _build() -> tuple[Lark, Driver]:
     global _parser, _driver
     with _parser_lock:
         if _parser is None or _driver is None:
-            parser = Lark(
+            parser = cached_lark(  # the LALR analysis is cached between processes
                 grammar_text(),
                 parser="lalr",
                 lexer="basic",  # unused: .lexer.Driver lexes and feeds the parser itself
