@@ -180,6 +180,8 @@ def drop_table(engine: Engine, stmt: ast.DropTable) -> Result:
             return Result.ok()
         if meta is None:
             return Result.ok()
+        if not stmt.force and meta.temp_partitions:  # Doris recovers a table without them
+            meta = parts.drop_all_temp_partitions(engine, meta, "dorisql DROP TABLE (temporary partitions)")
         location = meta_dir(engine.warehouse, meta)
         try:
             # Under the commit lock, so no load commits into the table while it leaves the catalog.
@@ -285,6 +287,9 @@ def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
         if len(schema_actions) != len(stmt.actions):
             # Doris AlterOperations: a schema change goes alone (or with other schema changes)
             raise AnalysisError("Can not alter table schema together with partitions or properties")
+        if meta.temp_partitions and any(isinstance(a, _NOT_WITH_TEMP_PARTITIONS) for a in schema_actions):
+            # Doris SchemaChangeHandler: column changes wait until the temporary partitions are gone
+            raise AnalysisError("Can not alter table when there are temp partitions in table")
         new_definition(meta, schema_actions)  # Doris's rules, before anything is written
         alter_schema(engine, meta, schema_actions, stmt.text)
         return Result.ok()
@@ -297,6 +302,10 @@ def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
         meta = _ALTER[type(action)](engine, meta, action)
     return Result.ok()
 
+
+#: The column changes Doris refuses while the table has temporary partitions (comments and
+#: renames are handled elsewhere in Doris, without that check).
+_NOT_WITH_TEMP_PARTITIONS = (ast.AddColumns, ast.DropColumn, ast.ModifyColumn)
 
 #: Doris's AlterOpType of each ALTER TABLE clause that is not a schema change.
 _OP_TYPES = {

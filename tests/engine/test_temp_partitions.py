@@ -100,3 +100,28 @@ def test_list_temporary_partitions_use_temp_name_drop_and_truncate(engine):
     assert names(engine, "SHOW TEMPORARY PARTITIONS FROM l") == []
     assert rows(engine, "SELECT count(*) FROM l") == [(0,)]
     assert run(engine, "ADMIN CHECK TABLE l").rows == []
+
+
+def test_column_changes_wait_for_temp_partitions_and_recover_table_has_none(engine):
+    """Doris: column changes are refused while the table has temporary partitions
+    (SchemaChangeHandler); a table dropped and recovered comes back without them (the
+    temporary partitions documentation: "the temporary partition will not be recovered")."""
+    from deltalake import DeltaTable
+
+    from dorisql.engine.tables import meta_dir
+
+    run(engine, RANGE.replace("TABLE r", "TABLE rt").replace("INTO r", "INTO rt"))
+    run(engine, "ALTER TABLE rt ADD TEMPORARY PARTITION tp VALUES LESS THAN (10)")
+    run(engine, "INSERT INTO rt TEMPORARY PARTITION (tp) VALUES (7, 'tmp')")
+    with pytest.raises(AnalysisError, match="^Can not alter table when there are temp partitions in table$"):
+        run(engine, "ALTER TABLE rt ADD COLUMN c INT")
+    run(engine, "ALTER TABLE rt MODIFY COLUMN v COMMENT 'allowed'")  # comments are not column changes
+    run(engine, "DROP TABLE rt")
+    run(engine, "RECOVER TABLE rt")
+    assert names(engine, "SHOW TEMPORARY PARTITIONS FROM rt") == []
+    assert rows(engine, "SELECT k, v FROM rt ORDER BY k") == [(1, "a"), (11, "b"), (21, "c")]
+    meta = engine.catalog.load_table("d", "rt")
+    outside = DeltaTable(str(meta_dir(engine.warehouse, meta))).to_pyarrow_table().column("v").to_pylist()
+    assert sorted(outside) == ["a", "b", "c"]  # the temporary rows are gone from the Delta table too
+    run(engine, "ALTER TABLE rt ADD COLUMN c INT")
+    assert run(engine, "ADMIN CHECK TABLE rt").rows == []
