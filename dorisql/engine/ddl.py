@@ -336,7 +336,8 @@ def _check_conflicts(actions) -> None:
 def _drop_partitions(engine: Engine, meta: TableMeta, drops: list[ast.DropPartition]) -> TableMeta:
     """Several DROP PARTITION clauses: every name checked first, then all dropped in one
     catalog change and one Delta commit (partitions.drop_partitions), so a bad name changes
-    nothing. FORCE applies when any clause says it (all go through the recycle bin otherwise)."""
+    nothing. FORCE applies when every clause says it: otherwise all go through the recycle bin,
+    so no partition a clause meant to keep recoverable is deleted for good."""
     if any(meta.partition(a.name) is None for a in drops):
         # A drop of one that crashed after its catalog commit: this statement finishes it.
         parts.finish_pending_drops(engine, meta)
@@ -351,7 +352,7 @@ def _drop_partitions(engine: Engine, meta: TableMeta, drops: list[ast.DropPartit
     if not names:
         return meta
     parts.check_manual_change_allowed(engine, meta, "DROP PARTITION")
-    force = any(a.force for a in drops)
+    force = all(a.force for a in drops)
     return parts.drop_partitions(engine, meta, names, reason="dorisql DROP PARTITION", force=force)
 
 
