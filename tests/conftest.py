@@ -55,14 +55,40 @@ SPARK_FIXTURES = frozenset({"spark", "spark_process_env"})
 NO_JAVA = "/nonexistent/the-pure-test-tier-starts-no-java"
 
 
+#: The folder of the class archive, and the process writing it (see `_jvm_class_archive`).
+_ARCHIVE_FOLDER = Path(tempfile.mkdtemp(prefix="dorisql-test-jvm-"))
+_ARCHIVE_LOGGING = "-Xlog:disable -Xlog:all=warning:stderr"
+_archive_writer: subprocess.Popen | None = None
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(os.environ["XDG_CACHE_HOME"], ignore_errors=True)
+    if _archive_writer is not None and _archive_writer.poll() is None:
+        _archive_writer.kill()
+    for folder in (os.environ["XDG_CACHE_HOME"], _ARCHIVE_FOLDER):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if SPARK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.spark)
+    # The pure tier first (a stable sort: each tier keeps its order): its failures show within
+    # minutes, and the class archive is written meanwhile, on the core the pure tier leaves idle.
+    items.sort(key=lambda item: item.get_closest_marker("spark") is not None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start writing the class archive as soon as the run is known to need Spark."""
+    global _archive_writer
+    if any(item.get_closest_marker("spark") for item in session.items):
+        env = {
+            **os.environ,
+            "SPARK_SUBMIT_OPTS": f"{os.environ['SPARK_SUBMIT_OPTS']} {_ARCHIVE_LOGGING} "
+            f"-XX:ArchiveClassesAtExit={_ARCHIVE_FOLDER / 'spark-classes.jsa'}",
+        }
+        _archive_writer = subprocess.Popen(
+            [sys.executable, "-c", _ARCHIVE_WORKLOAD], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
 
 
 @pytest.fixture(autouse=True)
@@ -86,34 +112,30 @@ spark.stop()
 
 
 @pytest.fixture(scope="session")
-def _jvm_class_archive(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Once per test run, before the first Spark: a class-data-sharing archive (JDK 13+'s
-    dynamic CDS) of the classes a Spark JVM loads, written by one short Spark job; every test JVM
-    started afterwards (this process's session and every ``dorisql`` process: the option is in
+def _jvm_class_archive() -> None:
+    """Before the first Spark: a class-data-sharing archive (JDK 13+'s dynamic CDS) of the
+    classes a Spark JVM loads, written by one short Spark job that starts as soon as the run is
+    collected (pytest_collection_finish) and runs beside the pure tier; every test JVM started
+    afterwards (this process's session and every ``dorisql`` process: the option is in
     SPARK_SUBMIT_OPTS, which they inherit) maps those classes instead of loading and verifying
     them, a third off each cold start. Test JVMs start by the dozen, so this is minutes of a
     run. A JVM that cannot use the archive (another Java) runs as without it; its warnings
     go to stderr (dorisql's spark.log), never into a process's output."""
-    archive = tmp_path_factory.getbasetemp() / "spark-classes.jsa"
-    logging = "-Xlog:disable -Xlog:all=warning:stderr"
-    env = {
-        **os.environ,
-        "SPARK_SUBMIT_OPTS": f"{os.environ['SPARK_SUBMIT_OPTS']} {logging} -XX:ArchiveClassesAtExit={archive}",
-    }
-    subprocess.run(
-        [sys.executable, "-c", _ARCHIVE_WORKLOAD],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        timeout=600,
-    )
+    archive = _ARCHIVE_FOLDER / "spark-classes.jsa"
+    if _archive_writer is None:
+        return
+    try:
+        _archive_writer.wait(timeout=600)
+    except subprocess.TimeoutExpired:
+        _archive_writer.kill()
+        return
     # The JVM writes the archive as it exits, after the Python process that started it has.
     size, deadline = -1, time.monotonic() + 120
     while time.monotonic() < deadline and (not archive.exists() or archive.stat().st_size != size):
         size = archive.stat().st_size if archive.exists() else -1
         time.sleep(2)
     if archive.exists():  # else (no Java, an old one): the tests start their JVMs as before
-        os.environ["SPARK_SUBMIT_OPTS"] += f" {logging} -XX:SharedArchiveFile={archive}"
+        os.environ["SPARK_SUBMIT_OPTS"] += f" {_ARCHIVE_LOGGING} -XX:SharedArchiveFile={archive}"
 
 
 @pytest.fixture(scope="session")
