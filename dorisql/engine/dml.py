@@ -371,10 +371,9 @@ def load_frame(
     routed = _routed_frame(engine, view, source, target, partitions)
     named = set(view.partition_keys(partitions).values()) if partitions else set()
     observation = Observation("dorisql_load")
-    observed = routed.observe(
-        observation, F.count(F.lit(1)).alias("total"), F.sum(F.col(_BAD).cast("long")).alias("bad")
-    )
-    good = observed.filter(~F.col(_BAD)).drop(_BAD)
+    # SQL text, not Column objects: each Column function call is a Py4J round trip
+    observed = routed.observe(observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad"))
+    good = observed.filter(f"NOT `{_BAD}`").drop(_BAD)
 
     counts: dict[str, int] = {}
 
@@ -420,9 +419,21 @@ def load_frame(
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
             size = int(engine.frontend("target_file_size_bytes"))
+            # Every row that is kept lands in this partition (the only one named, or the table's only one).
+            keys = named or set(view.partition_keys().values())
+            layout = {
+                "one_task": _small_source(engine, source),
+                "partition": next(iter(keys)) if len(keys) == 1 else None,
+            }
             if overwrite:
                 written = store.overwrite(
-                    good, replaced, statement=text, metadata=metadata, expected_partitions=guard, target_file_size=size
+                    good,
+                    replaced,
+                    statement=text,
+                    metadata=metadata,
+                    expected_partitions=guard,
+                    target_file_size=size,
+                    **layout,
                 )
             else:
                 written = store.write(
@@ -432,6 +443,7 @@ def load_frame(
                     metadata=metadata,
                     expected_partitions=guard,
                     target_file_size=size,
+                    **layout,
                 )
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
@@ -447,6 +459,24 @@ def load_frame(
     total, bad = counts["total"], counts["bad"]
     message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
     return Result.ok(total - bad, message=message), written, meta
+
+
+#: A load whose source Spark estimates at most this big (its optimized plan's sizeInBytes: a
+#: file's size on disk, a VALUES list's rows) is written by one task without the shuffle by
+#: tablet (DeltaStore._stage `one_task`): the shuffle is a second stage that costs a small load
+#: more than one task's writing does, and one task keeps a tablet's rows in one file per target
+#: size as the shuffle does. Larger sources keep the shuffle and their parallelism.
+ONE_TASK_MAX_BYTES = 32 * 2**20
+
+
+def _small_source(engine: Engine, source) -> bool:
+    """Spark estimates `source` at most ONE_TASK_MAX_BYTES (EXPLAIN COST: plans, runs nothing;
+    an unknown size, a cross join's or a large numbers() table's, is too big)."""
+    from dorisql.storage.sizing import explained_bytes
+
+    text = engine.spark.sql("EXPLAIN COST SELECT * FROM {source}", source=source).collect()[0][0]
+    size = explained_bytes(text)
+    return size is not None and size <= ONE_TASK_MAX_BYTES
 
 
 def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.ColumnDef]:
