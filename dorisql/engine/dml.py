@@ -373,7 +373,11 @@ def load_frame(
     observation = Observation("dorisql_load")
     # SQL text, not Column objects: each Column function call is a Py4J round trip
     observed = routed.observe(observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad"))
-    good = observed.filter(f"NOT `{_BAD}`").drop(_BAD)
+    # Every row that is kept lands in this partition (the only one named, or the table's only
+    # one): it is written into that folder (DeltaStore._stage), without a __partition column.
+    keys = named or set(view.partition_keys().values())
+    only = next(iter(keys)) if len(keys) == 1 else None
+    good = observed.filter(f"NOT `{_BAD}`").drop(_BAD, *([PARTITION_COLUMN] if only is not None else []))
 
     counts: dict[str, int] = {}
 
@@ -419,12 +423,7 @@ def load_frame(
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
             size = int(engine.frontend("target_file_size_bytes"))
-            # Every row that is kept lands in this partition (the only one named, or the table's only one).
-            keys = named or set(view.partition_keys().values())
-            layout = {
-                "one_task": _small_source(engine, source),
-                "partition": next(iter(keys)) if len(keys) == 1 else None,
-            }
+            layout = {"one_task": _small_source(engine, source), "partition": only}
             if overwrite:
                 written = store.overwrite(
                     good,
@@ -472,10 +471,15 @@ ONE_TASK_MAX_BYTES = 32 * 2**20
 def _small_source(engine: Engine, source) -> bool:
     """Spark estimates `source` at most ONE_TASK_MAX_BYTES (EXPLAIN COST: plans, runs nothing;
     an unknown size, a cross join's or a large numbers() table's, is too big)."""
+    import contextlib
+    import io
+
     from dorisql.storage.sizing import explained_bytes
 
-    text = engine.spark.sql("EXPLAIN COST SELECT * FROM {source}", source=source).collect()[0][0]
-    size = explained_bytes(text)
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):  # DataFrame.explain prints (and is the fewest round trips)
+        source.explain(mode="cost")
+    size = explained_bytes(text.getvalue())
     return size is not None and size <= ONE_TASK_MAX_BYTES
 
 

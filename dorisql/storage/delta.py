@@ -1018,12 +1018,13 @@ class DeltaStore:
 
         ``partition``: every row is in this partition (the caller routed them to it alone, a
         statement naming one partition): the rows are written into its folder split by bucket
-        only, and a shuffle, if any, is by bucket only.
+        only, and a shuffle, if any, is by bucket only; ``df`` may then lack ``__partition``.
 
         ``keep_layout``: the caller laid the rows out itself (a compaction's sorted runs, one
         per output file): no shuffle, which would undo the sort order."""
-        for col in (PARTITION_COLUMN, BUCKET_COLUMN):
-            if col not in df.columns:
+        columns = df.columns
+        for col in (BUCKET_COLUMN,) if partition is not None else (PARTITION_COLUMN, BUCKET_COLUMN):
+            if col not in columns:
                 raise ValueError(f"the DataFrame to write needs a {col} column")
         rows_per_file = sizing.rows_per_file(target_file_size, self._row_bytes())
         staging_dir = self.new_staging_dir()
@@ -1037,7 +1038,8 @@ class DeltaStore:
             frame = df.repartition(*layout)
         output = staged.staging_dir
         if partition is not None:  # the folder Spark's partitionBy would have named
-            frame = frame.drop(PARTITION_COLUMN)
+            if PARTITION_COLUMN in columns:
+                frame = frame.drop(PARTITION_COLUMN)
             output = os.path.join(output, f"{PARTITION_COLUMN}={_escape_path_name(partition)}")
         try:
             (
@@ -1077,8 +1079,11 @@ class DeltaStore:
                 plan.append((rel, partition, int(bucket_text)))
             if plan:
                 staged.moved = [None] * len(plan)
-                with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(plan))) as pool:
-                    results = list(pool.map(lambda item: self._place(staged, item[0], item[1]), enumerate(plan)))
+                if len(plan) <= _FOOTER_THREADS:  # starting threads costs more than a few footers
+                    results = [self._place(staged, i, item) for i, item in enumerate(plan)]
+                else:
+                    with ThreadPoolExecutor(max_workers=_FOOTER_THREADS) as pool:
+                        results = list(pool.map(lambda item: self._place(staged, item[0], item[1]), enumerate(plan)))
                 from deltalake.transaction import AddAction
 
                 for entry, stats in results:
