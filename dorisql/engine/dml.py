@@ -9,6 +9,7 @@ a dropped partition). Anything that fails before that commit leaves the table as
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import TYPE_CHECKING
 
@@ -370,10 +371,13 @@ def load_frame(
     routed = _routed_frame(engine, view, source, target, partitions)
     named = set(view.partition_keys(partitions).values()) if partitions else set()
     observation = Observation("dorisql_load")
-    observed = routed.observe(
-        observation, F.count(F.lit(1)).alias("total"), F.sum(F.col(_BAD).cast("long")).alias("bad")
-    )
-    good = observed.filter(~F.col(_BAD)).drop(_BAD)
+    # SQL text, not Column objects: each Column function call is a Py4J round trip
+    observed = routed.observe(observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad"))
+    # Every row that is kept lands in this partition (the only one named, or the table's only
+    # one): it is written into that folder (DeltaStore._stage), without a __partition column.
+    keys = named or set(view.partition_keys().values())
+    only = next(iter(keys)) if len(keys) == 1 else None
+    good = observed.filter(f"NOT `{_BAD}`").drop(_BAD, *([PARTITION_COLUMN] if only is not None else []))
 
     counts: dict[str, int] = {}
 
@@ -419,9 +423,16 @@ def load_frame(
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
             size = int(engine.frontend("target_file_size_bytes"))
+            layout = {"one_task": _small_source(engine, source), "partition": only}
             if overwrite:
                 written = store.overwrite(
-                    good, replaced, statement=text, metadata=metadata, expected_partitions=guard, target_file_size=size
+                    good,
+                    replaced,
+                    statement=text,
+                    metadata=metadata,
+                    expected_partitions=guard,
+                    target_file_size=size,
+                    **layout,
                 )
             else:
                 written = store.write(
@@ -431,6 +442,7 @@ def load_frame(
                     metadata=metadata,
                     expected_partitions=guard,
                     target_file_size=size,
+                    **layout,
                 )
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
@@ -446,6 +458,29 @@ def load_frame(
     total, bad = counts["total"], counts["bad"]
     message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
     return Result.ok(total - bad, message=message), written, meta
+
+
+#: A load whose source Spark estimates at most this big (its optimized plan's sizeInBytes: a
+#: file's size on disk, a VALUES list's rows) is written by one task without the shuffle by
+#: tablet (DeltaStore._stage `one_task`): the shuffle is a second stage that costs a small load
+#: more than one task's writing does, and one task keeps a tablet's rows in one file per target
+#: size as the shuffle does. Larger sources keep the shuffle and their parallelism.
+ONE_TASK_MAX_BYTES = 32 * 2**20
+
+
+def _small_source(engine: Engine, source) -> bool:
+    """Spark estimates `source` at most ONE_TASK_MAX_BYTES (EXPLAIN COST: plans, runs nothing;
+    an unknown size, a cross join's or a large numbers() table's, is too big)."""
+    import contextlib
+    import io
+
+    from dorisql.storage.sizing import explained_bytes
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):  # DataFrame.explain prints (and is the fewest round trips)
+        source.explain(mode="cost")
+    size = explained_bytes(text.getvalue())
+    return size is not None and size <= ONE_TASK_MAX_BYTES
 
 
 def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.ColumnDef]:
@@ -494,9 +529,15 @@ def _routed_frame(
     """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows.
 
     With ``diagnose`` (only on the failure path: strict mode refused the load) the frame also
-    carries the raw source values and, per bad row, why it was refused (_WHY)."""
-    from pyspark.sql import functions as F
+    carries the raw source values and, per bad row, why it was refused (_WHY).
 
+    The frame is one SQL statement over the source (``spark.sql`` with the source as a
+    relation): building it from Column objects cost a Py4J round trip per function call, some
+    500 for a three-column table, and each is slow on a busy driver. A column whose source
+    already has the table's type is neither cast nor checked for fit (Spark would drop the cast;
+    the check could never fire). Rows are routed among the named partitions only when the
+    statement names some (a row outside them is refused either way), so a one-partition load
+    tests one range per row instead of every partition's."""
     from dorisql.partitioning.keys import routing_sql
     from dorisql.types import max_byte_length, spark_type
 
@@ -504,71 +545,83 @@ def _routed_frame(
 
     definition = meta.definition
     by_name = {c.name.lower(): i for i, c in enumerate(target)}
-    columns, checks = [], []
+    source_types = {f.name: f.dataType.simpleString() for f in source.schema.fields}
+    columns, checks = [], []  # checks: (SQL condition, SQL reason), only the first with diagnose
     for c in definition.columns:
         stype = spark_type(c.type)
         index = by_name.get(c.name.lower())
-        raw = F.expr(default_sql(c, engine.now())) if index is None else F.col(f"__src{index}")
-        typed = raw.try_cast(stype)
-        # The value does not fit the type (not a number/date, or out of range).
-        checks.append((raw.isNotNull() & typed.isNull(), lambda c=c, raw=raw: _misfit_reason(c, raw)))
+        raw = default_sql(c, engine.now()) if index is None else f"`__src{index}`"
+        if index is not None and source_types.get(f"__src{index}") == stype.lower().replace(" ", ""):
+            typed = raw  # already the column's type: nothing to cast, nothing that cannot fit
+        else:
+            typed = f"try_cast({raw} AS {stype})"
+            # The value does not fit the type (not a number/date, or out of range).
+            checks.append((f"({raw} IS NOT NULL AND {typed} IS NULL)", _misfit_reason(c, raw)))
         if c.nullable is False:
-            checks.append((typed.isNull(), lambda c=c: F.lit(f"column `{c.name}` is NOT NULL but the value is NULL")))
+            checks.append((f"({typed} IS NULL)", spark_string(f"column `{c.name}` is NOT NULL but the value is NULL")))
         length = max_byte_length(c.type)  # Doris counts UTF-8 bytes
         if length is not None:
-            checks.append(
-                (
-                    F.octet_length(typed) > length,
-                    lambda c=c, raw=raw, n=length: F.format_string(
-                        f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({n} bytes)", raw.cast("string")
-                    ),
-                )
-            )
-        columns.append(typed.alias(c.name))
-    value_bad = F.lit(False)
-    for check, _reason in checks:
-        value_bad = value_bad | F.coalesce(check, F.lit(False))
+            reason = _format_sql(f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({length} bytes)", raw)
+            checks.append((f"(octet_length({typed}) > {length})", reason))
+        columns.append(f"{typed} AS {_quoted(c.name)}")
+    value_bad = " OR ".join(f"coalesce({check}, false)" for check, _ in checks) or "false"
     extra = []
     if diagnose:
-        extra = [F.col(f"__src{i}").cast("string").alias(f"{_RAW}{i}") for i in range(len(target))]
-        extra.append(
-            F.concat_ws("; ", *[F.when(F.coalesce(check, F.lit(False)), reason()) for check, reason in checks]).alias(
-                _WHY
-            )
-        )
-    frame = source.select(*columns, value_bad.alias(_BAD), *extra)
+        extra = [f"CAST(`__src{i}` AS STRING) AS `{_RAW}{i}`" for i in range(len(target))]
+        reasons = ", ".join(f"CASE WHEN coalesce({check}, false) THEN {reason} END" for check, reason in checks)
+        extra.append(f"concat_ws('; '{', ' if reasons else ''}{reasons}) AS `{_WHY}`")
 
     # Rows are routed to partition names to explain a refusal, else straight to storage keys.
     routed = meta if diagnose else storage_view(meta)
-    frame = frame.withColumn(PARTITION_COLUMN, F.expr(routing_sql(routed)))
-    partition_ok = F.col(PARTITION_COLUMN).isNotNull()
     names: list[str] = []
+    partition_ok = f"`{PARTITION_COLUMN}` IS NOT NULL"
     if only_partitions:
         names = [_existing_partition(meta, name) for name in only_partitions]
         allowed = names if diagnose else list(meta.partition_keys(names).values())
-        partition_ok = partition_ok & F.col(PARTITION_COLUMN).isin(allowed)
+        partition_ok += f" AND `{PARTITION_COLUMN}` IN ({', '.join(spark_string(n) for n in allowed)})"
+        # A DEFAULT list partition holds the rows no other partition does: routing among the
+        # named ones only would send it rows of the others.
+        if not diagnose and all(p.values != () for p in routed.partitions if p.name in allowed):
+            routed = dataclasses.replace(routed, partitions=tuple(p for p in routed.partitions if p.name in allowed))
+    kept = [_quoted(c.name) for c in definition.columns]
+    outputs = [*kept, f"`{_BAD}` OR NOT coalesce({partition_ok}, false) AS `{_BAD}`"]
     if diagnose:
-        frame = frame.withColumn(_BAD, F.col(_BAD) | ~partition_ok)
         # Doris's words (BE VOlapTableSink: "no partition for this tuple. tuple=...")
-        no_partition = F.when(F.col(PARTITION_COLUMN).isNull(), F.lit("no partition for this tuple"))
+        no_partition = f"WHEN `{PARTITION_COLUMN}` IS NULL THEN 'no partition for this tuple'"
         if names:
-            no_partition = no_partition.when(
-                ~F.col(PARTITION_COLUMN).isin(names),
-                F.format_string(
-                    f"its partition %s is not one of PARTITION ({', '.join(names)})", F.col(PARTITION_COLUMN)
-                ),
-            )
-        # an empty reason is NULL, which concat_ws skips: no leading "; "
-        frame = frame.withColumn(_WHY, F.concat_ws("; ", F.when(F.col(_WHY) != "", F.col(_WHY)), no_partition))
-        return frame
+            why = spark_string(f"its partition %s is not one of PARTITION ({', '.join(names)})")
+            no_partition += f" WHEN NOT ({partition_ok}) THEN format_string({why}, `{PARTITION_COLUMN}`)"
+        outputs += [
+            *[f"`{_RAW}{i}`" for i in range(len(target))],
+            # an empty reason is NULL, which concat_ws skips: no leading "; "
+            f"concat_ws('; ', CASE WHEN `{_WHY}` != '' THEN `{_WHY}` END, CASE {no_partition} END) AS `{_WHY}`",
+            f"`{PARTITION_COLUMN}`",
+        ]
+    else:
+        outputs += [f"`{PARTITION_COLUMN}`", f"{_bucket_sql(routed)} AS `{BUCKET_COLUMN}`"]
+        if needs_sequence(definition):
+            outputs.append(f"CAST({engine.catalog.next_id()} AS BIGINT) AS `{LOAD_SEQ_COLUMN}`")
+            outputs.append(f"monotonically_increasing_id() AS `{ROW_SEQ_COLUMN}`")
+    head = (
+        f"SELECT {', '.join(outputs)} FROM (SELECT *, {routing_sql(routed)} AS `{PARTITION_COLUMN}` FROM "
+        f"(SELECT {', '.join(columns + [f'{value_bad} AS `{_BAD}`'] + extra)} FROM "
+    )
+    # spark.sql formats the text like str.format: only {source} is a placeholder
+    sql = _braces(head) + "{source}" + _braces(") AS typed) AS routed")
+    return engine.spark.sql(sql, source=source)
 
-    # One projection for the rest: each withColumn would analyse the whole plan again.
-    added = {_BAD: F.col(_BAD) | ~partition_ok, BUCKET_COLUMN: F.expr(_bucket_sql(routed))}
-    if needs_sequence(definition):
-        added[LOAD_SEQ_COLUMN] = F.lit(engine.catalog.next_id()).cast("long")
-        added[ROW_SEQ_COLUMN] = F.monotonically_increasing_id()
-    frame = frame.withColumns(added)
-    return frame
+
+def _quoted(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _braces(sql: str) -> str:
+    return sql.replace("{", "{{").replace("}", "}}")
+
+
+def _format_sql(template: str, raw: str) -> str:
+    """SQL for Spark's format_string(template, raw as text)."""
+    return f"format_string({spark_string(template)}, CAST({raw} AS STRING))"
 
 
 def _bucket_sql(meta: TableMeta) -> str:
@@ -619,10 +672,9 @@ def _type_text(data_type: ast.DataType) -> str:
     return type_sql(data_type)
 
 
-def _misfit_reason(c: ast.ColumnDef, raw):
-    """Why a value does not fit its column, naming the column, the value and the type's range."""
-    from pyspark.sql import functions as F
-
+def _misfit_reason(c: ast.ColumnDef, raw: str) -> str:
+    """Why a value (`raw`, SQL) does not fit its column, naming the column, the value and the
+    type's range: SQL for the text."""
     from dorisql.types import INT_RANGES, LARGEINT_STORAGE_MAX, canonical
 
     name = canonical(c.type).name
@@ -636,7 +688,7 @@ def _misfit_reason(c: ast.ColumnDef, raw):
         rule = f"not a {name} in [{low}, {high}]"
     else:
         rule = f"not a valid {_type_text(c.type)}"
-    return F.format_string(f"column `{c.name}`: '%s' is {rule}", raw.cast("string"))
+    return _format_sql(f"column `{c.name}`: '%s' is {rule}", raw)
 
 
 def _existing_partition(meta: TableMeta, name: str) -> str:

@@ -519,6 +519,8 @@ class DeltaStore:
         metadata: Mapping[str, Any] | None = None,
         expected_partitions: PartitionGuard | None = None,
         target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
+        one_task: bool = False,
+        partition: str | None = None,
     ) -> WriteResult:
         """Append a DataFrame that already has ``__partition`` (string) and ``__bucket`` (int).
 
@@ -528,9 +530,10 @@ class DeltaStore:
         and just before committing, ``expected_partitions(frozenset_of_partition_names)`` runs: it
         raises (or returns False) to refuse, e.g. when a target partition was dropped meanwhile.
         On any failure the written files are deleted and the error re-raised; nothing is visible.
-        A DataFrame with no rows commits nothing (``committed=False``).
+        A DataFrame with no rows commits nothing (``committed=False``). ``one_task`` and
+        ``partition``: see :meth:`_stage`.
         """
-        staged = self._stage(df, target_file_size)
+        staged = self._stage(df, target_file_size, one_task=one_task, partition=partition)
         return self._append(staged, False, operation, statement, metadata, expected_partitions)
 
     def rewrite(
@@ -589,6 +592,8 @@ class DeltaStore:
         metadata: Mapping[str, Any] | None = None,
         expected_partitions: PartitionGuard | None = None,
         target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
+        one_task: bool = False,
+        partition: str | None = None,
     ) -> WriteResult:
         """Replace whole partitions by the rows of ``df`` (INSERT OVERWRITE): one commit of
         ``add`` actions for the new files and ``remove`` actions for every file of the replaced
@@ -599,9 +604,10 @@ class DeltaStore:
         (``touched``: those the new rows went to); their files are taken from the latest snapshot
         under that lock, so a load that committed into them before is replaced too and one into
         another partition is kept. On any failure the new files are deleted and the table is as
-        it was. Nothing to add and nothing to remove commits nothing.
+        it was. Nothing to add and nothing to remove commits nothing. ``one_task`` and
+        ``partition``: see :meth:`_stage`.
         """
-        staged = self._stage(df, target_file_size)
+        staged = self._stage(df, target_file_size, one_task=one_task, partition=partition)
         try:
             return self._commit_overwrite(staged, replaced, operation, statement, metadata, expected_partitions)
         except BaseException:
@@ -986,7 +992,15 @@ class DeltaStore:
             staged.discard()
             raise
 
-    def _stage(self, df, target_file_size: int = DEFAULT_TARGET_FILE_SIZE, *, keep_layout: bool = False) -> _Staged:
+    def _stage(
+        self,
+        df,
+        target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
+        *,
+        keep_layout: bool = False,
+        one_task: bool = False,
+        partition: str | None = None,
+    ) -> _Staged:
         """Spark writes into _staging/<txn>/; the files move into their tablet folders.
 
         Spark writes one file per tablet per task that holds rows of it, so a source of many
@@ -998,21 +1012,41 @@ class DeltaStore:
         ``target_file_size`` bytes (about: the row size is the table's average so far, else an
         estimate from its column types).
 
+        ``one_task``: the caller knows the rows are few (a small source): one task writes them
+        all, without the shuffle (a second stage, and most of a small load's time). One task
+        also holds each tablet's rows once, so the promise above stands.
+
+        ``partition``: every row is in this partition (the caller routed them to it alone, a
+        statement naming one partition): the rows are written into its folder split by bucket
+        only, and a shuffle, if any, is by bucket only; ``df`` may then lack ``__partition``.
+
         ``keep_layout``: the caller laid the rows out itself (a compaction's sorted runs, one
         per output file): no shuffle, which would undo the sort order."""
-        for col in (PARTITION_COLUMN, BUCKET_COLUMN):
-            if col not in df.columns:
+        columns = df.columns
+        for col in (BUCKET_COLUMN,) if partition is not None else (PARTITION_COLUMN, BUCKET_COLUMN):
+            if col not in columns:
                 raise ValueError(f"the DataFrame to write needs a {col} column")
         rows_per_file = sizing.rows_per_file(target_file_size, self._row_bytes())
         staging_dir = self.new_staging_dir()
         staged = _Staged(os.path.basename(staging_dir), staging_dir)
+        layout = [BUCKET_COLUMN] if partition is not None else [PARTITION_COLUMN, BUCKET_COLUMN]
+        if keep_layout:
+            frame = df
+        elif one_task:
+            frame = df.coalesce(1)
+        else:
+            frame = df.repartition(*layout)
+        output = staged.staging_dir
+        if partition is not None:  # the folder Spark's partitionBy would have named
+            if PARTITION_COLUMN in columns:
+                frame = frame.drop(PARTITION_COLUMN)
+            output = os.path.join(output, f"{PARTITION_COLUMN}={_escape_path_name(partition)}")
         try:
             (
-                (df if keep_layout else df.repartition(PARTITION_COLUMN, BUCKET_COLUMN))
-                .write.partitionBy(PARTITION_COLUMN, BUCKET_COLUMN)
+                frame.write.partitionBy(*layout)
                 .option("maxRecordsPerFile", rows_per_file)
                 .mode("error")  # "errorifexists" in classic Spark only; the same mode
-                .parquet(fs.spark_uri(staged.staging_dir))
+                .parquet(fs.spark_uri(output))
             )
             self._collect(staged)
             return staged
@@ -1045,8 +1079,11 @@ class DeltaStore:
                 plan.append((rel, partition, int(bucket_text)))
             if plan:
                 staged.moved = [None] * len(plan)
-                with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(plan))) as pool:
-                    results = list(pool.map(lambda item: self._place(staged, item[0], item[1]), enumerate(plan)))
+                if len(plan) <= _FOOTER_THREADS:  # starting threads costs more than a few footers
+                    results = [self._place(staged, i, item) for i, item in enumerate(plan)]
+                else:
+                    with ThreadPoolExecutor(max_workers=_FOOTER_THREADS) as pool:
+                        results = list(pool.map(lambda item: self._place(staged, item[0], item[1]), enumerate(plan)))
                 from deltalake.transaction import AddAction
 
                 for entry, stats in results:

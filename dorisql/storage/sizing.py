@@ -7,6 +7,8 @@ over to a new file every `rows_per_file` rows (its ``maxRecordsPerFile`` write o
 
 from __future__ import annotations
 
+import re
+
 import pyarrow as pa
 
 #: The default target size of one data file (setting ``target_file_size_bytes``): a tablet gets
@@ -52,3 +54,18 @@ def _type_bytes(t: pa.DataType) -> int:
         return max(1, t.bit_width // 8)
     except ValueError:  # variable width: strings, binaries, lists, maps
         return _VARIABLE_WIDTH_BYTES
+
+
+#: Spark's `Utils.bytesToString` units, as EXPLAIN COST prints a plan's ``sizeInBytes``.
+_UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50, "EiB": 2**60}
+_SIZE = re.compile(r"sizeInBytes=([0-9.]+)\s*(B|KiB|MiB|GiB|TiB|PiB|EiB)\b")
+
+
+def explained_bytes(explain_cost: str) -> float | None:
+    """The estimated size of a query's result from Spark's ``EXPLAIN COST`` text: the first
+    ``sizeInBytes`` of the optimized logical plan (its root). None when there is none."""
+    plan = explain_cost.split("== Optimized Logical Plan ==", 1)[-1]
+    m = _SIZE.search(plan)
+    if m is None:
+        return None
+    return float(m.group(1)) * _UNITS[m.group(2)]

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from dorisql.engine import dml
 from dorisql.storage.delta import DeltaStore
 
 from .conftest import rows, run, table_path
@@ -67,3 +68,38 @@ def test_a_table_function_over_many_files_loads_one_file_per_tablet(engine, spar
     run(engine, f'INSERT INTO from_files SELECT * FROM local("file_path" = "{source}/*.parquet", "format" = "parquet")')
     assert sorted(files_per_tablet(engine, "from_files").values()) == [1, 1, 1, 1]
     assert rows(engine, "SELECT k, v FROM from_files ORDER BY k") == [(k, k * 10) for k in range(40)]
+
+
+def test_small_and_large_sources_by_sparks_estimate(engine):
+    """A small source is written by one task (no shuffle by tablet); a large one keeps the shuffle."""
+    small = engine.spark.range(60)
+    assert dml._small_source(engine, small)
+    assert not dml._small_source(engine, engine.spark.range(10**11))  # 745 GiB as Spark sees it
+    assert not dml._small_source(engine, small.crossJoin(engine.spark.range(10**7)))
+
+
+@pytest.mark.parametrize("one_task_max", [dml.ONE_TASK_MAX_BYTES, 0], ids=["one task", "shuffle by bucket"])
+def test_overwriting_one_partition_from_many_files_writes_one_file_per_tablet(
+    engine, many_files, one_task_max, monkeypatch
+):
+    """INSERT OVERWRITE of one partition writes its folder split by bucket only: one task for a
+    small source, else a shuffle by bucket; either way a tablet gets one file per target size."""
+    monkeypatch.setattr(dml, "ONE_TASK_MAX_BYTES", one_task_max)
+    name = f"ow_{'one' if one_task_max else 'shuffle'}"
+    run(engine, DDL.format(name=name))
+    run(engine, f"INSERT INTO {name} VALUES (1, 1), (40, 40)")
+    # 21 small source files (one task each when scanned), 30 rows for p1
+    run(engine, f"INSERT OVERWRITE TABLE {name} PARTITION (p1) SELECT k, v + 1 FROM {many_files} WHERE k < 30")
+    assert sorted(files_per_tablet(engine, name).values()) == [1, 1, 1]  # p1's 2 tablets, p2's one row
+    assert rows(engine, f"SELECT k, v FROM {name} ORDER BY k") == [(k, k * 10 + 1) for k in range(30)] + [(40, 40)]
+    # a small target size: several files a tablet, each full but the last (3 rows a file)
+    run(engine, 'ADMIN SET FRONTEND CONFIG ("target_file_size_bytes" = "36")')
+    try:
+        run(engine, f"INSERT OVERWRITE TABLE {name} PARTITION (p1) SELECT * FROM {many_files} WHERE k < 30")
+    finally:
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("target_file_size_bytes" = "268435456")')
+    counts: dict = {}
+    for f in files_of(engine, name):
+        counts.setdefault((f.partition, f.bucket), []).append(f.num_records)
+    p1_files = [c for c in counts.values() if sum(c) != 1]
+    assert len(p1_files) == 2 and all(len(c) == math.ceil(sum(c) / 3) and max(c) <= 3 for c in p1_files)

@@ -10,6 +10,7 @@ from dorisql.errors import AnalysisError
 from dorisql.storage.sizing import (
     DEFAULT_TARGET_FILE_SIZE,
     MIN_SAMPLE_ROWS,
+    explained_bytes,
     row_bytes,
     rows_per_file,
     schema_row_bytes,
@@ -49,3 +50,19 @@ def test_the_target_is_a_frontend_setting_of_256_mib_by_default():
     assert check_frontend_setting("target_file_size_bytes", "1048576") == "1048576"
     with pytest.raises(AnalysisError, match="must be positive"):
         check_frontend_setting("target_file_size_bytes", "0")
+
+
+def test_a_plans_estimated_size_is_the_optimized_plans_root_from_explain_cost():
+    text = """== Analyzed Logical Plan ==
+Project [k#1], Statistics(sizeInBytes=9.0 EiB)
+== Optimized Logical Plan ==
+Filter (k#1 > 3), Statistics(sizeInBytes=1363.3 KiB)
++- Relation [k#1] parquet, Statistics(sizeInBytes=2.5 MiB)
+"""
+    assert explained_bytes(text) == 1363.3 * 1024
+    assert (
+        explained_bytes("== Optimized Logical Plan ==\nLocalRelation [a#4], Statistics(sizeInBytes=32.0 B, rowCount=1)")
+        == 32
+    )
+    assert explained_bytes("Range (0, 10), Statistics(sizeInBytes=7.5 GiB, rowCount=1.00E+9)") == 7.5 * 2**30
+    assert explained_bytes("== Optimized Logical Plan ==\nno statistics") is None
