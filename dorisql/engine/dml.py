@@ -470,16 +470,13 @@ ONE_TASK_MAX_BYTES = 32 * 2**20
 
 def _small_source(engine: Engine, source) -> bool:
     """Spark estimates `source` at most ONE_TASK_MAX_BYTES (EXPLAIN COST: plans, runs nothing;
-    an unknown size, a cross join's or a large numbers() table's, is too big)."""
-    import contextlib
-    import io
-
+    an unknown size, a cross join's or a large numbers() table's, is too big). The statement,
+    not DataFrame.explain, which prints: catching its output would swap sys.stdout for every
+    thread of the process (a server's other connections, the shell's output)."""
     from dorisql.storage.sizing import explained_bytes
 
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):  # DataFrame.explain prints (and is the fewest round trips)
-        source.explain(mode="cost")
-    size = explained_bytes(text.getvalue())
+    (plan,) = engine.spark.sql("EXPLAIN COST SELECT * FROM {source}", source=source).collect()
+    size = explained_bytes(plan[0])
     return size is not None and size <= ONE_TASK_MAX_BYTES
 
 
