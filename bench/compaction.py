@@ -1,6 +1,7 @@
 """Compaction benchmark: many small loads into one table, three ways.
 
     python bench/compaction.py [--loads 300] [--rows 5000] [--buckets 1] [--every 10] [--master local[2]]
+                               [--keep DIR] [--requery DIR ...]
 
 1. ``auto``: the background compaction job runs (its own thread and engine, as in the shell or
    ``dorisql scheduler``, every ``compaction_check_interval_seconds`` = 1 s) while the loads go in.
@@ -24,6 +25,11 @@ cumulative_size_based_promotion_min_size_mbytes); with Doris's defaults (64 MB) 
 benchmark this small sits on the lowest level. ``--lower-mb``, ``--promotion-min-mb`` and
 ``--promotion-max-mb`` (defaults 1, 1, 8) scale those settings down for all three scenarios, so
 the policy meets loads of a few hundred KB as it meets loads of tens of MB in production.
+
+The loaded bytes are the loads' files as each load left them (before ``every`` compacts them).
+``--requery DIR ...`` only times the queries again (best of five) on warehouses kept with
+``--keep``, all in one session, and recomputes files per tablet and write amplification from
+their Delta logs.
 
 ``deltalake``'s own ``optimize.compact()`` is not a fourth scenario: its output files lose the
 ``.v<N>.parquet`` names that dorisql's merge-on-read orders rows by (UNIQUE's latest row), so the
@@ -105,12 +111,13 @@ def scenario(name: str, args, spark, root: Path) -> dict:
     seen_files = 0.0  # files per tablet after each load, summed: what queries met meanwhile
     for i in range(args.loads):
         engine.execute_sql(load_sql(i, args.rows))
-        if name == "every" and (i + 1) % args.every == 0:
-            service.full_compaction(engine, meta)
         tablets = service.table_tablets(engine, meta)
-        for f in tablets.snapshot.files:
+        for f in tablets.snapshot.files:  # before `every` compacts it: every load's bytes count
             if "-" not in f.path.rsplit(".v", 1)[-1]:  # a load's file (.v<N>.parquet)
                 loaded.setdefault(f.path, f.size)
+        if name == "every" and (i + 1) % args.every == 0:
+            service.full_compaction(engine, meta)
+            tablets = service.table_tablets(engine, meta)
         seen_files += len(tablets.snapshot.files) / max(1, len(tablets.views))
     load_seconds = time.perf_counter() - started
     if scheduler is not None:
@@ -146,6 +153,55 @@ def scenario(name: str, args, spark, root: Path) -> dict:
     return result
 
 
+def from_log(table: Path) -> dict:
+    """Files per tablet at the end and write amplification, recomputed from a kept table's Delta
+    log (a compaction's output files are named ``.v<start>-<end>.parquet``, a load's ``.v<N>``)."""
+    import json
+
+    live: dict[str, str] = {}  # path -> tablet folder
+    loaded = rewritten = 0
+    for commit in sorted((table / "_delta_log").glob("*.json")):
+        for line in commit.read_text().splitlines():
+            action = json.loads(line)
+            if "add" in action:
+                path = action["add"]["path"]
+                live[path] = path.rsplit("/", 1)[0]
+                if "-" in path.rsplit(".v", 1)[-1]:
+                    rewritten += action["add"]["size"]
+                else:
+                    loaded += action["add"]["size"]
+            elif "remove" in action:
+                live.pop(action["remove"]["path"], None)
+    tablets = len(set(live.values()))
+    return {"files_per_tablet": len(live) / max(1, tablets), "write_amplification": rewritten / max(1, loaded)}
+
+
+def requery(args, spark) -> None:
+    """Time the queries again on kept warehouses (``--keep`` of earlier runs), all in this one
+    session one after the other, so that the three scenarios meet the same machine."""
+    from dorisql.config import Config
+    from dorisql.engine.session import Engine
+
+    for root in args.requery:
+        for name in ("auto", "none", "every"):
+            warehouse = Path(root) / name
+            if not warehouse.is_dir():
+                continue
+            engine = Engine(Config(warehouse=str(warehouse), master=args.master), spark=spark)
+            engine.execute_sql("USE d")
+            meta = engine.catalog.load_table("d", "t")
+            logged = from_log(warehouse / "d" / str(meta.id))
+            scan = best_of(engine, "SELECT count(*), sum(v) FROM t", 5)
+            point = best_of(engine, "SELECT * FROM t WHERE k = 4242", 5)
+            print(
+                f"{name:>5} ({root}): {logged['files_per_tablet']:.1f} files/tablet, "
+                f"WA {logged['write_amplification']:.2f} (from the Delta log), "
+                f"full scan {scan:.2f} s, point {point:.2f} s",
+                flush=True,
+            )
+            engine.close()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--loads", type=int, default=300)
@@ -158,6 +214,7 @@ def main(argv=None) -> int:
     parser.add_argument("--promotion-max-mb", type=int, default=8)
     parser.add_argument("--only", choices=["auto", "none", "every"], action="append")
     parser.add_argument("--keep", help="keep the warehouses in this folder")
+    parser.add_argument("--requery", nargs="+", metavar="KEPT", help="only time the queries on these --keep folders")
     args = parser.parse_args(argv)
 
     from dorisql.compaction import executor
@@ -166,6 +223,12 @@ def main(argv=None) -> int:
     executor.TASKS = executor.TaskLog(keep=1_000_000)  # every task counts towards the bytes rewritten
 
     spark = create_session(master=args.master)
+    if args.requery:
+        try:
+            requery(args, spark)
+        finally:
+            spark.stop()
+        return 0
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dorisql-bench-compaction-"))
     results = []
     try:
