@@ -95,17 +95,26 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
     frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
     merged = None
     if done:
+        # Alone, or the oldest rows under the anti join: the merged rows meet no order
+        # comparison, so they are read without the order columns (``__commit_seq`` comes from
+        # each row's file name: a per-row expression on the whole table), unless a delete
+        # version needs that order.
+        ordered = bool(deletes) or not (anti_join or not unmerged)
         merged = MergedRows(
-            read_table_files(engine.spark, meta, [f for f in files if f.path in done], deletes, engine.now()),
+            read_table_files(
+                engine.spark, meta, [f for f in files if f.path in done], deletes, engine.now(), ordered=ordered
+            ),
             alone=not unmerged,
             oldest=oldest,
         )
     return frame, [f.uri for f in files], merged
 
 
-def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None):
+def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ordered: bool = True):
     """The files read with the table's current schema, delete versions applied: how queries
-    and compaction (dorisql.compaction.executor) read a table's data files.
+    and compaction (dorisql.compaction.executor) read a table's data files. With ``ordered``
+    False (and no `deletes`) the rows come without the order columns (LOAD_SEQ, ROW_SEQ,
+    COMMIT_SEQ): for rows that need no merge.
 
     A column added by ALTER TABLE ADD COLUMN after a file was committed is not read from that
     file at all (it may hold a dropped namesake, of another type) and gets the column's DEFAULT,
@@ -133,7 +142,7 @@ def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None):
         groups.setdefault(frozenset(n for n, since in added.items() if stamp < since), []).append(f)
     if not groups:
         groups[frozenset()] = []
-    sequenced = needs_sequence(definition) and bool(files)
+    sequenced = needs_sequence(definition) and bool(files) and (ordered or bool(deletes))
     order = [f"`{c.name}`" for c in definition.columns]
     if sequenced:
         order += [LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, COMMIT_SEQ_COLUMN]

@@ -152,8 +152,6 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     """`merge_rows` of `df` and `merged` together, without shuffling the merged rows whose key
     `df` lacks: those pass as they are (a broadcast anti join on the keys: `df` is small, as after
     a compaction); only the merged rows whose key recurs in `df` are merged with it."""
-    from functools import reduce
-
     from pyspark.sql import functions as F
 
     if merged is None:
@@ -162,28 +160,31 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
         return declared_columns(merged.frame, meta)
     keys = [k for k in meta.definition.keys.columns]
     if merged.oldest and key_model(meta) == "UNIQUE":
-        return _latest_by_anti_join(merged.frame.unionByName(df), df, keys, meta)
+        return _latest_over_oldest(merged.frame, df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
     later = df.select(*[df[_q(_df_column(df, k))].alias(f"__key{i}") for i, k in enumerate(keys)])
     later = F.broadcast(later)  # small by construction (dml.MERGE_JOIN_MAX_BYTES): no shuffle of `merged`
     base = merged.frame
-    # NULL keys are keys too: null-safe equality, as the merge's grouping treats them
-    same_key = reduce(
-        lambda a, b: a & b, [base[_q(_df_column(base, k))].eqNullSafe(later[f"__key{i}"]) for i, k in enumerate(keys)]
-    )
+    same_key = _same_key(base, later, keys, meta)
     untouched = base.join(later, same_key, "left_anti")
     touched = base.join(later, same_key, "left_semi")
     return declared_columns(untouched, meta).unionByName(merge_rows(touched.unionByName(df), meta))
 
 
-def _latest_by_anti_join(rows: DataFrame, later: DataFrame, keys: list[str], meta: TableMeta) -> DataFrame:
-    """UNIQUE KEY's latest row per key with no shuffle at all: a row survives unless a row of
-    `later` has its key and a later (commit, load, row) order. Right only when every row that
-    can supersede another is in `later` (a merged rowset older than the rest: MergedRows.oldest),
-    and `later` is small enough to broadcast (dml.UNIQUE_ANTI_JOIN_MAX_ROWS): then the merged
-    rows are read once, probed against a hash table, and never sorted or shuffled."""
-    from functools import reduce
+def _latest_over_oldest(oldest: DataFrame, later: DataFrame, keys: list[str], meta: TableMeta) -> DataFrame:
+    """UNIQUE KEY's latest row per key with no shuffle at all, when `oldest` holds one row per key
+    and every row of `later` is later than all of them (MergedRows.oldest), and `later` is small
+    enough to broadcast (dml.UNIQUE_ANTI_JOIN_MAX_ROWS):
 
+    - a row of `oldest` survives unless `later` has its key (any such row is later): an anti
+      join on the keys alone, so the merged rows need no order columns (``__commit_seq`` comes
+      from each row's file name) and are read as they are stored;
+    - a row of `later` survives unless a row of `later` has its key and a later (commit, load,
+      row) order (no row of `oldest` is later).
+
+    The merged rows are read once, probed against a hash table, and never sorted or shuffled.
+    (One join over the union of both would do, but Spark pushes it below the union and then
+    broadcasts twice anyway.)"""
     from pyspark.sql import functions as F
 
     order = (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
@@ -192,12 +193,27 @@ def _latest_by_anti_join(rows: DataFrame, later: DataFrame, keys: list[str], met
         F.struct(*[later[c].alias(c) for c in order]).alias("__order"),
     )
     newer = F.broadcast(newer)
-    # NULL keys are keys too: null-safe equality, as the merge's grouping treats them
-    same_key = reduce(
-        lambda a, b: a & b, [rows[_q(_df_column(rows, k))].eqNullSafe(newer[f"__key{i}"]) for i, k in enumerate(keys)]
-    )
-    superseded = same_key & (newer["__order"] > F.struct(*[rows[c].alias(c) for c in order]))
-    return declared_columns(rows.join(newer, superseded, "left_anti"), meta)
+    kept = oldest.join(newer, _same_key(oldest, newer, keys, meta), "left_anti")
+    own_order = F.struct(*[later[c].alias(c) for c in order])
+    superseded = _same_key(later, newer, keys, meta) & (newer["__order"] > own_order)
+    latest = later.join(newer, superseded, "left_anti")
+    return declared_columns(kept, meta).unionByName(declared_columns(latest, meta))
+
+
+def _same_key(rows: DataFrame, keyed: DataFrame, keys: list[str], meta: TableMeta):
+    """`rows`' keys equal to `keyed`'s ``__key<i>`` columns. NULL keys are keys too (null-safe
+    equality, as the merge's grouping treats them), except for NOT NULL columns (a load refuses
+    NULLs there): plain equality lets Spark carry a query's filter on the key (a point query)
+    to the broadcast side too, which then holds only the matching rows."""
+    from functools import reduce
+
+    not_null = {c.name.lower() for c in meta.definition.columns if c.nullable is False}
+
+    def equal(i: int, k: str):
+        left, right = rows[_q(_df_column(rows, k))], keyed[f"__key{i}"]
+        return left == right if k.lower() in not_null else left.eqNullSafe(right)
+
+    return reduce(lambda a, b: a & b, [equal(i, k) for i, k in enumerate(keys)])
 
 
 def _q(name: str) -> str:

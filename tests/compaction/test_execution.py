@@ -89,9 +89,41 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     assert everything(engine, "uni") == sorted([(0, "y"), (1, "late"), (2, "b"), (10, "x"), (11, "x"), (12, "x")])
     unmerged, _, merged = scan_table(engine, uni)
     assert merged is not None and merged.oldest
+    assert "__commit_seq" not in merged.frame.columns  # no order comparison: read as stored
     merge_with_merged(unmerged, merged, uni).explain(mode="formatted")
     plan = capsys.readouterr().out
     assert "BroadcastHashJoin" in plan and "LeftAnti" in plan and "Exchange hashpartitioning" not in plan
+    # a point query's filter on the (NOT NULL) key reaches the broadcast side too: it holds only
+    # the matching later rows
+    merge_with_merged(unmerged, merged, uni).where("k = 0").explain(mode="formatted")
+    plan = capsys.readouterr().out
+    broadcast = plan[plan.index("BroadcastExchange") :]
+    assert "Filter" in plan.split("BroadcastExchange")[0] and "(k#" in broadcast and "= 0)" in broadcast
+    assert rows(engine, "SELECT v FROM uni WHERE k = 0") == [("y",)]
+    # NULL keys are keys too: a later NULL-key row replaces the compacted one (null-safe join)
+    run(engine, "CREATE TABLE nk (k INT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(engine, "INSERT INTO nk VALUES (NULL, 'a'), (1, 'a'); INSERT INTO nk VALUES (NULL, 'b')")
+    service.full_compaction(engine, engine.catalog.load_table("d", "nk"))
+    run(engine, "INSERT INTO nk VALUES (NULL, 'c'), (NULL, 'd')")
+    _, _, merged = scan_table(engine, engine.catalog.load_table("d", "nk"))
+    assert merged is not None and merged.oldest
+    assert sorted(rows(engine, "SELECT * FROM nk"), key=str) == sorted([(None, "d"), (1, "a")], key=str)
+    # not when an unmerged rowset is older than the merged one: a merged row may supersede it
+    run(engine, "CREATE TABLE no (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(engine, "INSERT INTO no VALUES (1, 'a')")
+    run(engine, "INSERT INTO no VALUES (1, 'b'), (4, 'd'); INSERT INTO no VALUES (2, 'c')")
+    no = engine.catalog.load_table("d", "no")
+    tablets = service.table_tablets(engine, no)
+    ((key, view),) = tablets.views.items()
+    service.compact(engine, tablets, key, view.rowsets[1:], executor.CUMULATIVE)
+    unmerged, _, merged = scan_table(engine, no)
+    assert merged is not None and not merged.oldest and "__commit_seq" in merged.frame.columns
+    assert rows(engine, "SELECT * FROM no ORDER BY k") == [(1, "b"), (2, "c"), (4, "d")]
+    # a delete version orders the merged rows again: they are read with their order then
+    run(engine, "DELETE FROM nk WHERE k = 1")
+    _, _, merged = scan_table(engine, engine.catalog.load_table("d", "nk"))
+    assert merged is not None and merged.oldest and "__commit_seq" in merged.frame.columns
+    assert rows(engine, "SELECT * FROM nk") == [(None, "d")]
 
 
 def test_admin_compact_show_tablets_and_show_proc(engine):
