@@ -25,9 +25,7 @@ tablets=k/m, as Doris prints them) followed by Spark's physical plan.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import io
 import itertools
 import threading
 from collections.abc import Callable, Sequence
@@ -833,10 +831,12 @@ def join_lines(joins) -> list[str]:
 
 
 def spark_plan_lines(df, verbose: bool = False) -> list[str]:
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        df.explain(mode="formatted" if verbose else "simple")
-    return buf.getvalue().rstrip("\n").splitlines()
+    """Spark's plan of `df`, as DataFrame.explain prints it, through the EXPLAIN statement:
+    catching explain's printed output would swap sys.stdout for every thread of the process
+    (a server's other connections)."""
+    mode = "FORMATTED " if verbose else ""
+    (plan,) = df.sparkSession.sql(f"EXPLAIN {mode}SELECT * FROM {{df}}", df=df).collect()
+    return plan[0].rstrip("\n").splitlines()
 
 
 def explain(
