@@ -295,7 +295,7 @@ def alter_table(engine: Engine, stmt: ast.AlterTable) -> Result:
         return Result.ok()
     _check_conflicts(stmt.actions)
     drops = [a for a in stmt.actions if isinstance(a, ast.DropPartition) and not a.temporary]
-    if 1 < len(drops) == len(stmt.actions):  # one catalog change and one Delta commit for all
+    if drops and len(drops) == len(stmt.actions):  # one catalog change and one Delta commit for all
         _drop_partitions(engine, meta, drops)
         return Result.ok()
     for action in stmt.actions:
@@ -334,12 +334,12 @@ def _check_conflicts(actions) -> None:
 
 
 def _drop_partitions(engine: Engine, meta: TableMeta, drops: list[ast.DropPartition]) -> TableMeta:
-    """Several DROP PARTITION clauses: every name checked first, then all dropped in one
-    catalog change and one Delta commit (partitions.drop_partitions), so a bad name changes
+    """DROP PARTITION clauses (one or several): every name checked first, then all dropped in
+    one catalog change and one Delta commit (partitions.drop_partitions), so a bad name changes
     nothing. FORCE applies when every clause says it: otherwise all go through the recycle bin,
     so no partition a clause meant to keep recoverable is deleted for good."""
     if any(meta.partition(a.name) is None for a in drops):
-        # A drop of one that crashed after its catalog commit: this statement finishes it.
+        # A drop of one that crashed after its catalog commit: its retry finishes the Delta part.
         parts.finish_pending_drops(engine, meta)
     names: list[str] = []
     for action in drops:
@@ -369,15 +369,7 @@ def _replace_partition(engine: Engine, meta: TableMeta, action: ast.ReplaceParti
 def _drop_partition(engine: Engine, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
     if action.temporary:
         return parts.drop_temp_partition(engine, meta, action)
-    if meta.partition(action.name) is None:
-        # A drop of it that crashed after its catalog commit: its retry finishes the Delta part.
-        parts.finish_pending_drops(engine, meta)
-        if action.if_exists:
-            return meta
-        # Doris ErrorCode.ERR_DROP_PARTITION_NON_EXISTENT
-        raise AnalysisError(f"Error in list of partitions to {action.name}")
-    parts.check_manual_change_allowed(engine, meta, "DROP PARTITION")
-    return parts.drop_partitions(engine, meta, [action.name], reason="dorisql DROP PARTITION", force=action.force)
+    return _drop_partitions(engine, meta, [action])
 
 
 def _set_properties(engine: Engine, meta: TableMeta, action: ast.SetProperties) -> TableMeta:

@@ -99,7 +99,7 @@ def scan_table(engine: Engine, meta: TableMeta, partitions=None, buckets=None):
         # comparison, so they are read without the order columns (``__commit_seq`` comes from
         # each row's file name: a per-row expression on the whole table), unless a delete
         # version needs that order.
-        ordered = bool(deletes) or not (anti_join or not unmerged)
+        ordered = bool(deletes) or (bool(unmerged) and not anti_join)
         merged = MergedRows(
             read_table_files(
                 engine.spark, meta, [f for f in files if f.path in done], deletes, engine.now(), ordered=ordered

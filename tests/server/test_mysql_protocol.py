@@ -50,6 +50,16 @@ def error_of(cur, sql: str) -> tuple[int, str]:
     return info.value.args[0], info.value.args[1]
 
 
+def wait_until_running(cur, connection_id: int, timeout: float = 60) -> None:
+    """Until SHOW PROCESSLIST (on `cur`'s connection) shows `connection_id` running a query."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        cur.execute("SHOW PROCESSLIST")
+        if {row[1]: row[7] for row in cur.fetchall()}.get(connection_id) == "Query":
+            return
+        time.sleep(0.1)
+
+
 def test_what_clients_send_on_connect(server):
     with server.connect() as conn, conn.cursor() as cur:
         cur.execute("SELECT @@version_comment LIMIT 1")
@@ -79,12 +89,7 @@ def test_what_clients_send_on_connect(server):
             )
         )
         runner.start()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            cur.execute("SHOW PROCESSLIST")
-            if {row[1]: row[7] for row in cur.fetchall()}.get(waiting.thread_id()) == "Query":
-                break
-            time.sleep(0.1)
+        wait_until_running(cur, waiting.thread_id())
         cur.execute(f"KILL QUERY {waiting.thread_id()}")
         killed_before_spark = "Spark ready" not in server.output()
         runner.join(timeout=60)
@@ -369,12 +374,7 @@ def test_sigterm_stops_the_server_cleanly(loaded):
     )
     runner.start()
     with loaded.connect() as admin, admin.cursor() as cur:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            cur.execute("SHOW PROCESSLIST")
-            if {row[1]: row[7] for row in cur.fetchall()}.get(busy.thread_id()) == "Query":
-                break
-            time.sleep(0.2)
+        wait_until_running(cur, busy.thread_id())
     loaded.process.send_signal(signal.SIGTERM)
     assert loaded.process.wait(timeout=60) == 0, loaded.output()
     runner.join(timeout=10)
