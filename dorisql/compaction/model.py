@@ -50,6 +50,8 @@ class TabletState:
     cumulative_point: int = -1
     #: Seconds since the epoch of the last successful base compaction (0: never).
     last_base_compaction_success: float = 0.0
+    #: Seconds since the epoch of the last successful cumulative compaction (0: never).
+    last_cumulative_compaction_success: float = 0.0
     #: Seconds since the epoch of the last failed compaction of each kind (0: never).
     last_cumulative_failure: float = 0.0
     last_base_failure: float = 0.0

@@ -58,6 +58,10 @@ class CompactionConfig:
     base_compaction_num_cumulative_deltas: int = 5
     base_cumulative_delta_ratio: float = 0.3
     base_compaction_interval_seconds_since_last_operation: int = 86400
+    #: Not named by the spec: Doris's CumulativeCompaction::pick_rowsets_to_compact uses it so
+    #: that a tablet whose loads stopped is not left with small rowsets for ever (see
+    #: `pick_cumulative_input`).
+    pick_rowset_to_compact_interval_sec: int = 86400
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, str]) -> CompactionConfig:
@@ -221,6 +225,10 @@ class CumulativePick:
     #: CumulativeCompaction::pick_rowsets_to_compact moves it there "to let base compaction handle
     #: the delete version"). Store it in the tablet's state whether or not a compaction follows.
     cumulative_point: int
+    #: The tablet had never compacted and this pick was empty: from now on its last successful
+    #: cumulative and base compactions count as now (Doris: "init the compaction success time
+    #: for first time"), so that the idle-tablet rule below has a time to measure from.
+    start_clocks: bool = False
 
 
 def candidate_rowsets(state: TabletState, point: int, cfg: CompactionConfig, now: float) -> list[Rowset]:
@@ -277,6 +285,8 @@ def pick_cumulative_input(state: TabletState, cfg: CompactionConfig, now: float)
             # Nothing to merge before the delete version: leave it (and what precedes it) to base
             # compaction, so that the rowsets after it are not held up forever.
             return CumulativePick((), last_delete_version, last_delete_version + 1)
+        if not chosen and candidates:
+            return _idle_tablet_pick(state, candidates, point, cfg, now)
         return CumulativePick(tuple(chosen), last_delete_version, point)
 
     if total_size >= promotion:
@@ -299,6 +309,29 @@ def pick_cumulative_input(state: TabletState, cfg: CompactionConfig, now: float)
     if total_size >= lower and len(inputs) == 1 and not inputs[0].overlapping:
         return pick(())
     return pick(inputs)
+
+
+def _idle_tablet_pick(
+    state: TabletState, candidates: Sequence[Rowset], point: int, cfg: CompactionConfig, now: float
+) -> CumulativePick:
+    """The policy found too little to compact: Doris then waits for more loads, but a tablet
+    whose loads stopped would keep its last small rowsets for ever (and base compaction could
+    never take them). So once neither kind of compaction succeeded for
+    ``pick_rowset_to_compact_interval_sec``, all the candidates are compacted if one of them is
+    overlapping; else the point moves past them, for base compaction to merge them
+    (CumulativeCompaction::pick_rowsets_to_compact, "to avoid the stall of compaction")."""
+    last_cumulative, last_base = state.last_cumulative_compaction_success, state.last_base_compaction_success
+    if not last_cumulative and not last_base:
+        return CumulativePick((), -1, point, start_clocks=True)
+    threshold = cfg.pick_rowset_to_compact_interval_sec
+    if now - last_cumulative > threshold and now - last_base > threshold:
+        if any(rs.overlapping for rs in candidates):
+            return CumulativePick(tuple(candidates), -1, point)
+        # Doris moves it to the last candidate's start + 1: the same for a load (one version),
+        # but a merged last candidate would then belong to neither side (its start before the
+        # point, its end after it) and never be compacted again. Past its end, base takes it.
+        return CumulativePick((), -1, candidates[-1].end_version + 1)
+    return CumulativePick((), -1, point)
 
 
 def cumulative_point_after(pick: CumulativePick, output: Rowset, base_rowset_size: int, cfg: CompactionConfig) -> int:

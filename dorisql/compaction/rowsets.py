@@ -177,12 +177,14 @@ class TabletView:
         last_base_compaction_success: float = 0.0,
         last_cumulative_failure: float = 0.0,
         last_base_failure: float = 0.0,
+        last_cumulative_compaction_success: float = 0.0,
     ) -> TabletState:
         """The policy's input."""
         return TabletState(
             rowsets=self.model,
             cumulative_point=cumulative_point,
             last_base_compaction_success=last_base_compaction_success,
+            last_cumulative_compaction_success=last_cumulative_compaction_success,
             last_cumulative_failure=last_cumulative_failure,
             last_base_failure=last_base_failure,
         )

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ DISABLE_PROPERTY = "disable_auto_compaction"
 class TabletPolicyState:
     cumulative_point: int = -1
     last_base_compaction_success: float = 0.0
+    last_cumulative_compaction_success: float = 0.0
     last_cumulative_failure: float = 0.0
     last_base_failure: float = 0.0
 
@@ -123,7 +124,11 @@ class TableTablets:
     def state(self, key: tuple[str, int]):
         s = STATES.get(self.store.path, *key)
         return self.views[key].state(
-            s.cumulative_point, s.last_base_compaction_success, s.last_cumulative_failure, s.last_base_failure
+            s.cumulative_point,
+            s.last_base_compaction_success,
+            s.last_cumulative_failure,
+            s.last_base_failure,
+            s.last_cumulative_compaction_success,
         )
 
 
@@ -167,9 +172,11 @@ def compact(
     *,
     trigger: str = "MANUAL",
     new_point: int | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> CompactionTask:
-    """Compact `inputs` of one tablet; on success the base success time (BASE) or the
-    cumulative point (`new_point`, CUMULATIVE) is updated, on failure the failure time."""
+    """Compact `inputs` of one tablet; on success the success time of its kind (and, for
+    CUMULATIVE, the cumulative point `new_point`) is updated, on failure the failure time.
+    `clock` tells the time (seconds since the epoch)."""
     state = STATES.get(tablets.store.path, *key)
     try:
         task = compact_tablet(
@@ -187,14 +194,16 @@ def compact(
         )
     except BaseException:
         if kind == BASE:
-            state.last_base_failure = time.time()
+            state.last_base_failure = clock()
         else:
-            state.last_cumulative_failure = time.time()
+            state.last_cumulative_failure = clock()
         raise
     if kind == BASE:
-        state.last_base_compaction_success = time.time()
-    elif new_point is not None:
-        state.cumulative_point = new_point
+        state.last_base_compaction_success = clock()
+    else:
+        state.last_cumulative_compaction_success = clock()
+        if new_point is not None:
+            state.cumulative_point = new_point
     return task
 
 
@@ -247,25 +256,37 @@ def pick(tablets: TableTablets, key: tuple[str, int], kind: str, cfg, now: float
     state = tablets.state(key)
     if kind == CUMULATIVE:
         chosen = policy.pick_cumulative_input(state, cfg, now)
-        STATES.get(tablets.store.path, *key).cumulative_point = chosen.cumulative_point
+        kept = STATES.get(tablets.store.path, *key)
+        kept.cumulative_point = chosen.cumulative_point
+        if chosen.start_clocks:
+            kept.last_cumulative_compaction_success = kept.last_cumulative_compaction_success or now
+            kept.last_base_compaction_success = kept.last_base_compaction_success or now
         return Pick(kind, view.rowsets_of(chosen.inputs), chosen)
     chosen_base = policy.pick_base_input(state, cfg, now)
     STATES.get(tablets.store.path, *key).cumulative_point = chosen_base.cumulative_point
     return Pick(kind, view.rowsets_of(chosen_base.inputs), None, chosen_base.reason)
 
 
-def run_pick(engine: Engine, tablets: TableTablets, key: tuple[str, int], chosen: Pick, cfg, trigger: str):
+def run_pick(
+    engine: Engine,
+    tablets: TableTablets,
+    key: tuple[str, int],
+    chosen: Pick,
+    cfg,
+    trigger: str,
+    clock: Callable[[], float] = time.time,
+):
     """Run one picked compaction and move the cumulative point as the policy says."""
     from . import policy
     from .model import Rowset
 
     if chosen.kind == BASE:
-        return compact(engine, tablets, key, chosen.inputs, BASE, trigger=trigger)
+        return compact(engine, tablets, key, chosen.inputs, BASE, trigger=trigger, clock=clock)
     state = tablets.state(key)
     base_size = policy.base_rowset_size(state)
-    task = compact(engine, tablets, key, chosen.inputs, CUMULATIVE, trigger=trigger)
+    task = compact(engine, tablets, key, chosen.inputs, CUMULATIVE, trigger=trigger, clock=clock)
     start, end = chosen.inputs[0].start, chosen.inputs[-1].end
-    output = Rowset(start, end, task.output_bytes, task.output_files, time.time(), False)
+    output = Rowset(start, end, task.output_bytes, task.output_files, clock(), False)
     point = policy.cumulative_point_after(chosen.policy_pick, output, base_size, cfg)
     STATES.get(tablets.store.path, *key).cumulative_point = point
     return task
@@ -373,7 +394,7 @@ def auto_enabled(meta: TableMeta) -> bool:
     return ast.props(meta.definition.properties).get(DISABLE_PROPERTY, "false").strip().lower() != "true"
 
 
-def run_pass(engine: Engine) -> PassReport:
+def run_pass(engine: Engine, clock: Callable[[], float] = time.time) -> PassReport:
     """One pass of the producer over every table whose automatic compaction is on.
 
     Rounds: each makes a cumulative task, or a base task every
@@ -382,7 +403,9 @@ def run_pass(engine: Engine) -> PassReport:
     the failure back-off, the table property). A task waits for its permits (its input segments;
     ``total_permits_for_compaction_score``) and runs on a pool of ``compaction_task_num_per_disk``
     threads (the warehouse is one disk). A tablet whose pick is empty is left for the next pass.
-    The pass ends when a round finds no tablet of either kind, once its tasks are done."""
+    The pass ends when a round finds no tablet of either kind, once its tasks are done.
+    `clock` tells the time (seconds since the epoch): the policy's `now` and the success and
+    failure times it keeps."""
     report = PassReport()
     cfg = _config(engine)
     if cfg.disable_auto_compaction or engine.catalog.read_only:
@@ -405,7 +428,7 @@ def run_pass(engine: Engine) -> PassReport:
 
     def work(tablets: TableTablets, key, chosen: Pick, need: int) -> None:
         try:
-            task = run_pick(engine, tablets, key, chosen, cfg, "AUTO")
+            task = run_pick(engine, tablets, key, chosen, cfg, "AUTO", clock)
             with lock:
                 report.tasks.append(task)
         except CommitConflictError:
@@ -422,7 +445,7 @@ def run_pass(engine: Engine) -> PassReport:
     workers = max(1, cfg.compaction_task_num_per_disk)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="compaction") as pool:
         while True:
-            now = time.time()
+            now = clock()
             kind = _kind(ROUNDS.next_kind(cfg))
             found = _next_task(tables, busy, kind, cfg, now)
             if found is None:  # nothing of this kind: try the other before ending the pass

@@ -61,6 +61,8 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "base_compaction_num_cumulative_deltas": "5",
     "base_cumulative_delta_ratio": "0.3",
     "base_compaction_interval_seconds_since_last_operation": "86400",
+    # Not in the design: Doris's time after which an idle tablet's last small rowsets are compacted.
+    "pick_rowset_to_compact_interval_sec": "86400",
     # AUTO PARTITION: a table's partition cap for loads that create partitions (Doris's default).
     "max_auto_partition_num": "2000",
     # Compaction execution (docs/compaction.md, "Execution and scheduling"): the background

@@ -54,6 +54,29 @@ def files(engine, table: str) -> list:
     return list(service.table_tablets(engine, engine.catalog.load_table("d", table)).snapshot.files)
 
 
+def test_an_idle_tablets_last_loads_are_merged_a_day_later(engine):
+    # First in the module: the passes below see only this table. Four one-file loads are too few
+    # for a cumulative compaction and wait for more; a day (pick_rowset_to_compact_interval_sec)
+    # without any compaction later, the point moves past them and base compaction merges them.
+    import time
+
+    run(engine, "CREATE TABLE idle (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    for i in range(4):
+        load(engine, "idle", i)
+    before = everything(engine, "idle")
+    start = time.time()
+
+    def compactions(at: float) -> list:
+        return [t for t in service.run_pass(engine, clock=lambda: at).tasks if t.table == "d.idle"]
+
+    assert compactions(start + 60) == []  # the tablet's compaction clocks start here
+    assert compactions(start + 60 + 86400 - 5) == []
+    # one pass moves the point, base compaction may come in the next one (the rounds' order)
+    done = compactions(start + 60 + 86400 + 1) or compactions(start + 60 + 86400 + 2)
+    assert [(t.kind, t.input_files) for t in done] == [("BASE", 4)]
+    assert len(files(engine, "idle")) == 1 and everything(engine, "idle") == before
+
+
 def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_rows(engine, capsys):
     for table, ddl in MODELS.items():
         run(engine, ddl)

@@ -398,6 +398,59 @@ def test_one_large_sorted_rowset_alone_is_not_compacted():
     assert versions(pick_cumulative_input(tablet(BIG_BASE, overlapping, point=2), cfg, NOW).inputs) == [(2, 2)]
 
 
+DAY = 86400
+
+
+def test_an_idle_tablet_starts_its_compaction_clocks_at_its_first_empty_pick():
+    # Never compacted: Doris sets both success times to now, to measure the idle time from.
+    state = tablet(BIG_BASE, rs(2), rs(3), rs(4), rs(5), point=2)
+    picked = pick_cumulative_input(state, CFG, NOW)
+    assert picked.inputs == () and picked.start_clocks and picked.cumulative_point == 2
+    busy = tablet(BIG_BASE, *[rs(v) for v in range(2, 8)], point=2)
+    assert not pick_cumulative_input(busy, CFG, NOW).start_clocks  # something to compact
+
+
+def test_an_idle_tablet_keeps_its_small_rowsets_for_a_day():
+    state = tablet(
+        BIG_BASE, rs(2), rs(3), rs(4), rs(5), point=2, last_cumulative_compaction_success=NOW - DAY + 60
+    )
+    assert pick_cumulative_input(state, CFG, NOW) == CumulativePick((), -1, 2)
+
+
+def test_after_a_day_idle_sorted_rowsets_go_past_the_point_for_base_compaction():
+    # pick_rowset_to_compact_interval_sec: neither kind succeeded for a day, and every candidate
+    # is one sorted run: the point moves past them, and base compaction merges them.
+    kw = {"last_cumulative_compaction_success": NOW - DAY - 1, "last_base_compaction_success": NOW - DAY - 1}
+    state = tablet(BIG_BASE, rs(2), rs(3), rs(4), rs(5), point=2, **kw)
+    picked = pick_cumulative_input(state, CFG, NOW)
+    assert picked == CumulativePick((), -1, 6)
+    moved = dataclasses.replace(state, cumulative_point=picked.cumulative_point)
+    assert versions(pick_base_input(moved, CFG, NOW).inputs) == [(0, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
+    # A merged last candidate goes past its end (Doris's start + 1 would strand it).
+    merged = tablet(BIG_BASE, rs(2, 9, mb=0.5), point=2, **kw)
+    assert pick_cumulative_input(merged, CFG, NOW).cumulative_point == 10
+    # One kind succeeding within the day is enough to wait.
+    recent = tablet(BIG_BASE, rs(2), point=2, **{**kw, "last_base_compaction_success": NOW - 60})
+    assert pick_cumulative_input(recent, CFG, NOW).cumulative_point == 2
+
+
+def test_after_a_day_idle_overlapping_rowsets_are_compacted_first():
+    kw = {"last_cumulative_compaction_success": NOW - DAY - 1, "last_base_compaction_success": NOW - DAY - 1}
+    state = tablet(BIG_BASE, rs(2), rs(3, segs=3, overlapping=True), rs(4), point=2, **kw)
+    picked = pick_cumulative_input(state, CFG, NOW)
+    assert versions(picked.inputs) == [(2, 2), (3, 3), (4, 4)] and picked.cumulative_point == 2
+    # Only what left the skip window: a fresh load is not a candidate.
+    fresh = tablet(BIG_BASE, rs(2, segs=3, overlapping=True), rs(3, age=5), point=2, **kw)
+    assert versions(pick_cumulative_input(fresh, CFG, NOW).inputs) == [(2, 2)]
+
+
+def test_the_idle_interval_follows_the_setting():
+    cfg = dataclasses.replace(CFG, pick_rowset_to_compact_interval_sec=3600)
+    kw = {"last_cumulative_compaction_success": NOW - 3601, "last_base_compaction_success": NOW - 3601}
+    assert pick_cumulative_input(tablet(BIG_BASE, rs(2), rs(3), point=2, **kw), cfg, NOW).cumulative_point == 4
+    assert pick_cumulative_input(tablet(BIG_BASE, rs(2), rs(3), point=2, **kw), CFG, NOW).cumulative_point == 2
+
+
 def test_nothing_to_pick_in_an_empty_tablet():
     assert pick_cumulative_input(tablet(), CFG, NOW) == CumulativePick((), -1, -1)
 
