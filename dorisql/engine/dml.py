@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from typing import TYPE_CHECKING
 
 from dorisql import ast
@@ -122,7 +123,6 @@ def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ord
     per ADD), then united. ``_metadata`` (a row's file: its version stamp and partition folder)
     is gone after a union, so each group gets its commit version and deletes before it."""
     import dataclasses
-    import re
     from functools import reduce
 
     from pyspark.sql import functions as F
@@ -151,7 +151,7 @@ def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ord
         kept = tuple(c for c in definition.columns if c.name.lower() not in skipped)
         frame = read_files(spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
         if (sequenced or deletes) and group:
-            frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
+            frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq(group))
         for c in definition.columns:
             if c.name.lower() in skipped:
                 frame = frame.withColumn(c.name, F.expr(default_sql(c, now)).cast(spark_type(c.type)))
@@ -174,20 +174,42 @@ def _apply_deletes(frame, deletes):
     return frame.drop(PARTITION_COLUMN) if scoped else frame
 
 
-def _commit_seq():
-    """The Delta version a row's file was committed as (its ``.v<N>`` stamp; 0 without one)."""
+def _commit_seq(files):
+    """The Delta version each row's file was committed as (its ``.v<N>`` stamp; 0 without one).
+
+    A lookup of the row's file name in a map of `files` (one SQL expression: one Py4J call
+    however many files), not a regular expression on every row, which cost more than reading
+    the rows. Spark names the files of one write job alike in every folder it writes, so a name
+    can recur, but within one commit, so with one version. Should a name have two versions (or
+    need quoting in SQL: not a name Spark or dorisql writes), each row's stamp is read from its
+    file name instead."""
     from pyspark.sql import functions as F
 
+    versions: dict[str, int] = {}
+    for f in files:
+        name = f.path.rsplit("/", 1)[-1]
+        if versions.setdefault(name, _stamp(name)) != _stamp(name) or not _PLAIN_NAME.fullmatch(name):
+            from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+
+            version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
+            return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
+    pairs = ", ".join(f"'{name}', {version}L" for name, version in versions.items())
+    return F.expr(f"map({pairs})[_metadata.file_name]")
+
+
+#: File names that are SQL string literals as they are (Spark's part-... names, dorisql's stamps).
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._=-]+")
+
+
+def _stamp(name: str) -> int:
     from dorisql.storage.delta import COMMIT_VERSION_PATTERN
 
-    version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
-    return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
+    m = re.search(COMMIT_VERSION_PATTERN, name)
+    return int(m.group(1)) if m else 0
 
 
 def _deletes_for(snapshot, files) -> tuple:
     """The delete versions of the snapshot that apply to at least one of `files`."""
-    import re
-
     from dorisql.compaction.deletes import applicable, delete_versions
     from dorisql.storage.delta import COMMIT_VERSION_PATTERN
 

@@ -130,10 +130,16 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
 
 def declared_columns(df: DataFrame, meta: TableMeta) -> DataFrame:
     """Rows that need no merge (DUPLICATE, or one compaction's merged output): the table's
-    declared columns, in declaration order, named as declared."""
-    from pyspark.sql import functions as F
+    declared columns, in declaration order, named as declared.
 
-    return df.select(*[F.col(_q(_df_column(df, c.name))).alias(c.name) for c in meta.definition.columns])
+    One SQL statement over `df` (a Column object per column cost a Py4J round trip per call)."""
+    return df.sparkSession.sql(f"SELECT {_declared_sql(df, meta)} FROM {{rows}}", rows=df)
+
+
+def _declared_sql(df: DataFrame, meta: TableMeta, alias: str = "") -> str:
+    """The select list of `declared_columns` (columns of `alias`, when given)."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f"{prefix}{_q(_df_column(df, c.name))} AS {_q(c.name)}" for c in meta.definition.columns)
 
 
 @dataclass(frozen=True)
@@ -177,27 +183,37 @@ def _latest_over_oldest(oldest: DataFrame, later: DataFrame, keys: list[str], me
     enough to broadcast (dml.UNIQUE_ANTI_JOIN_MAX_ROWS):
 
     - a row of `oldest` survives unless `later` has its key (any such row is later): an anti
-      join on the keys alone, so the merged rows need no order columns (``__commit_seq`` comes
-      from each row's file name) and are read as they are stored;
+      join on the keys, so the merged rows need no order columns (``__commit_seq`` comes from
+      each row's file name) and are read as they are stored;
     - a row of `later` survives unless a row of `later` has its key and a later (commit, load,
       row) order (no row of `oldest` is later).
 
     The merged rows are read once, probed against a hash table, and never sorted or shuffled.
-    (One join over the union of both would do, but Spark pushes it below the union and then
-    broadcasts twice anyway.)"""
-    from pyspark.sql import functions as F
+    (Spark builds two hash tables of `later`: its keys, and its keys with their order.) One SQL
+    statement: each Column call would be a Py4J round trip."""
+    order_columns = [_q(c) for c in (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)]
+    order, own_order = ", ".join(order_columns), ", ".join(f"l.{c}" for c in order_columns)
+    newer_keys = ", ".join(f"{_q(_df_column(later, k))} AS `__key{i}`" for i, k in enumerate(keys))
+    sql = f"""
+        WITH newer AS (SELECT {newer_keys}, struct({order}) AS `__order` FROM {{later}})
+        SELECT /*+ BROADCAST(n) */ {_declared_sql(oldest, meta, "o")}
+        FROM {{oldest}} o LEFT ANTI JOIN newer n
+          ON {_same_key_sql(oldest, "o", keys, meta)}
+        UNION ALL
+        SELECT /*+ BROADCAST(n) */ {_declared_sql(later, meta, "l")}
+        FROM {{later}} l LEFT ANTI JOIN newer n
+          ON {_same_key_sql(later, "l", keys, meta)} AND n.`__order` > struct({own_order})
+    """
+    return later.sparkSession.sql(sql, later=later, oldest=oldest)
 
-    order = (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)
-    newer = later.select(
-        *[later[_q(_df_column(later, k))].alias(f"__key{i}") for i, k in enumerate(keys)],
-        F.struct(*[later[c].alias(c) for c in order]).alias("__order"),
+
+def _same_key_sql(rows: DataFrame, alias: str, keys: list[str], meta: TableMeta) -> str:
+    """`_same_key` in SQL: `alias`'s keys equal to ``n.__key<i>``."""
+    not_null = {c.name.lower() for c in meta.definition.columns if c.nullable is False}
+    return " AND ".join(
+        f"{alias}.{_q(_df_column(rows, k))} {'=' if k.lower() in not_null else '<=>'} n.`__key{i}`"
+        for i, k in enumerate(keys)
     )
-    newer = F.broadcast(newer)
-    kept = oldest.join(newer, _same_key(oldest, newer, keys, meta), "left_anti")
-    own_order = F.struct(*[later[c].alias(c) for c in order])
-    superseded = _same_key(later, newer, keys, meta) & (newer["__order"] > own_order)
-    latest = later.join(newer, superseded, "left_anti")
-    return declared_columns(kept, meta).unionByName(declared_columns(latest, meta))
 
 
 def _same_key(rows: DataFrame, keyed: DataFrame, keys: list[str], meta: TableMeta):

@@ -411,9 +411,7 @@ def test_an_idle_tablet_starts_its_compaction_clocks_at_its_first_empty_pick():
 
 
 def test_an_idle_tablet_keeps_its_small_rowsets_for_a_day():
-    state = tablet(
-        BIG_BASE, rs(2), rs(3), rs(4), rs(5), point=2, last_cumulative_compaction_success=NOW - DAY + 60
-    )
+    state = tablet(BIG_BASE, rs(2), rs(3), rs(4), rs(5), point=2, last_cumulative_compaction_success=NOW - DAY + 60)
     assert pick_cumulative_input(state, CFG, NOW) == CumulativePick((), -1, 2)
 
 
