@@ -94,6 +94,7 @@ def settings(args) -> dict[str, str]:
         "cumulative_size_based_promotion_min_size_mbytes": str(args.promotion_min_mb),
         "cumulative_size_based_promotion_size_mbytes": str(args.promotion_max_mb),
         "compaction_check_interval_seconds": "1",
+        "cumulative_compaction_skip_window_seconds": str(args.skip_window),
     }
 
 
@@ -274,6 +275,7 @@ def main(argv=None) -> int:
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--lower-mb", type=int, default=1)
+    parser.add_argument("--skip-window", type=int, default=1, help="cumulative_compaction_skip_window_seconds")
     parser.add_argument("--promotion-min-mb", type=int, default=1)
     parser.add_argument("--promotion-max-mb", type=int, default=8)
     parser.add_argument("--only", choices=["auto", "none", "every"], action="append")
