@@ -70,7 +70,7 @@ a load, 1 bucket, local[2]; 2 cores shared with other work, load average 3-6)::
   policy does below cumulative_size_based_compaction_lower_size_mbytes; 45 MB are base
   compactions (2.1, 3.2, 5.3, 7.4, 10.5 MB, and 13.2 MB a day later), triggered by
   base_cumulative_delta_ratio 0.3. ``every``'s grows with the number of loads (each of its
-  compactions rewrites the whole table), the policy's does not, so the ratio falls with longer
+  compactions rewrites the whole table), the policy's stays bounded, so the ratio falls with longer
   runs; at 300 loads it stays above a third with every setting at the spec's default.
 """
 
