@@ -37,6 +37,7 @@ from .model import Rowset, TabletState
 __all__ = [
     "COMMIT_VERSION_PATTERN",
     "version_range",
+    "commit_version",
     "range_suffix",
     "TabletRowset",
     "TabletView",
@@ -60,6 +61,13 @@ def version_range(path: str) -> tuple[int, int] | None:
         return None
     start = int(m.group(1))
     return start, int(m.group(2)) if m.group(2) is not None else start
+
+
+def commit_version(path: str) -> int:
+    """The Delta version whose order a data file's rows take: the end of its range; 0 for a file
+    without a stamp."""
+    found = version_range(path)
+    return found[1] if found is not None else 0
 
 
 def range_suffix(start: int, end: int) -> str:

@@ -127,7 +127,8 @@ def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ord
 
     from pyspark.sql import functions as F
 
-    from dorisql.storage.delta import COMMIT_VERSION_PATTERN, read_files
+    from dorisql.compaction.rowsets import commit_version
+    from dorisql.storage.delta import read_files
     from dorisql.types import spark_type
 
     from .sql_literals import default_sql
@@ -137,8 +138,7 @@ def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ord
     added = dict(meta.column_versions)
     groups: dict[frozenset, list] = {}
     for f in files:
-        m = re.search(COMMIT_VERSION_PATTERN, f.path)
-        stamp = int(m.group(1)) if m else 0
+        stamp = commit_version(f.path)
         groups.setdefault(frozenset(n for n, since in added.items() if stamp < since), []).append(f)
     if not groups:
         groups[frozenset()] = []
@@ -177,49 +177,37 @@ def _apply_deletes(frame, deletes):
 def _commit_seq(files):
     """The Delta version each row's file was committed as (its ``.v<N>`` stamp; 0 without one).
 
-    A lookup of the row's file name in a map of `files` (one SQL expression: one Py4J call
-    however many files), not a regular expression on every row, which cost more than reading
-    the rows. Spark names the files of one write job alike in every folder it writes, so a name
-    can recur, but within one commit, so with one version. Should a name have two versions (or
-    need quoting in SQL: not a name Spark or dorisql writes), each row's stamp is read from its
-    file name instead."""
+    A lookup of the row's file name in a map of `files`' names (one SQL expression: one Py4J
+    call however many files), not a regular expression on every row, which cost more than
+    reading the rows. (A name that SQL would need quoted is not one Spark or dorisql writes; with
+    one, each row's stamp is read from its file name instead.)"""
     from pyspark.sql import functions as F
 
-    versions: dict[str, int] = {}
-    for f in files:
-        name = f.path.rsplit("/", 1)[-1]
-        if versions.setdefault(name, _stamp(name)) != _stamp(name) or not _PLAIN_NAME.fullmatch(name):
-            from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+    from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN, commit_version
 
-            version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
-            return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
-    pairs = ", ".join(f"'{name}', {version}L" for name, version in versions.items())
-    return F.expr(f"map({pairs})[_metadata.file_name]")
+    names = {f.path.rsplit("/", 1)[-1] for f in files}
+    if all(_PLAIN_NAME.fullmatch(name) for name in names):
+        pairs = ", ".join(f"'{name}', {commit_version(name)}L" for name in sorted(names))
+        return F.expr(f"map({pairs})[_metadata.file_name]")
+    version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
+    return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
 
 
 #: File names that are SQL string literals as they are (Spark's part-... names, dorisql's stamps).
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._=-]+")
 
 
-def _stamp(name: str) -> int:
-    from dorisql.storage.delta import COMMIT_VERSION_PATTERN
-
-    m = re.search(COMMIT_VERSION_PATTERN, name)
-    return int(m.group(1)) if m else 0
-
-
 def _deletes_for(snapshot, files) -> tuple:
     """The delete versions of the snapshot that apply to at least one of `files`."""
     from dorisql.compaction.deletes import applicable, delete_versions
-    from dorisql.storage.delta import COMMIT_VERSION_PATTERN
+    from dorisql.compaction.rowsets import commit_version
 
     live = delete_versions(snapshot)
     if not live:
         return ()
     used: dict[int, object] = {}
     for f in files:
-        m = re.search(COMMIT_VERSION_PATTERN, f.path)
-        for d in applicable(live, f.partition, int(m.group(1)) if m else 0):
+        for d in applicable(live, f.partition, commit_version(f.path)):
             used[d.version] = d
     return tuple(used[v] for v in sorted(used))
 

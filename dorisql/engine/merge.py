@@ -158,8 +158,6 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     """`merge_rows` of `df` and `merged` together, without shuffling the merged rows whose key
     `df` lacks: those pass as they are (a broadcast anti join on the keys: `df` is small, as after
     a compaction); only the merged rows whose key recurs in `df` are merged with it."""
-    from pyspark.sql import functions as F
-
     if merged is None:
         return merge_rows(df, meta)
     if merged.alone:
@@ -168,13 +166,21 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     if merged.oldest and key_model(meta) == "UNIQUE":
         return _latest_over_oldest(merged.frame, df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
-    later = df.select(*[df[_q(_df_column(df, k))].alias(f"__key{i}") for i, k in enumerate(keys)])
-    later = F.broadcast(later)  # small by construction (dml.MERGE_JOIN_MAX_BYTES): no shuffle of `merged`
+    later_keys = ", ".join(f"{_q(_df_column(df, k))} AS `__key{i}`" for i, k in enumerate(keys))
     base = merged.frame
-    same_key = _same_key(base, later, keys, meta)
-    untouched = base.join(later, same_key, "left_anti")
-    touched = base.join(later, same_key, "left_semi")
-    return declared_columns(untouched, meta).unionByName(merge_rows(touched.unionByName(df), meta))
+    same_key = _same_key_sql(base, "b", keys, meta)
+
+    def join(kind: str, columns: str) -> DataFrame:
+        # `n` is small by construction (dml.MERGE_JOIN_MAX_BYTES): broadcast, no shuffle of `base`
+        return df.sparkSession.sql(
+            f"WITH n AS (SELECT {later_keys} FROM {{later}}) "
+            f"SELECT /*+ BROADCAST(n) */ {columns} FROM {{base}} b LEFT {kind} JOIN n ON {same_key}",
+            later=df,
+            base=base,
+        )
+
+    untouched, touched = join("ANTI", _declared_sql(base, meta, "b")), join("SEMI", "b.*")
+    return untouched.unionByName(merge_rows(touched.unionByName(df), meta))
 
 
 def _latest_over_oldest(oldest: DataFrame, later: DataFrame, keys: list[str], meta: TableMeta) -> DataFrame:
@@ -208,28 +214,15 @@ def _latest_over_oldest(oldest: DataFrame, later: DataFrame, keys: list[str], me
 
 
 def _same_key_sql(rows: DataFrame, alias: str, keys: list[str], meta: TableMeta) -> str:
-    """`_same_key` in SQL: `alias`'s keys equal to ``n.__key<i>``."""
+    """`alias`'s keys equal to ``n.__key<i>``. NULL keys are keys too (null-safe equality, as
+    the merge's grouping treats them), except for NOT NULL columns (a load refuses NULLs there):
+    plain equality lets Spark carry a query's filter on the key (a point query) to the broadcast
+    side too, which then holds only the matching rows."""
     not_null = {c.name.lower() for c in meta.definition.columns if c.nullable is False}
     return " AND ".join(
         f"{alias}.{_q(_df_column(rows, k))} {'=' if k.lower() in not_null else '<=>'} n.`__key{i}`"
         for i, k in enumerate(keys)
     )
-
-
-def _same_key(rows: DataFrame, keyed: DataFrame, keys: list[str], meta: TableMeta):
-    """`rows`' keys equal to `keyed`'s ``__key<i>`` columns. NULL keys are keys too (null-safe
-    equality, as the merge's grouping treats them), except for NOT NULL columns (a load refuses
-    NULLs there): plain equality lets Spark carry a query's filter on the key (a point query)
-    to the broadcast side too, which then holds only the matching rows."""
-    from functools import reduce
-
-    not_null = {c.name.lower() for c in meta.definition.columns if c.nullable is False}
-
-    def equal(i: int, k: str):
-        left, right = rows[_q(_df_column(rows, k))], keyed[f"__key{i}"]
-        return left == right if k.lower() in not_null else left.eqNullSafe(right)
-
-    return reduce(lambda a, b: a & b, [equal(i, k) for i, k in enumerate(keys)])
 
 
 def _q(name: str) -> str:
