@@ -49,7 +49,9 @@ within 2x of ``every``'s; its query times within 1.3x of ``every``'s and at leas
 than ``none``'s. Not a test: run by hand. ``--loads 60 --rows 2000`` is a quick run.
 
 Measured 2026-11-26, ``python bench/compaction.py --loads 300 --keep DIR`` (defaults: 5000 rows
-a load, 1 bucket, local[2]; 2 cores shared with other work, load average 3-6)::
+a load, 1 bucket, local[2]; 2 cores shared with other work, load average 3-6; that run read
+``__commit_seq`` through a map of file names, since reverted: within 5% of the regular
+expression on a quiet machine, and only ``none``'s scan depends on it)::
 
                          files  while loading  WA     full scan  point
     auto (at the end)    3.0    9.2            3.65   0.76 s     0.27 s

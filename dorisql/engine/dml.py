@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from typing import TYPE_CHECKING
 
 from dorisql import ast
@@ -151,7 +150,7 @@ def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ord
         kept = tuple(c for c in definition.columns if c.name.lower() not in skipped)
         frame = read_files(spark, group, spark_ddl_schema(dataclasses.replace(definition, columns=kept)))
         if (sequenced or deletes) and group:
-            frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq(group))
+            frame = frame.withColumn(COMMIT_SEQ_COLUMN, _commit_seq())
         for c in definition.columns:
             if c.name.lower() in skipped:
                 frame = frame.withColumn(c.name, F.expr(default_sql(c, now)).cast(spark_type(c.type)))
@@ -174,27 +173,17 @@ def _apply_deletes(frame, deletes):
     return frame.drop(PARTITION_COLUMN) if scoped else frame
 
 
-def _commit_seq(files):
-    """The Delta version each row's file was committed as (its ``.v<N>`` stamp; 0 without one).
+def _commit_seq():
+    """The Delta version a row's file was committed as (its ``.v<N>`` stamp; 0 without one).
 
-    A lookup of the row's file name in a map of `files`' names (one SQL expression: one Py4J
-    call however many files), not a regular expression on every row, which cost more than
-    reading the rows. (A name that SQL would need quoted is not one Spark or dorisql writes; with
-    one, each row's stamp is read from its file name instead.)"""
+    (A lookup of the file name in a map of the scanned files' versions was measured too: no
+    faster on a quiet machine, and it printed every file name into EXPLAIN.)"""
     from pyspark.sql import functions as F
 
-    from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN, commit_version
+    from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN
 
-    names = {f.path.rsplit("/", 1)[-1] for f in files}
-    if all(_PLAIN_NAME.fullmatch(name) for name in names):
-        pairs = ", ".join(f"'{name}', {commit_version(name)}L" for name in sorted(names))
-        return F.expr(f"map({pairs})[_metadata.file_name]")
     version = F.regexp_extract(F.col("_metadata.file_name"), COMMIT_VERSION_PATTERN, 1)
     return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
-
-
-#: File names that are SQL string literals as they are (Spark's part-... names, dorisql's stamps).
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9._=-]+")
 
 
 def _deletes_for(snapshot, files) -> tuple:
