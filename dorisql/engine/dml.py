@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from dorisql import ast
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, LoadError
+from dorisql.generator import quote_name
 from dorisql.result import Result
 from dorisql.types import spark_string
 
@@ -568,7 +569,7 @@ def _routed_frame(
         if length is not None:
             reason = _format_sql(f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({length} bytes)", raw)
             checks.append((f"(octet_length({typed}) > {length})", reason))
-        columns.append(f"{typed} AS {_quoted(c.name)}")
+        columns.append(f"{typed} AS {quote_name(c.name)}")
     value_bad = " OR ".join(f"coalesce({check}, false)" for check, _ in checks) or "false"
     extra = []
     if diagnose:
@@ -588,7 +589,7 @@ def _routed_frame(
         # named ones only would send it rows of the others.
         if not diagnose and all(p.values != () for p in routed.partitions if p.name in allowed):
             routed = dataclasses.replace(routed, partitions=tuple(p for p in routed.partitions if p.name in allowed))
-    kept = [_quoted(c.name) for c in definition.columns]
+    kept = [quote_name(c.name) for c in definition.columns]
     outputs = [*kept, f"`{_BAD}` OR NOT coalesce({partition_ok}, false) AS `{_BAD}`"]
     if diagnose:
         # Doris's words (BE VOlapTableSink: "no partition for this tuple. tuple=...")
@@ -614,10 +615,6 @@ def _routed_frame(
     # spark.sql formats the text like str.format: only {source} is a placeholder
     sql = _braces(head) + "{source}" + _braces(") AS typed) AS routed")
     return engine.spark.sql(sql, source=source)
-
-
-def _quoted(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
 
 
 def _braces(sql: str) -> str:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from dorisql.catalog.model import TableMeta
 from dorisql.engine.tables import COMMIT_SEQ_COLUMN, HIDDEN_COLUMNS, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.generator import quote_name
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -75,13 +76,13 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     if model == "DUPLICATE":
         return declared_columns(df, meta)
     columns = [c.name for c in meta.definition.columns]
-    out_cols = [F.col(_q(_df_column(df, c))).alias(c) for c in columns]
+    out_cols = [F.col(quote_name(_df_column(df, c))).alias(c) for c in columns]
 
     for hidden in (LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN):
         if hidden not in df.columns:
             raise AnalysisError(f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
     key_names = [k for k in meta.definition.keys.columns]
-    key_cols = [F.col(_q(_df_column(df, k))) for k in key_names]
+    key_cols = [F.col(quote_name(_df_column(df, k))) for k in key_names]
     # Commit order first (the later commit wins, as Doris's versions), then load and row order.
     commit_seq = F.col(COMMIT_SEQ_COLUMN) if COMMIT_SEQ_COLUMN in df.columns else F.lit(0)
     order = F.struct(commit_seq, F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
@@ -102,7 +103,7 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
         if col.name.lower() in key_set:
             continue
         agg = (col.agg_type or "").upper()
-        c = F.col(_q(_df_column(df, col.name)))
+        c = F.col(quote_name(_df_column(df, col.name)))
         dtype = df.schema[_df_column(df, col.name)].dataType
         if agg == "SUM":
             expr = F.sum(c).cast(dtype)  # Doris keeps the declared type (Spark widens INT sums)
@@ -122,10 +123,10 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
             raise NotSupportedError(f"aggregation type {agg} (column '{col.name}')")
         aggs.append(expr.alias(col.name))
     if not aggs:
-        merged = df.select(*[F.col(_q(_df_column(df, k))).alias(k) for k in key_names]).distinct()
+        merged = df.select(*[F.col(quote_name(_df_column(df, k))).alias(k) for k in key_names]).distinct()
     else:
-        merged = df.groupBy(*[F.col(_q(_df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
-    return merged.select(*[F.col(_q(c)) for c in columns])
+        merged = df.groupBy(*[F.col(quote_name(_df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
+    return merged.select(*[F.col(quote_name(c)) for c in columns])
 
 
 def declared_columns(df: DataFrame, meta: TableMeta) -> DataFrame:
@@ -139,7 +140,9 @@ def declared_columns(df: DataFrame, meta: TableMeta) -> DataFrame:
 def _declared_sql(df: DataFrame, meta: TableMeta, alias: str = "") -> str:
     """The select list of `declared_columns` (columns of `alias`, when given)."""
     prefix = f"{alias}." if alias else ""
-    return ", ".join(f"{prefix}{_q(_df_column(df, c.name))} AS {_q(c.name)}" for c in meta.definition.columns)
+    return ", ".join(
+        f"{prefix}{quote_name(_df_column(df, c.name))} AS {quote_name(c.name)}" for c in meta.definition.columns
+    )
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,7 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     if merged.oldest and key_model(meta) == "UNIQUE":
         return _latest_over_oldest(merged.frame, df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
-    later_keys = ", ".join(f"{_q(_df_column(df, k))} AS `__key{i}`" for i, k in enumerate(keys))
+    later_keys = ", ".join(f"{quote_name(_df_column(df, k))} AS `__key{i}`" for i, k in enumerate(keys))
     base = merged.frame
     same_key = _same_key_sql(base, "b", keys, meta)
 
@@ -197,9 +200,9 @@ def _latest_over_oldest(oldest: DataFrame, later: DataFrame, keys: list[str], me
     The merged rows are read once, probed against a hash table, and never sorted or shuffled.
     (Spark builds two hash tables of `later`: its keys, and its keys with their order.) One SQL
     statement: each Column call would be a Py4J round trip."""
-    order_columns = [_q(c) for c in (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)]
+    order_columns = [quote_name(c) for c in (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)]
     order, own_order = ", ".join(order_columns), ", ".join(f"l.{c}" for c in order_columns)
-    newer_keys = ", ".join(f"{_q(_df_column(later, k))} AS `__key{i}`" for i, k in enumerate(keys))
+    newer_keys = ", ".join(f"{quote_name(_df_column(later, k))} AS `__key{i}`" for i, k in enumerate(keys))
     sql = f"""
         WITH newer AS (SELECT {newer_keys}, struct({order}) AS `__order` FROM {{later}})
         SELECT /*+ BROADCAST(n) */ {_declared_sql(oldest, meta, "o")}
@@ -220,11 +223,6 @@ def _same_key_sql(rows: DataFrame, alias: str, keys: list[str], meta: TableMeta)
     side too, which then holds only the matching rows."""
     not_null = {c.name.lower() for c in meta.definition.columns if c.nullable is False}
     return " AND ".join(
-        f"{alias}.{_q(_df_column(rows, k))} {'=' if k.lower() in not_null else '<=>'} n.`__key{i}`"
+        f"{alias}.{quote_name(_df_column(rows, k))} {'=' if k.lower() in not_null else '<=>'} n.`__key{i}`"
         for i, k in enumerate(keys)
     )
-
-
-def _q(name: str) -> str:
-    """A column name quoted for F.col (dots and odd characters stay part of the name)."""
-    return "`" + name.replace("`", "``") + "`"
