@@ -115,6 +115,12 @@ def load_sql(i: int, rows: int) -> str:
     )
 
 
+def compacted(path: str) -> bool:
+    """A compaction's output (``.v<start>-<end>.parquet``, dorisql.compaction.rowsets.range_suffix),
+    not a load's file (``.v<N>.parquet``)."""
+    return "-" in path.rsplit(".v", 1)[-1]
+
+
 def best_of(engine, sql: str, n: int = 5) -> float:
     """The best of `n` timings, after one untimed run (Spark compiles the query's code then)."""
     engine.execute_sql(sql)
@@ -152,7 +158,7 @@ def scenario(name: str, args, spark, root: Path) -> dict:
         engine.execute_sql(load_sql(i, args.rows))
         tablets = service.table_tablets(engine, meta)
         for f in tablets.snapshot.files:  # before `every` compacts it: every load's bytes count
-            if "-" not in f.path.rsplit(".v", 1)[-1]:  # a load's file (.v<N>.parquet)
+            if not compacted(f.path):  # a load's file (.v<N>.parquet)
                 loaded.setdefault(f.path, f.size)
         if name == "every" and (i + 1) % args.every == 0:
             service.full_compaction(engine, meta)
@@ -223,7 +229,7 @@ def from_log(table: Path) -> dict:
             if "add" in action:
                 path = action["add"]["path"]
                 live[path] = path.rsplit("/", 1)[0]
-                if "-" in path.rsplit(".v", 1)[-1]:
+                if compacted(path):
                     rewritten += action["add"]["size"]
                 else:
                     loaded += action["add"]["size"]
