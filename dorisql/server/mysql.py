@@ -446,14 +446,24 @@ class ServerSession(BaseSession):
                 pass
         self._worker.shutdown(wait=False)
 
-    def wait_idle(self, timeout: float) -> None:
-        """Wait (from another thread) until the statement running on this connection ended."""
+    def end_statement(self, timeout: float) -> None:
+        """The server is stopping: cancel the statement running on this connection, every half
+        second until it has ended or `timeout` passed (from another thread). Its Spark jobs are
+        cancelled again and again because a job that starts after a cancel is not cancelled by
+        it; KILL's repeated cancel (`cancel_statement`) cannot do it here, as it watches the
+        connection's task, which the stop has already ended while the worker still runs."""
         done = threading.Event()
         try:
             self._worker.submit(done.set)
         except RuntimeError:  # already shut down: nothing runs
             return
-        done.wait(timeout)
+        deadline = time.monotonic() + timeout
+        while not done.wait(max(min(0.5, deadline - time.monotonic()), 0.0)):
+            if time.monotonic() >= deadline:
+                return
+            engine = self.engine
+            if engine is not None:
+                engine.cancel()
 
     def cancel_statement(self) -> None:
         """Cancel the running statement (KILL): its Spark jobs now, and again every half second
@@ -919,7 +929,7 @@ class MySQLListener:
 
         deadline = time.monotonic() + SHUTDOWN_GRACE_SECONDS
         for session in sessions:  # a cancelled statement ends before or after its commit
-            session.wait_idle(max(deadline - time.monotonic(), 0.1))
+            session.end_statement(max(deadline - time.monotonic(), 0.1))
 
         async def drain() -> None:  # the connections close their sessions, then end
             if self.tasks:

@@ -376,7 +376,9 @@ def test_sigterm_stops_the_server_cleanly(loaded):
     with loaded.connect() as admin, admin.cursor() as cur:
         wait_until_running(cur, busy.thread_id())
     loaded.process.send_signal(signal.SIGTERM)
-    assert loaded.process.wait(timeout=60) == 0, loaded.output()
+    # well within the 30 s grace for a statement to end: it is cancelled, not waited for, even
+    # when its Spark job starts after the first cancel
+    assert loaded.process.wait(timeout=20) == 0, loaded.output()
     runner.join(timeout=10)
     assert not runner.is_alive()
     assert "Traceback" not in loaded.output()
