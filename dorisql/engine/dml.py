@@ -9,8 +9,11 @@ a dropped partition). Anything that fails before that commit leaves the table as
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 from dorisql import ast
@@ -326,6 +329,7 @@ def insert(engine: Engine, stmt: ast.Insert) -> Result:
         overwrite=stmt.overwrite,
         overwrite_detected=stmt.all_partitions,
         temporary=stmt.temporary,
+        small=True if stmt.rows is not None else None,  # a VALUES list: its rows are in the statement
     )
     return result
 
@@ -344,6 +348,7 @@ def load_frame(
     temporary: bool = False,
     filter_policy=None,
     metadata=None,
+    small: bool | None = None,
 ):
     """Load a DataFrame (one column per `target` column, in order) into the table in one Delta
     commit: (Result, the store's write outcome, the table as loaded: with the partitions an
@@ -363,7 +368,9 @@ def load_frame(
     `filter_policy(bad, total)`, when given, decides instead of strict mode whether rows that
     fit no partition or column may be left out: it raises to refuse the load (Stream Load's
     max_filter_ratio), under the commit lock like the strict-mode check. `metadata` goes into
-    the Delta commit's commitInfo (a Stream Load's label: docs/stream_load.md)."""
+    the Delta commit's commitInfo (a Stream Load's label: docs/stream_load.md). `small`: whether
+    the source is small (`_small_source`; an INSERT's VALUES list is); None: Spark's estimate
+    decides; with the setting `small_load_max_bytes` 0, no load is."""
     from pyspark.sql import Observation
     from pyspark.sql import functions as F
 
@@ -377,22 +384,44 @@ def load_frame(
         meta = ensure_partitions(engine, meta, source, target, listed=listed)
     # The partitions the statement addresses: the formal ones, or the temporary ones.
     view = meta.temporary_view() if temporary else meta
-    routed = _routed_frame(engine, view, source, target, partitions)
     named = set(view.partition_keys(partitions).values()) if partitions else set()
-    observation = Observation("dorisql_load")
-    # SQL text, not Column objects: each Column function call is a Py4J round trip
-    observed = routed.observe(observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad"))
     # Every row that is kept lands in this partition (the only one named, or the table's only
     # one): it is written into that folder (DeltaStore._stage), without a __partition column.
     keys = named or set(view.partition_keys().values())
     only = next(iter(keys)) if len(keys) == 1 else None
-    good = observed.filter(f"NOT `{_BAD}`").drop(_BAD, *([PARTITION_COLUMN] if only is not None else []))
+    with _as_view(engine, source) as relation:
 
+        def route():
+            return _routed_frame(engine, view, source, target, partitions, relation, with_partition=only is None)
+
+        limit = int(engine.frontend("small_load_max_bytes"))
+        if limit == 0:  # every load is written by Spark's executors
+            routed, small = route(), False
+        elif small is None:  # Spark plans the estimate while it plans the routing statement
+            estimate = _ESTIMATES.submit(_small_source, engine.spark, relation, limit)
+            try:
+                routed = route()
+            finally:
+                wait([estimate])  # done with the view before it goes
+            small = estimate.result()
+        else:
+            routed = route()
     counts: dict[str, int] = {}
+    observation = None
+    if small:
+        rows, counts["total"], counts["bad"] = _collected(routed)
+    else:
+        observation = Observation("dorisql_load")
+        # SQL text, not Column objects: each Column function call is a Py4J round trip
+        observed = routed.observe(
+            observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad")
+        )
+        rows = observed.filter(f"NOT `{_BAD}`").drop(_BAD)
 
     def strict_violation() -> bool:
-        metrics = observation.get  # filled once Spark has written the files
-        counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
+        if observation is not None:  # filled once Spark has written the files
+            metrics = observation.get
+            counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
         if filter_policy is not None:
             filter_policy(counts["bad"], counts["total"])  # raises to refuse
             return False
@@ -428,30 +457,31 @@ def load_frame(
         return set(as_addressed(current_table()).partition_keys().values())
 
     try:
+        if observation is None and strict_violation():  # counted already: refused before writing
+            raise _StrictModeViolation()
         # The commit is refused under the lock when the log is behind the catalog (a lost commit
         # whose version number this one would otherwise take).
         with table_storage(engine.warehouse, meta) as store:
             size = int(engine.frontend("target_file_size_bytes"))
-            layout = {"one_task": _small_source(engine, source), "partition": only}
             if overwrite:
                 written = store.overwrite(
-                    good,
+                    rows,
                     replaced,
                     statement=text,
                     metadata=metadata,
                     expected_partitions=guard,
                     target_file_size=size,
-                    **layout,
+                    partition=only,
                 )
             else:
                 written = store.write(
-                    good,
+                    rows,
                     operation="dorisql INSERT",
                     statement=text,
                     metadata=metadata,
                     expected_partitions=guard,
                     target_file_size=size,
-                    **layout,
+                    partition=only,
                 )
         if not written.committed and strict_violation():  # nothing written, so the guard did not run
             raise _StrictModeViolation()
@@ -469,24 +499,55 @@ def load_frame(
     return Result.ok(total - bad, message=message), written, meta
 
 
-#: A load whose source Spark estimates at most this big (its optimized plan's sizeInBytes: a
-#: file's size on disk, a VALUES list's rows) is written by one task without the shuffle by
-#: tablet (DeltaStore._stage `one_task`): the shuffle is a second stage that costs a small load
-#: more than one task's writing does, and one task keeps a tablet's rows in one file per target
-#: size as the shuffle does. Larger sources keep the shuffle and their parallelism.
-ONE_TASK_MAX_BYTES = 32 * 2**20
+#: Threads that plan a load's size estimate while the caller plans its routing statement (each
+#: its own Py4J connection: the two statements are planned at once).
+_ESTIMATES = ThreadPoolExecutor(max_workers=4, thread_name_prefix="dorisql-estimate")
 
 
-def _small_source(engine: Engine, source) -> bool:
-    """Spark estimates `source` at most ONE_TASK_MAX_BYTES (EXPLAIN COST: plans, runs nothing;
-    an unknown size, a cross join's or a large numbers() table's, is too big). The statement,
-    not DataFrame.explain, which prints: catching its output would swap sys.stdout for every
-    thread of the process (a server's other connections, the shell's output)."""
+@contextlib.contextmanager
+def _as_view(engine: Engine, source) -> Iterator[str]:
+    """`source` as a temporary view for the statements that read it, dropped once they are
+    planned (on Spark Connect, at the statement's end: query.release_views)."""
+    from .query import register_view, release_views
+
+    relation = register_view(source, "load")
+    try:
+        yield relation
+    finally:
+        release_views(engine.spark, [relation])
+
+
+def _collected(routed):
+    """A small load's routed rows as one Arrow table (Spark's only job for it): (the rows to
+    store; rows in all; rows refused)."""
+    import pyarrow.compute as pc
+
+    table = routed.toArrow()
+    refused = table[_BAD]
+    bad = int(pc.sum(refused.cast("int64")).as_py() or 0)
+    kept = table.filter(pc.invert(refused)) if bad else table
+    return kept.drop_columns([_BAD]), table.num_rows, bad
+
+
+def _small_source(spark, relation: str, limit: int) -> bool:
+    """Spark estimates the view `relation` at most `limit` bytes (its optimized plan's
+    sizeInBytes: a file's size on disk, a VALUES list's rows; an unknown size, a cross join's or
+    a large numbers() table's, is too big).
+
+    `limit` is the setting `small_load_max_bytes`. Such a load is collected to this process as
+    Arrow and written by pyarrow (`_collected`, DeltaStore._stage): one Spark job that only
+    reads and routes the rows, no shuffle by tablet and no Spark write (its planning, output
+    committer and per-file costs outweigh a small load's writing). The bound keeps the collected
+    rows to a few hundred MB at most; larger loads keep Spark's parallel write on the executors.
+
+    EXPLAIN COST as a statement (it plans, runs nothing), not DataFrame.explain, which prints:
+    catching its output would swap sys.stdout for every thread of the process (a server's other
+    connections, the shell's output)."""
     from dorisql.storage.sizing import explained_bytes
 
-    (plan,) = engine.spark.sql("EXPLAIN COST SELECT * FROM {source}", source=source).collect()
+    (plan,) = spark.sql(f"EXPLAIN COST SELECT * FROM {relation}").collect()
     size = explained_bytes(plan[0])
-    return size is not None and size <= ONE_TASK_MAX_BYTES
+    return size is not None and size <= limit
 
 
 def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.ColumnDef]:
@@ -530,9 +591,14 @@ def _routed_frame(
     source,
     target: list[ast.ColumnDef],
     only_partitions: tuple[str, ...],
+    relation: str,
     diagnose: bool = False,
+    with_partition: bool = True,
 ):
     """Cast to the table's types, add __partition/__bucket (and load order), and flag bad rows.
+    `relation`: `source` as a view (`_as_view`), which the statement reads. Without
+    `with_partition` (every row goes to one partition) the rows are routed and checked, but
+    carry no __partition.
 
     With ``diagnose`` (only on the failure path: strict mode refused the load) the frame also
     carries the raw source values and, per bad row, why it was refused (_WHY).
@@ -604,7 +670,10 @@ def _routed_frame(
             f"`{PARTITION_COLUMN}`",
         ]
     else:
-        outputs += [f"`{PARTITION_COLUMN}`", f"{_bucket_sql(routed)} AS `{BUCKET_COLUMN}`"]
+        outputs += [
+            *([f"`{PARTITION_COLUMN}`"] if with_partition else []),
+            f"{_bucket_sql(routed)} AS `{BUCKET_COLUMN}`",
+        ]
         if needs_sequence(definition):
             outputs.append(f"CAST({engine.catalog.next_id()} AS BIGINT) AS `{LOAD_SEQ_COLUMN}`")
             outputs.append(f"monotonically_increasing_id() AS `{ROW_SEQ_COLUMN}`")
@@ -612,13 +681,7 @@ def _routed_frame(
         f"SELECT {', '.join(outputs)} FROM (SELECT *, {routing_sql(routed)} AS `{PARTITION_COLUMN}` FROM "
         f"(SELECT {', '.join(columns + [f'{value_bad} AS `{_BAD}`'] + extra)} FROM "
     )
-    # spark.sql formats the text like str.format: only {source} is a placeholder
-    sql = _braces(head) + "{source}" + _braces(") AS typed) AS routed")
-    return engine.spark.sql(sql, source=source)
-
-
-def _braces(sql: str) -> str:
-    return sql.replace("{", "{{").replace("}", "}}")
+    return engine.spark.sql(f"{head}{relation}) AS typed) AS routed")
 
 
 def _format_sql(template: str, raw: str) -> str:
@@ -705,7 +768,8 @@ def _filtered_message(engine: Engine, meta: TableMeta, source, target, only_part
     with the reason each was refused)."""
     from pyspark.sql import functions as F
 
-    diagnosed = _routed_frame(engine, meta, source, target, only_partitions, diagnose=True)
+    with _as_view(engine, source) as relation:
+        diagnosed = _routed_frame(engine, meta, source, target, only_partitions, relation, diagnose=True)
     raw = [f"{_RAW}{i}" for i in range(len(target))]
     sample = diagnosed.filter(F.col(_BAD)).select(*raw, _WHY).limit(_SAMPLE_ROWS).collect()
     names = ", ".join(c.name for c in target)
@@ -726,7 +790,8 @@ def rejected_rows(engine: Engine, meta: TableMeta, source, target, only_partitio
     from pyspark.sql import functions as F
 
     source = source.toDF(*[f"__src{i}" for i in range(len(target))])
-    diagnosed = _routed_frame(engine, meta, source, target, only_partitions, diagnose=True)
+    with _as_view(engine, source) as relation:
+        diagnosed = _routed_frame(engine, meta, source, target, only_partitions, relation, diagnose=True)
     raw = [f"{_RAW}{i}" for i in range(len(target))]
     return [
         (tuple(row[:-1]), row[-1] or "")

@@ -587,14 +587,14 @@ def plan_query(
     raws: dict[int, tuple[object, tuple[str, ...]]] = {}
     try:
         for t, name, properties in calls:
-            view = _register(read_table_function(name, properties), "tvf")
+            view = register_view(read_table_function(name, properties), "tvf")
             plan.views[view] = f"{name}()"
             _point_at_view(t, view, keep_name=False)
         for t in system:
             if t.args.get("partition") is not None:
                 raise NotSupportedError("PARTITION clause after an information_schema table")
             assert system_table is not None
-            view = _register(system_table(t.name), "schema")
+            view = register_view(system_table(t.name), "schema")
             plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
             _point_at_view(t, view, keep_name=True)
         for ref, conjuncts in jobs:
@@ -617,7 +617,7 @@ def plan_query(
             if id(t) in colocated:
                 raws[id(t)] = (raw, files)
                 continue
-            view = _register(merge_with_merged(raw, merged, meta), "scan")
+            view = register_view(merge_with_merged(raw, merged, meta), "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
             _point_at_view(t, view, keep_name=True)
         for sides, special in plan.joins:
@@ -666,7 +666,8 @@ def _view_columns(select: exp.Expression) -> set[str]:
     return {c.name for c in select.find_all(exp.Column) if c.table == _COLOCATED_ALIAS}
 
 
-def _register(df, kind: str) -> str:
+def register_view(df, kind: str) -> str:
+    """`df` as a new temporary view (dropped by `release_views`)."""
     view = _view_name(kind)
     df.createOrReplaceTempView(view)
     return view

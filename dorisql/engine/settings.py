@@ -73,6 +73,10 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     # Size a load aims at for each data file (dorisql, docs/storage.md "Fewer files"): a tablet
     # gets one file per load up to this size. 256 MiB (storage/sizing.py).
     "target_file_size_bytes": "268435456",
+    # A load whose source Spark estimates at most this size (dorisql, docs/storage.md "Small
+    # loads") is collected to the dorisql process and written there by pyarrow; a larger one by
+    # Spark's executors. 32 MiB; 0: every load is written by the executors.
+    "small_load_max_bytes": "33554432",
 }
 
 #: The largest integer config value: Doris's integer FE configs are Java ints. (The check
@@ -82,6 +86,7 @@ INT_CONFIG_MAX = 2**31 - 1
 
 #: Settings that may be 0 (keep nothing); the other numbers must be at least 1.
 _ZERO_ALLOWED = {"catalog_trash_expire_second", "trash_file_expire_time_sec", "trash_orphan_grace_second"}
+_ZERO_ALLOWED |= {"small_load_max_bytes"}
 #: Compaction settings that may be 0 (a factor, an interval or a size that turns a rule off).
 _ZERO_ALLOWED |= {
     "min_compaction_failure_interval_sec",

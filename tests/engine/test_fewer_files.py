@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import pyarrow.parquet as pq
 import pytest
 
 from dorisql.engine import dml
 from dorisql.storage.delta import DeltaStore
 
-from .conftest import rows, run, table_path
+from .conftest import delta, rows, run, table_path
 
 DDL = """CREATE TABLE {name} (k INT NOT NULL, v BIGINT) DUPLICATE KEY(k)
 PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN ("30"), PARTITION p2 VALUES LESS THAN ("60"))
@@ -71,35 +72,99 @@ def test_a_table_function_over_many_files_loads_one_file_per_tablet(engine, spar
 
 
 def test_small_and_large_sources_by_sparks_estimate(engine):
-    """A small source is written by one task (no shuffle by tablet); a large one keeps the shuffle."""
+    """A small source is collected and written by pyarrow; a large one by Spark, shuffled by tablet."""
+
+    def is_small(source) -> bool:
+        with dml._as_view(engine, source) as relation:
+            return dml._small_source(engine.spark, relation, 32 * 2**20)
+
     small = engine.spark.range(60)
-    assert dml._small_source(engine, small)
-    assert not dml._small_source(engine, engine.spark.range(10**11))  # 745 GiB as Spark sees it
-    assert not dml._small_source(engine, small.crossJoin(engine.spark.range(10**7)))
+    assert is_small(small)
+    assert not is_small(engine.spark.range(10**11))  # 745 GiB as Spark sees it
+    assert not is_small(small.crossJoin(engine.spark.range(10**7)))
 
 
-@pytest.mark.parametrize("one_task_max", [dml.ONE_TASK_MAX_BYTES, 0], ids=["one task", "shuffle by bucket"])
-def test_overwriting_one_partition_from_many_files_writes_one_file_per_tablet(
-    engine, many_files, one_task_max, monkeypatch
-):
-    """INSERT OVERWRITE of one partition writes its folder split by bucket only: one task for a
-    small source, else a shuffle by bucket; either way a tablet gets one file per target size."""
-    monkeypatch.setattr(dml, "ONE_TASK_MAX_BYTES", one_task_max)
-    name = f"ow_{'one' if one_task_max else 'shuffle'}"
-    run(engine, DDL.format(name=name))
-    run(engine, f"INSERT INTO {name} VALUES (1, 1), (40, 40)")
-    # 21 small source files (one task each when scanned), 30 rows for p1
-    run(engine, f"INSERT OVERWRITE TABLE {name} PARTITION (p1) SELECT k, v + 1 FROM {many_files} WHERE k < 30")
-    assert sorted(files_per_tablet(engine, name).values()) == [1, 1, 1]  # p1's 2 tablets, p2's one row
-    assert rows(engine, f"SELECT k, v FROM {name} ORDER BY k") == [(k, k * 10 + 1) for k in range(30)] + [(40, 40)]
-    # a small target size: several files a tablet, each full but the last (3 rows a file)
-    run(engine, 'ADMIN SET FRONTEND CONFIG ("target_file_size_bytes" = "36")')
+def written_by(engine, table: str) -> set[str]:
+    """The writers of the table's files, from their Parquet footers (pyarrow or Spark's parquet-mr)."""
+    folder = table_path(engine, table)
+    return {
+        pq.ParquetFile(f"{folder}/{f.path}").metadata.created_by.split(" version")[0] for f in files_of(engine, table)
+    }
+
+
+@pytest.mark.parametrize(
+    ("small_max", "writer"), [("33554432", "parquet-cpp-arrow"), ("0", "parquet-mr")], ids=["collected", "shuffled"]
+)
+def test_overwriting_one_partition_from_many_files_writes_one_file_per_tablet(engine, many_files, small_max, writer):
+    """INSERT OVERWRITE of one partition writes its folder split by bucket only: a small source
+    is collected and written by pyarrow, else Spark writes after a shuffle by bucket (every load,
+    with `small_load_max_bytes` 0); either way a tablet gets one file per target size."""
+    name = f"ow_{'small' if small_max != '0' else 'shuffle'}"
+    run(engine, f'ADMIN SET FRONTEND CONFIG ("small_load_max_bytes" = "{small_max}")')
     try:
-        run(engine, f"INSERT OVERWRITE TABLE {name} PARTITION (p1) SELECT * FROM {many_files} WHERE k < 30")
+        run(engine, DDL.format(name=name))
+        run(engine, f"INSERT INTO {name} VALUES (1, 1), (40, 40)")
+        # 21 small source files (one task each when scanned), 30 rows for p1
+        run(engine, f"INSERT OVERWRITE TABLE {name} PARTITION (p1) SELECT k, v + 1 FROM {many_files} WHERE k < 30")
+        assert sorted(files_per_tablet(engine, name).values()) == [1, 1, 1]  # p1's 2 tablets, p2's one row
+        assert written_by(engine, name) == {writer}
+        assert rows(engine, f"SELECT k, v FROM {name} ORDER BY k") == [(k, k * 10 + 1) for k in range(30)] + [(40, 40)]
+        # a small target size: several files a tablet, each full but the last (3 rows a file)
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("target_file_size_bytes" = "36")')
+        try:
+            run(engine, f"INSERT OVERWRITE TABLE {name} PARTITION (p1) SELECT * FROM {many_files} WHERE k < 30")
+        finally:
+            run(engine, 'ADMIN SET FRONTEND CONFIG ("target_file_size_bytes" = "268435456")')
     finally:
-        run(engine, 'ADMIN SET FRONTEND CONFIG ("target_file_size_bytes" = "268435456")')
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("small_load_max_bytes" = "33554432")')
     counts: dict = {}
     for f in files_of(engine, name):
         counts.setdefault((f.partition, f.bucket), []).append(f.num_records)
     p1_files = [c for c in counts.values() if sum(c) != 1]
     assert len(p1_files) == 2 and all(len(c) == math.ceil(sum(c) / 3) and max(c) <= 3 for c in p1_files)
+
+
+TYPES_DDL = """CREATE TABLE {name} (
+k INT, ti TINYINT, si SMALLINT, bi BIGINT, li LARGEINT, f FLOAT, d DOUBLE, d9 DECIMAL(9, 2),
+d18 DECIMAL(18, 4), d30 DECIMAL(30, 5), dt DATE, ts DATETIME(6), c CHAR(5), s STRING, b BOOLEAN,
+a ARRAY<INT>, m MAP<STRING, INT>, st STRUCT<x: INT, y: STRING>)
+DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2"""
+TYPES_ROWS = (
+    "(1, -128, 32767, 9000000000, 99999999999999999999999999999999999999, 1.5, 2.25, 1234567.89, "
+    "12345678901234.5678, 1234567890123456789012345.12345, '0001-01-01', '2024-03-10 02:30:00.123456', 'ab', "
+    "'ünï', true, [1, NULL, 3], {'a': 1, 'b': NULL}, {1, 'x'}), "
+    "(2, NULL, NULL, NULL, -5, NULL, NULL, -0.01, NULL, NULL, '9999-12-31', NULL, NULL, NULL, false, [], {}, NULL)"
+)
+
+
+def test_a_small_load_is_stored_as_sparks_write_stores_it(engine):
+    """The same VALUES written by pyarrow (a small load) and by Spark (`small_load_max_bytes` 0):
+    the same rows for dorisql and for an outside Delta reader, the same Parquet column types."""
+    run(engine, TYPES_DDL.format(name="by_arrow"))
+    run(engine, TYPES_DDL.format(name="by_spark"))
+    run(engine, f"INSERT INTO by_arrow VALUES {TYPES_ROWS}")
+    run(engine, 'ADMIN SET FRONTEND CONFIG ("small_load_max_bytes" = "0")')
+    try:
+        run(engine, f"INSERT INTO by_spark VALUES {TYPES_ROWS}")
+    finally:
+        run(engine, 'ADMIN SET FRONTEND CONFIG ("small_load_max_bytes" = "33554432")')
+    assert written_by(engine, "by_arrow") == {"parquet-cpp-arrow"}
+    assert written_by(engine, "by_spark") == {"parquet-mr"}
+    assert rows(engine, "SELECT * FROM by_arrow ORDER BY k") == rows(engine, "SELECT * FROM by_spark ORDER BY k")
+    assert len(rows(engine, "SELECT * FROM by_arrow")) == 2
+
+    def outside(table: str) -> list:
+        found = delta(engine, table).to_pyarrow_table()
+        return sorted(found.drop_columns(["__partition", "__bucket"]).to_pylist(), key=lambda r: r["k"])
+
+    assert outside("by_arrow") == outside("by_spark")
+
+    def physical(table: str) -> set:
+        folder = table_path(engine, table)
+        return {
+            (c.path, c.physical_type, str(c.logical_type))
+            for f in files_of(engine, table)
+            for c in pq.ParquetFile(f"{folder}/{f.path}").schema
+        }
+
+    assert physical("by_arrow") == physical("by_spark")
