@@ -76,7 +76,8 @@ STAGING_DIR = "_staging"
 #: Table property holding the Doris CREATE TABLE text (the table stays self-describing).
 DDL_PROPERTY = "dorisql.ddl"
 _TXN_KEY = "dorisql.txn"
-_FOOTER_THREADS = 8
+#: Threads for work on many files at once: footers, copies, pyarrow writes (they release the GIL).
+_FILE_THREADS = 8
 _HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
 
 # COMMIT_VERSION_PATTERN (imported above): a loaded file's name ends in ``.v<version>.parquet``,
@@ -424,7 +425,7 @@ class DeltaStore:
                 )
 
             try:
-                with ThreadPoolExecutor(max_workers=max(1, min(_FOOTER_THREADS, len(snap.files)))) as pool:
+                with ThreadPoolExecutor(max_workers=max(1, min(_FILE_THREADS, len(snap.files)))) as pool:
                     adds = list(pool.map(copy, snap.files))
                 txn = uuid.uuid4().hex
                 info = _commit_info("dorisql RENAME COLUMN", txn, statement, metadata)
@@ -527,8 +528,9 @@ class DeltaStore:
         """Append rows that already have ``__partition`` (string) and ``__bucket`` (int): a Spark
         DataFrame, or a small load's rows as a ``pyarrow.Table``.
 
-        Spark writes Parquet into ``_staging/<txn>/``, one file per tablet per ``target_file_size``
-        bytes (about) whatever the shape of the source (see :meth:`_stage`); the files move into their tablet folders;
+        The rows are written as Parquet into ``_staging/<txn>/``, one file per tablet per
+        ``target_file_size`` bytes (about) whatever the shape of the source (see :meth:`_stage`);
+        the files move into their tablet folders;
         stats come from their footers; then one Delta commit adds them all. Under the commit lock
         and just before committing, ``expected_partitions(frozenset_of_partition_names)`` runs: it
         raises (or returns False) to refuse, e.g. when a target partition was dropped meanwhile.
@@ -766,7 +768,7 @@ class DeltaStore:
                 return entry, footer.stats_json
 
             try:
-                with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(victims))) as pool:
+                with ThreadPoolExecutor(max_workers=min(_FILE_THREADS, len(victims))) as pool:
                     placed = list(pool.map(relink, victims))
                 from deltalake.transaction import AddAction
 
@@ -917,7 +919,7 @@ class DeltaStore:
                 entry = replace(f, uri=self._uri(f.path), size=footer.size, num_records=footer.num_records)
                 return entry, footer.stats_json
 
-            with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(todo))) as pool:
+            with ThreadPoolExecutor(max_workers=min(_FILE_THREADS, len(todo))) as pool:
                 results = list(pool.map(placed, todo))
             adds = [
                 AddAction(
@@ -1084,8 +1086,8 @@ class DeltaStore:
         if len(pieces) <= 1:
             for numbered in enumerate(pieces):
                 write(numbered)
-        else:  # pyarrow writes without the GIL
-            with ThreadPoolExecutor(max_workers=min(_FOOTER_THREADS, len(pieces))) as pool:
+        else:
+            with ThreadPoolExecutor(max_workers=min(_FILE_THREADS, len(pieces))) as pool:
                 list(pool.map(write, enumerate(pieces)))
 
     def _row_bytes(self) -> float:
@@ -1113,10 +1115,10 @@ class DeltaStore:
                 plan.append((rel, partition, int(bucket_text)))
             if plan:
                 staged.moved = [None] * len(plan)
-                if len(plan) <= _FOOTER_THREADS:  # starting threads costs more than a few footers
+                if len(plan) <= _FILE_THREADS:  # starting threads costs more than a few footers
                     results = [self._place(staged, i, item) for i, item in enumerate(plan)]
                 else:
-                    with ThreadPoolExecutor(max_workers=_FOOTER_THREADS) as pool:
+                    with ThreadPoolExecutor(max_workers=_FILE_THREADS) as pool:
                         results = list(pool.map(lambda item: self._place(staged, item[0], item[1]), enumerate(plan)))
                 from deltalake.transaction import AddAction
 
