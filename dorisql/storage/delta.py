@@ -42,6 +42,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from functools import reduce
 from typing import Any
 from urllib.parse import unquote
 
@@ -79,6 +80,7 @@ _TXN_KEY = "dorisql.txn"
 #: Threads for work on many files at once: footers, copies, pyarrow writes (they release the GIL).
 _FILE_THREADS = 8
 _HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+_NULL_LAYOUT = f"rows with a NULL {PARTITION_COLUMN} or {BUCKET_COLUMN} reached the writer"
 
 # COMMIT_VERSION_PATTERN (imported above): a loaded file's name ends in ``.v<version>.parquet``,
 # the Delta version its load committed as; a compaction's output in ``.v<start>-<end>.parquet``.
@@ -1111,7 +1113,7 @@ class DeltaStore:
                 partition = _unescape(_value_of(part_dir, PARTITION_COLUMN))
                 bucket_text = _unescape(_value_of(bucket_dir, BUCKET_COLUMN))
                 if partition == _HIVE_NULL or bucket_text == _HIVE_NULL:
-                    raise ExecutionError(f"rows with a NULL {PARTITION_COLUMN} or {BUCKET_COLUMN} reached the writer")
+                    raise ExecutionError(_NULL_LAYOUT)
                 plan.append((rel, partition, int(bucket_text)))
             if plan:
                 staged.moved = [None] * len(plan)
@@ -1372,12 +1374,10 @@ def _tablets(table: pa.Table, layout: list[str], partition: str | None):
         return
     for col in layout:
         if table[col].null_count:
-            raise ExecutionError(f"rows with a NULL {PARTITION_COLUMN} or {BUCKET_COLUMN} reached the writer")
+            raise ExecutionError(_NULL_LAYOUT)
     ordered = table.take(pc.sort_indices(table, sort_keys=[(c, "ascending") for c in layout]))
-    keys = [ordered[c] for c in layout]
-    changes = pc.or_(*[pc.not_equal(k[1:], k[:-1]) for k in keys]) if len(keys) > 1 else None
-    if changes is None:
-        changes = pc.not_equal(keys[0][1:], keys[0][:-1])
+    # a new tablet starts where any layout column differs from the row before
+    changes = reduce(pc.or_, (pc.not_equal(ordered[c][1:], ordered[c][:-1]) for c in layout))
     starts = [0, *(i + 1 for i in pc.indices_nonzero(changes).to_pylist()), ordered.num_rows]
     data = ordered.drop_columns(layout)
     for begin, end in zip(starts, starts[1:]):
