@@ -32,6 +32,7 @@ __all__ = [
     "authenticate_native",
     "authenticate_password",
     "root_has_password",
+    "privileged_without_password",
     "grants_of",
     "authorize",
     "filter_result",
@@ -91,9 +92,14 @@ def authenticate_password(catalog: Catalog, user: str, client_host: str, passwor
 
 
 def root_has_password(catalog: Catalog) -> bool:
-    """The server listens beyond loopback only once this is true (issue: users)."""
     entry = catalog.get_user("root", "%")
     return entry is not None and entry.password != ""
+
+
+def privileged_without_password(catalog: Catalog) -> list[UserEntry]:
+    """The users who hold a privilege and log in with an empty password (Doris ships two such:
+    ``root`` and ``admin``). The server listens beyond loopback only while there are none."""
+    return [entry for entry in catalog.list_users() if entry.grants and entry.password == ""]
 
 
 def grants_of(catalog: Catalog, identity: ast.UserIdentity | None) -> tuple:

@@ -5,13 +5,14 @@
   session variables and Spark job group), the `Authenticator`, and the set of engines running
   a statement (SIGTERM cancels them).
 - `Authenticator`: the seam every identity check goes through (MySQL logins and, later, HTTP
-  requests). The default knows Doris's ``root`` with an empty password and nobody else.
+  requests), over the catalog's users (a new warehouse has Doris's ``root`` and ``admin``
+  with empty passwords).
 - `Listener`: ``start()`` binds and serves in the background (raising ``OSError`` when the port
   cannot be had), ``stop()`` stops serving and waits for what is running. `build_listeners`
   lists them: the MySQL protocol (`dorisql.server.mysql.MySQLListener`) and Doris's HTTP API.
 - `SharedSpark`: the one SparkSession, started on a background thread; a statement that needs
   it waits for it (a KILL ends the wait), everything else is answered at once.
-- `run_server`: refuse a non-loopback address while root has no password, open the listeners,
+- `run_server`: refuse a non-loopback address while a privileged user has no password, open the listeners,
   start Spark in the background and the background jobs (dorisql.engine.scheduler.default_jobs),
   then wait for SIGTERM / SIGINT: stop accepting, cancel running statements (each ends before
   its commit or after it, never half-way: dorisql's commit protocol), stop the jobs and Spark,
@@ -76,10 +77,11 @@ class Authenticator:
 
         return authenticate_password(self._catalog(), user, client_host, password)
 
-    def root_has_password(self) -> bool:
-        from dorisql.auth.users import root_has_password
+    def privileged_without_password(self) -> list[str]:
+        """'name'@'host' of every user who holds a privilege and has no password."""
+        from dorisql.auth.users import privileged_without_password
 
-        return root_has_password(self._catalog())
+        return [f"'{entry.name}'@'{entry.host}'" for entry in privileged_without_password(self._catalog())]
 
 
 class Listener(Protocol):
@@ -239,13 +241,20 @@ def describe(listener: Listener) -> str:
 
 
 def refusal(host: str, authenticator: Authenticator) -> str | None:
-    """Why the server must not listen on ``host``, or None."""
-    if is_loopback(host) or authenticator.root_has_password():
+    """Why the server must not listen on ``host``, or None: beyond loopback, every user who
+    holds a privilege needs a password (Doris's built-in ``root`` and ``admin`` have none)."""
+    if is_loopback(host):
         return None
+    open_users = authenticator.privileged_without_password()
+    if not open_users:
+        return None
+    who = ", ".join(open_users)
+    verb = "has" if len(open_users) == 1 else "have"
+    first = open_users[0]
     return (
-        f"refusing to listen on {host}: user 'root' has no password, so anyone who can reach this "
-        "address could connect as root. Set one first (dorisql -e \"SET PASSWORD FOR 'root' = "
-        "PASSWORD('...')\" on the same warehouse), or listen on 127.0.0.1"
+        f"refusing to listen on {host}: {who} {verb} privileges and no password, so anyone who can "
+        f"reach this address could connect as them. Set one for each first (dorisql -e \"SET PASSWORD "
+        f"FOR {first} = PASSWORD('...')\" on the same warehouse), drop the user, or listen on 127.0.0.1"
     )
 
 

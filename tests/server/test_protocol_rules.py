@@ -108,19 +108,34 @@ def test_statement_text():
     assert statement_text("/* client */ -- note\n  KILL QUERY 3 ;; ") == "KILL QUERY 3"
 
 
-def test_root_without_password_listens_on_loopback_only(tmp_path, make_engine):
+def test_privileged_users_without_password_listen_on_loopback_only(tmp_path, make_engine):
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
     authenticator = Authenticator(catalog_source(Config(warehouse=str(tmp_path / "wh"))))
     assert refusal("127.0.0.1", authenticator) is None
-    assert "SET PASSWORD FOR 'root' = PASSWORD('...')" in refusal("0.0.0.0", authenticator)
+    refused = refusal("0.0.0.0", authenticator)
+    assert "'admin'@'%', 'root'@'%' have privileges and no password" in refused
+    assert "SET PASSWORD FOR 'admin'@'%' = PASSWORD('...')" in refused
     assert authenticator.login_password("root", "127.0.0.1", "") == ast.UserIdentity("root", "%")
     engine = make_engine(tmp_path / "wh")
     engine.execute_sql("SET PASSWORD FOR 'root' = PASSWORD('secret')")
+    # root alone is not enough: Doris's admin logs in with an empty password and has Admin_priv
+    assert "'admin'@'%' has privileges and no password" in refusal("0.0.0.0", authenticator)
+    assert authenticator.login_password("admin", "192.0.2.7", "") == ast.UserIdentity("admin", "%")
+    engine.execute_sql("SET PASSWORD FOR 'admin' = PASSWORD('other')")
+    assert refusal("0.0.0.0", authenticator) is None
+    # a user with a grant and no password reopens the gap; one without any privilege does not
+    engine.execute_sql("CREATE USER 'idle'@'%'")
+    assert refusal("0.0.0.0", authenticator) is None
+    engine.execute_sql("GRANT SELECT_PRIV ON *.* TO 'idle'@'%'")
+    assert "'idle'@'%' has privileges and no password" in refusal("0.0.0.0", authenticator)
+    engine.execute_sql("SET PASSWORD FOR 'idle'@'%' = PASSWORD('x')")
     assert refusal("0.0.0.0", authenticator) is None
     assert authenticator.login_password("root", "127.0.0.1", "secret") == ast.UserIdentity("root", "%")
     with pytest.raises(AuthenticationError, match=r"Access denied for user 'root'@'127.0.0.1' \(using password: NO\)"):
         authenticator.login_password("root", "127.0.0.1", "")
+    with pytest.raises(AuthenticationError, match=r"Access denied for user 'admin'@'192.0.2.7' \(using password: NO\)"):
+        authenticator.login_password("admin", "192.0.2.7", "")
 
 
 def test_the_server_command_refuses_a_public_address_before_starting(tmp_path):
@@ -132,8 +147,8 @@ def test_the_server_command_refuses_a_public_address_before_starting(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2
-    assert "refusing to listen on 0.0.0.0: user 'root' has no password" in done.stderr
-    assert "SET PASSWORD FOR 'root' = PASSWORD('...')" in done.stderr
+    assert "refusing to listen on 0.0.0.0: 'admin'@'%', 'root'@'%' have privileges and no password" in done.stderr
+    assert "SET PASSWORD FOR 'admin'@'%' = PASSWORD('...')" in done.stderr
 
 
 def _args(*argv: str) -> argparse.Namespace:
