@@ -253,7 +253,7 @@ def refusal(host: str, authenticator: Authenticator) -> str | None:
     first = open_users[0]
     return (
         f"refusing to listen on {host}: {who} {verb} privileges and no password, so anyone who can "
-        f"reach this address could connect as them. Set one for each first (dorisql -e \"SET PASSWORD "
+        f'reach this address could connect as them. Set one for each first (dorisql -e "SET PASSWORD '
         f"FOR {first} = PASSWORD('...')\" on the same warehouse), drop the user, or listen on 127.0.0.1"
     )
 
