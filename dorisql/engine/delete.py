@@ -56,8 +56,16 @@ def delete(engine: Engine, stmt: ast.Delete) -> Result:
             partition_names=shown,
             created=engine.now().strftime("%Y-%m-%d %H:%M:%S"),
         )
-    bump_versions(engine, meta, list(keys), delta_version=recorded.version)
-    return _ok(recorded.version)
+    # Committed: the DELETE has happened; a catalog that cannot record it is a warning (engine.committed).
+    from .committed import after_commit
+
+    warning = after_commit(
+        "The DELETE", recorded.version, lambda: bump_versions(engine, meta, list(keys), delta_version=recorded.version)
+    )
+    result = _ok(recorded.version)
+    if warning:
+        result.warnings.append(warning)
+    return result
 
 
 def show_delete(engine: Engine, stmt: ast.ShowDelete) -> Result:

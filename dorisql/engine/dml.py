@@ -489,14 +489,26 @@ def load_frame(
         raise LoadError(
             _filtered_message(engine, view, source, target, partitions, counts["bad"], counts["total"])
         ) from None
+    warning = None
     if written.committed and listed:
+        # Committed: the statement has happened. A catalog that cannot record it now is a
+        # warning on its success, not its failure (engine.committed: a retry would load twice).
+        from .committed import after_commit
+
         changed = set(written.partitions) | {f.partition for f in written.removed}
-        _bump_loaded_partitions(engine, view, changed, written.version, temporary=temporary)
+        warning = after_commit(
+            "The load",
+            written.version,
+            lambda: _bump_loaded_partitions(engine, view, changed, written.version, temporary=temporary),
+        )
     elif not written.committed:
         strict_violation()
     total, bad = counts["total"], counts["bad"]
     message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
-    return Result.ok(total - bad, message=message), written, meta
+    result = Result.ok(total - bad, message=message)
+    if warning:
+        result.warnings.append(warning)
+    return result, written, meta
 
 
 #: Threads that plan a load's size estimate while the caller plans its routing statement (each

@@ -42,6 +42,7 @@ from dorisql.server.stream_load import Outcome, StreamLoadOptions
 from dorisql.warehouse import staging_dir
 
 from . import failures
+from .committed import DISK_FULL_MESSAGE, disk_full
 
 if TYPE_CHECKING:
     from dorisql.engine.session import Engine
@@ -85,16 +86,20 @@ def _exists(label: str, record: LoadRecord, status: str) -> Outcome:
     )
 
 
-def _committed_version(engine: Engine, record: LoadRecord) -> int | None:
-    """The Delta version a dead load of this record committed, if it did."""
+def _committed_version(engine: Engine, record: LoadRecord, meta=None) -> int | None:
+    """The Delta version the load of this record committed, if it did (`meta`: its table, if
+    known). A catalog that cannot be read raises: "not committed" would free the label."""
     from deltalake import DeltaTable
+
+    from dorisql.errors import UnknownDatabaseError, UnknownTableError
 
     from .consistency import meta_dir
 
-    try:
-        meta = engine.catalog.load_table(record.db, record.table)
-    except DorisqlError:
-        return None  # its table is gone: nothing of it is visible
+    if meta is None:
+        try:
+            meta = engine.catalog.load_table(record.db, record.table)
+        except (UnknownTableError, UnknownDatabaseError):
+            return None  # its table is gone: nothing of it is visible
     wanted = f"{record.db}/{record.label}"
     since = int(record.created_at.timestamp() * 1000) - _HISTORY_SLACK_MS
     for info in DeltaTable(str(meta_dir(engine.warehouse, meta))).history():
@@ -117,14 +122,33 @@ def stream_load(
     """Load a Stream Load request's body into db.table. `receive_body(path)` is called once the
     label is claimed: it writes the body to `path` and returns its size (it raises if the body
     is cut short). `error_url(name)` is where the error log `name` is served. Errors before the
-    load starts (unknown table) raise DorisqlError; the load's own failures are in the Outcome."""
+    load starts (unknown table, an unreachable catalog) raise DorisqlError; the load's own
+    failures are in the Outcome. A full disk, wherever it strikes, is an Outcome "Fail" whose
+    message says ``No space left on device`` (never an exception the HTTP layer would answer
+    with its 500)."""
     started = time.perf_counter()
+    try:
+        return _stream_load(engine, db, table, options, receive_body, error_url, user, started)
+    except DorisqlError:
+        raise
+    except Exception as exc:
+        if not disk_full(exc):
+            raise
+        from dorisql import logfile
+
+        logfile.record_failure(exc, shown=f"(Stream Load {db}.{table}) {DISK_FULL_MESSAGE}")
+        return _timed(Outcome(label=options.label, status="Fail", message=DISK_FULL_MESSAGE), started)
+
+
+def _stream_load(engine, db, table, options, receive_body, error_url, user, started) -> Outcome:
     meta = engine.catalog.load_table(db, table)
     label = options.label
     try:
         lock = _label_lock(engine.warehouse, db, label)
         lock.__enter__()
     except CommitConflictError:  # another request holds the label right now
+        # (Only a lock some other request holds: a lock service that cannot be reached raises
+        # CatalogError, a retryable failure, never "the label exists": docs/stream_load.md.)
         running = engine.catalog.get_load(db, label)
         placeholder = running or LoadRecord(db, label, table, 0, LOADING, _wall_clock())
         return _exists(label, placeholder, "RUNNING")
@@ -134,15 +158,16 @@ def stream_load(
             return _exists(label, existing, "FINISHED")
         if existing is not None and existing.state == LOADING:  # left by a load that died
             version = _committed_version(engine, existing)
-            if version is not None:
-                engine.catalog.update_load(
+            if version is not None:  # the label is taken, recorded now or by a later request
+                _record(
+                    engine,
                     dataclasses.replace(
                         existing,
                         state=FINISHED,
                         delta_version=version,
                         finished_at=_wall_clock(),
                         message=f"committed at Delta version {version}; recorded after its process stopped",
-                    )
+                    ),
                 )
                 return _exists(label, existing, "FINISHED")
         record = LoadRecord(db, label, meta.name, engine.catalog.next_id(), LOADING, _wall_clock(), user=user)
@@ -152,29 +177,73 @@ def stream_load(
         begin_ms = int((time.perf_counter() - started) * 1000)
         outcome = Outcome(label=label, txn_id=record.txn_id, begin_txn_ms=begin_ms, comment=options.comment)
         path = body_dir(engine.warehouse) / f"{record.txn_id}.body"
+        loading = False  # whether the Delta commit may have happened (the load began)
+        version = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            read_started = time.perf_counter()
-            outcome.load_bytes = receive_body(path)
-            outcome.read_data_ms = int((time.perf_counter() - read_started) * 1000)
-            write_started = time.perf_counter()
-            version = _load(engine, meta, options, path, record, outcome, error_url)
-            outcome.write_data_ms = int((time.perf_counter() - write_started) * 1000)
-        except Exception as exc:  # a failed load: nothing committed, the label is free again
-            error = exc if isinstance(exc, DorisqlError) else failures.translate(exc, warehouse=engine.warehouse)
-            outcome.status, outcome.message = "Fail", str(error)
-            engine.catalog.update_load(_finished(engine, record, outcome, CANCELLED, None))
-            return _timed(outcome, started)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                read_started = time.perf_counter()
+                outcome.load_bytes = receive_body(path)
+                outcome.read_data_ms = int((time.perf_counter() - read_started) * 1000)
+                write_started = time.perf_counter()
+                loading = True
+                version = _load(engine, meta, options, path, record, outcome, error_url)
+                outcome.write_data_ms = int((time.perf_counter() - write_started) * 1000)
+            finally:
+                path.unlink(missing_ok=True)  # before the record leaves LOADING: see clean_orphan_bodies
+        except Exception as exc:
+            try:
+                version = _committed_version(engine, record, meta) if loading else None
+            except Exception as unknown:  # the log cannot be read now: the record stays LOADING
+                from dorisql import logfile
+
+                logfile.record_failure(unknown, shown=f"(Stream Load {db}.{label}: its record stays LOADING)")
+                outcome.status = "Fail"
+                outcome.message = (
+                    f"{_failure_message(engine, exc)}; whether the load was committed is not known yet: "
+                    "send it again with the same label (it loads, or answers Label Already Exists)"
+                )
+                return _timed(outcome, started)
+            if version is None:  # a failed load: nothing committed, the label is free again
+                outcome.status, outcome.message = "Fail", _failure_message(engine, exc)
+                _record(engine, _finished(engine, record, outcome, CANCELLED, None))
+                return _timed(outcome, started)
+            # The commit is in the Delta log: the load has happened, whatever failed after it.
+            from dorisql import logfile
+
+            outcome.status, outcome.message = "Success", "OK"
+            logfile.record_failure(exc, shown=f"(Stream Load {db}.{label}: committed at Delta version {version})")
         except BaseException:
-            engine.catalog.update_load(_finished(engine, record, outcome, CANCELLED, None))
+            # Cancelled (the server stopping): the record stays LOADING, and the next request with
+            # the label asks the Delta log whether this load committed (step 2).
             raise
-        finally:
-            path.unlink(missing_ok=True)
         state = FINISHED if outcome.status == "Success" else CANCELLED
-        engine.catalog.update_load(_finished(engine, record, outcome, state, version))
+        _record(engine, _finished(engine, record, outcome, state, version))
         return _timed(outcome, started)
     finally:
         lock.__exit__(None, None, None)
+
+
+def _failure_message(engine: Engine, exc: Exception) -> str:
+    if disk_full(exc):
+        from dorisql import logfile
+
+        logfile.record_failure(exc, shown=DISK_FULL_MESSAGE)
+        return DISK_FULL_MESSAGE
+    error = exc if isinstance(exc, DorisqlError) else failures.translate(exc, warehouse=engine.warehouse)
+    return str(error)
+
+
+def _record(engine: Engine, record: LoadRecord) -> None:
+    """Store a load's final state, best effort. When the catalog cannot be written (down, full)
+    the record stays LOADING: the load's own answer stands, and the next request with the label
+    finishes the record from the Delta log (step 2): FINISHED if the load committed, else free."""
+    try:
+        engine.catalog.update_load(record)
+    except Exception as exc:
+        from dorisql import logfile
+
+        logfile.record_failure(exc, shown=f"(Stream Load {record.db}.{record.label}: its record stays LOADING)")
 
 
 def _wall_clock() -> dt.datetime:

@@ -1,0 +1,82 @@
+"""After the Delta commit: the statement has happened.
+
+A load, INSERT OVERWRITE or DELETE is one Delta commit, then bookkeeping in the catalog (the
+partitions' visible versions, the table's known Delta version; a Stream Load's label record).
+The two cannot be one transaction (docs/storage.md, crash safety). Once the commit is in the
+log the rows are in the table whatever happens next, so a failure of the bookkeeping (a catalog
+that cannot be written: disk full, a PostgreSQL restart, a failing trigger) must not be reported
+as the statement's failure: the client would run it again and load the rows twice. It is
+reported as a warning on a successful statement instead (`after_commit`), and the next change
+of the table records the later Delta version (`TableMeta.known_delta_version` only grows).
+
+`disk_full` tells a full disk apart from other failures, anywhere in an exception's chain (an
+``OSError`` ENOSPC, SQLite's "database or disk is full", a Java ``IOException`` from Spark), so
+that a load can say ``No space left on device`` in Doris's words instead of "Internal error".
+Pure: no Spark.
+"""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+from collections.abc import Callable
+
+from dorisql.errors import DorisqlError
+
+__all__ = ["after_commit", "disk_full", "DISK_FULL_MESSAGE", "committed_warning"]
+
+#: Doris's words for a load that found the disk full (its DISK_REACH_CAPACITY_LIMIT status).
+DISK_FULL_MESSAGE = "[DISK_REACH_CAPACITY_LIMIT]No space left on device: the disk of the warehouse is full"
+
+#: SQLite's result code for "database or disk is full" (sqlite3.SQLITE_FULL, Python 3.11+).
+_SQLITE_FULL = 13
+_DISK_FULL_TEXT = ("no space left on device", "database or disk is full", "disk quota exceeded")
+
+
+def disk_full(exc: BaseException | None) -> bool:
+    """Whether `exc` (or anything in its cause / context chain) is a full disk."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if isinstance(exc, sqlite3.Error) and getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL:
+            return True
+        text = str(exc).lower()
+        if any(t in text for t in _DISK_FULL_TEXT):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _cause(exc: BaseException) -> str:
+    """What went wrong, in words fit for a client (never a Python type name or a server path)."""
+    if disk_full(exc):
+        return "No space left on device"
+    if isinstance(exc, DorisqlError):
+        return str(exc)
+    return "the catalog could not be written"
+
+
+def committed_warning(what: str, version: int | None, exc: BaseException) -> str:
+    at = f" at Delta version {version}" if version is not None else ""
+    return (
+        f"{what} was committed{at}; recording it in the catalog failed ({_cause(exc)}). "
+        "The data change is in the table: do not run the statement again"
+    )
+
+
+def after_commit(what: str, version: int | None, step: Callable[[], object]) -> str | None:
+    """Run `step`, the bookkeeping after a Delta commit. None when it worked; else the failure
+    is logged and a warning naming the committed statement is returned (for Result.warnings).
+    Exceptions other than Exception (KeyboardInterrupt: a cancel) still propagate: a cancelled
+    statement's client is gone or told by the caller."""
+    try:
+        step()
+    except Exception as exc:
+        from dorisql import logfile
+
+        warning = committed_warning(what, version, exc)
+        logfile.record_failure(exc, shown=f"(warning) {warning}")
+        return warning
+    return None
