@@ -209,12 +209,14 @@ def check(grants: Iterable[Grant], needs: Iterable[Need]) -> None:
 
 
 def can_see_database(grants: Iterable[Grant], db: str) -> bool:
-    """SHOW DATABASES: any privilege on the database or one of its tables (information_schema: always)."""
+    """Any privilege on the database or one of its tables (information_schema: always).
+    Callers go through dorisql.auth.visibility.Visibility, the one door."""
     return db.lower() == "information_schema" or allowed(grants, Need(ANY, db))
 
 
-def can_see_table(grants: Iterable[Grant], db: str, table: str) -> bool:
-    return allowed(grants, Need(ANY, db, table))
+def can_see_table(grants: Iterable[Grant], db: str, table: str, wanted: frozenset[str] = ANY) -> bool:
+    """Any of `wanted` (default: any privilege) on the table, its database or globally."""
+    return allowed(grants, Need(wanted, db, table))
 
 
 # --------------------------------------------------------------------------- what statements need
@@ -315,17 +317,23 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.RecoverTable: lambda s, db: _table(s.table, db, frozenset((ALTER, CREATE)), all_of=True),
     ast.RecoverPartition: lambda s, db: _table(s.table, db, frozenset((ALTER, CREATE)), all_of=True),
     ast.Use: lambda s, db: _db(s.db, None, ANY),
-    ast.ShowDatabases: _nothing,  # filtered: can_see_database
-    ast.ShowTables: lambda s, db: _db(s.db, db, ANY),  # and filtered: can_see_table
+    # Statements naming one table need a privilege on it (ERR_TABLE_ACCESS_DENIED_ERROR, 1224).
+    # Listings need nothing: they show what dorisql.auth.visibility lets the user see.
+    ast.ShowDatabases: _nothing,
+    ast.ShowTables: _nothing,
     ast.ShowCreateTable: lambda s, db: _table(s.table, db, ANY),
     ast.ShowPartitions: lambda s, db: _table(s.table, db, ANY),
     ast.Describe: lambda s, db: _table(s.table, db, ANY),
-    ast.ShowData: lambda s, db: _table(s.table, db, ANY) if s.table is not None else _db(None, db, ANY),
+    ast.ShowColumns: lambda s, db: _table(s.table, db, ANY),
+    # ShowTableStatusCommand: checkDbPriv(SHOW), "Access denied for user ... to database ..."
+    # (1044, raised by dorisql.auth.users.authorize), then only the visible tables.
+    ast.ShowTableStatus: lambda s, db: _db(s.db, db, ANY),
+    ast.ShowData: lambda s, db: _table(s.table, db, ANY) if s.table is not None else [],
     ast.ShowBuckets: lambda s, db: _table(s.table, db, ANY),
     ast.ShowTablets: _admin,
-    ast.ShowDelete: lambda s, db: _db(s.db, db, ANY),
-    ast.ShowAlterTableColumn: lambda s, db: _db(s.db, db, ANY),
-    ast.ShowDynamicPartitionTables: lambda s, db: _db(s.db, db, ANY),
+    ast.ShowDelete: _nothing,
+    ast.ShowAlterTableColumn: _nothing,
+    ast.ShowDynamicPartitionTables: _nothing,
     ast.ShowProc: _admin,
     ast.ShowCatalogRecycleBin: _admin,
     ast.AdminSetFrontendConfig: _admin,
@@ -342,7 +350,14 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.Revoke: _admin,
     ast.SetPassword: _set_password,
     ast.ShowGrants: lambda s, db: _admin(s, db) if s.all or s.user is not None else [],
-    ast.ShowLoad: lambda s, db: _db(s.db, db, ANY),
+    ast.ShowLoad: _nothing,
+    # ShowFrontendsCommand / ShowBackendsCommand: ADMIN (or NODE, which dorisql does not have)
+    ast.ShowFrontends: _admin,
+    ast.ShowBackends: _admin,
+    ast.ShowVariables: _nothing,
+    ast.ShowWarnings: _nothing,
+    ast.ShowCollation: _nothing,
+    ast.SetNames: _nothing,
 }
 
 

@@ -15,7 +15,6 @@ matched, most specific first, as Doris and MySQL pick it) and raise `Authenticat
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from dorisql import ast
 from dorisql.catalog.base import Catalog, UserEntry
@@ -35,6 +34,7 @@ __all__ = [
     "privileged_without_password",
     "grants_of",
     "authorize",
+    "database_denied",
     "filter_result",
 ]
 
@@ -108,14 +108,20 @@ def grants_of(catalog: Catalog, identity: ast.UserIdentity | None) -> tuple:
     return entry.grants if entry is not None else ()
 
 
+def database_denied(identity: ast.UserIdentity, db: str) -> AccessDeniedError:
+    """Doris's ERR_DBACCESS_DENIED_ERROR (1044): USE and SHOW TABLE STATUS of a database the
+    user cannot see."""
+    err = AccessDeniedError(f"Access denied for user {identity} to database '{db}'")
+    err.code = 1044
+    return err
+
+
 def authorize(catalog: Catalog, identity: ast.UserIdentity, stmt: ast.Statement, current_db: str | None) -> None:
     """Raise AccessDeniedError unless `identity` may run `stmt` (dorisql.auth.privileges.required)."""
     grants = grants_of(catalog, identity)
     needs = privileges.required(stmt, current_db)
-    if isinstance(stmt, ast.Use) and needs and not privileges.allowed(grants, needs[0]):
-        err = AccessDeniedError(f"Access denied for user {identity} to database '{stmt.db}'")
-        err.code = 1044
-        raise err
+    if isinstance(stmt, (ast.Use, ast.ShowTableStatus)) and needs and not privileges.allowed(grants, needs[0]):
+        raise database_denied(identity, str(needs[0].db))
     checked = []
     for need in needs:
         if privileges.is_self_or_admin(need):
@@ -127,21 +133,28 @@ def authorize(catalog: Catalog, identity: ast.UserIdentity, stmt: ast.Statement,
     privileges.check(grants, checked)
 
 
+#: Listings whose handlers do not filter their rows themselves: their rows are filtered
+#: here, by the column naming the table, through the same door (Visibility.table). SHOW DELETE
+#: lists the tables the user may LOAD (Doris's DeleteHandler.getDeleteInfosByDb).
+_FILTERED_AFTER: dict[type, tuple[str, frozenset[str]]] = {
+    ast.ShowDelete: ("TableName", frozenset((privileges.LOAD,))),
+}
+
+
 def filter_result(catalog: Catalog, identity: ast.UserIdentity, stmt: ast.Statement, result: Result, db: str | None):
-    """SHOW DATABASES / SHOW TABLES list only what the user may see (Doris filters them too)."""
-    keep: Callable[[tuple], bool]
-    if isinstance(stmt, ast.ShowDatabases):
-        grants = grants_of(catalog, identity)
+    """The rows of a listing the user may see. Most listings filter at their source
+    (dorisql.auth.visibility.Visibility, used by engine.metadata, engine.show, engine.users);
+    this drops the rows of the ones in `_FILTERED_AFTER`."""
+    from .visibility import Visibility
 
-        def keep(row: tuple) -> bool:
-            return privileges.can_see_database(grants, str(row[0]))
-    elif isinstance(stmt, ast.ShowTables) and (stmt.db or db):
-        grants = grants_of(catalog, identity)
-        shown_db = stmt.db or db
-
-        def keep(row: tuple) -> bool:
-            return privileges.can_see_table(grants, str(shown_db), str(row[0]))
-    else:
+    rule = _FILTERED_AFTER.get(type(stmt))
+    if rule is None or not result.columns:
         return result
-    result.rows = [row for row in result.rows if keep(row)]
+    column, wanted = rule
+    shown_db = getattr(stmt, "db", None) or db
+    if shown_db is None or column not in result.columns:
+        return result
+    visibility = Visibility.for_identity(catalog, identity)
+    at = list(result.columns).index(column)
+    result.rows = [row for row in result.rows if visibility.table(str(shown_db), str(row[at]), wanted)]
     return result

@@ -458,20 +458,18 @@ SCHEMA_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 def schema_table_rows(engine: Engine, name: str) -> list[dict[str, Any]]:
-    """The rows of information_schema.`name` (lower case), from the catalog."""
+    """The rows of information_schema.`name` (lower case), from the catalog: only the databases
+    and tables the session may see (dorisql.auth.visibility), as Doris's schema scanners ask the
+    FE for the user's tables."""
+    from dorisql.auth.visibility import Visibility
+
     if name == "views":
         return []
-    metas = sorted(engine.catalog.list_table_metas(), key=lambda m: (m.db, m.name))
-    if engine.user is not None:  # a user sees the databases and tables it holds a privilege on
-        from dorisql.auth.privileges import can_see_database, can_see_table
-        from dorisql.auth.users import grants_of
-
-        grants = grants_of(engine.catalog, engine.user)
-        metas = [m for m in metas if can_see_table(grants, m.db, m.name)]
-        if name == "schemata":
-            return [r for r in schema_rows(engine) if can_see_database(grants, r["SCHEMA_NAME"])]
+    visibility = Visibility.of(engine)
     if name == "schemata":
-        return schema_rows(engine)
+        return [r for r in schema_rows(engine) if visibility.database(r["SCHEMA_NAME"])]
+    metas = sorted(engine.catalog.list_table_metas(), key=lambda m: (m.db, m.name))
+    metas = visibility.tables(metas, key=lambda m: (m.db, m.name))
     if name == "tables":
         return _system_table_rows() + table_rows(engine, metas)
     if name == "columns":
@@ -499,17 +497,26 @@ def schema_table_frame(engine: Engine, name: str):
 
 
 def show_databases(engine: Engine, stmt: ast.ShowDatabases) -> Result:
-    names = [n for n in _databases(engine) if _like(stmt.like, n)]
+    """The databases the session may see (information_schema: everyone)."""
+    from dorisql.auth.visibility import Visibility
+
+    visibility = Visibility.of(engine)
+    names = [n for n in _databases(engine) if _like(stmt.like, n) and visibility.database(n)]
     return Result.table(["Database"], [(n,) for n in names])
 
 
 def _table_names(engine: Engine, db: str) -> list[tuple[str, str]]:
-    """(name, Table_type) of the database's tables."""
+    """(name, Table_type) of the database's tables the session may see. Doris's SHOW TABLES
+    checks no database privilege (a grant on one table shows that table) and lists only the
+    tables the user holds a privilege on: nothing, for a database it cannot see."""
+    from dorisql.auth.visibility import Visibility
+
     if is_information_schema(db):
         return [(n, "SYSTEM VIEW") for n in sorted(SCHEMA_TABLES)]
     if not engine.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
-    return [(n, "BASE TABLE") for n in sorted(engine.catalog.list_tables(db))]
+    names = Visibility.of(engine).tables(sorted(engine.catalog.list_tables(db)), key=lambda n: (db, n))
+    return [(n, "BASE TABLE") for n in names]
 
 
 def show_tables(engine: Engine, stmt: ast.ShowTables) -> Result:
@@ -571,7 +578,12 @@ def show_table_status(engine: Engine, stmt: ast.ShowTableStatus) -> Result:
     else:
         if not engine.catalog.database_exists(db):
             raise UnknownDatabaseError(f"Unknown database '{db}'")
+        from dorisql.auth.visibility import Visibility
+
+        # the database was checked (dorisql.auth.privileges.required); its tables are listed as
+        # information_schema.tables lists them: the visible ones
         metas = [m for m in engine.catalog.list_table_metas(db) if stmt.like is None or _like(stmt.like, m.name)]
+        metas = Visibility.of(engine).tables(metas, key=lambda m: (m.db, m.name))
         source = table_rows(engine, sorted(metas, key=lambda m: m.name))
 
     def shown(value):

@@ -71,17 +71,7 @@ def _like(pattern: str | None, value: str) -> bool:
 # ---------------------------------------------------------------------- databases and tables
 
 
-def show_databases(engine: Engine, stmt: ast.ShowDatabases) -> Result:
-    names = [n for n in engine.catalog.list_databases() if _like(stmt.like, n)]
-    return Result.table(["Database"], [(n,) for n in sorted(names)])
-
-
-def show_tables(engine: Engine, stmt: ast.ShowTables) -> Result:
-    db = engine.resolve_db(stmt.db)
-    if not engine.catalog.database_exists(db):
-        raise UnknownDatabaseError(f"Unknown database '{db}'")
-    names = [n for n in engine.catalog.list_tables(db) if _like(stmt.like, n)]
-    return Result.table([f"Tables_in_{db}"], [(n,) for n in sorted(names)])
+# SHOW DATABASES and SHOW TABLES: engine.metadata (with FULL, WHERE and information_schema).
 
 
 def load_meta(engine: Engine, table: ast.TableName) -> TableMeta:
@@ -436,9 +426,13 @@ def show_data(engine: Engine, stmt: ast.ShowData) -> Result:
                 ("", "Total", size_text(size), replicas, "", "0.000 "),
             ],
         )
+    from dorisql.auth.visibility import Visibility
+
     db = engine.resolve_db(None)
     rows, total, total_replicas = [], 0, 0
-    for meta in sorted(engine.catalog.list_table_metas(db), key=lambda m: m.name):
+    # Doris's ShowDataCommand: the tables the user may see, and their totals only
+    metas = Visibility.of(engine).tables(engine.catalog.list_table_metas(db), key=lambda m: (m.db, m.name))
+    for meta in sorted(metas, key=lambda m: m.name):
         name = meta.name
         size = sum(s.data_size for s in table_stats(engine, meta).values())
         replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
@@ -450,13 +444,23 @@ def show_data(engine: Engine, stmt: ast.ShowData) -> Result:
     return Result.table(["TableName", "Size", "ReplicaCount", "RemoteSize"], rows)
 
 
+def _visible_rows(engine: Engine, db: str, result: Result, wanted: frozenset[str] | None = None) -> Result:
+    """The rows of a per-table listing of `db` (its ``TableName`` column) the session may see."""
+    from dorisql.auth.visibility import SHOW, Visibility
+
+    at = list(result.columns or ()).index("TableName")
+    result.rows = Visibility.of(engine).tables(result.rows, key=lambda row: (db, str(row[at])), wanted=wanted or SHOW)
+    return result
+
+
 def show_dynamic_partition_tables(engine: Engine, stmt: ast.ShowDynamicPartitionTables) -> Result:
+    """Doris's ShowDynamicPartitionCommand: no database check, the tables the user may see."""
     from .scheduler import dynamic_rows
 
     db = engine.resolve_db(stmt.db)
     if not engine.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
-    return dynamic_rows(engine, db)
+    return _visible_rows(engine, db, dynamic_rows(engine, db))
 
 
 def show_proc(engine: Engine, stmt: ast.ShowProc) -> Result:
@@ -472,15 +476,16 @@ def help_topic(engine: Engine, stmt: ast.Help) -> Result:
 
 
 def _show_alter_table_column(engine: Engine, stmt: ast.ShowAlterTableColumn) -> Result:
+    """The jobs of the tables the user may ALTER (Doris's SchemaChangeHandler.getAlterJobV2Infos)."""
+    from dorisql.auth.privileges import ALTER
+
     from .schema_change import show_alter_table_column
 
-    return show_alter_table_column(engine, stmt)
+    return _visible_rows(engine, engine.resolve_db(stmt.db), show_alter_table_column(engine, stmt), frozenset((ALTER,)))
 
 
 HANDLERS = {
     ast.ShowAlterTableColumn: _show_alter_table_column,
-    ast.ShowDatabases: show_databases,
-    ast.ShowTables: show_tables,
     ast.ShowCreateTable: show_create_table,
     ast.Describe: describe,
     ast.ShowPartitions: show_partitions,

@@ -215,13 +215,20 @@ def _load_matches(predicate: ast.Predicate | None, record: LoadRecord, status: s
 
 
 def show_load(engine: Engine, stmt: ast.ShowLoad) -> Result:
+    """SHOW [STREAM] LOAD: the loads the session may see (dorisql.auth.visibility: its own,
+    or into tables it may LOAD, as Doris's LoadManager.getLoadJobInfosByDb; ADMIN all)."""
+    from dorisql.auth.visibility import Visibility
+
     db = engine.resolve_db(stmt.db)
     if not engine.catalog.database_exists(db):
         from dorisql.errors import UnknownDatabaseError
 
         raise UnknownDatabaseError(f"Unknown database '{db}'")
+    visibility = Visibility.of(engine)
     rows = []
     for r in engine.catalog.list_loads(db):
+        if not visibility.load(r):
+            continue
         status = "Success" if r.state == "FINISHED" else "Fail" if r.state == "CANCELLED" else "Loading"
         if not _load_matches(stmt.where, r, status):
             continue

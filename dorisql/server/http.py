@@ -345,15 +345,27 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_json(HTTPStatus.OK, _rest(0, "success"))
 
     def _error_log(self, name: str) -> None:
+        """A load's error log, to the user who ran the load, a user with LOAD on its table, or
+        ADMIN (dorisql.auth.visibility.Visibility.load: who sees the load in SHOW LOAD sees its
+        log). Doris's BE serves these files to anyone who knows the URL; here the URL alone is
+        not enough. A log no load record names (its label was reused) is ADMIN's only."""
+        from dorisql.auth.visibility import Visibility
         from dorisql.engine.stream_load import error_log_dir
 
         engine = self.owner.engine_factory()
         try:
-            if self._authenticate(engine) is None:
+            identity = self._authenticate(engine)
+            if identity is None:
                 return
             path = error_log_dir(engine.warehouse) / name
             if not _ERROR_LOG_NAME.fullmatch(name) or not path.is_file():
                 self._send_json(HTTPStatus.NOT_FOUND, _rest(404, "Not Found", f"no error log '{name}'"))
+                return
+            visibility = Visibility.for_identity(engine.catalog, identity)
+            records = [r for r in engine.catalog.list_loads() if r.error_url.endswith(f"file={name}")]
+            if not visibility.everything and not any(visibility.load(r) for r in records):
+                denied = "Access denied; you need (at least one of) the (LOAD) privilege(s) for this operation"
+                self._send_json(HTTPStatus.UNAUTHORIZED, _rest(401, "Unauthorized", denied))
                 return
             self._send_text(HTTPStatus.OK, path.read_text(encoding="utf-8"))
         finally:
