@@ -11,8 +11,12 @@ FRONTENDS / BACKENDS and the recycle bin need ADMIN (1227)."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import inspect
+import json
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -21,7 +25,9 @@ from dorisql.auth import privileges
 from dorisql.auth.users import authorize
 from dorisql.catalog.base import LoadRecord
 from dorisql.engine.metadata import schema_table_rows
+from dorisql.engine.stream_load import error_log_dir
 from dorisql.errors import AccessDeniedError, UnknownTableError
+from dorisql.server.http import HttpListener
 from dorisql.syntax import parse
 
 DDL = """
@@ -47,6 +53,8 @@ GRANT ALTER_PRIV ON d2.secret TO 'alterer'@'%';
 CREATE USER 'd2all'@'%';
 GRANT SELECT_PRIV ON d2.* TO 'd2all'@'%';
 CREATE USER 'former'@'%';
+CREATE USER 'd2loader'@'%' IDENTIFIED BY 'pw';
+GRANT LOAD_PRIV ON d2.* TO 'd2loader'@'%';
 CREATE USER 'boss'@'%';
 GRANT ADMIN_PRIV ON *.* TO 'boss'@'%';
 """
@@ -63,12 +71,20 @@ def warehouse(tmp_path_factory, make_engine):
     path = tmp_path_factory.mktemp("visibility")
     root = make_engine(path)
     root.execute_sql(DDL)
-    # two Stream Load records as the loads write them: one by 'loader' into d2.secret, one by
-    # 'former' (who holds no privilege any more) into d2.other
+    # two Stream Load records and their error logs as the loads write them (engine.stream_load):
+    # one by 'loader' into d2.secret, one by 'former' (who holds no privilege any more) into
+    # d2.other; and a log no record names any more (its label was reused)
     now = dt.datetime(2026, 1, 2, 3, 4, 5)
+    logs = error_log_dir(path)
+    logs.mkdir(parents=True, exist_ok=True)
     for label, table, user in (("l-secret", "secret", "loader"), ("l-other", "other", "former")):
-        record = LoadRecord("d2", label, table, root.catalog.next_id(), "FINISHED", now, now, user=user)
+        txn = root.catalog.next_id()
+        name = f"error_log_{txn}_{label.encode().hex()[:8]}"
+        (logs / name).write_text(f"Reason: bad row of {table}. src line [x]; \n", encoding="utf-8")
+        url = f"http://127.0.0.1:8030/api/_load_error_log?file={name}"
+        record = LoadRecord("d2", label, table, txn, "FINISHED", now, now, user=user, error_url=url)
         assert root.catalog.claim_load(record) is None
+    (logs / "error_log_999_0badc0de").write_text("Reason: orphan. src line [y]; \n", encoding="utf-8")
     root.close()
     return path
 
@@ -236,6 +252,42 @@ def test_show_load_lists_ones_own_loads_and_loads_into_tables_one_may_load(sessi
     assert labels("loader") == ["l-secret"]
     assert labels("former") == ["l-other"]  # its own load, though it lost every privilege
     assert labels("boss") == ["l-other", "l-secret"]
+
+
+# --------------------------------------------------------------------------- load error logs
+
+
+def test_a_load_error_log_is_read_by_its_runner_a_loader_of_its_table_or_admin(warehouse, make_engine):
+    """GET /api/_load_error_log (a Stream Load's ErrorURL) on a real HttpListener: the URL alone
+    is not enough (issue 25, item 15)."""
+    catalog = make_engine(warehouse).catalog
+    secret, other = (catalog.get_load("d2", label).error_url.split("file=")[1] for label in ("l-secret", "l-other"))
+    orphan = "error_log_999_0badc0de"
+
+    def get(name, user):
+        token = base64.b64encode(f"{user}:{'pw' if user == 'd2loader' else ''}".encode()).decode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{server.port}/api/_load_error_log?file={name}",
+            headers={"Authorization": f"Basic {token}"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read())["data"]
+
+    with HttpListener(lambda: make_engine(warehouse), "127.0.0.1", 0) as server:
+        denied = (401, "Access denied; you need (at least one of) the (LOAD) privilege(s) for this operation")
+        for user in ("nobody", "seer", "d1user", "former", "alterer"):
+            assert get(secret, user) == denied, user
+        for user in ("loader", "d2loader", "boss", "root"):
+            assert get(secret, user) == (200, "Reason: bad row of secret. src line [x]; \n"), user
+        assert get(other, "former")[0] == 200  # its own load, though it lost every privilege
+        assert get(other, "loader") == denied  # LOAD on d2.secret, not on d2.other
+        assert get(other, "d2loader")[0] == 200
+        assert get(orphan, "boss")[0] == 200
+        assert get(orphan, "d2loader") == denied
+        assert get("error_log_1_00000000", "boss")[0] == 404
 
 
 # --------------------------------------------------------------------------- information_schema
