@@ -152,7 +152,8 @@ def filter_result(catalog: Catalog, identity: ast.UserIdentity, stmt: ast.Statem
         return result
     column, wanted = rule
     shown_db = getattr(stmt, "db", None) or db
-    if shown_db is None or column not in result.columns:
+    if shown_db is None or column not in result.columns:  # cannot tell the tables: show none
+        result.rows = []
         return result
     visibility = Visibility.for_identity(catalog, identity)
     at = list(result.columns).index(column)
