@@ -227,6 +227,7 @@ def _planner_callbacks(engine: Engine) -> dict:
             properties,
             base_dir=engine.base_dir,
             secure_path=engine.config.frontend.get("user_files_secure_path"),
+            staging=engine.local_files,
         )
 
     from .colocate import group_of

@@ -28,6 +28,7 @@ from dorisql.errors import (
 from dorisql.result import Result
 
 from . import failures
+from .local_files import LocalFiles
 from .settings import FRONTEND_DEFAULTS, SESSION_DEFAULTS, check_frontend_setting, normalize_bool
 
 #: CONNECTION_ID() of each engine (session) of this process, from 1 as in MySQL.
@@ -72,6 +73,8 @@ class Engine:
         self.on_spark_wait: Callable[[], None] | None = None
         #: Folder that relative file paths in a script (local() table functions) are taken from.
         self.base_dir: Path | None = None
+        #: The private copies of the files the running statement's local() calls read.
+        self.local_files = LocalFiles(self.warehouse)
         #: The session's user (dorisql.auth.users: the server sets what login returned); every
         #: statement is checked against its privileges. None: the local shell and scripts, as root.
         self.user: ast.UserIdentity | None = None
@@ -303,6 +306,7 @@ class Engine:
         finally:
             self._executing = False
             self._leave_job_group()
+            self.local_files.release()
         if self.user is not None:
             from dorisql.auth.users import filter_result
 

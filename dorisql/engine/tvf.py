@@ -13,6 +13,8 @@ Where they may read (Doris's rules, see docs/security.md):
   directory dorisql was started in) and, while a script runs, under that script's folder. A
   relative path starts at the script's folder, else at the secure path. A path containing
   ``..`` is refused, and so is any file that resolves (symlinks followed) outside those folders.
+  Each file is opened once, without the kernel following any link, and Spark reads a private
+  copy of what was opened (dorisql.engine.local_files): no swap can change what is read.
 - ``s3()`` takes ``s3://``, ``s3a://`` or ``s3n://`` URIs; an ``s3.endpoint`` must be a host or an
   ``http(s)://`` address, never a local file. Credentials apply to that read only.
 - ``hdfs()`` takes ``hdfs://`` and ``viewfs://`` URIs only.
@@ -23,9 +25,7 @@ the rows 0 .. n-1, spread over m Spark partitions (Doris: m backends).
 
 from __future__ import annotations
 
-import glob
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -33,6 +33,8 @@ from urllib.parse import urlsplit
 from sqlglot import exp
 
 from dorisql.errors import AnalysisError, NotSupportedError
+
+from . import local_files
 
 __all__ = [
     "TABLE_FUNCTIONS",
@@ -48,7 +50,6 @@ __all__ = [
 #: The table functions dorisql reads in FROM.
 TABLE_FUNCTIONS = frozenset({"local", "s3", "hdfs", "numbers"})
 
-_GLOB = re.compile(r"[*?\[]")
 #: URI schemes Doris's s3() accepts (S3URI.VALID_SCHEMES); dorisql reads the S3 ones via s3a.
 _S3_DORIS_SCHEMES = {"http", "https", "s3", "s3a", "s3n", "bos", "oss", "cos", "cosn", "obs"}
 _S3_SCHEMES = {"s3", "s3a", "s3n"}
@@ -85,34 +86,35 @@ def secure_roots(secure_path: str | None, base_dir: Path | None) -> list[Path]:
     return [r.resolve() for r in roots]
 
 
-def local_paths(file_path: str, base_dir: Path | None, secure_path: str | None) -> list[Path]:
-    """The files (or folders) a local() ``file_path`` names, each checked to lie in a secure root.
-
-    Raises Doris's errors: ``can not contain '..' in path``, ``file path is not allowed: ...``."""
+def _wanted(file_path: str, base_dir: Path | None, roots: Sequence[Path]) -> Path:
+    """The absolute path (glob patterns kept) a local() ``file_path`` names, checked to lie in a
+    secure root as written. Raises Doris's ``can not contain '..' in path``."""
     if ".." in file_path:
         raise AnalysisError("can not contain '..' in path")
-    roots = secure_roots(secure_path, base_dir)
     start = base_dir.resolve() if base_dir is not None else roots[0]
-    wanted = start / Path(file_path).expanduser()
-    _check_inside(Path(os.path.abspath(wanted)), roots)
-    if _GLOB.search(file_path):
-        matches = [Path(m) for m in sorted(glob.glob(str(wanted)))]
-    else:
-        matches = [wanted] if wanted.exists() else []
-    if not matches:
-        raise AnalysisError(f"local(): file not found: {file_path}")
-    for match in matches:
-        _check_inside(match.resolve(), roots)
-        if match.is_dir():
-            for folder, dirs, files in os.walk(match):
-                for entry in dirs + files:
-                    _check_inside((Path(folder) / entry).resolve(), roots)
-    return [m.resolve() for m in matches]
+    wanted = Path(os.path.abspath(start / Path(file_path).expanduser()))
+    if not any(wanted == root or wanted.is_relative_to(root) for root in roots):
+        raise local_files.outside(wanted)
+    return wanted
 
 
-def _check_inside(path: Path, roots: Sequence[Path]) -> None:
-    if not any(path == root or path.is_relative_to(root) for root in roots):
-        raise AnalysisError(f"file path is not allowed: {path}")
+def local_paths(file_path: str, base_dir: Path | None, secure_path: str | None) -> list[Path]:
+    """The real paths of the files (or folders) a local() ``file_path`` names, each opened and
+    checked to lie in a secure root (symbolic links followed by the check, never by the kernel;
+    see dorisql.engine.local_files). Only for checks: Spark reads what `LocalFiles.stage` copies.
+
+    Raises Doris's errors: ``can not contain '..' in path``, ``file path is not allowed: ...``."""
+    roots = secure_roots(secure_path, base_dir)
+    walk = local_files.Walk(roots)
+    try:
+        matches = local_files.find(_wanted(file_path, base_dir, roots), roots, walk)
+        if not matches:
+            raise AnalysisError(f"local(): file not found: {file_path}")
+        for opened in matches:
+            local_files.check(opened, walk)
+        return [opened.path for opened in matches]
+    finally:
+        walk.close()
 
 
 def s3_location(args: dict[str, str]) -> tuple[str, dict[str, str]]:
@@ -181,9 +183,17 @@ def _skip_rows(frame, skip: int):
 
 
 def read_table_function(
-    spark, name: str, args: dict[str, str], base_dir: Path | None = None, secure_path: str | None = None
+    spark,
+    name: str,
+    args: dict[str, str],
+    base_dir: Path | None = None,
+    secure_path: str | None = None,
+    staging: local_files.LocalFiles | None = None,
 ):
-    """A DataFrame over the files a table function names (nothing is read until it runs)."""
+    """A DataFrame over the files a table function names (nothing is read until it runs).
+
+    local() files are read from private copies made in `staging` (the statement's, released by
+    the engine when the statement ends); without one, local() is refused."""
     if name == "numbers":
         return numbers(spark, args)
     fmt = args.get("format", "").lower()
@@ -194,7 +204,11 @@ def read_table_function(
         path = args.get("file_path")
         if not path:
             raise AnalysisError("local(): property 'file_path' is required")
-        location: str | list[str] = [f"file://{p}" for p in local_paths(path, base_dir, secure_path)]
+        if staging is None:
+            raise NotSupportedError("local() here")
+        roots = secure_roots(secure_path, base_dir)
+        copies = staging.stage(_wanted(path, base_dir, roots), roots, path)
+        location: str | list[str] = [f"file://{p}" for p in copies]
     elif name == "s3":
         location, options = s3_location(args)
     elif name == "hdfs":
