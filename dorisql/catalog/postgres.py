@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from dorisql.catalog.store import _MIGRATIONS, _SCHEMA, FIRST_ID, SCHEMA_VERSION, Conn, SqlCatalog
-from dorisql.errors import CatalogError, CommitConflictError
+from dorisql.errors import CatalogError
 
 __all__ = ["PostgresCatalog", "AdvisoryLocks", "redact", "is_postgres_url"]
 
@@ -82,14 +82,37 @@ def _pg_ddl(script: str) -> str:
     return script.replace("INTEGER", "BIGINT").replace(" TEXT", ' TEXT COLLATE "C"')
 
 
-class _Connection:
-    """A psycopg connection with sqlite3's calling convention, as `store.Conn` asks."""
+#: Statements that may be sent again on a new connection when the old one turned out dead: they
+#: change nothing (a read, or the start of a transaction), so sending them twice is harmless.
+_REPEATABLE = ("SELECT", "BEGIN")
 
-    def __init__(self, conn: psycopg.Connection, url: str):
+
+class _Connection:
+    """A psycopg connection with sqlite3's calling convention, as `store.Conn` asks.
+
+    A connection the server dropped (a restart, a failover, an idle timeout) is found out only
+    when a statement is sent on it. Outside a transaction, a statement that changes nothing
+    (``_REPEATABLE``) is then sent again on a new connection, so the first statement after a
+    catalog restart works; anything else fails with CatalogError (the caller's transaction is
+    gone, nothing of it committed unless the COMMIT itself was lost), and the next statement
+    reconnects."""
+
+    def __init__(self, conn: psycopg.Connection, url: str, timeout: float = 60.0):
         self.raw = conn
         self.url = url
+        self.timeout = timeout
 
     def execute(self, sql: str, parameters: Any = (), /) -> Any:
+        repeatable = not self.in_transaction and sql.lstrip().upper().startswith(_REPEATABLE)
+        try:
+            return self._execute(sql, parameters)
+        except CatalogError:
+            if not (repeatable and self.broken):
+                raise
+        self.reconnect()  # CatalogError naming the catalog when it is still down
+        return self._execute(sql, parameters)
+
+    def _execute(self, sql: str, parameters: Any) -> Any:
         try:
             return self.raw.execute(_placeholders(sql), tuple(parameters) if parameters else None)
         except psycopg.errors.LockNotAvailable as exc:
@@ -99,6 +122,14 @@ class _Connection:
             ) from None
         except psycopg.OperationalError as exc:
             raise CatalogError(f"lost the catalog {redact(self.url)}: {_scrub(str(exc), self.url)}") from None
+
+    def reconnect(self) -> None:
+        """A new server connection in place of a dead one."""
+        try:
+            self.raw.close()
+        except psycopg.Error:  # pragma: no cover - closing a dead connection
+            pass
+        self.raw = connect(self.url, timeout=self.timeout)
 
     def executemany(self, sql: str, parameters: Any, /) -> Any:
         rows = [tuple(p) for p in parameters]
@@ -112,11 +143,15 @@ class _Connection:
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+        return not self.raw.closed and self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
     @property
     def broken(self) -> bool:
-        return self.raw.closed or self.raw.info.transaction_status == psycopg.pq.TransactionStatus.UNKNOWN
+        return (
+            self.raw.closed
+            or self.raw.broken
+            or self.raw.info.transaction_status == psycopg.pq.TransactionStatus.UNKNOWN
+        )
 
     def close(self) -> None:
         self.raw.close()
@@ -158,7 +193,7 @@ class PostgresCatalog(SqlCatalog):
         return f"PostgresCatalog({redact(self.url)!r})"
 
     def _connect(self) -> Conn:
-        return _Connection(connect(self.url, timeout=self.timeout), self.url)
+        return _Connection(connect(self.url, timeout=self.timeout), self.url, self.timeout)
 
     def _conn(self) -> Conn:
         conn = super()._conn()
@@ -274,15 +309,36 @@ class AdvisoryLocks:
         return self._conn
 
     def try_acquire(self, name: str) -> bool:
+        """Take the lock if free. A lock connection the server dropped (a catalog restart) is
+        replaced once: the locks it held died with it on the server, so the new one starts
+        clean. When the catalog cannot be reached, CatalogError, never CommitConflictError:
+        callers read a conflict as "another process holds it" (a Stream Load would answer that
+        its label is taken), and an unreachable catalog says nothing of the kind."""
         with self._mutex:
+            for attempt in (1, 2):
+                fresh = self._conn is None or self._conn.closed or self._pid != os.getpid()
+                try:
+                    row = self._connection().execute("SELECT pg_try_advisory_lock(%s)", (lock_key(name),)).fetchone()
+                except psycopg.OperationalError as exc:
+                    self._drop()
+                    if attempt == 1 and not fresh:
+                        continue  # a connection that died since its last use: one new one
+                    raise CatalogError(
+                        f"cannot take the lock {name}: lost the catalog {redact(self.url)} "
+                        f"({_scrub(str(exc), self.url)}); retry when it is back"
+                    ) from None
+                except CatalogError as exc:  # connect() failed: the catalog is down
+                    raise CatalogError(f"cannot take the lock {name}: {exc}; retry when it is back") from None
+                return bool(row and row[0])
+            raise AssertionError("unreachable")  # pragma: no cover
+
+    def _drop(self) -> None:
+        if self._conn is not None:
             try:
-                row = self._connection().execute("SELECT pg_try_advisory_lock(%s)", (lock_key(name),)).fetchone()
-            except psycopg.OperationalError as exc:
-                self._conn = None
-                raise CommitConflictError(
-                    f"cannot take the lock {name} in the catalog {redact(self.url)}: {_scrub(str(exc), self.url)}"
-                ) from None
-            return bool(row and row[0])
+                self._conn.close()
+            except psycopg.Error:  # pragma: no cover
+                pass
+        self._conn = None
 
     def release(self, name: str) -> None:
         with self._mutex:

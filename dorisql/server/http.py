@@ -52,6 +52,18 @@ _STREAM_LOAD = re.compile(r"/api/([^/]+)/([^/]+)/_stream_load/?")
 _ERROR_LOG_NAME = re.compile(r"error_log_[0-9]+_[0-9a-f]+")
 
 
+def _stream_load_failure(exc: Exception) -> str:
+    """A Stream Load's unexpected failure as its response's Message: a full disk in Doris's
+    words, a dorisql error as it is, anything else without its Python text (that is logged)."""
+    from dorisql.engine.committed import DISK_FULL_MESSAGE, disk_full
+
+    if isinstance(exc, DorisqlError):
+        return str(exc)
+    shown = DISK_FULL_MESSAGE if disk_full(exc) else "[INTERNAL_ERROR]the load failed; the server log has the details"
+    logfile.record_failure(exc, shown=f"(Stream Load) {shown}")
+    return shown
+
+
 class BodyError(DorisqlError):
     """The request body is malformed or cut short (the load fails with this message)."""
 
@@ -378,9 +390,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._not_found()
             return
         db, table = unquote(m.group(1)), unquote(m.group(2))
-        engine = self.owner.engine_factory()
+        try:
+            engine = self.owner.engine_factory()
+        except DorisqlError as exc:  # the catalog cannot be reached: a Stream Load answer, retryable
+            self._fail(self.headers.get("label") or "", str(exc))
+            return
         try:
             self._stream_load(engine, db, table)
+        except (BrokenPipeError, ConnectionResetError):
+            raise
+        except Exception as exc:  # answered in Stream Load's shape, never a 500 of another shape
+            self._fail(self.headers.get("label") or "", _stream_load_failure(exc))
         finally:
             engine.close()
 
@@ -482,6 +502,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             if isinstance(exc, BodyError):
                 raise
+            from dorisql.engine.committed import DISK_FULL_MESSAGE, disk_full
+
+            if disk_full(exc):  # the body could not be stored
+                raise BodyError(DISK_FULL_MESSAGE) from None
             raise BodyError(f"The body could not be read: {exc.__class__.__name__}") from None
         return written
 

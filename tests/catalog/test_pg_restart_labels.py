@@ -1,0 +1,166 @@
+"""A PostgreSQL catalog stopped and started under a running dorisql (issue 25, item 5).
+
+The server's connections die with the restart and are found dead only when next used. A Stream
+Load label's lock (an advisory lock on the process's lock connection) must then reconnect, or
+fail with a retryable error while the catalog is down: never read as "another request holds the
+label", which Stream Load answers with "Label Already Exists" (RUNNING) and Doris's clients take
+for "already loaded" (data loss). A real PostgreSQL server of this module's own (tests/pgserver.py),
+stopped and started with pg_ctl."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from dorisql.catalog import open_catalog
+from dorisql.catalog.postgres import AdvisoryLocks
+from dorisql.errors import CatalogError, CommitConflictError
+from dorisql.storage.locks import file_lock, use_lock_service
+
+
+class RestartablePostgres:
+    """The module's own PostgreSQL server (restarting the session's would disturb other tests)."""
+
+    def __init__(self):
+        from pgserver import PostgresServer, require_postgres
+
+        self.server = PostgresServer(require_postgres()).start()
+
+    def _ctl(self, *args: str) -> None:
+        self.server._run(str(self.server.bindir / "pg_ctl"), "-D", str(self.server.data), *args)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def stop(self) -> None:
+        self._ctl("-m", "fast", "-w", "stop")
+
+    def start(self) -> None:
+        server = self.server  # the options of PostgresServer.start (pg_ctl start does not keep them)
+        options = (
+            f"-p {server.port} -k {server.folder} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c synchronous_commit=off -c max_connections=200"
+        )
+        self._ctl("-l", str(server.folder / "log"), "-w", "-o", options, "start")
+
+    def new_database(self) -> str:
+        return self.server.new_database()
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+@pytest.fixture(scope="module")
+def pg():
+    server = RestartablePostgres()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def warehouse_on_pg(pg, tmp_path):
+    root = tmp_path / "wh"
+    root.mkdir()
+    url = pg.new_database()
+    yield root, url
+    use_lock_service(root, None)
+
+
+def _lock_once(path: Path) -> None:
+    with file_lock(str(path), 0.0, "label l1"):
+        pass
+
+
+def test_a_label_lock_reconnects_after_a_restart_and_is_retryable_while_down(pg, warehouse_on_pg):
+    root, url = warehouse_on_pg
+    catalog = open_catalog(root, url)
+    lock = root / "_staging" / "stream_load" / "labels" / "l1.lock"
+    _lock_once(lock)  # the process's lock connection now exists
+    assert catalog.get_load("d", "l1") is None  # and this thread's catalog connection
+
+    pg.restart()
+    _lock_once(lock)  # not CommitConflictError ("the label is held"): a new lock connection
+    assert catalog.get_load("d", "l1") is None  # the first read after the restart works too
+
+    pg.stop()
+    try:
+        with pytest.raises(CatalogError) as down:
+            _lock_once(lock)
+        assert not isinstance(down.value, CommitConflictError)
+        assert "retry" in str(down.value) and "postgresql://dorisql@127.0.0.1" in str(down.value)
+        with pytest.raises(CatalogError, match="catalog postgresql://"):
+            catalog.get_load("d", "l1")
+    finally:
+        pg.start()
+    _lock_once(lock)
+    assert catalog.get_load("d", "l1") is None
+
+    # A lock another process holds is still a conflict (what Stream Load answers RUNNING for).
+    other = AdvisoryLocks(url)
+    try:
+        assert other.try_acquire(os.path.relpath(lock, root))
+        with pytest.raises(CommitConflictError):
+            _lock_once(lock)
+    finally:
+        other.close()
+    catalog.close()
+
+
+# ---------------------------------------------------------------------- end to end, with Spark
+
+
+def _put(port: int, body: bytes, label: str):
+    token = base64.b64encode(b"root:").decode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/sl/t/_stream_load",
+        data=body,
+        method="PUT",
+        headers={"Authorization": f"Basic {token}", "label": label, "column_separator": ","},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=300) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.mark.spark
+def test_stream_loads_with_new_labels_load_after_a_catalog_restart(pg, warehouse_on_pg, make_engine, spark):
+    from dorisql.server.http import HttpListener
+
+    root, url = warehouse_on_pg
+
+    def factory():
+        return make_engine(root, spark=spark, catalog=url)
+
+    factory().execute_sql(
+        "CREATE DATABASE sl; CREATE TABLE sl.t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+    )
+    with HttpListener(factory, "127.0.0.1", 0) as listener:
+        status, first = _put(listener.port, b"1,1\n", "before_restart")
+        assert status == 200 and first["Status"] == "Success", first
+
+        pg.restart()
+        status, second = _put(listener.port, b"2,2\n", "after_restart")
+        assert status == 200 and second["Status"] == "Success", second
+
+        pg.stop()
+        try:
+            status, down = _put(listener.port, b"3,3\n", "while_down")
+            assert down["Status"] == "Fail", down  # retryable: never "Label Already Exists"
+            assert "catalog" in down["Message"] and "/" not in down["Message"].split("postgresql://")[0]
+        finally:
+            pg.start()
+        status, retried = _put(listener.port, b"3,3\n", "while_down")
+        assert status == 200 and retried["Status"] == "Success", retried
+        status, again = _put(listener.port, b"3,3\n", "while_down")
+        assert again["Status"] == "Label Already Exists" and again["ExistingJobStatus"] == "FINISHED"
+    rows = factory().execute_sql("SELECT k FROM sl.t ORDER BY k")[0].rows
+    assert [tuple(r) for r in rows] == [(1,), (2,), (3,)]
