@@ -72,7 +72,7 @@ class Finding:
 def admin_check_table(engine: Engine, stmt: ast.AdminCheckTable) -> Result:
     db = engine.resolve_db(stmt.table.db)
     meta = engine.catalog.load_table(db, stmt.table.name)
-    findings = check_table(engine.warehouse, meta, now=time.time())
+    findings = check_table(engine.warehouse, meta, now=time.time()) + _orphan_body_findings(engine, meta)
     return Result.table(
         CHECK_COLUMNS, [(qualified(meta), f.partition, f.problem, f.severity, f.detail) for f in findings]
     )
@@ -467,6 +467,29 @@ def _staging_leftovers(location: Path, now: float, grace: float) -> list[Finding
             LEFTOVER,
             f"{len(stale)} staging folder(s) ({_size(size)}) of loads that never finished "
             f"({STAGING_DIR}/{stale[0]}); harmless, left for the cleanup",
+        )
+    ]
+
+
+def _orphan_body_findings(engine: Engine, meta: TableMeta) -> list[Finding]:
+    """Stream Load bodies of this table's loads that were killed (no live load holds them)."""
+    from .stream_load import orphan_bodies
+
+    mine = [
+        b
+        for b in orphan_bodies(engine, time.time())
+        if b.record is not None and (b.record.db, b.record.table) == (meta.db, meta.name)
+    ]
+    if not mine:
+        return []
+    return [
+        Finding(
+            "",
+            "STREAM_LOAD_BODY_LEFTOVER",
+            LEFTOVER,
+            f"{len(mine)} Stream Load body file(s) ({_size(sum(b.size for b in mine))}) of loads that were "
+            f"killed (_staging/stream_load/{mine[0].path.name}, label {mine[0].record.label}); "  # type: ignore[union-attr]
+            "harmless, ADMIN CLEAN TRASH removes them",
         )
     ]
 

@@ -76,6 +76,14 @@ def _label_lock(warehouse: Path, db: str, label: str):
     return file_lock(str(body_dir(warehouse) / "labels" / f"{digest}.lock"), 0.0, f"label {label}")
 
 
+def _body_lock(path: Path):
+    """The lock a load holds on its body file while the file exists (a ``flock`` on the body
+    itself, or the lock service's lock of that name), taken without waiting."""
+    from dorisql.storage.locks import file_lock
+
+    return file_lock(str(path), 0.0, f"Stream Load body {path.name}")
+
+
 def _exists(label: str, record: LoadRecord, status: str) -> Outcome:
     return Outcome(
         label=label,
@@ -180,17 +188,20 @@ def _stream_load(engine, db, table, options, receive_body, error_url, user, star
         loading = False  # whether the Delta commit may have happened (the load began)
         version = None
         try:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                read_started = time.perf_counter()
-                outcome.load_bytes = receive_body(path)
-                outcome.read_data_ms = int((time.perf_counter() - read_started) * 1000)
-                write_started = time.perf_counter()
-                loading = True
-                version = _load(engine, meta, options, path, record, outcome, error_url)
-                outcome.write_data_ms = int((time.perf_counter() - write_started) * 1000)
-            finally:
-                path.unlink(missing_ok=True)  # before the record leaves LOADING: see clean_orphan_bodies
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # The body's own lock, held while the body exists: what tells the cleanup
+            # (clean_orphan_bodies) a live load's body from a dead one's.
+            with _body_lock(path):
+                try:
+                    read_started = time.perf_counter()
+                    outcome.load_bytes = receive_body(path)
+                    outcome.read_data_ms = int((time.perf_counter() - read_started) * 1000)
+                    write_started = time.perf_counter()
+                    loading = True
+                    version = _load(engine, meta, options, path, record, outcome, error_url)
+                    outcome.write_data_ms = int((time.perf_counter() - write_started) * 1000)
+                finally:
+                    path.unlink(missing_ok=True)
         except Exception as exc:
             try:
                 version = _committed_version(engine, record, meta) if loading else None
@@ -492,3 +503,63 @@ def _prune_error_logs(folder: Path) -> None:
                 old.unlink()
         except OSError:  # another load swept it first
             pass
+
+
+# ---------------------------------------------------------------------- bodies left by dead loads
+
+#: A body modified less than this many real seconds ago is never judged: its load may have
+#: created it an instant ago (before taking its lock). A live load holds its lock from then on.
+BODY_GRACE_SECONDS = 60.0
+
+
+@dataclasses.dataclass(frozen=True)
+class OrphanBody:
+    """A Stream Load body no live load owns (its load was killed: SIGKILL, a lost machine)."""
+
+    path: Path
+    size: int
+    #: The load it was the body of, while the catalog still has its label's record.
+    record: LoadRecord | None
+
+
+def orphan_bodies(engine: Engine, wall_now: float, *, remove: bool = False) -> list[OrphanBody]:
+    """The bodies in ``_staging/stream_load`` that no live load owns, deleted when `remove`.
+
+    A load holds its body's lock (`_body_lock`) from before the file exists until after it is
+    deleted, in whichever process runs it, so a body whose lock can be taken belongs to a load
+    that died; it is judged (and deleted) while that lock is held, so no load can start using it
+    meanwhile. Bodies younger than BODY_GRACE_SECONDS of `wall_now` (epoch seconds, the real
+    clock) are skipped. A dead load's LOADING record stays: the next request with its label
+    asks the Delta log whether it committed (docs/stream_load.md)."""
+    folder = body_dir(engine.warehouse)
+    if not folder.is_dir():
+        return []
+    candidates = []
+    for path in sorted(folder.glob("*.body")):
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue
+        if wall_now - st.st_mtime >= BODY_GRACE_SECONDS:
+            candidates.append((path, st))
+    if not candidates:
+        return []
+    records = {r.txn_id: r for r in engine.catalog.list_loads()}
+    found = []
+    for path, st in candidates:
+        try:
+            with _body_lock(path):
+                try:
+                    now_st = path.stat()
+                except FileNotFoundError:
+                    continue
+                if now_st.st_ino != st.st_ino:  # its load ended meanwhile; the lock made this one
+                    path.unlink(missing_ok=True)
+                    continue
+                if remove:
+                    path.unlink(missing_ok=True)
+        except CommitConflictError:  # a live load holds it
+            continue
+        txn = path.name[: -len(".body")]
+        found.append(OrphanBody(path, st.st_size, records.get(int(txn)) if txn.isdigit() else None))
+    return found

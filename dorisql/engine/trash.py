@@ -7,12 +7,16 @@ What is deleted, and when. "Now" is the engine's clock (``engine.now()``: ``SET 
    CatalogRecycleBin). The entry leaves the catalog first, in one transaction (so a concurrent
    RECOVER either wins or finds nothing), then its data goes: a partition's recorded files
    (never one the table's latest snapshot holds again), a table's folder, an emptied database
-   folder. A crash in between leaves unreferenced files, which rule 2 or 3 deletes later.
+   folder. A crash in between leaves unreferenced files, which rule 2 or 4 deletes later.
 2. Data files a Delta commit removed (TRUNCATE, DROP PARTITION FORCE, rewrites), once removed
    more than ``trash_file_expire_time_sec`` ago by the commit's deletion timestamp (wall
    clock; Delta's vacuum counts in whole hours, so the wait is rounded up to an hour). Never a
    file the latest snapshot references, never a file a recycle-bin partition holds.
-3. Leftovers of crashes, once modified more than ``trash_orphan_grace_second`` ago: the
+3. Stream Load bodies (``_staging/stream_load/<txn>.body``) that no live load owns: a load
+   holds its body's lock while the body exists, so a body whose lock is free belongs to a load
+   that was killed (engine.stream_load.orphan_bodies); only bodies older than a minute of real
+   time are judged.
+4. Leftovers of crashes, once modified more than ``trash_orphan_grace_second`` ago: the
    ``_staging/<txn>`` folders of loads, data files no commit ever added, and table folders in a
    database folder that no catalog table or bin entry references (CREATE TABLE writes the Delta
    table before the catalog entry). Whatever the clock says, nothing modified in the last
@@ -151,7 +155,21 @@ def run_trash_pass(engine: Engine) -> TrashReport:
                 str(exc) if isinstance(exc, DorisqlError) else f"{type(exc).__name__}: {exc}"
             )
     _remove_orphan_folders(engine, live, settings, report)
+    _remove_orphan_bodies(engine, settings, report)
     return report
+
+
+def _remove_orphan_bodies(engine: Engine, settings: _Settings, report: TrashReport) -> None:
+    """Stream Load bodies of loads that were killed (engine.stream_load.orphan_bodies: none a
+    live load holds, whatever the clocks say)."""
+    from .stream_load import orphan_bodies
+
+    try:
+        removed = orphan_bodies(engine, settings.wall_now.timestamp(), remove=True)
+    except Exception as exc:  # the rest of the pass stands
+        report.errors["Stream Load bodies"] = str(exc) if isinstance(exc, DorisqlError) else type(exc).__name__
+        return
+    report.count_deleted((len(removed), sum(b.size for b in removed)))
 
 
 def _expire_recycle_bin(engine: Engine, settings: _Settings, report: TrashReport) -> None:

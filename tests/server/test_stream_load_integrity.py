@@ -1,0 +1,126 @@
+"""Stream Load bodies left by killed loads (issue 25, item 7), and label expiry (item 15).
+
+A real load process is SIGKILLed while it receives its body: its ``_staging/stream_load/<txn>.body``
+is reported by ADMIN CHECK TABLE and removed by ADMIN CLEAN TRASH, while the body of a load that
+is receiving right now (in this process, holding its body's lock) is left alone. No Spark: the
+loads end before they read their bodies."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+from dorisql.engine.stream_load import body_dir, stream_load
+from dorisql.server.stream_load import parse_options
+
+from isolation import dorisql_env
+
+DDL = "CREATE DATABASE d; CREATE TABLE d.t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+
+_KILLED_LOAD = textwrap.dedent(
+    """
+    import sys, time
+    from dorisql.config import Config
+    from dorisql.engine.session import Engine
+    from dorisql.engine.stream_load import stream_load
+    from dorisql.server.stream_load import parse_options
+
+    engine = Engine(Config(warehouse=sys.argv[1]))
+
+    def receive(path):
+        with open(path, "wb") as out:
+            out.write(b"1,1\\n" * 250_000)  # 1 MB of a body still arriving
+            out.flush()
+            print(path, flush=True)
+            time.sleep(600)  # SIGKILLed here
+        return 0
+
+    stream_load(engine, "d", "t", parse_options({"label": "killed"}), receive, lambda name: name)
+    """
+)
+
+
+def _age(path, seconds: float) -> None:
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+
+
+def test_bodies_of_killed_loads_are_reported_and_removed_but_not_a_running_loads(warehouse, make_engine, tmp_path):
+    engine = make_engine(warehouse)
+    engine.execute_sql(DDL)
+
+    # A load process killed while its body arrives.
+    killed = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_LOAD, str(warehouse)],
+        env=dorisql_env(tmp_path / "home"),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        dead_body = body_dir(warehouse) / os.path.basename(killed.stdout.readline().strip())
+    finally:
+        killed.kill()
+        killed.wait()
+    assert dead_body.is_file() and dead_body.stat().st_size == 1_000_000
+    assert engine.catalog.get_load("d", "killed").state == "LOADING"
+
+    # A load receiving its body right now, in this process (it holds its body's lock).
+    receiving, finish = threading.Event(), threading.Event()
+    seen = {}
+
+    def receive(path):
+        path.write_bytes(b"2,2\n")
+        seen["path"] = path
+        receiving.set()
+        finish.wait(60)
+        raise OSError("the client went away")  # the load ends before Spark reads the body
+
+    answers = []
+    live = threading.Thread(
+        target=lambda: answers.append(
+            stream_load(make_engine(warehouse), "d", "t", parse_options({"label": "live"}), receive, str)
+        )
+    )
+    live.start()
+    try:
+        assert receiving.wait(60)
+        live_body = seen["path"]
+        for body in (dead_body, live_body):  # old enough to be judged, whatever its mtime says
+            _age(body, 3600)
+
+        found = engine.execute_sql("ADMIN CHECK TABLE d.t")[0].rows
+        leftovers = [r for r in found if r[2] == "STREAM_LOAD_BODY_LEFTOVER"]
+        assert len(leftovers) == 1 and leftovers[0][3] == "LEFTOVER", found
+        assert "1 Stream Load body file(s)" in leftovers[0][4] and "label killed" in leftovers[0][4]
+        assert str(warehouse) not in leftovers[0][4]
+
+        cleaned = engine.execute_sql("ADMIN CLEAN TRASH")[0]
+        assert not dead_body.exists(), cleaned.message
+        assert live_body.is_file()  # the running load's body stays
+        assert "(1000000 bytes)" in cleaned.message or "1 files" in cleaned.message, cleaned.message
+        again = engine.execute_sql("ADMIN CHECK TABLE d.t")[0].rows
+        assert not [r for r in again if r[2] == "STREAM_LOAD_BODY_LEFTOVER"]
+    finally:
+        finish.set()
+        live.join(60)
+    assert answers and answers[0].status == "Fail"
+    assert not live_body.exists()  # its own load removed it
+    assert list(body_dir(warehouse).glob("*.body")) == []
+
+
+def test_a_fresh_body_is_not_judged(warehouse, make_engine):
+    # A body younger than a minute may belong to a load that created it an instant ago.
+    engine = make_engine(warehouse)
+    engine.execute_sql(DDL)
+    folder = body_dir(warehouse)
+    folder.mkdir(parents=True)
+    fresh, old = folder / "90001.body", folder / "90002.body"
+    fresh.write_bytes(b"x")
+    old.write_bytes(b"y")
+    _age(old, 120)
+    engine.execute_sql("ADMIN CLEAN TRASH")
+    assert fresh.exists() and not old.exists()
