@@ -458,6 +458,12 @@ class Catalog(ABC):
     def get_load(self, db: str, label: str) -> LoadRecord | None: ...
 
     @abstractmethod
+    def forget_loads(self, records: Sequence[LoadRecord]) -> int:
+        """Remove these loads' records (their labels may be used again), each only while the
+        label still holds that load (same txn_id and state): a label claimed again meanwhile
+        keeps its new record. Returns how many were removed."""
+
+    @abstractmethod
     def list_loads(self, db: str | None = None, limit: int | None = None) -> list[LoadRecord]:
         """Recent loads, newest first."""
 

@@ -1128,6 +1128,19 @@ class SqlCatalog(Catalog):
                 (record.txn_id, record.state, codec.encode(record), record.db, record.label),
             )
 
+    def forget_loads(self, records: Sequence[LoadRecord]) -> int:
+        if not records:
+            return 0
+        removed = 0
+        with self._write() as conn:
+            for r in records:
+                cursor = conn.execute(
+                    "DELETE FROM load_labels WHERE db = ? AND label = ? AND txn_id = ? AND state = ?",
+                    (r.db, r.label, r.txn_id, r.state),
+                )
+                removed += max(cursor.rowcount, 0)
+        return removed
+
     def get_load(self, db: str, label: str) -> LoadRecord | None:
         row = self._conn().execute("SELECT entry FROM load_labels WHERE db = ? AND label = ?", (db, label)).fetchone()
         return codec.decode(row[0]) if row is not None else None

@@ -38,6 +38,9 @@ FRONTEND_DEFAULTS: dict[str, str] = {
     "trash_orphan_grace_second": "86400",
     "trash_enable": "true",
     "trash_check_interval_seconds": "600",
+    # Stream Load labels (docs/stream_load.md): a finished or failed load's label is forgotten
+    # this long after the load ended (Doris's default, three days); the trash job cleans them.
+    "label_keep_max_second": "259200",
     # Colocate joins (docs/colocation.md): Doris's FE switch, off by default.
     "disable_colocate_join": "false",
     # Compaction (docs/compaction.md, "Policy"): Doris's BE settings, with the defaults of the

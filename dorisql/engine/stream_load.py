@@ -563,3 +563,26 @@ def orphan_bodies(engine: Engine, wall_now: float, *, remove: bool = False) -> l
         txn = path.name[: -len(".body")]
         found.append(OrphanBody(path, st.st_size, records.get(int(txn)) if txn.isdigit() else None))
     return found
+
+
+# ---------------------------------------------------------------------- label expiry
+
+
+def label_expired(record: LoadRecord, now: dt.datetime, keep_seconds: int) -> bool:
+    """Doris's label cleaning (``label_keep_max_second``): a finished or failed load's label is
+    forgotten once more than `keep_seconds` have passed since the load ended (its start, if no
+    end was recorded) at `now`. A LOADING record never expires here: it may be the only trace of
+    a load that committed and died before saying so (step 2 of stream_load resolves it)."""
+    if record.state == LOADING:
+        return False
+    ended = record.finished_at or record.created_at
+    return (now - ended).total_seconds() > keep_seconds
+
+
+def expire_labels(engine: Engine, now: dt.datetime) -> list[LoadRecord]:
+    """Forget the labels `label_expired` says are due at `now` (the trash job's clock); the
+    records removed. A label claimed again meanwhile keeps its new record."""
+    keep = int(engine.frontend("label_keep_max_second"))
+    due = [r for r in engine.catalog.list_loads() if label_expired(r, now, keep)]
+    engine.catalog.forget_loads(due)
+    return due

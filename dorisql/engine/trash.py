@@ -7,7 +7,7 @@ What is deleted, and when. "Now" is the engine's clock (``engine.now()``: ``SET 
    CatalogRecycleBin). The entry leaves the catalog first, in one transaction (so a concurrent
    RECOVER either wins or finds nothing), then its data goes: a partition's recorded files
    (never one the table's latest snapshot holds again), a table's folder, an emptied database
-   folder. A crash in between leaves unreferenced files, which rule 2 or 4 deletes later.
+   folder. A crash in between leaves unreferenced files, which rule 2 or 5 deletes later.
 2. Data files a Delta commit removed (TRUNCATE, DROP PARTITION FORCE, rewrites), once removed
    more than ``trash_file_expire_time_sec`` ago by the commit's deletion timestamp (wall
    clock; Delta's vacuum counts in whole hours, so the wait is rounded up to an hour). Never a
@@ -16,7 +16,9 @@ What is deleted, and when. "Now" is the engine's clock (``engine.now()``: ``SET 
    holds its body's lock while the body exists, so a body whose lock is free belongs to a load
    that was killed (engine.stream_load.orphan_bodies); only bodies older than a minute of real
    time are judged.
-4. Leftovers of crashes, once modified more than ``trash_orphan_grace_second`` ago: the
+4. Stream Load labels of loads that ended more than ``label_keep_max_second`` ago by the
+   engine's clock (Doris's label cleaning; three days by default): the label may be used again.
+5. Leftovers of crashes, once modified more than ``trash_orphan_grace_second`` ago: the
    ``_staging/<txn>`` folders of loads, data files no commit ever added, and table folders in a
    database folder that no catalog table or bin entry references (CREATE TABLE writes the Delta
    table before the catalog entry). Whatever the clock says, nothing modified in the last
@@ -91,17 +93,21 @@ class TrashReport:
     files: int = 0
     bytes: int = 0
     folders: int = 0
+    #: Stream Load labels forgotten (label_keep_max_second).
+    labels: int = 0
     errors: dict[str, str] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
-        return bool(self.expired or self.files or self.folders)
+        return bool(self.expired or self.files or self.folders or self.labels)
 
     def summary(self) -> str:
         text = (
             f"trash: {len(self.expired)} recycle bin entries expired, {self.files} files and "
             f"{self.folders} folders deleted ({self.bytes} bytes)"
         )
+        if self.labels:
+            text += f", {self.labels} load labels expired"
         if self.errors:
             text += f", {len(self.errors)} errors (" + "; ".join(f"{k}: {v}" for k, v in self.errors.items()) + ")"
         return text
@@ -156,7 +162,18 @@ def run_trash_pass(engine: Engine) -> TrashReport:
             )
     _remove_orphan_folders(engine, live, settings, report)
     _remove_orphan_bodies(engine, settings, report)
+    _expire_labels(engine, settings, report)
     return report
+
+
+def _expire_labels(engine: Engine, settings: _Settings, report: TrashReport) -> None:
+    """Stream Load labels older than label_keep_max_second (engine.stream_load.expire_labels)."""
+    from .stream_load import expire_labels
+
+    try:
+        report.labels = len(expire_labels(engine, settings.now))
+    except Exception as exc:
+        report.errors["load labels"] = str(exc) if isinstance(exc, DorisqlError) else type(exc).__name__
 
 
 def _remove_orphan_bodies(engine: Engine, settings: _Settings, report: TrashReport) -> None:

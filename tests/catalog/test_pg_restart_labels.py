@@ -164,3 +164,21 @@ def test_stream_loads_with_new_labels_load_after_a_catalog_restart(pg, warehouse
         assert again["Status"] == "Label Already Exists" and again["ExistingJobStatus"] == "FINISHED"
     rows = factory().execute_sql("SELECT k FROM sl.t ORDER BY k")[0].rows
     assert [tuple(r) for r in rows] == [(1,), (2,), (3,)]
+
+
+def test_forget_loads_removes_only_the_records_it_was_given(open_cat):
+    # Label expiry (label_keep_max_second) on both backends: a label claimed again keeps its record.
+    import datetime as dt
+
+    from dorisql.catalog.base import LoadRecord
+
+    catalog = open_cat()
+    when = dt.datetime(2024, 1, 1)
+    old = LoadRecord("d", "a", "t", 1, "FINISHED", when, finished_at=when)
+    other = LoadRecord("d", "b", "t", 2, "CANCELLED", when, finished_at=when)
+    assert catalog.claim_load(old) is None and catalog.claim_load(other) is None
+    again = LoadRecord("d", "b", "t", 3, "LOADING", when)
+    assert catalog.claim_load(again, replace_states=("CANCELLED",)) is None
+    assert catalog.forget_loads([old, other]) == 1
+    assert catalog.get_load("d", "a") is None
+    assert catalog.get_load("d", "b").txn_id == 3

@@ -7,6 +7,7 @@ loads end before they read their bodies."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -14,7 +15,8 @@ import textwrap
 import threading
 import time
 
-from dorisql.engine.stream_load import body_dir, stream_load
+from dorisql.catalog.base import LoadRecord
+from dorisql.engine.stream_load import body_dir, label_expired, stream_load
 from dorisql.server.stream_load import parse_options
 
 from isolation import dorisql_env
@@ -124,3 +126,53 @@ def test_a_fresh_body_is_not_judged(warehouse, make_engine):
     _age(old, 120)
     engine.execute_sql("ADMIN CLEAN TRASH")
     assert fresh.exists() and not old.exists()
+
+
+# ---------------------------------------------------------------------- label expiry (item 15)
+
+
+def _record(txn: int, label: str, state: str, ended: dt.datetime | None, started: dt.datetime) -> LoadRecord:
+    return LoadRecord("d", label, "t", txn, state, started, finished_at=ended)
+
+
+def test_label_expired_is_doris_label_keep_max_second_with_the_clock_as_an_argument():
+    start = dt.datetime(2024, 1, 1, 12, 0, 0)
+    done = _record(1, "a", "FINISHED", start + dt.timedelta(minutes=5), start)
+    keep = 3 * 24 * 3600
+    ended = start + dt.timedelta(minutes=5)
+    assert not label_expired(done, ended + dt.timedelta(seconds=keep), keep)  # exactly the keep time: kept
+    assert label_expired(done, ended + dt.timedelta(seconds=keep + 1), keep)
+    failed = _record(2, "b", "CANCELLED", None, start)  # no end recorded: its start counts
+    assert label_expired(failed, start + dt.timedelta(days=4), keep)
+    loading = _record(3, "c", "LOADING", None, start)  # may be a commit not yet recorded: never
+    assert not label_expired(loading, start + dt.timedelta(days=400), keep)
+
+
+def test_the_trash_pass_forgets_labels_after_label_keep_max_second(warehouse, make_engine):
+    engine = make_engine(warehouse)
+    engine.execute_sql(DDL)
+    start = dt.datetime(2024, 1, 1, 12, 0, 0)
+    for record in (
+        _record(101, "old_done", "FINISHED", start + dt.timedelta(seconds=30), start),
+        _record(102, "old_failed", "CANCELLED", start + dt.timedelta(seconds=30), start),
+        _record(103, "old_loading", "LOADING", None, start),
+        _record(104, "recent", "FINISHED", start + dt.timedelta(days=2, hours=23), start + dt.timedelta(days=2)),
+    ):
+        assert engine.catalog.claim_load(record) is None
+
+    engine.execute_sql("SET dorisql_now = '2024-01-04 11:00:00'")  # 2 days 23 hours later: all kept
+    engine.execute_sql("ADMIN CLEAN TRASH")
+    assert {r.label for r in engine.catalog.list_loads("d")} == {"old_done", "old_failed", "old_loading", "recent"}
+
+    engine.execute_sql("SET dorisql_now = '2024-01-04 12:01:00'")  # three days and a minute after the first two ended
+    cleaned = engine.execute_sql("ADMIN CLEAN TRASH")[0]
+    assert "2 load labels expired" in cleaned.message, cleaned.message
+    assert {r.label for r in engine.catalog.list_loads("d")} == {"old_loading", "recent"}
+    assert engine.catalog.get_load("d", "old_done") is None  # the label may be used again
+
+    # A label claimed again after the pass read it keeps its new record.
+    stale = engine.catalog.get_load("d", "recent")
+    fresh = _record(105, "recent", "LOADING", None, start + dt.timedelta(days=5))
+    assert engine.catalog.claim_load(fresh, replace_states=("FINISHED",)) is None
+    assert engine.catalog.forget_loads([stale]) == 0
+    assert engine.catalog.get_load("d", "recent").txn_id == 105
