@@ -483,18 +483,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._continue_pending = False
         self._body_done = True  # read here, or the connection closes (below)
         written = 0
+        received = 0  # bytes of a Content-Length body read from the client so far
         try:
             with open(path, "wb") as out:
                 if length is not None:
-                    remaining = length
-                    while remaining > 0:
-                        piece = self.rfile.read(min(_CHUNK, remaining))
+                    while received < length:
+                        piece = self.rfile.read(min(_CHUNK, length - received))
                         if not piece:
                             break
+                        received += len(piece)
                         out.write(piece)
-                        remaining -= len(piece)
-                    written = length - remaining
-                    if remaining:
+                    written = received
+                    if received < length:
                         raise BodyError(f"The body was cut short: {written} of {length} bytes received")
                 else:
                     written = self._read_chunked(out)
@@ -505,9 +505,25 @@ class _Handler(BaseHTTPRequestHandler):
             from dorisql.engine.committed import DISK_FULL_MESSAGE, disk_full
 
             if disk_full(exc):  # the body could not be stored
+                if length is not None:
+                    self._drain(length - received)  # so that the client hears why
                 raise BodyError(DISK_FULL_MESSAGE) from None
             raise BodyError(f"The body could not be read: {exc.__class__.__name__}") from None
         return written
+
+    def _drain(self, remaining: int) -> None:
+        """Read and drop the rest of a body that cannot be stored (up to _DRAIN_LIMIT), so the
+        client, still sending, reads the answer instead of a reset connection."""
+        if remaining > _DRAIN_LIMIT:
+            return
+        try:
+            while remaining > 0:
+                piece = self.rfile.read(min(_CHUNK, remaining))
+                if not piece:
+                    return
+                remaining -= len(piece)
+        except OSError:
+            pass
 
     def _read_chunked(self, out) -> int:
         written = 0

@@ -7,13 +7,20 @@ loads end before they read their bodies."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
 import textwrap
 import threading
 import time
+import urllib.error
+import urllib.request
+
+import pytest
 
 from dorisql.catalog.base import LoadRecord
 from dorisql.engine.stream_load import body_dir, label_expired, stream_load
@@ -176,3 +183,72 @@ def test_the_trash_pass_forgets_labels_after_label_keep_max_second(warehouse, ma
     assert engine.catalog.claim_load(fresh, replace_states=("FINISHED",)) is None
     assert engine.catalog.forget_loads([stale]) == 0
     assert engine.catalog.get_load("d", "recent").txn_id == 105
+
+
+# ---------------------------------------------------------------------- a full disk (item 6)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A warehouse on an 8 MiB tmpfs (mounting needs root: skipped with the reason otherwise)."""
+    root = tmp_path / "small"
+    root.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(root)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.decode().strip()}")
+    try:
+        yield root / "wh"
+    finally:
+        subprocess.run(["umount", "-l", str(root)], check=False)
+
+
+def _put(port: int, body: bytes, label: str):
+    token = base64.b64encode(b"root:").decode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/d/t/_stream_load",
+        data=body,
+        method="PUT",
+        headers={"Authorization": f"Basic {token}", "label": label, "column_separator": ","},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+def _disk_full_answer(status: int, answer: dict, warehouse) -> None:
+    assert status == 200, answer
+    assert answer["Status"] == "Fail" and "Label" in answer and "NumberLoadedRows" in answer, answer
+    assert answer["Message"].startswith("[DISK_REACH_CAPACITY_LIMIT]No space left on device"), answer
+    assert str(warehouse) not in json.dumps(answer) and "Error" not in answer["Message"]
+
+
+def test_a_full_disk_is_a_stream_load_failure_in_dorises_shape(small_disk, make_engine):
+    from dorisql.server.http import HttpListener
+
+    small_disk.mkdir()
+    make_engine(small_disk).execute_sql(DDL)
+    with HttpListener(lambda: make_engine(small_disk), "127.0.0.1", 0) as listener:
+        # The body does not fit: it cannot be stored.
+        status, answer = _put(listener.port, b"1,1\n" * (4 * 1024 * 1024), "too_big")
+        _disk_full_answer(status, answer, small_disk)
+        assert list(body_dir(small_disk).glob("*.body")) == []  # its partial body is gone
+        assert make_engine(small_disk).catalog.get_load("d", "too_big").state == "CANCELLED"  # free again
+
+        # Nothing left at all: the catalog itself cannot record the label.
+        filler = small_disk / "filler"
+        with contextlib.suppress(OSError), open(filler, "wb") as out:
+            while True:
+                out.write(b"\0" * 4096)
+                out.flush()
+        status, answer = _put(listener.port, b"2,2\n", "no_room")
+        _disk_full_answer(status, answer, small_disk)
+
+        # Reads keep working; the label is not taken (no record, or one a retry frees: no commit).
+        reader = make_engine(small_disk)
+        assert reader.catalog.table_exists("d", "t")
+        record = reader.catalog.get_load("d", "no_room")
+        assert record is None or record.state in ("CANCELLED", "LOADING")
+        assert list(body_dir(small_disk).glob("*.body")) == []
+        filler.unlink()
