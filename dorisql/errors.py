@@ -168,6 +168,15 @@ class StorageDamagedError(ExecutionError):
         self.table = table
 
 
+class DiskFullError(ExecutionError):
+    """The disk a statement writes to is full (or its quota is used up): Doris's "No space left
+    on device". The statement changed nothing; reads still work."""
+
+    def __init__(self, cause: str = "No space left on device"):
+        super().__init__(f"{cause}: the statement changed nothing; free some space and run it again")
+        self.cause = cause
+
+
 class InternalError(ExecutionError):
     """An unexpected failure inside dorisql, Spark or Delta: the user sees one line, the log
     file has the traceback and the library's own message."""

@@ -8,6 +8,9 @@ One place decides, by the kind of failure:
 - date and datetime values beyond 9999-12-31 (Python cannot hold them): "Invalid date value";
 - Delta log or data files that cannot be read: "Table 'db.t' storage is damaged";
 - a read-only warehouse: ERR_OPTION_PREVENTS_STATEMENT (1290);
+- a full disk or a used-up quota, wherever it surfaces (an OSError's errno, SQLite's
+  SQLITE_FULL, PostgreSQL's disk_full, Delta's Rust text, Spark's Java text): "No space left on
+  device", as Doris says it;
 - anything else: "Internal error (see <log file>)".
 
 Spark and deltalake are only inspected when they are already loaded: this module imports neither.
@@ -26,6 +29,7 @@ from dorisql import logfile
 from dorisql.errors import (
     AnalysisError,
     CommitConflictError,
+    DiskFullError,
     DorisqlError,
     ExecutionError,
     InternalError,
@@ -83,6 +87,9 @@ def _as_shown(err: DorisqlError) -> str:
 
 
 def _classify(exc: BaseException, warehouse: Path | None, views: Mapping[str, str]) -> DorisqlError:
+    full = disk_full(exc)
+    if full is not None:
+        return DiskFullError(full)
     spark = _spark_failure(exc, warehouse, views)
     if spark is not None:
         return spark
@@ -205,6 +212,44 @@ def _is_py4j_failure(exc: BaseException) -> bool:
 
 
 # ------------------------------------------------------------------------------------- storage
+
+#: A full disk (ENOSPC) and a used-up quota (EDQUOT) as their causes are named.
+_NO_SPACE, _QUOTA = "No space left on device", "Disk quota exceeded"
+#: The same in the text of Rust (deltalake: "os error 28"), SQLite, PostgreSQL and Java errors.
+_FULL_TEXT = re.compile(
+    r"No space left on device|os error 28\b|errno 28\b|database or disk is full|\bENOSPC\b", re.IGNORECASE
+)
+_QUOTA_TEXT = re.compile(r"Disk quota exceeded|os error 122\b|errno 122\b|\bEDQUOT\b", re.IGNORECASE)
+#: SQLite's result code for a full disk; PostgreSQL's SQLSTATE disk_full.
+_SQLITE_FULL, _PG_DISK_FULL = 13, "53100"
+
+
+def disk_full(exc: BaseException) -> str | None:
+    """ "No space left on device" (or "Disk quota exceeded") when `exc` or an exception it was
+    raised from or while handling is a full disk; else None."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen or len(seen) > 20:
+            continue
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in (errno.ENOSPC, errno.EDQUOT):
+            return _NO_SPACE if current.errno == errno.ENOSPC else _QUOTA
+        if isinstance(current, sqlite3.Error) and getattr(current, "sqlite_errorcode", None) == _SQLITE_FULL:
+            return _NO_SPACE
+        if getattr(current, "sqlstate", None) == _PG_DISK_FULL:  # psycopg's DiskFull
+            return _NO_SPACE
+        try:
+            text = str(current)
+        except Exception:  # a Java exception whose JVM is gone
+            text = ""
+        if _FULL_TEXT.search(text):
+            return _NO_SPACE
+        if _QUOTA_TEXT.search(text):
+            return _QUOTA
+        pending += [current.__cause__, current.__context__]
+    return None
 
 
 def _delta_failure(exc: BaseException, warehouse: Path | None) -> DorisqlError | None:
