@@ -349,7 +349,8 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.Grant: _admin,
     ast.Revoke: _admin,
     ast.SetPassword: _set_password,
-    ast.ShowGrants: lambda s, db: _admin(s, db) if s.all or s.user is not None else [],
+    # ShowGrantsCommand: one's own grants, also named (FOR 'me'@'%'); anyone else's: ADMIN
+    ast.ShowGrants: lambda s, db: _admin(s, db) if s.all else [_SELF_OR_ADMIN] if s.user is not None else [],
     ast.ShowLoad: _nothing,
     # ShowFrontendsCommand / ShowBackendsCommand: ADMIN (or NODE, which dorisql does not have)
     ast.ShowFrontends: _admin,

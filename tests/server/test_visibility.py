@@ -354,6 +354,16 @@ def test_show_proc_of_a_database_by_id_is_admins(session):
     assert sorted(r[1] for r in rows(session("boss"), f"SHOW PROC '/dbs/{db_id}'")) == ["other", "secret"]
 
 
+def test_show_grants_shows_ones_own_and_others_only_to_admin(session):
+    mine = rows(session("seer"), "SHOW GRANTS FOR 'seer'@'%'")
+    assert mine == rows(session("seer"), "SHOW GRANTS") and mine[0][0] == "'seer'@'%'"
+    for sql in ("SHOW GRANTS FOR 'loader'@'%'", "SHOW ALL GRANTS"):
+        with pytest.raises(AccessDeniedError) as err:
+            session("seer").execute_sql(sql)
+        assert str(err.value) == ADMIN_DENIED
+        assert rows(session("boss"), sql)
+
+
 # --------------------------------------------------------------------------- EXPLAIN
 
 
