@@ -42,8 +42,8 @@ from mysql_mimic.errors import MysqlError
 from mysql_mimic.results import ResultColumn, ResultSet
 from mysql_mimic.server import MysqlServer
 from mysql_mimic.session import BaseSession
-from mysql_mimic.stream import MysqlStream
-from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus
+from mysql_mimic.stream import ConnectionClosed, MysqlStream
+from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus, uint_len
 from mysql_mimic.variables import SYSTEM_VARIABLES, Variables, VariableSchema
 
 from dorisql import ast
@@ -63,8 +63,13 @@ from dorisql.errors import (
     UnknownDatabaseError,
     UnknownTableError,
 )
+from dorisql.generator import quote_name
 from dorisql.result import Float32, Result
 from dorisql.shell.formatting import render_value
+from dorisql.syntax.limits import MAX_STATEMENT_BYTES
+
+from . import wire
+from .framing import CONNECT_TIMEOUT_SECONDS, HANDSHAKE_MAX_BYTES, LimitedStream, PacketTooLarge
 
 if TYPE_CHECKING:
     from dorisql.engine.session import Engine
@@ -106,13 +111,24 @@ ERROR_CODES: tuple[tuple[type[DorisqlError], int, str], ...] = (
 ER_ACCESS_DENIED = 1045  # ERR_ACCESS_DENIED_ERROR
 ER_UNKNOWN_COM = 1047  # ERR_UNKNOWN_COM_ERROR
 ER_NO_SUCH_THREAD = 1094  # ERR_NO_SUCH_THREAD
+ER_KILL_DENIED = 1095  # ERR_KILL_DENIED_ERROR
 ER_UNKNOWN_ERROR = 1105
 ER_UNKNOWN_CHARACTER_SET = 1115  # ERR_UNKNOWN_CHARACTER_SET
+ER_NET_PACKET_TOO_LARGE = 1153
+ER_INVALID_CHARACTER_STRING = 1300
+ER_MALFORMED_PACKET = 1835
+ER_HANDSHAKE_ERROR = 1043
+ER_UNKNOWN_STMT_HANDLER = 1243
+
+#: The largest packet a logged-in client may send: a statement of the longest length
+#: (syntax.limits, Doris's max_allowed_packet) with its command byte and query attributes.
+MAX_PACKET_BYTES = MAX_STATEMENT_BYTES + 64 * 1024
 
 SQLSTATES: dict[int, str] = {
     **{code: state for _cls, code, state in reversed(ERROR_CODES)},
     ER_UNKNOWN_COM: "08S01",
-    1043: "08S01",  # ER_HANDSHAKE_ERROR
+    ER_HANDSHAKE_ERROR: "08S01",
+    ER_NET_PACKET_TOO_LARGE: "08S01",
     ER_UNKNOWN_CHARACTER_SET: "42000",
     1040: "08004",  # ER_CON_COUNT_ERROR
 }
@@ -490,10 +506,10 @@ class ServerSession(BaseSession):
 
         threading.Thread(target=keep_cancelling, name="dorisql-kill", daemon=True).start()
 
-    async def _execute_watched(self, sql: str) -> tuple[list[Result], DorisqlError | None]:
+    async def _execute_watched(self, sql: str, single: bool) -> tuple[list[Result], DorisqlError | None]:
         """`_execute` on the worker; a client that hangs up meanwhile cancels the statement
         (nobody is left to read its result)."""
-        future = asyncio.ensure_future(self.in_worker(self._execute, sql))
+        future = asyncio.ensure_future(self.in_worker(self._execute, sql, single))
         reader = self._connection.stream.reader if self._connection is not None else None
         while True:
             done, _pending = await asyncio.wait({future}, timeout=0.5)
@@ -512,8 +528,9 @@ class ServerSession(BaseSession):
 
     # ------------------------------------------------------------------ statements
 
-    async def run(self, sql: str) -> tuple[list[Result], MysqlError | None]:
-        """A COM_QUERY: its results in order, and the error that stopped it, if any."""
+    async def run(self, sql: str, *, single: bool = False) -> tuple[list[Result], MysqlError | None]:
+        """A COM_QUERY: its results in order, and the error that stopped it, if any. `single`
+        (prepared statements, COM_FIELD_LIST): the text must hold exactly one statement."""
         state = self.state
         with self._statement_lock:
             state.command, state.started, state.info, state.query_id = "Query", time.monotonic(), sql, _query_id()
@@ -525,7 +542,7 @@ class ServerSession(BaseSession):
             if answered is not None:
                 results = [answered]
             else:
-                results, failure = await self._execute_watched(sql)
+                results, failure = await self._execute_watched(sql, single)
                 if failure is not None:
                     raise failure
         except DorisqlError as err:
@@ -538,9 +555,9 @@ class ServerSession(BaseSession):
         state.state = "ERR" if error is not None else ("EOF" if results and results[-1].is_query else "OK")
         return results, error
 
-    async def handle_query(self, sql: str, attrs: dict[str, str]) -> ResultSet:
-        """mysql-mimic's entry (prepared statements, COM_FIELD_LIST): the last result, typed."""
-        results, error = await self.run(sql)
+    async def handle_query(self, sql: str, attrs: dict[str, str], *, single: bool = True) -> ResultSet:
+        """mysql-mimic's entry (prepared statements): the one statement's result, typed."""
+        results, error = await self.run(sql, single=single)
         if error is not None:
             raise error
         if not results or not results[-1].is_query:
@@ -564,7 +581,7 @@ class ServerSession(BaseSession):
 
         engine.execute(parse_one(use_statement(database).text))
 
-    def _execute(self, sql: str) -> tuple[list[Result], DorisqlError | None]:
+    def _execute(self, sql: str, single: bool = False) -> tuple[list[Result], DorisqlError | None]:
         """On the worker: parse with dorisql's grammar and run each statement."""
         from dorisql.engine import failures
         from dorisql.syntax import parse
@@ -572,6 +589,8 @@ class ServerSession(BaseSession):
         engine = self.engine
         assert engine is not None
         statements = parse(sql)
+        if single and len(statements) != 1:
+            return [], SqlSyntaxError("A prepared statement holds exactly one statement")
         results: list[Result] = []
         self.context.running(engine, True)
         try:
@@ -614,6 +633,8 @@ class ServerSession(BaseSession):
         victim = self.connections.get(connection_id)
         if victim is None:
             raise DorisError(doris_message(f"Unknown thread id: {connection_id}"), ER_NO_SUCH_THREAD)
+        if victim.state.user != self.state.user and not self.is_admin():
+            raise DorisError(doris_message(f"You are not owner of thread {connection_id}"), ER_KILL_DENIED)
         victim.cancel_statement()
         if (kind or "CONNECTION").upper() == "CONNECTION" and victim._connection is not None:
             victim._connection.kill(KillKind.CONNECTION)
@@ -622,8 +643,11 @@ class ServerSession(BaseSession):
     def processlist(self, *, full: bool) -> Result:
         now = time.monotonic()
         rows = []
+        everyone = self.is_admin()
         for session in self.connections.all():
             state = session.state
+            if not everyone and state.user != self.state.user:
+                continue  # Doris shows other users' connections to ADMIN only
             info = state.info if full else state.info[:100]
             rows.append(
                 (
@@ -642,6 +666,16 @@ class ServerSession(BaseSession):
                 )
             )
         return Result.table(PROCESSLIST_COLUMNS, rows)
+
+    def is_admin(self) -> bool:
+        """Whether this connection's user holds ADMIN (sees and kills every connection)."""
+        from dorisql.auth.privileges import ADMIN, Need, allowed
+        from dorisql.auth.users import grants_of
+
+        engine = self.engine
+        if engine is None or self.identity is None:
+            return False
+        return allowed(grants_of(engine.catalog, self.identity), Need(frozenset((ADMIN,))))
 
     def set_names(self, rest: str) -> Result:
         words = re.split(r"\s+", rest.strip())
@@ -746,6 +780,182 @@ class ServerConnection(Connection):
         self.login_database = self.session.database
         self.session.identity = _IDENTITY.get()
 
+    # ------------------------------------------------------------------ reading packets
+    # Every packet a client sends is read by dorisql.server.wire (bounds-checked), never by
+    # mysql-mimic's compiled readers, which loop for ever on a field without its NUL.
+
+    async def connection_phase(self) -> None:
+        """mysql-mimic's connection phase with dorisql's handshake reader; each packet of the
+        login must come within the connect timeout and under the handshake's size limit."""
+        stream = self.stream
+        assert isinstance(stream, LimitedStream)
+        stream.timeout, stream.max_bytes = CONNECT_TIMEOUT_SECONDS, HANDSHAKE_MAX_BYTES
+        plugin = self.identity_provider.get_default_plugin()
+        auth_data, auth_state = await plugin.start()
+        assert isinstance(auth_data, bytes)
+        self.handshake_auth_data = auth_data
+        self.handshake_auth_plugin = plugin.name
+        await stream.write(
+            packets.make_handshake_v10(
+                capabilities=self.server_capabilities,
+                server_charset=self.server_charset,
+                server_version=str(self.session.variables.get("version")),
+                connection_id=self.connection_id,
+                auth_data=auth_data,
+                status_flags=self.status_flags,
+                auth_plugin_name=plugin.name,
+            )
+        )
+        response = wire.parse_handshake_response(self.server_capabilities, await stream.read())
+        if not isinstance(response, packets.HandshakeResponse41):  # an SSLRequest: not offered
+            raise wire.MalformedPacket("SSL was not offered")
+        self.capabilities = response.capabilities
+        self.max_packet_size = response.max_packet_size
+        self.session.variables.set("character_set_client", response.client_charset.name)
+        self.session.database = response.database
+        self.client_plugin_name = response.client_plugin
+        self.client_connect_attrs = response.connect_attrs
+        self.session.variables.set("external_user", response.username, force=True)
+        await self.authenticate(
+            auth_state=auth_state,
+            server_plugin=plugin,
+            username=response.username,
+            client_plugin_name=response.client_plugin,
+            auth_response=response.auth_response,
+            connect_attrs=response.connect_attrs,
+        )
+        stream.reset_seq()
+        stream.timeout, stream.max_bytes = None, MAX_PACKET_BYTES
+
+    async def handle_change_user(self, data: bytes) -> None:
+        change = wire.parse_com_change_user(self.capabilities, self.client_charset, data)
+        self.session.database = change.database or None
+        self.session.variables.set("external_user", change.username, force=True)
+        if change.client_charset:
+            self.session.variables.set("character_set_client", change.client_charset.name)
+        if change.connect_attrs:
+            self.client_connect_attrs = change.connect_attrs
+        await self.authenticate(
+            username=change.username,
+            auth_response=change.auth_response,
+            client_plugin_name=change.client_plugin,
+            connect_attrs=change.connect_attrs,
+        )
+        await self.session.reset()
+
+    async def handle_field_list(self, data: bytes) -> None:
+        """COM_FIELD_LIST (the mysql client's column completion): one definition per column."""
+        request = wire.parse_com_field_list(self.client_charset, data)
+        sql = f"SHOW FULL COLUMNS FROM {quote_name(request.table)}"
+        if request.wildcard:
+            sql += f" LIKE {wire.literal(request.wildcard, 1)}"
+        results, error = await self.session.run(sql, single=True)
+        if error is not None:
+            raise error
+        rows = results[-1].rows if results else []
+        self.stream.write_many(
+            [
+                packets.make_column_definition_41(
+                    server_charset=self.server_charset,
+                    table=request.table,
+                    name=str(row[0]),
+                    is_com_field_list=True,
+                    default=None if row[5] is None else str(row[5]),
+                )
+                for row in rows
+            ]
+        )
+        await self.stream.write(self.ok_or_eof())
+
+    async def handle_stmt_prepare(self, data: bytes) -> None:
+        sql = wire.parse_com_query(Capabilities(0), self.client_charset, data).sql
+        if wire.statement_count(sql) != 1:
+            raise DorisError(doris_message("A prepared statement holds exactly one statement"), 1064, "42000")
+        marks = wire.parameter_marks(sql)
+        stmt = wire.PreparedMarks(stmt_id=next(self.prepared_stmt_seq), sql=sql, num_params=len(marks), marks=marks)
+        self.prepared_stmts[stmt.stmt_id] = stmt
+        for packet in self.com_stmt_prepare_response(stmt):
+            await self.stream.write(packet, drain=False)
+        await self.stream.drain()
+
+    def get_stmt(self, stmt_id: int) -> wire.PreparedMarks:
+        stmt = self.prepared_stmts.get(stmt_id)
+        if not isinstance(stmt, wire.PreparedMarks):
+            message = f"Unknown prepared statement handler ({stmt_id}) given to EXECUTE"
+            raise DorisError(message, ER_UNKNOWN_STMT_HANDLER)
+        return stmt
+
+    async def handle_stmt_send_long_data(self, data: bytes) -> None:
+        stmt_id, param, piece = wire.parse_com_stmt_send_long_data(data)
+        stmt = self.prepared_stmts.get(stmt_id)
+        if not isinstance(stmt, wire.PreparedMarks) or param >= stmt.num_params:
+            return  # MySQL sends no answer to this command, not even an error
+        if stmt.long_data_bytes + len(piece) > MAX_PACKET_BYTES:
+            stmt.param_buffers, stmt.long_data_bytes = None, 0
+            raise DorisError("Got a packet bigger than 'max_allowed_packet' bytes", ER_NET_PACKET_TOO_LARGE)
+        stmt.long_data_bytes += len(piece)
+        buffers = stmt.param_buffers if stmt.param_buffers is not None else {}
+        buffers.setdefault(param, bytearray()).extend(piece)
+        stmt.param_buffers = buffers
+
+    async def handle_stmt_execute(self, data: bytes) -> None:
+        """COM_STMT_EXECUTE: the parameters bound as literals of their types into the one
+        prepared statement (wire.bind), which runs alone."""
+        request = wire.parse_com_stmt_execute(self.capabilities, self.client_charset, data, self.get_stmt)
+        stmt = self.get_stmt(request.stmt_id)
+        stmt.param_buffers, stmt.long_data_bytes = None, 0
+        try:
+            sql = wire.bind(stmt.sql, stmt.marks, request.params)
+        except wire.BindError as err:
+            raise DorisError(doris_message(str(err)), ER_UNKNOWN_ERROR) from None
+        result_set = await self.session.handle_query(sql, request.query_attrs, single=True)
+        if not result_set:
+            await self.stream.write(self.ok())
+            return
+        await self.stream.write(uint_len(len(result_set.columns)))
+        for column in result_set.columns:
+            await self.stream.write(
+                packets.make_column_definition_41(
+                    server_charset=self.server_charset,
+                    name=column.name,
+                    column_type=column.type,
+                    character_set=column.character_set,
+                )
+            )
+        rows = [packets.make_binary_resultrow(row, result_set.columns) for row in result_set.rows]
+        if request.use_cursor:
+            stmt.cursor = _async_rows(rows)
+            await self.stream.write(self.ok_or_eof(flags=ServerStatus.SERVER_STATUS_CURSOR_EXISTS))
+            return
+        if not self.deprecate_eof():
+            await self.stream.write(self.eof())
+        self.stream.write_many(rows)
+        await self.stream.write(self.ok_or_eof())
+
+    async def handle_stmt_fetch(self, data: bytes) -> None:
+        stmt_id, wanted = wire.parse_com_stmt_fetch(data)
+        stmt = self.get_stmt(stmt_id)
+        if stmt.cursor is None:
+            raise DorisError("The statement has no open cursor", ER_UNKNOWN_STMT_HANDLER)
+        sent = 0
+        async for row in stmt.cursor:
+            await self.stream.write(row, drain=False)
+            sent += 1
+            if sent >= wanted:
+                break
+        flags = ServerStatus.SERVER_STATUS_CURSOR_EXISTS
+        if sent < wanted:
+            flags, stmt.cursor = ServerStatus.SERVER_STATUS_LAST_ROW_SENT, None
+        await self.stream.write(self.ok_or_eof(flags=flags))
+
+    async def handle_stmt_reset(self, data: bytes) -> None:
+        stmt = self.get_stmt(wire.parse_stmt_id(data))
+        stmt.param_buffers, stmt.long_data_bytes, stmt.cursor = None, 0, None
+        await self.stream.write(self.ok())
+
+    async def handle_stmt_close(self, data: bytes) -> None:
+        self.prepared_stmts.pop(wire.parse_stmt_id(data), None)  # no answer, as in MySQL
+
     def ok(self, **kwargs: Any) -> bytes:
         if self._checking_login and self.session.database:
             if not self.session.context.database_exists(self.session.database):
@@ -763,6 +973,16 @@ class ServerConnection(Connection):
     def error(self, msg: Any = "", code: int = ER_UNKNOWN_ERROR, sqlstate: str | None = None, **kwargs: Any) -> bytes:
         if isinstance(msg, _LoginRefused):  # the client was told already and has gone
             msg, code = "Access denied", ER_ACCESS_DENIED
+        elif isinstance(msg, (ConnectionClosed, PacketTooLarge)):  # the client is gone or was told
+            msg, code = "Bad handshake", ER_HANDSHAKE_ERROR
+        elif isinstance(msg, wire.InvalidText):
+            msg, code, sqlstate = doris_message(str(msg)), ER_INVALID_CHARACTER_STRING, "HY000"
+        elif isinstance(msg, wire.MalformedPacket):
+            log.info("malformed packet: %s", msg)
+            if code == ER_HANDSHAKE_ERROR:
+                msg = "Bad handshake"
+            else:
+                msg, code, sqlstate = "Malformed communication packet.", ER_MALFORMED_PACKET, "HY000"
         elif isinstance(msg, BaseException) and not isinstance(msg, MysqlError):
             # mysql-mimic passes unexpected exceptions (malformed packets, bugs) as they are:
             # never their text to the client.
@@ -793,9 +1013,7 @@ class ServerConnection(Connection):
         return parts + (self.server_charset.encode(info) if info else b"")
 
     async def handle_query(self, data: bytes) -> None:
-        com_query = packets.parse_com_query(
-            capabilities=self.capabilities, client_charset=self.client_charset, data=data
-        )
+        com_query = wire.parse_com_query(self.capabilities, self.client_charset, data)
         results, error = await self.session.run(com_query.sql)
         more = ServerStatus.SERVER_MORE_RESULTS_EXISTS
         for i, result in enumerate(results):
@@ -828,6 +1046,18 @@ class ServerConnection(Connection):
         await self.stream.write(end)
 
 
+def _too_large() -> bytes:
+    """MySQL's answer to a packet over the limit (the connection ends after it)."""
+    message = "Got a packet bigger than 'max_allowed_packet' bytes"
+    code, charset = ER_NET_PACKET_TOO_LARGE, CharacterSet.utf8mb4
+    return error_packet(Capabilities.CLIENT_PROTOCOL_41, charset, code, message, "08S01")
+
+
+async def _async_rows(rows: list[bytes]):
+    for row in rows:
+        yield row
+
+
 class _MysqlServer(MysqlServer):
     """mysql-mimic's server with `ServerConnection`; a client that breaks the protocol only
     ends its own connection."""
@@ -846,8 +1076,8 @@ class _MysqlServer(MysqlServer):
         self.listener = listener
 
     async def _client_connected_cb(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        stream = MysqlStream(reader, writer)
         session = self.listener.new_session()
+        stream = LimitedStream(MysqlStream(reader, writer), HANDSHAKE_MAX_BYTES, _too_large)
         connection = ServerConnection(
             stream=stream,
             session=session,
@@ -861,7 +1091,14 @@ class _MysqlServer(MysqlServer):
             self.listener.tasks.add(task)
         try:
             await connection.start()
-        except (_LoginRefused, ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+        except (
+            _LoginRefused,
+            PacketTooLarge,
+            ConnectionClosed,
+            ConnectionError,
+            asyncio.IncompleteReadError,
+            asyncio.CancelledError,
+        ):
             pass
         except Exception as exc:  # a malformed handshake: the client got an error packet
             log.info("connection %s ended: %s", connection.connection_id, type(exc).__name__)

@@ -139,3 +139,24 @@ class Driver:
                 tok.end_column = pos - line_start + 1
             feed(tok)
         return feed(_token("$END", "", end, line, end - line_start + 1, end))
+
+
+def token_spans(text: str) -> list[tuple[str, int, str]]:
+    """(kind, offset, text) of each token of `text` as `Driver` splits it before it asks the
+    parser (kinds: ``STRING``, ``QUOTED_NAME``, ``NUMBER``, ``NAME``, the variables, ``op`` for
+    a run of operator characters, ``punct``); whitespace and comments are left out, and a
+    character no token starts with is one ``error`` token. For tools that need the statement's
+    words without parsing it (the server's prepared-statement marks)."""
+    spans: list[tuple[str, int, str]] = []
+    pos, end = 0, len(text)
+    while pos < end:
+        m = _MASTER.match(text, pos)
+        if m is None:
+            spans.append(("error", pos, text[pos]))
+            pos += 1
+            continue
+        kind = m.lastgroup or ""
+        if kind != "ws":
+            spans.append((kind, pos, m.group()))
+        pos = m.end()
+    return spans
