@@ -727,6 +727,8 @@ class DorisNativePassword(NativePasswordAuthPlugin):
             )
         except AuthenticationError as err:
             yield Forbidden(err.message)
+        except DorisqlError as err:  # the users could not be read (a catalog server that is down)
+            raise DorisError(doris_message(f"Cannot check the login now: {err.message}"), ER_UNKNOWN_ERROR) from None
         else:
             _IDENTITY.set(identity)
             yield Success(auth_info.username)
