@@ -12,11 +12,13 @@
   lists them: the MySQL protocol (`dorisql.server.mysql.MySQLListener`) and Doris's HTTP API.
 - `SharedSpark`: the one SparkSession, started on a background thread; a statement that needs
   it waits for it (a KILL ends the wait), everything else is answered at once.
-- `run_server`: refuse a non-loopback address while a privileged user has no password, open the listeners,
-  start Spark in the background and the background jobs (dorisql.engine.scheduler.default_jobs),
+- `run_server`: refuse a non-loopback address while a privileged user has no password, open
+  the listeners, start Spark in the background and the background jobs
+  (dorisql.engine.scheduler.default_jobs),
   then wait for SIGTERM / SIGINT: stop accepting, cancel running statements (each ends before
   its commit or after it, never half-way: dorisql's commit protocol), stop the jobs and Spark,
-  exit 0. Spark failing to start stops the server (exit 1) with the reason on stderr.
+  exit 0; whatever still runs SHUTDOWN_DEADLINE_SECONDS after the signal, the process ends (1).
+  Spark failing to start stops the server (exit 1) with the reason on stderr.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import logging
+import os
 import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -45,6 +49,9 @@ DEFAULT_QUERY_PORT = 9030  # Doris FE's query_port
 DEFAULT_HTTP_PORT = 8030  # Doris FE's http_port
 #: Seconds SIGTERM waits for cancelled statements to end (a commit in progress completes).
 SHUTDOWN_GRACE_SECONDS = 30.0
+#: Seconds after SIGTERM at which the process ends whatever still runs (a Spark driver that no
+#: longer answers, a stuck connection): the grace, and time to stop Spark after it.
+SHUTDOWN_DEADLINE_SECONDS = SHUTDOWN_GRACE_SECONDS + 15.0
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -344,6 +351,7 @@ def run_server(
             status = EXIT_FAILED
         log.info("shutting down")
     finally:
+        exit_after(SHUTDOWN_DEADLINE_SECONDS)
         context.stopping.set()
         context.cancel_all()
         for listener in reversed(started):
@@ -356,6 +364,19 @@ def run_server(
         spark.stop()
         log.info("stopped")
     return status
+
+
+def exit_after(seconds: float) -> None:
+    """End the process `seconds` from now unless it has ended by then (a daemon thread). A stop
+    cut short this way is a crash to the warehouse, which every commit is safe against."""
+
+    def watchdog() -> None:
+        time.sleep(seconds)
+        log.error("shutdown did not finish within %.0f s: exiting now", seconds)
+        logging.shutdown()
+        os._exit(EXIT_FAILED)
+
+    threading.Thread(target=watchdog, name="dorisql-shutdown-deadline", daemon=True).start()
 
 
 def _on_signals(stop: threading.Event) -> None:

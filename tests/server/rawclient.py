@@ -21,7 +21,9 @@ def frame(payload: bytes, seq: int) -> bytes:
     return len(payload).to_bytes(3, "little") + bytes([seq]) + payload
 
 
-def handshake_response(user: str = "root", database: str | None = None, capabilities: int = LOGIN_CAPABILITIES) -> bytes:
+def handshake_response(
+    user: str = "root", database: str | None = None, capabilities: int = LOGIN_CAPABILITIES
+) -> bytes:
     """HandshakeResponse41 with an empty password (an empty mysql_native_password answer)."""
     if database is not None:
         capabilities |= CLIENT_CONNECT_WITH_DB

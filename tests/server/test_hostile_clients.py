@@ -103,8 +103,16 @@ def test_hostile_values_through_mysql_connector_prepared_statements(loaded):
         # every parameter type mysql-connector sends, bound as a value of its type
         cur.execute(
             "SELECT ?, ?, ?, ?, ?, ?, ?, ?",
-            (7, -2.5, Decimal("12.345"), dt.date(2024, 1, 2), dt.datetime(2024, 1, 2, 3, 4, 5, 600000),
-             dt.time(1, 2, 3), None, True),
+            (
+                7,
+                -2.5,
+                Decimal("12.345"),
+                dt.date(2024, 1, 2),
+                dt.datetime(2024, 1, 2, 3, 4, 5, 600000),
+                dt.time(1, 2, 3),
+                None,
+                True,
+            ),
         )
         assert cur.fetchall() == [
             (7, -2.5, Decimal("12.345"), "2024-01-02", "2024-01-02 03:04:05.600000", "01:02:03", None, 1)
@@ -282,7 +290,10 @@ def test_users_see_and_kill_only_their_own_connections(loaded):
                     with pytest.raises(pymysql.MySQLError) as info:
                         lc.execute(statement)
                     target = statement.split()[-1]
-                    assert info.value.args == (1095, f"errCode = 2, detailMessage = You are not owner of thread {target}")
+                    assert info.value.args == (
+                        1095,
+                        f"errCode = 2, detailMessage = You are not owner of thread {target}",
+                    )
             with kim.cursor() as kc:
                 kc.execute("SHOW PROCESSLIST")
                 assert sorted(row[1] for row in kc.fetchall()) == sorted([kim.thread_id(), kim2.thread_id()])
@@ -331,7 +342,10 @@ _COMMANDS = (
     bytes([COM_FIELD_LIST]) + b"t\0%",
     bytes([COM_CHANGE_USER]) + b"root\0\0h\0" + b"\x21\x00" + b"mysql_native_password\0",
     bytes([COM_STMT_PREPARE]) + b"SELECT ? FROM t WHERE k = ?",
-    bytes([COM_STMT_EXECUTE]) + struct.pack("<IBI", 1, 0, 1) + b"\x00\x01\xfe\x00\x08\x00\x01a" + (5).to_bytes(8, "little"),
+    bytes([COM_STMT_EXECUTE])
+    + struct.pack("<IBI", 1, 0, 1)
+    + b"\x00\x01\xfe\x00\x08\x00\x01a"
+    + (5).to_bytes(8, "little"),
     bytes([COM_STMT_SEND_LONG_DATA]) + struct.pack("<IH", 1, 0) + b"abc",
     bytes([COM_STMT_FETCH]) + struct.pack("<II", 1, 5),
     bytes([COM_STMT_RESET]) + struct.pack("<I", 1),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import subprocess
+import sys
+import time
 from decimal import Decimal
 
 import pytest
@@ -165,3 +167,22 @@ def test_server_options_from_flags_and_the_config_file():
         server_options(_args(), Config(server={"port": "1"}))
     with pytest.raises(ConfigError, match="not a port number"):
         server_options(_args("--http-port", "70000"), Config())
+
+
+def test_a_stop_that_hangs_ends_the_process_at_its_deadline():
+    """SIGTERM's deadline: whatever still runs (here: a main thread that never returns), the
+    process ends, with a line saying so."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import time; from dorisql.server.main import exit_after; exit_after(1.0); time.sleep(60)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert "shutdown did not finish within 1 s: exiting now" in done.stderr
+    assert time.monotonic() - started < 20

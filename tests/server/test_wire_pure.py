@@ -93,8 +93,21 @@ def test_binary_values_of_every_type():
     ]
     bound = wire.bind(statement.sql, wire.parameter_marks(statement.sql), request.params)
     assert bound.split() == [
-        "SELECT", "-5", ",", "2.5", ",", "12.345", ",", "'2024-01-02'", ",", "'2024-01-02",
-        "03:04:05.600000'", ",", "'-01:02:03'", ",", "'abc'",
+        "SELECT",
+        "-5",
+        ",",
+        "2.5",
+        ",",
+        "12.345",
+        ",",
+        "'2024-01-02'",
+        ",",
+        "'2024-01-02",
+        "03:04:05.600000'",
+        ",",
+        "'-01:02:03'",
+        ",",
+        "'abc'",
     ]
 
 
