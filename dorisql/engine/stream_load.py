@@ -17,12 +17,20 @@ The label makes a load idempotent (docs/stream_load.md). In order:
    record found while holding the lock was left by a load that died: its table's Delta log
    tells whether it committed (every Stream Load commit carries its label in its commitInfo);
    if it did, the record becomes FINISHED and the label is taken, else the label is free;
-3. the body, then the load: the Delta commit carries ``dorisql.load_label``;
-4. the record becomes FINISHED (or CANCELLED on failure, which frees the label, as in Doris).
+3. the body (under its own lock while it exists: `orphan_bodies` tells a killed load's body
+   from a live one's), then the load: the Delta commit carries ``dorisql.load_label``;
+4. the record becomes FINISHED. A failure frees the label (CANCELLED, as in Doris) only once the
+   Delta log shows the load did not commit: a failure after the commit (the catalog's partition
+   versions, the error log, the record itself) is the load's success, and a record that cannot
+   be written stays LOADING for step 2 of the next request.
 
 A crash between 3 and 4 leaves a LOADING record whose commit is in the log: the next request
 with the label finds it (step 2) and loads nothing. A crash before 3 leaves no commit: the label
 is free again. So a load is in the table once or not at all, whatever fails when.
+
+A lock that cannot be taken because the lock service (a PostgreSQL catalog) is unreachable is a
+CatalogError, a retryable failure, never "Label Already Exists". Finished and failed labels are
+forgotten after ``label_keep_max_second`` (`label_expired`, `expire_labels`: the trash job).
 """
 
 from __future__ import annotations
