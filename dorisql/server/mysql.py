@@ -1012,7 +1012,12 @@ class ServerConnection(Connection):
             flags=flags,
         )
         info = result.message if result.message and result.message != "Database changed" else ""
-        return parts + (self.server_charset.encode(info) if info else b"")
+        if not info:
+            return parts
+        # A length-encoded string, as Doris's OkPacket writes it: libmysqlclient and libmariadb
+        # read the info that way and refuse the packet ("Received malformed packet") otherwise.
+        encoded = self.server_charset.encode(info)
+        return parts + uint_len(len(encoded)) + encoded
 
     async def handle_query(self, data: bytes) -> None:
         com_query = wire.parse_com_query(self.capabilities, self.client_charset, data)

@@ -356,6 +356,18 @@ def test_mysql_command_line_client(loaded):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "k\tv\n1\ta\n2\tNULL\nTables_in_srv\nt\n"
+    # a statement whose OK packet carries an info text (DELETE's label and status) and the
+    # statements after it in the same script (the info is a length-encoded string, as Doris sends it)
+    done = subprocess.run(
+        [*base, "-vv", "srv", "-e", "DELETE FROM t WHERE k = 9; SELECT count(*) FROM t"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "'status':'VISIBLE'" in done.stdout
+    assert lines[lines.index("count(*)") + 1] == "2"  # the script went on after the DELETE
     done = subprocess.run([*base, "-e", "SELECT * FROM srv.nope"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     # (MariaDB's client echoes the failed statement above the error line)
