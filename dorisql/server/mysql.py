@@ -668,14 +668,14 @@ class ServerSession(BaseSession):
         return Result.table(PROCESSLIST_COLUMNS, rows)
 
     def is_admin(self) -> bool:
-        """Whether this connection's user holds ADMIN (sees and kills every connection)."""
-        from dorisql.auth.privileges import ADMIN, Need, allowed
-        from dorisql.auth.users import grants_of
+        """Whether this connection's user sees everything (ADMIN): every connection in SHOW
+        PROCESSLIST, and may KILL any of them (dorisql.auth.visibility, the one door)."""
+        from dorisql.auth.visibility import Visibility
 
         engine = self.engine
         if engine is None or self.identity is None:
             return False
-        return allowed(grants_of(engine.catalog, self.identity), Need(frozenset((ADMIN,))))
+        return Visibility.for_identity(engine.catalog, self.identity).everything
 
     def set_names(self, rest: str) -> Result:
         words = re.split(r"\s+", rest.strip())
