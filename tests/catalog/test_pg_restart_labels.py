@@ -182,3 +182,65 @@ def test_forget_loads_removes_only_the_records_it_was_given(open_cat):
     assert catalog.forget_loads([old, other]) == 1
     assert catalog.get_load("d", "a") is None
     assert catalog.get_load("d", "b").txn_id == 3
+
+
+# ---------------------------------------------------------------------- a real `dorisql server`
+
+
+@pytest.mark.spark
+def test_a_server_on_a_restarted_catalog_logs_in_loads_and_names_the_catalog_while_it_is_down(pg, tmp_path):
+    # The reproduction: `dorisql server --catalog postgresql://...`, labelled Stream Loads
+    # with curl-like PUTs before and after a restart, and logins while the catalog is down.
+    import signal
+    import subprocess
+
+    import pymysql
+    from server.serverkit import DORISQL, free_port, wait_for_port
+
+    from isolation import dorisql_env
+
+    url = pg.new_database()
+    port, http_port = free_port(), free_port()
+    log = tmp_path / "server.log"
+    env = {**dorisql_env(tmp_path / "home"), "DORISQL_MASTER": "local[2]"}
+    command = [DORISQL, "server", "--warehouse", str(tmp_path / "wh"), "--catalog", url]
+    command += ["--query-port", str(port), "--http-port", str(http_port)]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(process, port, log)
+
+        def sql(text: str):
+            with pymysql.connect(host="127.0.0.1", port=port, user="root", password="", autocommit=True) as conn:
+                with conn.cursor() as cur:
+                    cur.execute(text)
+                    return cur.fetchall()
+
+        sql("CREATE DATABASE sl")
+        sql("CREATE TABLE sl.t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+        assert _put(http_port, b"1,1\n", "srv_before")[1]["Status"] == "Success"
+
+        pg.restart()
+        status, answer = _put(http_port, b"2,2\n", "srv_after")
+        assert answer["Status"] == "Success", answer  # not "Label Already Exists" (RUNNING)
+
+        pg.stop()
+        try:
+            with pytest.raises(pymysql.err.OperationalError) as refused:
+                sql("SELECT 1")
+            code, message = refused.value.args
+            assert code == 1105 and "catalog postgresql://dorisql@127.0.0.1" in message, message
+            assert "internal error" not in message.lower()
+            status, answer = _put(http_port, b"3,3\n", "srv_down")
+            assert answer["Status"] == "Fail" and "catalog" in answer["Message"], answer
+        finally:
+            pg.start()
+        assert _put(http_port, b"3,3\n", "srv_down")[1]["Status"] == "Success"
+        assert sorted(sql("SELECT k FROM sl.t")) == [(1,), (2,), (3,)]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
