@@ -168,6 +168,12 @@ class StorageDamagedError(ExecutionError):
         self.table = table
 
 
+class InvalidCharacterStringError(InvalidValueError):
+    """Text that is not UTF-8 where Doris needs it (MySQL's ER_INVALID_CHARACTER_STRING)."""
+
+    code = 1300
+
+
 class DiskFullError(ExecutionError):
     """The disk a statement writes to is full (or its quota is used up): Doris's "No space left
     on device". The statement changed nothing; reads still work."""

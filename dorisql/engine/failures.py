@@ -33,7 +33,9 @@ from dorisql.errors import (
     DorisqlError,
     ExecutionError,
     InternalError,
+    InvalidCharacterStringError,
     InvalidValueError,
+    NotSupportedError,
     ReadOnlyWarehouseError,
     StorageDamagedError,
     UnknownColumnError,
@@ -90,6 +92,9 @@ def _classify(exc: BaseException, warehouse: Path | None, views: Mapping[str, st
     full = disk_full(exc)
     if full is not None:
         return DiskFullError(full)
+    text = invalid_utf8(exc)
+    if text is not None:
+        return text
     spark = _spark_failure(exc, warehouse, views)
     if spark is not None:
         return spark
@@ -101,7 +106,10 @@ def _classify(exc: BaseException, warehouse: Path | None, views: Mapping[str, st
     read_only = _read_only_failure(exc, warehouse)
     if read_only is not None:
         return read_only
-    if _is_py4j_failure(exc):
+    external = external_failure(exc)
+    if external is not None:
+        return external
+    if _is_py4j_failure(exc) and not _is_java_exception(exc):
         return ExecutionError(f"Spark stopped unexpectedly (see {logfile.log_path()})")
     return InternalError(f"Internal error (see {logfile.log_path()})")
 
@@ -172,6 +180,8 @@ def spark_error(
         return AnalysisError(text)
     if sqlstate.startswith("22") and text:
         return InvalidValueError(text)
+    if sqlstate.startswith("0A") and text:  # feature not supported
+        return NotSupportedError(text)
     return None
 
 
@@ -209,6 +219,149 @@ def is_spark_analysis_error(exc: BaseException) -> bool:
 def _is_py4j_failure(exc: BaseException) -> bool:
     protocol = sys.modules.get("py4j.protocol")
     return protocol is not None and isinstance(exc, protocol.Py4JError)
+
+
+def _is_java_exception(exc: BaseException) -> bool:
+    """A Java exception came back through py4j: the JVM is alive and answered (unless it ran
+    out of memory, after which it cannot be trusted)."""
+    protocol = sys.modules.get("py4j.protocol")
+    if protocol is None or not isinstance(exc, protocol.Py4JJavaError):
+        return False
+    return not any(name.endswith("OutOfMemoryError") for name, _ in java_causes(exc))
+
+
+# ------------------------------------------------------------------------------------- text
+
+
+def invalid_utf8(exc: BaseException) -> InvalidCharacterStringError | None:
+    """Text that cannot be UTF-8 (a lone surrogate: a byte the MySQL protocol could not decode,
+    kept by ``surrogateescape``), found when it was to be sent to Spark, SQLite or a file.
+
+    MySQL's and Doris's ER_INVALID_CHARACTER_STRING: ``Invalid utf8mb4 character string: 'FF'``."""
+    for current in _chain(exc):
+        if isinstance(current, UnicodeError) and isinstance(current, (UnicodeEncodeError, UnicodeDecodeError)):
+            bad = current.object[current.start : current.end]
+            return InvalidCharacterStringError(f"Invalid utf8mb4 character string: '{invalid_text_hex(bad)}'")
+    return None
+
+
+#: A lone surrogate: text that came from bytes that are not UTF-8 (``surrogateescape``).
+_SURROGATES = re.compile("[\ud800-\udfff]+")
+
+
+def refuse_invalid_utf8(text: str | None) -> None:
+    """Refuse a statement whose text holds bytes that were not UTF-8 (decoded with
+    ``surrogateescape``): ``Invalid utf8mb4 character string: 'FF'`` (MySQL's and Doris's 1300),
+    before any of it reaches the catalog or Spark (which could not even be sent such text)."""
+    bad = _SURROGATES.search(text or "")
+    if bad is not None:
+        shown = invalid_text_hex(bad.group()[:8])
+        raise InvalidCharacterStringError(f"Invalid utf8mb4 character string: '{shown}'")
+
+
+def invalid_text_hex(bad: str | bytes) -> str:
+    """MySQL's rendering of invalid text: the bytes in upper-case hex (a ``surrogateescape``
+    character U+DC80..U+DCFF is the byte it stands for; another surrogate is shown as U+XXXX)."""
+    if isinstance(bad, bytes):
+        return bad.hex().upper()
+    parts = []
+    for ch in bad:
+        code = ord(ch)
+        parts.append(f"{code - 0xDC00:02X}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}")
+    return "".join(parts)
+
+
+def _chain(exc: BaseException):
+    """`exc` and the exceptions it was raised from or while handling (at most 20)."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [exc]
+    while pending and len(seen) < 20:
+        current = pending.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        pending += [current.__cause__, current.__context__]
+
+
+# ------------------------------------------------------------------------------------- external files
+
+#: "Caused by: java.net.ConnectException: Connection refused" in a Java stack trace's text.
+_JAVA_CAUSE = re.compile(r"((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error))(?:: (.*))?$", re.MULTILINE)
+#: A local absolute path in a message: never shown (it is the server's).
+_LOCAL_PATH = re.compile(r"(?<![\w:/.])/(?:[^\s/'\"]+/)*[^\s/'\"]*")
+
+
+def java_causes(exc: BaseException) -> list[tuple[str, str]]:
+    """(Java class name, message) of every Java exception named in `exc`'s text (a py4j or
+    Spark Connect error carries the Java stack trace with its "Caused by:" lines), outermost first."""
+    found: list[tuple[str, str]] = []
+    for current in _chain(exc):
+        try:
+            text = str(current)
+        except Exception:  # the JVM is gone
+            continue
+        for name, message in _JAVA_CAUSE.findall(text):
+            if (name, message) not in found:
+                found.append((name, (message or "").strip()))
+    return found
+
+
+def external_failure(exc: BaseException, name: str | None = None, uri: str | None = None) -> DorisqlError | None:
+    """A read of external files (s3(), hdfs()) that failed for a reason the user can fix: a file
+    system Spark does not have, an endpoint that does not answer, an unknown host, access denied,
+    a missing file. The message names the cause; None when it is none of these.
+
+    `name` and `uri` (the table function and what it was to read) prefix the message."""
+    causes = java_causes(exc)
+    if not causes:
+        return None
+    cause = _external_cause(causes)
+    if cause is None:
+        return None
+    where = f"{name}(): cannot read '{uri}': " if name and uri else (f"{name}(): " if name else "")
+    return ExecutionError(_one_line(where + cause))
+
+
+def translate_external(exc: BaseException, name: str, uri: str) -> DorisqlError | None:
+    """`external_failure` for table function `name` reading `uri`, logged like `translate`."""
+    err = external_failure(exc, name, uri)
+    if err is not None:
+        logfile.record_failure(exc, shown=_as_shown(err))
+    return err
+
+
+def _external_cause(causes: list[tuple[str, str]]) -> str | None:
+    names = {name.rsplit(".", 1)[-1]: message for name, message in causes}  # the innermost one wins
+    for _name, message in causes:
+        scheme = re.search(r'No FileSystem for scheme "?([\w+.-]+)"?', message)
+        if scheme:
+            return (
+                f"no file system for '{scheme.group(1)}://' in this Spark "
+                "(its Hadoop connector is not on Spark's classpath)"
+            )
+        missing = re.search(r"Class (org\.apache\.hadoop\.fs\.[\w.$]+) not found", message)
+        if missing:
+            connector = "hadoop-aws" if ".s3a." in missing.group(1) else "its Hadoop connector"
+            return f"{missing.group(1)} is not on Spark's classpath (add {connector} to Spark's jars)"
+    if "UnknownHostException" in names:
+        unknown = names["UnknownHostException"].split(":")[0].split()
+        return f"unknown host {unknown[0]}" if unknown else "unknown host"
+    for refused in ("ConnectException", "NoRouteToHostException", "ConnectTimeoutException", "SocketTimeoutException"):
+        if refused in names:
+            called = next((m for _, m in causes if re.search(r" to \S+ failed", m)), "")
+            peer = re.search(r" to (\S+?) failed", called)
+            reason = (names[refused] or refused).split(";")[0]
+            reason = re.sub(r"^.*?: ", "", reason) if "failed" in reason else reason
+            return f"cannot connect to {peer.group(1)}: {reason}" if peer else f"cannot connect: {reason}"
+    if "AccessDeniedException" in names or any("403" in m and "Forbidden" in m for _, m in causes):
+        return "access denied"
+    if "FileNotFoundException" in names:
+        return "no such file or folder"
+    for name, message in causes:
+        if name.rsplit(".", 1)[-1] == "IOException" and message:
+            return _LOCAL_PATH.sub("<path>", message.split("\n")[0])
+    return None
 
 
 # ------------------------------------------------------------------------------------- storage

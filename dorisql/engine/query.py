@@ -390,6 +390,18 @@ class _Sources:
     functions: list[exp.Table] = field(default_factory=list)  # table functions in FROM
 
 
+def refuse_time_travel(tree: exp.Expression) -> None:
+    """``FOR VERSION AS OF`` / ``FOR TIME AS OF`` (and Spark's ``VERSION|TIMESTAMP AS OF``):
+    Doris reads older snapshots of external Iceberg, Paimon and Hudi tables only; a Doris table
+    (and so a dorisql table) has none to read."""
+    for table in tree.find_all(exp.Table):
+        if table.args.get("version") is not None:
+            raise NotSupportedError(
+                f"time travel (FOR VERSION AS OF / FOR TIME AS OF) on table '{table.name}': Doris "
+                "reads older versions of external Iceberg, Paimon and Hudi tables only"
+            )
+
+
 def _sources(tree: exp.Expression) -> _Sources:
     """Classify every `exp.Table` of the tree; refuse what dorisql cannot read."""
     found = _Sources()
@@ -559,6 +571,7 @@ def plan_query(
     `system_table` reads the tables of information_schema.
     """
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
+    refuse_time_travel(tree)
     name_columns(tree)  # before `prepare`: an item's header is its text as written
     if prepare is not None:
         prepare(tree)

@@ -280,6 +280,7 @@ class Engine:
         handler = _HANDLERS.get(type(statement))
         if handler is None:
             raise NotSupportedError(type(statement).__name__)
+        failures.refuse_invalid_utf8(statement.text)
         if not statement.reads_only:
             _refuse_information_schema(self, statement)
         if self.catalog.read_only and not statement.reads_only:

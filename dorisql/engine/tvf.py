@@ -32,9 +32,9 @@ from urllib.parse import urlsplit
 
 from sqlglot import exp
 
-from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError
 
-from . import local_files
+from . import failures, local_files
 
 __all__ = [
     "TABLE_FUNCTIONS",
@@ -215,7 +215,19 @@ def read_table_function(
         location = hdfs_location(args)
     else:  # pragma: no cover - the planner only passes TABLE_FUNCTIONS
         raise AnalysisError(f"Could not find table function {name}")
-    reader = spark.read.options(**options)
+    try:
+        return _read(spark.read.options(**options), fmt, location, args)
+    except DorisqlError:
+        raise
+    except Exception as exc:
+        if name in ("s3", "hdfs"):  # the endpoint, the file system, the file: say which
+            err = failures.translate_external(exc, name, args.get("uri", ""))
+            if err is not None:
+                raise err from exc
+        raise
+
+
+def _read(reader, fmt: str, location: str | list[str], args: dict[str, str]):
     if fmt in ("csv", "csv_with_names", "csv_with_names_and_types"):
         separator = args.get("column_separator", "\t")
         reader = reader.option("sep", separator).option("header", fmt != "csv")
