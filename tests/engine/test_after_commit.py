@@ -118,3 +118,31 @@ def test_stream_load_keeps_its_label_when_its_record_cannot_be_finished(eng):
     assert again.status == "Label Already Exists" and again.existing_job_status == "FINISHED"
     assert eng.catalog.get_load("d", "after_commit_2").state == "FINISHED"
     assert stored(eng, "t").count(200) == 1
+
+
+def test_a_postgresql_catalog_failing_after_the_commit_keeps_the_label(postgres_url, make_engine, spark, tmp_path):
+    # The same step on the PostgreSQL catalog: a trigger refuses the partitions' version bump.
+    import psycopg
+
+    warehouse = tmp_path / "wh_pg"
+    warehouse.mkdir()
+    engine = make_engine(warehouse, spark=spark, catalog=postgres_url)
+    try:
+        run(engine, "CREATE DATABASE d; USE d")
+        run(engine, "CREATE TABLE t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+        with psycopg.connect(postgres_url, autocommit=True) as db:
+            db.execute(
+                "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN RAISE EXCEPTION 'injected: the catalog refuses this write'; END $$"
+            )
+            db.execute("CREATE TRIGGER refuse_tables BEFORE UPDATE ON tables FOR EACH ROW EXECUTE FUNCTION refuse()")
+            inserted = run(engine, "INSERT INTO t VALUES (1, 1)")
+            committed_warning(inserted)
+            first = _load(engine, "pg_after_commit", b"2,2\n")
+            assert first.status == "Success", first.message
+            again = _load(engine, "pg_after_commit", b"2,2\n")
+            db.execute("DROP TRIGGER refuse_tables ON tables")
+        assert again.status == "Label Already Exists" and again.existing_job_status == "FINISHED"
+        assert stored(engine, "t") == [1, 2]
+    finally:
+        engine.close()
