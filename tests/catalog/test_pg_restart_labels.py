@@ -244,3 +244,29 @@ def test_a_server_on_a_restarted_catalog_logs_in_loads_and_names_the_catalog_whi
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def test_a_body_held_through_the_postgresql_lock_service_is_not_an_orphan(pg, warehouse_on_pg, make_engine):
+    # With a PostgreSQL catalog a load's body lock is an advisory lock (no lock file): a body
+    # another process's load holds stays; once that process's session ends, it is an orphan.
+    import time
+
+    from dorisql.engine.stream_load import body_dir, orphan_bodies
+
+    root, url = warehouse_on_pg
+    engine = make_engine(root, catalog=url)
+    folder = body_dir(root)
+    folder.mkdir(parents=True)
+    body = folder / "70001.body"
+    body.write_bytes(b"1,1\n")
+    then = time.time() - 3600
+    os.utime(body, (then, then))
+    loader = AdvisoryLocks(url)  # another process's lock session
+    try:
+        assert loader.try_acquire(os.path.relpath(body, root))
+        assert orphan_bodies(engine, time.time(), remove=True) == [] and body.exists()
+    finally:
+        loader.close()  # the process died: the server released its locks
+    assert [b.path for b in orphan_bodies(engine, time.time(), remove=True)] == [body]
+    assert not body.exists()
+    engine.close()
