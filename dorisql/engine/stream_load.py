@@ -198,7 +198,7 @@ def _stream_load(engine, db, table, options, receive_body, error_url, user, star
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # The body's own lock, held while the body exists: what tells the cleanup
-            # (clean_orphan_bodies) a live load's body from a dead one's.
+            # (orphan_bodies) a live load's body from a dead one's.
             with _body_lock(path):
                 try:
                     read_started = time.perf_counter()
@@ -250,7 +250,20 @@ def _failure_message(engine: Engine, exc: Exception) -> str:
         logfile.record_failure(exc, shown=DISK_FULL_MESSAGE)
         return DISK_FULL_MESSAGE
     error = exc if isinstance(exc, DorisqlError) else failures.translate(exc, warehouse=engine.warehouse)
-    return str(error)
+    return _without_server_paths(str(error), engine)
+
+
+#: A failure whose message would show the server's files (its log, its warehouse folder).
+INTERNAL_MESSAGE = "[INTERNAL_ERROR]the load failed; the server's log has the details"
+
+
+def _without_server_paths(message: str, engine: Engine) -> str:
+    """The message for the client, unless it names a server path (an internal error pointing at
+    the log file): then Doris's INTERNAL_ERROR wording, the detail being in the log already."""
+    from dorisql import logfile
+
+    places = {str(engine.warehouse.resolve()), str(engine.warehouse), str(logfile.log_path().parent)}
+    return INTERNAL_MESSAGE if any(p and p in message for p in places) else message
 
 
 def _record(engine: Engine, record: LoadRecord) -> None:

@@ -252,3 +252,16 @@ def test_a_full_disk_is_a_stream_load_failure_in_dorises_shape(small_disk, make_
         assert record is None or record.state in ("CANCELLED", "LOADING")
         assert list(body_dir(small_disk).glob("*.body")) == []
         filler.unlink()
+
+
+def test_an_internal_failure_names_no_server_path(warehouse, make_engine):
+    # An engine that cannot start Spark (the pure tier has no Java: tests/conftest.py): the load fails, in Doris's
+    # shape, without the server's log path that the failure's own message carries.
+    from dorisql.server.http import HttpListener
+
+    make_engine(warehouse).execute_sql(DDL)
+    with HttpListener(lambda: make_engine(warehouse), "127.0.0.1", 0) as listener:
+        status, answer = _put(listener.port, b"1,1\n", "no_spark")
+    assert status == 200 and answer["Status"] == "Fail", answer
+    assert answer["Message"] == "[INTERNAL_ERROR]the load failed; the server's log has the details", answer
+    assert make_engine(warehouse).catalog.get_load("d", "no_spark").state == "CANCELLED"
