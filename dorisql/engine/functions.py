@@ -30,10 +30,18 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from dorisql.errors import AnalysisError
-from dorisql.syntax.dialect import call_name
+from dorisql.errors import AnalysisError, InvalidValueError
+from dorisql.syntax.cancel import checked
+from dorisql.syntax.dialect import call_name, replace_node
 
-__all__ = ["ALLOWED_FUNCTIONS", "check_functions", "is_table_position", "translate_functions"]
+__all__ = [
+    "ALLOWED_FUNCTIONS",
+    "MAX_STRING_BYTES",
+    "check_functions",
+    "expression_limit_failure",
+    "is_table_position",
+    "translate_functions",
+]
 
 _MATH = """
 abs acos asin atan atan2 bin bit_count bitand bitnot bitor bitxor bit_shift_left bit_shift_right
@@ -119,7 +127,7 @@ def is_table_position(node: exp.Expr) -> bool:
 
 def check_functions(tree: exp.Expression) -> None:
     """Refuse the query if it calls a function that is not allowed (table functions aside)."""
-    for node in tree.find_all(exp.Func):
+    for node in checked(tree.find_all(exp.Func)):
         name = call_name(node)
         if name is None or is_table_position(node):
             continue
@@ -172,9 +180,10 @@ def translate_functions(tree: exp.Expression) -> exp.Expression:
     - ``date_add`` / ``date_sub`` / ``days_add`` ... ``years_sub`` with a count that is not a
       literal: the count cast to INT (Spark's DATE_ADD and ADD_MONTHS refuse a BIGINT);
     - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``;
-    - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string).
+    - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string);
+    - the calls whose result can be far larger than their arguments are bounded (`_bound_sizes`).
     """
-    for node in list(tree.find_all(exp.Func)):
+    for node in checked(list(tree.find_all(exp.Func))):
         if is_table_position(node):
             continue
         name = call_name(node)
@@ -183,16 +192,206 @@ def translate_functions(tree: exp.Expression) -> exp.Expression:
         elif isinstance(node, exp.Anonymous) and name in _UNIT_ARITHMETIC and len(node.expressions) == 2:
             unit, op = _UNIT_ARITHMETIC[name]
             value, count = node.expressions
-            node.replace(_date_arith(node, unit, op == "sub", value, count))
+            replace_node(node, _date_arith(node, unit, op == "sub", value, count))
         elif isinstance(node, (exp.DateAdd, exp.DateSub)) and node.expression is not None:
             unit = (node.text("unit") or "DAY").upper()
             if unit in _TIME_UNITS:
-                node.replace(_date_arith(node, unit, isinstance(node, exp.DateSub), node.this, node.expression))
+                replace_node(node, _date_arith(node, unit, isinstance(node, exp.DateSub), node.this, node.expression))
             else:
                 node.set("expression", _int_count(node.expression))
         elif isinstance(node, exp.AddMonths) and node.expression is not None:
             node.set("expression", _int_count(node.expression))
         elif isinstance(node, exp.UnixToTime) and node.args.get("format") is not None:
             # from_unixtime(ts, '%Y-%m-%d'): a formatted string (sqlglot's Spark output drops the format)
-            node.replace(exp.UnixToStr(this=node.this, format=node.args["format"]))
+            replace_node(node, exp.UnixToStr(this=node.this, format=node.args["format"]))
+    _bound_sizes(tree)
     return tree
+
+
+# --------------------------------------------------------------------------- what one value may take
+
+#: The most bytes one string value may have: Doris's ``string_type_length_soft_limit_bytes``
+#: (1 MiB by default: the longest STRING Doris stores). Spark builds a value whole in the
+#: memory of the JVM that evaluates it (the driver, for a constant or a local master), so one
+#: ``repeat('ab', 1e9)`` could stop the server's Spark for everyone: such a value is refused.
+MAX_STRING_BYTES = 1024 * 1024
+
+#: What every refusal's message starts with (Doris's words for a string over its limit).
+LIMIT_MESSAGE = "string column length is too large"
+
+_VALUE = "__dorisql_v"
+
+
+def _size_of(*sizes: str) -> str:
+    return " * ".join(f"CAST({size} AS DOUBLE)" for size in sizes)
+
+
+#: The calls whose result size is not bounded by their arguments' sizes: their argument slots,
+#: which argument is the count, and how many bytes (or, for arrays, elements) the result
+#: takes, in Spark SQL over the arguments (``{a0}``, ``{a1}`` ... in slot order), known before
+#: the call runs.
+_GROWTH: dict[str, tuple[tuple[str, ...], int, str]] = {
+    # repeat(s, n): n copies of s
+    "repeat": (("this", "times"), 1, _size_of("octet_length({a0})", "greatest({a1}, 0)")),
+    # space(n): n blanks
+    "space": (("this",), 0, _size_of("greatest({a0}, 0)")),
+    # lpad / rpad(s, n, pad): n characters, each at least a byte
+    "lpad": (("this", "expression", "fill_pattern"), 1, _size_of("greatest({a1}, 0)")),
+    "rpad": (("this", "expression", "fill_pattern"), 1, _size_of("greatest({a1}, 0)")),
+    # array_repeat(x, n) / array_with_constant(n, x): n elements
+    "array_repeat": (("expressions",), 1, _size_of("greatest({a1}, 0)")),
+    "array_with_constant": (("expressions",), 0, _size_of("greatest({a0}, 0)")),
+}
+
+#: Calls whose result is at most the sum of their arguments (each bounded itself), checked
+#: once built: a chain of them (a CTE concatenating its own rows' values) grows no further.
+_CHECKED_AFTER = frozenset({"concat", "concat_ws"})
+
+_GUARDED = frozenset(_GROWTH) | _CHECKED_AFTER
+
+
+def _bound_sizes(tree: exp.Expression) -> None:
+    """Each call of `_GROWTH` becomes one that refuses, before it runs, a result over
+    MAX_STRING_BYTES (Doris's limit; an array: that many elements); each of `_CHECKED_AFTER`
+    refuses a result over it once built. A refusal is Spark's ``raise_error`` with LIMIT_MESSAGE,
+    which `expression_limit_failure` turns into Doris's error while Spark stays up.
+
+    The check is the call's count argument: ``repeat(s, IF(size > limit, raise_error(...), n))``
+    (``concat(...)``: ``IF(octet_length(c) > limit, raise_error(...), c)``). It sits inside the
+    call, so Spark's constant folding, which evaluates constant calls while planning, meets
+    the refusal before it could build a constant ``repeat('ab', 1e9)`` on the driver. The
+    size reads the arguments again, which costs nothing for columns and literals; when an
+    argument holds another bounded call, evaluating it twice at each level of nesting would
+    double the work per level, so there the arguments are evaluated once, bound to a lambda
+    variable (``transform(array(struct of the arguments), v -> IF(..., call(v.a0, ...)))[1]``;
+    such an expression cannot be matched by ORDER BY or GROUP BY text, a rare case)."""
+    for node in checked(list(tree.find_all(exp.Func))):
+        if is_table_position(node):
+            continue
+        name = call_name(node)
+        if name not in _GUARDED:
+            continue
+        args = _arguments(node, _GROWTH[name][0] if name in _GROWTH else ("expressions",))
+        if not args or any(isinstance(a, exp.Star) for a in args):
+            continue
+        nested = any(call_name(inner) in _GUARDED for a in args for inner in a.find_all(exp.Func) if call_name(inner))
+        if name in _GROWTH:
+            slots, count, size = _GROWTH[name]
+            if count >= len(args):  # fewer arguments than the call needs: Spark refuses it anyway
+                continue
+            if nested:
+                _guard_once(node, name, slots, args, size)
+            else:
+                _guard_count(node, name, slots, args, count, size)
+        elif nested:
+            _guard_once(node, name, ("expressions",), args, None)
+        else:
+            _guard_result(node, name)
+
+
+def _arguments(node: exp.Expr, slots: tuple[str, ...]) -> list[exp.Expr]:
+    args: list[exp.Expr] = []
+    for slot in slots:
+        value = node.args.get(slot)
+        if isinstance(value, list):
+            args.extend(value)
+        elif value is not None:
+            args.append(value)
+    return args
+
+
+def _refusal(name: str, size_sql: str, unit: str) -> str:
+    limit = (
+        f"more than the {MAX_STRING_BYTES} bytes a string may hold (string_type_length_soft_limit_bytes)"
+        if unit == "bytes"
+        else f"more than the {MAX_STRING_BYTES} elements an array may hold"
+    )
+    return (
+        f"raise_error(concat('{LIMIT_MESSAGE}: {name}() would return ', format_string('%.0f', {size_sql}), "
+        f"' {unit}, {limit}'))"
+    )
+
+
+def _unit(name: str) -> str:
+    return "elements" if name.startswith("array") else "bytes"
+
+
+def _guard_count(
+    node: exp.Expr, name: str, slots: tuple[str, ...], args: list[exp.Expr], count: int, size: str
+) -> None:
+    """``call(..., IF(size > limit, raise_error(...), n), ...)``: the arguments are leaves."""
+    size_sql = size.format(**{f"a{i}": f"__dorisql_arg{i}" for i in range(len(args))})
+    guard = _template(f"IF({size_sql} > {MAX_STRING_BYTES}, {_refusal(name, size_sql, _unit(name))}, __dorisql_count)")
+    count_node = args[count]
+    sizes = {f"__dorisql_arg{i}": a.copy() for i, a in enumerate(args)}  # copies: the call keeps its own
+    replace_node(count_node, guard)
+    _fill(guard, sizes | {"__dorisql_count": count_node})
+
+
+def _guard_result(node: exp.Expr, name: str) -> None:
+    """``IF(octet_length(call) > limit, raise_error(...), call)``: the arguments are leaves."""
+    size_sql = "CAST(octet_length(__dorisql_call) AS DOUBLE)"
+    guard = _template(f"IF({size_sql} > {MAX_STRING_BYTES}, {_refusal(name, size_sql, 'bytes')}, __dorisql_call)")
+    replace_node(node, guard)
+    _fill(guard, {"__dorisql_call": node})
+
+
+def _guard_once(node: exp.Expr, name: str, slots: tuple[str, ...], args: list[exp.Expr], size: str | None) -> None:
+    """The call on its arguments bound to a lambda variable (each evaluated once): checked
+    before it runs (`size`) or, without one, its result once built."""
+    if size is not None:
+        size_sql = size.format(**{f"a{i}": f"{_VALUE}.a{i}" for i in range(len(args))})
+        body = f"IF({size_sql} > {MAX_STRING_BYTES}, {_refusal(name, size_sql, _unit(name))}, __dorisql_call)"
+    else:
+        built = "CAST(octet_length(__dorisql_call) AS DOUBLE)"
+        body = f"IF({built} > {MAX_STRING_BYTES}, {_refusal(name, built, 'bytes')}, __dorisql_call)"
+    fields = ", ".join(f"'a{i}', __dorisql_arg{i}" for i in range(len(args)))
+    guarded = _template(f"element_at(transform(array(named_struct({fields})), {_VALUE} -> {body}), 1)")
+    replace_node(node, guarded)
+    i = 0
+    for slot in slots:  # the call reads its arguments from the lambda variable
+        value = node.args.get(slot)
+        if isinstance(value, list):
+            fresh = []
+            for _ in value:
+                fresh.append(exp.column(f"a{i}", table=_VALUE))
+                i += 1
+            node.set(slot, fresh)
+        elif value is not None:
+            node.set(slot, exp.column(f"a{i}", table=_VALUE))
+            i += 1
+    _fill(guarded, {f"__dorisql_arg{i}": a for i, a in enumerate(args)} | {"__dorisql_call": node})
+
+
+def _template(sql: str) -> exp.Expr:
+    import sqlglot
+
+    return sqlglot.parse_one(sql, read="spark")
+
+
+def _fill(tree: exp.Expr, values: dict[str, exp.Expr]) -> None:
+    """Put each value where `tree` has a column of its placeholder name: the first time the
+    node itself, then copies."""
+    used: set[str] = set()
+    for col in list(tree.find_all(exp.Column)):
+        if not col.table and col.name in values:
+            value = values[col.name]
+            replace_node(col, value.copy() if col.name in used else value)
+            used.add(col.name)
+
+
+def expression_limit_failure(exc: BaseException) -> InvalidValueError | None:
+    """The Doris error for a Spark failure raised by a bound of `_bound_sizes`, else None."""
+    import sys
+
+    errors = sys.modules.get("pyspark.errors")
+    if errors is None or not isinstance(exc, errors.PySparkException):
+        return None
+    try:
+        condition = exc.getCondition() or ""
+        message = (exc.getMessageParameters() or {}).get("errorMessage", "")
+    except Exception:  # the JVM is gone: not a refusal of ours
+        return None
+    if condition != "USER_RAISED_EXCEPTION" or not message.startswith(LIMIT_MESSAGE):
+        return None
+    return InvalidValueError(message)

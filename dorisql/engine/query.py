@@ -42,6 +42,7 @@ from dorisql.engine.merge import key_model, merge_with_merged
 from dorisql.engine.pruning import PruneResult, prune, split_conjuncts
 from dorisql.engine.tvf import TABLE_FUNCTIONS, table_function_properties
 from dorisql.errors import AnalysisError, DorisqlError, NoDatabaseSelectedError, NotSupportedError, UnknownTableError
+from dorisql.syntax.cancel import checked, checkpoint
 from dorisql.syntax.dialect import header_text, is_temporary, parse_query, partition_names
 
 __all__ = [
@@ -523,10 +524,15 @@ def name_columns(tree: exp.Expression) -> None:
     select = _outer_select(tree)
     if select is None:
         return
-    for item in list(select.expressions):
+    # One new list set at once: replacing item by item re-parents the whole list each time
+    # (sqlglot's Expression.replace), quadratic in the number of items.
+    items = []
+    for item in checked(select.expressions):
         text = header_text(item)
         if text is not None:
-            item.replace(exp.alias_(item.copy(), exp.to_identifier(text, quoted=True)))
+            item = exp.alias_(item, exp.to_identifier(text, quoted=True), copy=False)  # re-parented
+        items.append(item)
+    select.set("expressions", items)
 
 
 # --------------------------------------------------------------------------- planning
@@ -636,16 +642,18 @@ def plan_query(
         for sides, special in plan.joins:
             if special.strategy == "colocate":
                 _plan_colocated(spark, plan, sides, special, raws)
-        for col in tree.find_all(exp.Column):
+        for col in checked(tree.find_all(exp.Column)):
             if col.args.get("db") is not None:
                 col.set("db", None)
                 col.set("catalog", None)
+        checkpoint()
         try:
             plan.spark_sql = tree.sql(
                 dialect="spark", unsupported_level=ErrorLevel.RAISE, normalize_functions=False, comments=False
             )
         except UnsupportedError as e:
             raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
+        checkpoint()  # (writing a huge query's text takes a while: cancelled meanwhile, not run)
     except BaseException:
         drop_views(spark, plan.views)
         raise

@@ -253,11 +253,19 @@ class Engine:
             raise NoDatabaseSelectedError()
         return name
 
+    def parse(self, sql: str) -> list[ast.Statement]:
+        """`dorisql.syntax.parse`, stopped by `cancel()` (a KILL while a 16 MiB statement is
+        being read): CancelledError. A cancel from before the call is forgotten."""
+        from dorisql.syntax import parse
+        from dorisql.syntax.cancel import cancellable
+
+        self._cancelled.clear()
+        with cancellable(self.check_cancelled):
+            return parse(sql)
+
     def execute_sql(self, sql: str) -> list[Result]:
         """Parse and run every statement of a script, stopping at the first error."""
-        from dorisql.syntax import parse
-
-        return [self.execute(statement) for statement in parse(sql)]
+        return [self.execute(statement) for statement in self.parse(sql)]
 
     def execute(self, statement: ast.Statement) -> Result:
         """Run one statement. A failure raises a DorisqlError and leaves every table as it was.
@@ -289,12 +297,15 @@ class Engine:
             from dorisql.auth.users import authorize
 
             authorize(self.catalog, self.user, statement, self.current_db)
+        from dorisql.syntax.cancel import cancellable
+
         self._cancelled.clear()
         self._executing, self._in_job_group = True, False
         started = time.perf_counter()
         logfile.capture_spark_logs()
         try:
-            result = handler(self, statement)
+            with cancellable(self.check_cancelled):  # dorisql's own loops stop on cancel() too
+                result = handler(self, statement)
         except DorisqlError:
             raise
         except KeyboardInterrupt:
@@ -303,6 +314,11 @@ class Engine:
         except Exception as exc:  # a Spark or storage failure: report it, never crash the shell
             if self._cancelled.is_set():
                 raise CancelledError() from exc
+            from .functions import expression_limit_failure
+
+            limit = expression_limit_failure(exc)  # a value over Doris's size limit, refused
+            if limit is not None:
+                raise limit from exc
             raise failures.translate(exc, warehouse=self.warehouse, statement=statement.text) from exc
         finally:
             self._executing = False

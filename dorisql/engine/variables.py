@@ -157,20 +157,21 @@ def _typed(value: str):
 def substitute(tree: exp.Expression, session_vars: Mapping[str, str], identity: SessionIdentity) -> bool:
     """Replace every ``@@x`` and session function call of `tree` by its value, in place.
     True if anything was replaced."""
-    from dorisql.syntax.dialect import call_name
+    from dorisql.syntax.cancel import checked
+    from dorisql.syntax.dialect import call_name, replace_node
 
     changed = False
-    for node in list(tree.find_all(exp.SessionParameter, exp.Func)):
+    for node in checked(list(tree.find_all(exp.SessionParameter, exp.Func))):
         if isinstance(node, exp.SessionParameter):
             kind = node.args.get("kind")
             name = (f"{kind}." if kind else "") + node.name
-            node.replace(_literal(_typed(variable_value(session_vars, name))))
+            replace_node(node, _literal(_typed(variable_value(session_vars, name))))
             changed = True
             continue
         field = _SESSION_FUNCTIONS.get(call_name(node) or "")
         if field is None or node.expressions or (not isinstance(node, exp.Anonymous) and node.this is not None):
             continue  # another function, or a call with arguments: the allow-list judges it
-        node.replace(_literal(identity.value(field)))
+        replace_node(node, _literal(identity.value(field)))
         changed = True
     return changed
 

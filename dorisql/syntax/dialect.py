@@ -26,9 +26,12 @@ from sqlglot.errors import ParseError, TokenError
 from sqlglot.generators.doris import DorisGenerator
 from sqlglot.parser import build_var_map
 from sqlglot.parsers.doris import DorisParser
+from sqlglot.tokenizer_core import TokenizerCore
 from sqlglot.tokens import TokenType
 
-from dorisql.errors import NotSupportedError, SqlSyntaxError
+from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
+
+from .cancel import CHECK_EVERY, checkpoint, current_check
 
 __all__ = [
     "Dorisql",
@@ -40,6 +43,7 @@ __all__ = [
     "is_temporary",
     "call_name",
     "header_text",
+    "replace_node",
 ]
 
 #: ``meta`` key holding the name a function was called by, as written (``IFNULL``, ``local``).
@@ -55,13 +59,51 @@ class TemporaryPartition(exp.Partition):
     """``TEMPORARY PARTITION (...)`` after a table name: read the table's temporary partitions."""
 
 
+class _CheckedTokenizerCore(TokenizerCore):
+    """sqlglot's tokenizer, stopped by a cancel (dorisql.syntax.cancel) every CHECK_EVERY
+    tokens: a 16 MiB query takes it most of a minute."""
+
+    __slots__ = ()
+
+    def _add(self, token_type: TokenType, text: str | None = None) -> None:
+        super()._add(token_type, text)
+        if not len(self.tokens) % CHECK_EVERY:
+            checkpoint()
+
+
 class Dorisql(Doris):
     """sqlglot's Doris dialect with Doris's table selection clauses and recorded call names."""
+
+    class Tokenizer(Doris.Tokenizer):
+        def _init_core(self) -> TokenizerCore:
+            core = super()._init_core()
+            if type(core) is TokenizerCore:  # (sqlglot's compiled tokenizer, if installed, is left as it is)
+                core.__class__ = _CheckedTokenizerCore
+            return core
+
+        def tokenize(self, sql: str):
+            try:
+                return super().tokenize(sql)
+            except TokenError as e:  # sqlglot wraps whatever stopped it, a cancel included
+                if isinstance(e.__cause__, DorisqlError):
+                    raise e.__cause__ from None
+                raise
 
     class Parser(DorisParser):
         # Doris's map(k1, v1, k2, v2, ...) takes any number of pairs (sqlglot's Doris dialect
         # reads map() as MAP(keys, values) and refuses more than two arguments).
         FUNCTIONS = {**DorisParser.FUNCTIONS, "MAP": build_var_map}
+
+        def reset(self) -> None:
+            super().reset()
+            self._cancel_check = current_check()  # dorisql.syntax.cancel: a KILL stops the parse
+            self._next_check = CHECK_EVERY
+
+        def _advance(self, times: int = 1) -> None:
+            super()._advance(times)
+            if self._index >= self._next_check and self._cancel_check is not None:
+                self._next_check = self._index + CHECK_EVERY
+                self._cancel_check()
 
         def _parse_table_parts(
             self, schema: bool = False, is_db_reference: bool = False, wildcard: bool = False, fast: bool = False
@@ -202,3 +244,23 @@ def call_name(node: exp.Func) -> str | None:
         return node.name.lower()
     written = node.meta.get(CALL_NAME)
     return written.lower() if written else None
+
+
+def replace_node(node: exp.Expr, new: exp.Expr) -> exp.Expr:
+    """Put `new` where `node` is in its tree, in constant time; returns `new`.
+
+    sqlglot's ``Expression.replace`` re-parents every sibling of a node in a list (a SELECT
+    list, IN list or call arguments), so replacing each of n items is quadratic: a 100,000-item
+    SELECT took minutes. Here only the one slot changes (and the cached hashes above it)."""
+    parent, key, index = node.parent, node.arg_key, node.index
+    slot = parent.args.get(key) if parent is not None and key is not None else None
+    if not isinstance(slot, list) or index is None or index >= len(slot) or slot[index] is not node:
+        return node.replace(new)  # not in a list: sqlglot's own way is cheap there
+    above: exp.Expr | None = parent
+    while above is not None and above._hash is not None:
+        above._hash = None
+        above = above.parent
+    slot[index] = new
+    new.parent, new.arg_key, new.index = parent, key, index
+    node.parent, node.arg_key, node.index = None, None, None
+    return new

@@ -21,6 +21,8 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters
 from lark.lexer import PatternStr
 
+from .cancel import CHECK_EVERY, current_check
+
 _MASTER = re.compile(
     r"""
      (?P<ws>[ \t\r\n\f\v]+|(?:--|\#)[^\n]*|/\*[\s\S]*?\*/)
@@ -86,8 +88,15 @@ class Driver:
         end = len(text)
         line = 1
         line_start = 0
+        check = current_check()  # a cancelled statement stops here (every CHECK_EVERY tokens)
+        until_check = CHECK_EVERY
 
         while pos < end:
+            if check is not None:
+                until_check -= 1
+                if not until_check:
+                    check()
+                    until_check = CHECK_EVERY
             m = match(text, pos)
             if m is None:
                 raise UnexpectedCharacters(

@@ -21,6 +21,7 @@ import sys
 
 from dorisql.errors import SqlSyntaxError, StatementTooLargeError
 
+from .cancel import checked
 from .diagnose import located, syntax_error
 
 #: The longest statement, in UTF-8 bytes: Doris's default max_allowed_packet (16 MiB).
@@ -79,7 +80,7 @@ def check_nesting(text: str) -> None:
         return  # the common case, decided without scanning the statement in Python
     depth = 0
     types = 0  # open ARRAY< / MAP< / STRUCT<: only those make '>' a closing bracket
-    for m in _SCAN.finditer(text):
+    for m in checked(_SCAN.finditer(text)):
         kind = m.lastgroup
         if kind == "open":
             depth += 1

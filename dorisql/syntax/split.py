@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .cancel import CHECK_EVERY, current_check
+
 #: Whitespace in the SQL sense. Deliberately ASCII only: a no-break space or a zero-width space
 #: is not whitespace to Doris, and the parser reports it as a hidden character.
 WHITESPACE = " \t\r\n\f\v"
@@ -51,7 +53,13 @@ def _scan(text: str, delimiter: str, pos: int = 0):
         raise ValueError("the statement delimiter cannot be empty")
     opener = _opener(delimiter)
     n = len(text)
+    check, until_check = current_check(), CHECK_EVERY  # (dorisql.syntax.cancel)
     while True:
+        if check is not None:
+            until_check -= 1
+            if not until_check:
+                check()
+                until_check = CHECK_EVERY
         m = opener.search(text, pos)
         if m is None:
             yield ("end", None, n)

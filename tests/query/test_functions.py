@@ -101,7 +101,8 @@ def test_no_function_that_leaves_the_data_is_allowed():
 
 
 def test_values_expressions_follow_the_same_rules():
-    assert expression_spark_sql("concat('a', ifnull(NULL, 'b'))") == "CONCAT('a', COALESCE(NULL, 'b'))"
+    # (inside the check of the result's size: engine.functions._bound_sizes)
+    assert "(CONCAT('a', COALESCE(NULL, 'b')))" in expression_spark_sql("concat('a', ifnull(NULL, 'b'))")
     with pytest.raises(AnalysisError, match="Can not found function 'reflect'"):
         expression_spark_sql("reflect('java.lang.System', 'exit', 3)")
     for text in ("(SELECT 1)", "1 FROM t", "1 UNION SELECT 2", '(SELECT * FROM local("a" = "b"))'):
