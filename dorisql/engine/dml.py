@@ -624,7 +624,7 @@ def _routed_frame(
     statement names some (a row outside them is refused either way), so a one-partition load
     tests one range per row instead of every partition's."""
     from dorisql.partitioning.keys import routing_sql
-    from dorisql.types import max_byte_length, spark_type
+    from dorisql.types import is_string_like, max_byte_length, spark_type
 
     from .sql_literals import default_sql
 
@@ -644,6 +644,10 @@ def _routed_frame(
             checks.append((f"({raw} IS NOT NULL AND {typed} IS NULL)", _misfit_reason(c, raw)))
         if c.nullable is False:
             checks.append((f"({typed} IS NULL)", spark_string(f"column `{c.name}` is NOT NULL but the value is NULL")))
+        if is_string_like(c.type):
+            # Bytes that are not UTF-8 (a CSV body or a local() file read as they are): Doris's
+            # CSV reader filters the row ("all CSV files must be UTF-8 encoded"); never U+FFFD.
+            checks.append((f"(NOT is_valid_utf8({typed}))", spark_string(_NOT_UTF8.format(name=c.name))))
         length = max_byte_length(c.type)  # Doris counts UTF-8 bytes
         if length is not None:
             reason = _format_sql(f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({length} bytes)", raw)
@@ -695,6 +699,11 @@ def _routed_frame(
         f"(SELECT {', '.join(columns + [f'{value_bad} AS `{_BAD}`'] + extra)} FROM "
     )
     return engine.spark.sql(f"{head}{relation}) AS typed) AS routed")
+
+
+#: Why a row with a text value that is not UTF-8 was filtered; Doris's CSV reader says
+#: "Invalid file encoding: all CSV files must be UTF-8 encoded".
+_NOT_UTF8 = "column `{name}`: invalid file encoding: the value is not UTF-8 (all files must be UTF-8 encoded)"
 
 
 def _format_sql(template: str, raw: str) -> str:

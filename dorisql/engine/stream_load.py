@@ -341,12 +341,17 @@ def _frames(engine: Engine, meta, options: StreamLoadOptions, path: Path):
     parts = F.split(F.col("value"), _java_quote(options.column_separator), -1)
     # \N is NULL in Doris's CSV
     columns = [F.when(parts[i] == "\\N", F.lit(None)).otherwise(parts[i]).alias(n) for i, n in enumerate(names)]
-    rows = lines.select(*columns, F.size(parts).alias("__dorisql_width"), F.col("value").alias("__dorisql_line"))
-    ok = F.col("__dorisql_width") == len(names)
-    why = F.format_string(
-        f"actual column number in csv file is %d, but schema column number is {len(names)}; "
-        f"column separator: [{options.column_separator!r}], line delimiter: [{options.line_delimiter!r}]",
-        F.col("__dorisql_width"),
+    # A line that is not UTF-8 is filtered, as Doris's CSV reader does (split would make U+FFFD of it).
+    utf8 = F.expr("is_valid_utf8(value)").alias("__dorisql_utf8")
+    rows = lines.select(*columns, F.size(parts).alias("__dorisql_width"), F.col("value").alias("__dorisql_line"), utf8)
+    ok = (F.col("__dorisql_width") == len(names)) & F.col("__dorisql_utf8")
+    not_utf8 = F.lit("Invalid file encoding: all CSV files must be UTF-8 encoded")
+    why = F.when(~F.col("__dorisql_utf8"), not_utf8).otherwise(
+        F.format_string(
+            f"actual column number in csv file is %d, but schema column number is {len(names)}; "
+            f"column separator: [{options.column_separator!r}], line delimiter: [{options.line_delimiter!r}]",
+            F.col("__dorisql_width"),
+        )
     )
     return rows, ok, why, F.col("__dorisql_line"), names
 

@@ -227,6 +227,11 @@ def read_table_function(
         raise
 
 
+def _from_latin1(name: str) -> str:
+    """A header name read as ISO-8859-1, as the UTF-8 text it was."""
+    return name.encode("latin-1").decode("utf-8", "replace")
+
+
 def _read(reader, fmt: str, location: str | list[str], args: dict[str, str]):
     if fmt in ("csv", "csv_with_names", "csv_with_names_and_types"):
         separator = args.get("column_separator", "\t")
@@ -237,13 +242,29 @@ def _read(reader, fmt: str, location: str | list[str], args: dict[str, str]):
             reader = reader.option("quote", "\u0000")
         if "line_delimiter" in args and args["line_delimiter"] not in ("\n", "\\n"):
             reader = reader.option("lineSep", args["line_delimiter"])
+        # Every byte read as one ISO-8859-1 character, each value then turned back into the bytes
+        # it was: text that is not UTF-8 reaches a load as it is and the load filters its row
+        # (Spark's UTF-8 reading would turn it into U+FFFD silently). Only with ASCII separators,
+        # which are the same bytes in both encodings.
+        as_bytes = (separator + args.get("line_delimiter", "\n")).isascii()
+        if as_bytes:
+            reader = reader.option("encoding", "ISO-8859-1")
         frame = reader.csv(location)
         skip = int(args.get("skip_lines", "0") or 0)
         if skip:
             frame = _skip_rows(frame, skip)
         if fmt == "csv":
-            frame = frame.toDF(*[f"c{i + 1}" for i in range(len(frame.columns))])
-        return frame
+            names = [f"c{i + 1}" for i in range(len(frame.columns))]
+        else:
+            names = [_from_latin1(n) if as_bytes else n for n in frame.columns]
+        if not as_bytes:
+            return frame.toDF(*names)
+        from pyspark.sql import functions as F
+
+        frame = frame.toDF(*[f"__dorisql_c{i}" for i in range(len(names))])
+        return frame.select(
+            *[F.encode(F.col(f"__dorisql_c{i}"), "ISO-8859-1").cast("string").alias(n) for i, n in enumerate(names)]
+        )
     if fmt == "json":
         multiline = args.get("strip_outer_array", "false").lower() == "true"
         return reader.option("multiLine", multiline).json(location)
