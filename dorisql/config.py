@@ -40,7 +40,7 @@ The file is TOML. Every key is optional::
     cluster_backends = 3                   # BUCKETS AUTO: number of "BEs" (default: Spark's)
     cluster_disks_per_backend = 1
     cluster_disk_capacity = "2TB"
-    user_files_secure_path = "/srv/files"  # local() reads only here (default: the current directory)
+    user_files_secure_path = "/srv/files"  # local() reads only here (default: <warehouse>/_user_files)
 
     [session]                              # session-variable defaults (SET name = value)
     enable_insert_strict = true

@@ -102,7 +102,10 @@ class Walk:
         if root is None:
             return []
         # The root itself is the administrator's setting, taken as it resolves.
-        stack = [self._open(os.path.join(*root), None, os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY)]
+        try:
+            stack = [self._open(os.path.join(*root), None, os.O_RDONLY | os.O_CLOEXEC | os.O_DIRECTORY)]
+        except FileNotFoundError:
+            return []  # (a default secure folder not made yet: nothing in it)
         for name in here[len(root) :]:
             try:
                 stack.append(self._open(name, stack[-1], _DIR_FLAGS))
@@ -137,6 +140,8 @@ class Walk:
             if not stack:
                 if self._root_containing(target) is not None:
                     here, stack = target, self._enter(target)
+                    if not stack:
+                        return  # the secure folder does not exist: nothing in it
                     continue
                 if any(r[: len(target)] == target for r in self.roots):
                     here = target  # a folder above a secure root: the root's own path
@@ -217,6 +222,7 @@ class LocalFiles:
     `stage` opens and copies; `release` (at the end of every statement) removes them."""
 
     def __init__(self, warehouse: Path):
+        self.warehouse = Path(warehouse)
         self.base = Path(warehouse) / "_staging" / STAGING_SUBDIR
         self._folder: Path | None = None
         self._lock_fd: int | None = None

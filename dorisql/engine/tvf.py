@@ -9,8 +9,8 @@ line_delimiter, skip_lines, trim_double_quotes, read_json_by_line, strip_outer_a
 
 Where they may read (Doris's rules, see docs/security.md):
 
-- ``local()`` reads files under ``user_files_secure_path`` only (frontend config; default: the
-  directory dorisql was started in) and, while a script runs, under that script's folder. A
+- ``local()`` reads files under ``user_files_secure_path`` only (frontend config; default:
+  ``<warehouse>/_user_files``, a folder that holds nothing else) and, while a script runs, under that script's folder. A
   relative path starts at the script's folder, else at the secure path. A path containing
   ``..`` is refused, and so is any file that resolves (symlinks followed) outside those folders.
   Each file is opened once, without the kernel following any link, and Spark reads a private
@@ -25,6 +25,7 @@ the rows 0 .. n-1, spread over m Spark partitions (Doris: m backends).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -77,10 +78,22 @@ def table_function_properties(call: exp.Expression) -> dict[str, str]:
     return properties
 
 
-def secure_roots(secure_path: str | None, base_dir: Path | None) -> list[Path]:
-    """The folders local() may read: the secure path (default: the current directory) and the
-    running script's folder."""
-    roots = [Path(secure_path).expanduser() if secure_path else Path.cwd()]
+#: The default ``user_files_secure_path``: a folder of the warehouse that holds nothing else
+#: (Doris's ``user_files``); dorisql's own names start with '_', so no database can take it.
+USER_FILES_DIR = "_user_files"
+
+
+def default_secure_path(warehouse: Path) -> Path:
+    """``<warehouse>/_user_files``: where local() reads when user_files_secure_path is not set."""
+    return Path(warehouse) / USER_FILES_DIR
+
+
+def secure_roots(secure_path: str | None, base_dir: Path | None, default: Path | None = None) -> list[Path]:
+    """The folders local() may read: the secure path (`default` when it is not set: see
+    `default_secure_path`) and the running script's folder."""
+    if not secure_path and default is None:
+        raise AnalysisError("local(): user_files_secure_path is not set")
+    roots = [Path(secure_path).expanduser() if secure_path else Path(default or "")]
     if base_dir is not None:
         roots.append(base_dir)
     return [r.resolve() for r in roots]
@@ -98,13 +111,15 @@ def _wanted(file_path: str, base_dir: Path | None, roots: Sequence[Path]) -> Pat
     return wanted
 
 
-def local_paths(file_path: str, base_dir: Path | None, secure_path: str | None) -> list[Path]:
+def local_paths(
+    file_path: str, base_dir: Path | None, secure_path: str | None, default: Path | None = None
+) -> list[Path]:
     """The real paths of the files (or folders) a local() ``file_path`` names, each opened and
     checked to lie in a secure root (symbolic links followed by the check, never by the kernel;
     see dorisql.engine.local_files). Only for checks: Spark reads what `LocalFiles.stage` copies.
 
     Raises Doris's errors: ``can not contain '..' in path``, ``file path is not allowed: ...``."""
-    roots = secure_roots(secure_path, base_dir)
+    roots = secure_roots(secure_path, base_dir, default)
     walk = local_files.Walk(roots)
     try:
         matches = local_files.find(_wanted(file_path, base_dir, roots), roots, walk)
@@ -206,7 +221,11 @@ def read_table_function(
             raise AnalysisError("local(): property 'file_path' is required")
         if staging is None:
             raise NotSupportedError("local() here")
-        roots = secure_roots(secure_path, base_dir)
+        default = default_secure_path(staging.warehouse)
+        if not secure_path:
+            with contextlib.suppress(OSError):  # made for the user to put files in (not on a read-only warehouse)
+                default.mkdir(mode=0o755, exist_ok=True)
+        roots = secure_roots(secure_path, base_dir, default)
         copies = staging.stage(_wanted(path, base_dir, roots), roots, path)
         location: str | list[str] = [f"file://{p}" for p in copies]
     elif name == "s3":

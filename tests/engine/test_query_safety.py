@@ -5,6 +5,7 @@ never read local files, and only allowed functions run (no JVM calls, no environ
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -107,7 +108,9 @@ def test_local_reads_only_under_the_secure_path(engine, files, tmp_path):
         run(engine, 'ADMIN SET FRONTEND CONFIG ("user_files_secure_path" = "/")')
 
 
-def test_local_default_is_the_current_directory_and_the_script_folder(engine, tmp_path, monkeypatch):
+def test_local_default_is_the_warehouse_user_files_and_the_script_folder(engine, tmp_path, monkeypatch):
+    """Unset, user_files_secure_path is <warehouse>/_user_files (made by the first local() read),
+    a folder that holds nothing else: never the current directory (issue 25, item 15)."""
     run(engine, NOTES)
     here, script_dir = tmp_path / "here", tmp_path / "scripts"
     for folder in (here, script_dir):
@@ -115,13 +118,21 @@ def test_local_default_is_the_current_directory_and_the_script_folder(engine, tm
         (folder / "rows.csv").write_text("1,a\n")
     monkeypatch.chdir(here)
     monkeypatch.delitem(engine.config.frontend, "user_files_secure_path", raising=False)
-    assert rows(engine, f"SELECT c2 FROM {_local('rows.csv')}") == [("a",)]
+    user_files = engine.warehouse / "_user_files"
+    shutil.rmtree(user_files, ignore_errors=True)
+    with pytest.raises(AnalysisError, match="file not found: rows.csv"):
+        run(engine, f"SELECT c2 FROM {_local('rows.csv')}")  # not the current directory's
+    with pytest.raises(AnalysisError, match="file path is not allowed"):
+        run(engine, f"SELECT c2 FROM {_local(here / 'rows.csv')}")
+    assert user_files.is_dir() and os.listdir(user_files) == []
+    (user_files / "rows.csv").write_text("2,b\n")
+    assert rows(engine, f"SELECT c2 FROM {_local('rows.csv')}") == [("b",)]
     with pytest.raises(AnalysisError, match="file path is not allowed"):
         run(engine, f"SELECT * FROM {_local(script_dir / 'rows.csv')}")
     # While a script runs, its own folder is readable too and relative paths start there.
     monkeypatch.setattr(engine, "base_dir", script_dir)
-    assert rows(engine, f"SELECT count(*) FROM {_local('rows.csv')}") == [(1,)]
-    assert rows(engine, f"SELECT count(*) FROM {_local(here / 'rows.csv')}") == [(1,)]
+    assert rows(engine, f"SELECT c2 FROM {_local('rows.csv')}") == [("a",)]
+    assert rows(engine, f"SELECT count(*) FROM {_local(user_files / 'rows.csv')}") == [(1,)]
 
 
 def test_s3_and_hdfs_never_read_local_files(engine, files):

@@ -63,17 +63,24 @@ def test_nothing_outside_the_secure_path(tree):
         local_paths("parquet", None, secure)
 
 
-def test_default_is_the_current_directory_and_scripts_read_beside_themselves(tree, monkeypatch):
-    monkeypatch.chdir(tree / "secure")
-    assert local_paths("a.csv", None, None) == [tree / "secure" / "a.csv"]
-    assert local_paths("a.csv", None, "") == [tree / "secure" / "a.csv"]
+def test_default_is_the_warehouse_user_files_and_scripts_read_beside_themselves(tree, monkeypatch):
+    """Unset, user_files_secure_path is the default folder given (the engine gives
+    <warehouse>/_user_files), never the current directory."""
+    default = tree / "secure"
+    monkeypatch.chdir(tree / "scripts")
+    assert local_paths("a.csv", None, None, default) == [tree / "secure" / "a.csv"]
+    assert local_paths("a.csv", None, "", default) == [tree / "secure" / "a.csv"]
     with pytest.raises(AnalysisError, match="file path is not allowed"):
-        local_paths(str(tree / "scripts" / "c.csv"), None, None)
+        local_paths(str(tree / "scripts" / "c.csv"), None, None, default)  # the current directory
+    with pytest.raises(AnalysisError, match="user_files_secure_path is not set"):
+        local_paths("a.csv", None, None)
     scripts = tree / "scripts"
-    assert local_paths("c.csv", scripts, None) == [scripts / "c.csv"]  # relative: the script's folder
-    assert local_paths(str(tree / "secure" / "a.csv"), scripts, None) == [tree / "secure" / "a.csv"]
+    assert local_paths("c.csv", scripts, None, default) == [scripts / "c.csv"]  # relative: the script's folder
+    assert local_paths(str(tree / "secure" / "a.csv"), scripts, None, default) == [tree / "secure" / "a.csv"]
     with pytest.raises(AnalysisError, match="file path is not allowed"):
-        local_paths(str(tree / "outside" / "secret.csv"), scripts, None)
+        local_paths(str(tree / "outside" / "secret.csv"), scripts, None, default)
+    with pytest.raises(AnalysisError, match="file not found: a.csv"):  # a default folder not made yet
+        local_paths("a.csv", None, None, tree / "missing")
 
 
 def test_s3_uris_and_endpoints():
