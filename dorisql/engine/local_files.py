@@ -21,6 +21,8 @@ a link inside a secure folder:
    only these names; a swap in the secure folder after the open changes nothing. The warehouse
    is where Spark's executors read and write tables anyway, so the copies are reachable from
    every executor of a cluster (a ``/proc/self/fd`` path would name a file of the driver only).
+   On a read-only warehouse the copies go to a private temporary folder instead (a local Spark
+   reads them there).
 4. The copies live for one statement: the engine calls `LocalFiles.release` when the statement
    ends, whatever its outcome. Each statement's folder is held by a lock file; a process that
    dies leaves an unlocked folder, which the next ``local()`` read of any process removes.
@@ -35,6 +37,7 @@ import fnmatch
 import os
 import shutil
 import stat
+import tempfile
 import time
 import uuid
 from collections.abc import Sequence
@@ -266,7 +269,15 @@ class LocalFiles:
     def _statement_folder(self) -> Path:
         if self._folder is not None:
             return self._folder
-        self.base.mkdir(parents=True, exist_ok=True)
+        try:
+            self.base.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise
+            # A read-only warehouse still reads local() files: a private temporary folder
+            # instead, which a local Spark reads (a cluster's executors would not see it).
+            self._folder = Path(tempfile.mkdtemp(prefix="dorisql-local-"))
+            return self._folder
         sweep(self.base)
         while True:
             name = uuid.uuid4().hex

@@ -253,3 +253,33 @@ def test_a_copy_when_the_warehouse_is_on_another_file_system(tree):
         (copy,) = staging.stage(secure / "a.csv", [secure], "a.csv")
         assert copy.read_text() == "a\n" and os.stat(copy).st_dev != os.stat(secure / "a.csv").st_dev
         staging.release()
+
+
+def test_a_read_only_warehouse_still_reads_local_files(tree):
+    """Where the warehouse cannot be written (a read-only bind mount, which stops root too), the
+    copies go to a private temporary folder, removed after the statement."""
+    import shlex
+    import shutil
+
+    secure, warehouse = tree / "secure", tree / "wh"
+    warehouse.mkdir()
+    script = (
+        "from pathlib import Path; from dorisql.engine.local_files import LocalFiles;"
+        f"s = LocalFiles(Path({str(warehouse)!r})); (c,) = s.stage(Path({str(secure / 'a.csv')!r}), "
+        f"[Path({str(secure)!r})], 'a'); print(c, repr(c.read_text())); s.release(); print(c.exists())"
+    )
+    folder = shlex.quote(str(warehouse))
+    mount = f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} {folder}"
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "sh", "-c", mount]).returncode != 0:
+        if os.environ.get("CI"):
+            pytest.fail("CI runs as root with unshare: a read-only bind mount must be possible")
+        pytest.skip("this machine cannot make a private read-only bind mount (needs root and unshare)")
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f"{mount} && exec {shlex.quote(sys.executable)} -c {shlex.quote(script)}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    copy, text, exists = done.stdout.split()
+    assert text == repr("a\n") and not Path(copy).is_relative_to(warehouse) and exists == "False"
