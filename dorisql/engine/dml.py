@@ -581,21 +581,61 @@ def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.Colum
 
 def _values_frame(spark, rows, target, now=None):
     """INSERT ... VALUES as a Spark DataFrame of raw (uncast) values, one column per target
-    (`DEFAULT` is the column's default value)."""
+    (`DEFAULT` is the column's default value).
+
+    Rows of plain literals (the common case, and every large one: a 16 MiB statement holds some
+    850,000 rows) go to Spark as Arrow batches of strings (`_plain_columns`), the values Spark
+    SQL's VALUES list would have held: as many bytes in the driver as the values themselves.
+    Spark SQL text of that size made the driver parse and analyse millions of expression nodes
+    and run out of memory. Rows with expressions (``now()``, ``1 + 1``) or ARRAY/MAP/STRUCT
+    values are still a Spark SQL VALUES list, whose expressions Spark evaluates."""
+    from dorisql.syntax.cancel import checked
+
     from .sql_literals import default_sql, is_default, value_sql
 
     width = len(target)
-    for i, row in enumerate(rows, start=1):
+    for i, row in enumerate(checked(rows), start=1):
         if len(row) != width:
             raise AnalysisError(
                 f"Column count doesn't match value count at row {i}: expected {width} values, got {len(row)}"
             )
+    plain = _plain_columns(rows, target, now)
+    if plain is not None:
+        import pyarrow as pa
+
+        table = pa.table({f"__src{i}": pa.array(values, type=pa.string()) for i, values in enumerate(plain)})
+        return spark.createDataFrame(table)
     body = ", ".join(
         "(" + ", ".join(default_sql(c, now) if is_default(v) else value_sql(c, v) for c, v in zip(target, row)) + ")"
         for row in rows
     )
     names = ", ".join(f"__src{i}" for i in range(width))
     return spark.sql(f"SELECT * FROM VALUES {body} AS v({names})")
+
+
+def _plain_columns(rows, target, now=None) -> list[list[str | None]] | None:
+    """The VALUES rows as one list of strings per column (None: NULL), exactly the values
+    `sql_literals.value_sql` writes as Spark string literals, when every value is a plain
+    literal (a string, a number, TRUE/FALSE, NULL, a signed number, or DEFAULT with a constant
+    default); None when one is not (an expression, an ARRAY/MAP/STRUCT column)."""
+    from dorisql.syntax.cancel import checked
+
+    from .sql_literals import is_complex, is_default, plain_default, plain_value
+
+    if any(is_complex(c.type) for c in target):
+        return None
+    defaults: list[tuple[bool, str | None]] = [plain_default(c, now) for c in target]
+    columns: list[list[str | None]] = [[] for _ in target]
+    for row in checked(rows):
+        for i, literal in enumerate(row):
+            if is_default(literal):
+                known, value = defaults[i]
+            else:
+                known, value = plain_value(literal)
+            if not known:
+                return None
+            columns[i].append(value)
+    return columns
 
 
 def _routed_frame(

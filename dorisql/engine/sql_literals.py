@@ -47,6 +47,37 @@ def literal_sql(literal: ast.Literal) -> str:
     return spark_string(literal.value)
 
 
+def plain_value(literal: ast.Literal) -> tuple[bool, str | None]:
+    """(True, the string `literal_sql` makes of a plain literal; None for NULL), or (False,
+    None) for an expression Spark must evaluate."""
+    if literal.kind == "null" or literal.value is None:
+        return True, None
+    if literal.kind in ("string", "number", "bool"):
+        return True, literal.value
+    if literal.kind == "expr":
+        signed = _SIGNED_NUMBER.match(literal.value)
+        if signed:
+            return True, ("-" if signed.group(1) == "-" else "") + signed.group(2)
+    return False, None
+
+
+def plain_default(column: ast.ColumnDef, now: dt.datetime | None = None) -> tuple[bool, str | None]:
+    """`default_sql` of a scalar column as `plain_value` gives it: (False, None) for a default
+    Spark must evaluate."""
+    default = column.default
+    if default is None or default.kind == "null" or default.value is None:
+        return True, None
+    if default.kind == "function":
+        name = default.value.upper()
+        stamp = now or dt.datetime.now()
+        if name.startswith(("CURRENT_TIMESTAMP", "NOW")):
+            return True, stamp.strftime("%Y-%m-%d %H:%M:%S")
+        if name.startswith("CURRENT_DATE"):
+            return True, stamp.strftime("%Y-%m-%d")
+        return False, None
+    return True, default.value
+
+
 def value_sql(column: ast.ColumnDef, literal: ast.Literal) -> str:
     """One INSERT ... VALUES value for `column` as Spark SQL (see the module notes)."""
     if not is_complex(column.type):
