@@ -88,7 +88,7 @@ def _t_rows(engine) -> set[tuple]:
     return {tuple(r[:2]) for r in engine.execute_sql("SELECT k, v FROM t")[-1].rows}
 
 
-@pytest.mark.parametrize("leave", [0, 24 * 1024, 160 * 1024])
+@pytest.mark.parametrize("leave", [0, 24 * 1024, 64 * 1024, 160 * 1024])
 def test_statements_on_a_full_disk_say_so_and_change_nothing_half_way(spark, make_engine, small_disk, leave):
     engine = make_engine(small_disk / "wh", spark=spark)
     engine.execute_sql(
