@@ -349,8 +349,9 @@ def _external_cause(causes: list[tuple[str, str]]) -> str | None:
         return f"unknown host {unknown[0]}" if unknown else "unknown host"
     for refused in ("ConnectException", "NoRouteToHostException", "ConnectTimeoutException", "SocketTimeoutException"):
         if refused in names:
-            called = next((m for _, m in causes if re.search(r" to \S+ failed", m)), "")
-            peer = re.search(r" to (\S+?) failed", called)
+            failed = r" to (\S+?)(?: \[[^\]]*\])? failed"  # Hadoop's and the AWS SDK's "Connect to h:p [h/ip] failed"
+            called = next((m for _, m in causes if re.search(failed, m)), "")
+            peer = re.search(failed, called)
             reason = (names[refused] or refused).split(";")[0]
             reason = re.sub(r"^.*?: ", "", reason) if "failed" in reason else reason
             return f"cannot connect to {peer.group(1)}: {reason}" if peer else f"cannot connect: {reason}"

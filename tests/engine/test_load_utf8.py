@@ -90,4 +90,17 @@ def test_stream_load_csv_filters_the_row_that_is_not_utf8(engine, utf8_table, li
         timeout=60,
     ) as answer:
         log = answer.read().decode("utf-8", "replace").splitlines()
-    assert len(log) == 1 and "Invalid file encoding: all CSV files must be UTF-8 encoded" in log[0] and "src line [2," in log[0], log
+    assert (
+        len(log) == 1
+        and "Invalid file encoding: all CSV files must be UTF-8 encoded" in log[0]
+        and "src line [2," in log[0]
+    ), log
+
+
+def test_stream_load_json_filters_the_row_that_is_not_utf8(engine, utf8_table, listener):
+    body = b'{"k": 1, "v": "plain"}\n{"k": 2, "v": "caf\xe9"}\n{"k": 3, "v": "caf\xc3\xa9"}\n'
+    headers = {"label": "u8-json", "format": "json", "read_json_by_line": "true", "max_filter_ratio": "0.5"}
+    out = _put(listener, body, headers)
+    assert out["Status"] == "Success", out
+    assert (out["NumberTotalRows"], out["NumberLoadedRows"], out["NumberFilteredRows"]) == (3, 2, 1)
+    assert sorted(rows(engine, "SELECT k, v FROM u8")) == [(1, "plain"), (3, "caf\u00e9")]

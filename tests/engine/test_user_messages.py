@@ -133,6 +133,13 @@ Caused by: java.net.ConnectException: Connection refused
         ),
         (": java.net.UnknownHostException: nn.example: Name or service not known", "unknown host nn.example"),
         (
+            ": org.apache.hadoop.fs.s3a.AWSClientIOException: getFileStatus on s3a://b/k: "
+            "software.amazon.awssdk.core.exception.SdkClientException: Unable to execute HTTP request: "
+            "Connect to localhost:9 [localhost/127.0.0.1] failed: Connection refused\n"
+            "Caused by: java.net.ConnectException: Connection refused",
+            "cannot connect to localhost:9: Connection refused",
+        ),
+        (
             ": java.nio.file.AccessDeniedException: s3a://b/k: getFileStatus on s3a://b/k: 403 Forbidden",
             "access denied",
         ),
