@@ -288,8 +288,8 @@ def _chain(exc: BaseException):
 
 #: "Caused by: java.net.ConnectException: Connection refused" in a Java stack trace's text.
 _JAVA_CAUSE = re.compile(r"((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error))(?:: (.*))?$", re.MULTILINE)
-#: A local absolute path in a message: never shown (it is the server's).
-_LOCAL_PATH = re.compile(r"(?<![\w:/.])/(?:[^\s/'\"]+/)*[^\s/'\"]*")
+#: A local absolute path (or file: URI) in a message: never shown (it is the server's).
+_LOCAL_PATH = re.compile(r"(?:\bfile:/*|(?<![\w:/.]))/(?:[^\s/'\"]+/)*[^\s/'\"]*")
 
 
 def java_causes(exc: BaseException) -> list[tuple[str, str]]:
@@ -312,11 +312,13 @@ def external_failure(exc: BaseException, name: str | None = None, uri: str | Non
     system Spark does not have, an endpoint that does not answer, an unknown host, access denied,
     a missing file. The message names the cause; None when it is none of these.
 
-    `name` and `uri` (the table function and what it was to read) prefix the message."""
+    `name` and `uri` (the table function and what it was to read) prefix the message. Without
+    them (a failure while a statement ran, cause unknown) only the causes that cannot be
+    dorisql's own are named: a missing file system, an endpoint or host that does not answer."""
     causes = java_causes(exc)
     if not causes:
         return None
-    cause = _external_cause(causes)
+    cause = _external_cause(causes, reading=bool(name))
     if cause is None:
         return None
     where = f"{name}(): cannot read '{uri}': " if name and uri else (f"{name}(): " if name else "")
@@ -331,7 +333,7 @@ def translate_external(exc: BaseException, name: str, uri: str) -> DorisqlError 
     return err
 
 
-def _external_cause(causes: list[tuple[str, str]]) -> str | None:
+def _external_cause(causes: list[tuple[str, str]], reading: bool) -> str | None:
     names = {name.rsplit(".", 1)[-1]: message for name, message in causes}  # the innermost one wins
     for _name, message in causes:
         scheme = re.search(r'No FileSystem for scheme "?([\w+.-]+)"?', message)
@@ -355,6 +357,8 @@ def _external_cause(causes: list[tuple[str, str]]) -> str | None:
             reason = (names[refused] or refused).split(";")[0]
             reason = re.sub(r"^.*?: ", "", reason) if "failed" in reason else reason
             return f"cannot connect to {peer.group(1)}: {reason}" if peer else f"cannot connect: {reason}"
+    if not reading:
+        return None
     if "AccessDeniedException" in names or any("403" in m and "Forbidden" in m for _, m in causes):
         return "access denied"
     if "FileNotFoundException" in names:

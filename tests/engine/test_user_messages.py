@@ -144,6 +144,10 @@ Caused by: java.net.ConnectException: Connection refused
             "access denied",
         ),
         (": java.io.IOException: cannot open /etc/hadoop/conf/core-site.xml for x", "cannot open <path> for x"),
+        (
+            ": java.io.IOException: Mkdirs failed to create file:/srv/wh/x (exists=false)",
+            "Mkdirs failed to create <path> (exists=false)",
+        ),
     ],
 )
 def test_external_failures_name_their_cause(trace, cause):
@@ -152,6 +156,11 @@ def test_external_failures_name_their_cause(trace, cause):
 
 
 def test_unrelated_java_failures_are_not_dressed_up():
+    # Outside a table function's read, only causes that cannot be dorisql's own are named.
+    assert failures.external_failure(RuntimeError(": java.io.IOException: disk trouble")) is None
+    assert failures.external_failure(RuntimeError(": java.io.FileNotFoundException: /wh/x.parquet")) is None
+    refused = failures.external_failure(RuntimeError(_TRACE))
+    assert refused is not None and str(refused) == "cannot connect to namenode:8020: Connection refused"
     assert failures.external_failure(RuntimeError("java.lang.IllegalStateException: boom"), "s3", "s3://b") is None
     assert failures.external_failure(RuntimeError("no Java here"), "s3", "s3://b") is None
 
