@@ -144,6 +144,8 @@ class Engine:
     @property
     def spark(self):
         """The SparkSession, starting it (or waiting for the background start) if needed."""
+        if self._spark is not None and not self._spark_alive():
+            self._restart_dead_spark()
         if self._spark is not None:
             self._join_job_group()
             return self._spark
@@ -164,6 +166,35 @@ class Engine:
             raise failures.spark_startup_failure(err) from err
         self._join_job_group()
         return self._spark
+
+    def _spark_alive(self) -> bool:
+        from dorisql.storage.spark import is_alive
+
+        return is_alive(self._spark)
+
+    def _restart_dead_spark(self) -> None:
+        """Spark's driver JVM has exited (out of memory: storage.spark makes it exit rather than
+        hang; or killed). Start a new one for this statement, and say so in the log; a shared
+        source (the server's) is asked to restart its own (`restart_dead`)."""
+        import sys
+
+        from dorisql.storage.spark import forget_dead
+
+        dead, self._spark = self._spark, None
+        self._in_job_group = False
+        note = "Spark's driver had stopped (out of memory, or killed); starting a new one"
+        print(f"dorisql: {note}", file=sys.stderr)
+        logfile.record_failure(RuntimeError(note), shown=f"(none: {note})")
+        if self._spark_source is not None:
+            restart = getattr(self._spark_source, "restart_dead", None)
+            if restart is None:
+                from dorisql.errors import ExecutionError
+
+                raise ExecutionError("Spark stopped unexpectedly (its driver ran out of memory or was killed)")
+            restart(dead)
+            return
+        forget_dead(dead)
+        self._spark_thread, self._spark_error = None, None
 
     @contextlib.contextmanager
     def spark_in_time_zone(self, zone: str | None) -> Iterator[None]:

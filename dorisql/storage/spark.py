@@ -140,7 +140,11 @@ def create_session(
     from pyspark.sql import SparkSession
 
     log_config = Path(__file__).with_name("log4j2.properties")
-    java_options = f"-Dlog4j2.configurationFile={log_config.as_uri()}"
+    # A driver out of memory ends at once (its JVM exits) rather than limping on with a heap
+    # full of what it could not finish: Py4J calls into such a JVM hung, and every statement
+    # and Stream Load of a server with them. A JVM that has exited is seen (`is_alive`) and a
+    # new one started (`forget_dead`, the engine's next statement).
+    java_options = f"-Dlog4j2.configurationFile={log_config.as_uri()} -XX:+ExitOnOutOfMemoryError"
     builder = (
         SparkSession.builder.master(master).appName(app_name).config("spark.driver.extraJavaOptions", java_options)
     )
@@ -151,6 +155,45 @@ def create_session(
     # PySpark logs every failed DataFrame operation as JSON; dorisql reports errors itself.
     logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
     return session
+
+
+def is_alive(session) -> bool:
+    """Whether the JVM of an in-process SparkSession still runs (its SparkContext not stopped,
+    the gateway process PySpark started not exited). Asks the operating system, not the JVM: a
+    dead JVM cannot answer. A Spark Connect session: True (its server is elsewhere)."""
+    if is_connect(session):
+        return True
+    context = getattr(session, "sparkContext", None)
+    if context is None or getattr(context, "_jsc", None) is None:
+        return False
+    gateway = getattr(type(context), "_gateway", None)
+    process = getattr(gateway, "proc", None)
+    return process is None or process.poll() is None
+
+
+def forget_dead(session) -> None:
+    """Let `create_session` start a new JVM after `session`'s has died: PySpark keeps the dead
+    gateway, context and session as class state, and would hand them out again."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    try:
+        gateway = SparkContext._gateway
+        if gateway is not None:
+            gateway.shutdown()  # its Python side: sockets and threads
+    except Exception:  # the JVM is gone: nothing left to tell
+        pass
+    with SparkContext._lock:
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+        SparkContext._active_spark_context = None
+    SparkSession._instantiatedSession = None
+    SparkSession._activeSession = None
+    if hasattr(SparkSession, "_defaultSession"):
+        SparkSession._defaultSession = None
+    context = getattr(session, "sparkContext", None)
+    if context is not None:
+        context._jsc = None
 
 
 def is_connect(session) -> bool:
