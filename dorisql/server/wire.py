@@ -124,8 +124,9 @@ def _decode(charset: CharacterSet, data: bytes, what: str) -> str:
     try:
         return data.decode(charset.codec)
     except (UnicodeDecodeError, LookupError) as err:
-        at = f" at byte {err.start}" if isinstance(err, UnicodeDecodeError) else ""
-        raise InvalidText(f"Invalid {charset.name} character string in {what}{at}") from None
+        # MySQL's ER_INVALID_CHARACTER_STRING: the offending bytes in upper-case hex
+        bad = data[err.start : err.end] if isinstance(err, UnicodeDecodeError) else data[:16]
+        raise InvalidText(f"Invalid {charset.name} character string: '{bad.hex().upper()}' in {what}") from None
 
 
 def _collation(number: int) -> CharacterSet:
