@@ -9,44 +9,29 @@ as the statement's failure: the client would run it again and load the rows twic
 reported as a warning on a successful statement instead (`after_commit`), and the next change
 of the table records the later Delta version (`TableMeta.known_delta_version` only grows).
 
-`disk_full` tells a full disk apart from other failures, anywhere in an exception's chain (an
-``OSError`` ENOSPC, SQLite's "database or disk is full", a Java ``IOException`` from Spark), so
-that a load can say ``No space left on device`` in Doris's words instead of "Internal error".
-Pure: no Spark.
+`disk_full` tells a full disk apart from other failures (dorisql.engine.failures.disk_full, the
+one test), so that a load can say ``No space left on device`` in Doris's words instead of
+"Internal error". Pure: no Spark.
 """
 
 from __future__ import annotations
 
-import errno
-import sqlite3
 from collections.abc import Callable
 
 from dorisql.errors import DorisqlError
+
+from . import failures
 
 __all__ = ["after_commit", "disk_full", "DISK_FULL_MESSAGE", "committed_warning"]
 
 #: Doris's words for a load that found the disk full (its DISK_REACH_CAPACITY_LIMIT status).
 DISK_FULL_MESSAGE = "[DISK_REACH_CAPACITY_LIMIT]No space left on device: the disk of the warehouse is full"
 
-#: SQLite's result code for "database or disk is full" (sqlite3.SQLITE_FULL, Python 3.11+).
-_SQLITE_FULL = 13
-_DISK_FULL_TEXT = ("no space left on device", "database or disk is full", "disk quota exceeded")
-
 
 def disk_full(exc: BaseException | None) -> bool:
-    """Whether `exc` (or anything in its cause / context chain) is a full disk."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            return True
-        if isinstance(exc, sqlite3.Error) and getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL:
-            return True
-        text = str(exc).lower()
-        if any(t in text for t in _DISK_FULL_TEXT):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
+    """Whether `exc` (or anything in its cause / context chain) is a full disk (one test for
+    every path: dorisql.engine.failures.disk_full)."""
+    return exc is not None and failures.disk_full(exc) is not None
 
 
 def _cause(exc: BaseException) -> str:
