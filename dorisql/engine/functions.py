@@ -28,6 +28,8 @@ Spark name sqlglot gives one.
 
 from __future__ import annotations
 
+import functools
+
 from sqlglot import exp
 
 from dorisql.errors import AnalysisError, InvalidValueError
@@ -319,21 +321,58 @@ def _unit(name: str) -> str:
 def _guard_count(
     node: exp.Expr, name: str, slots: tuple[str, ...], args: list[exp.Expr], count: int, size: str
 ) -> None:
-    """``call(..., IF(size > limit, raise_error(...), n), ...)``: the arguments are leaves."""
-    size_sql = size.format(**{f"a{i}": f"__dorisql_arg{i}" for i in range(len(args))})
-    guard = _template(f"IF({size_sql} > {MAX_STRING_BYTES}, {_refusal(name, size_sql, _unit(name))}, __dorisql_count)")
+    """``call(..., IF(size > limit, raise_error(...), n), ...)``: the arguments are leaves.
+    (Built node by node, not from a template: a statement may hold a great many such calls.)"""
     count_node = args[count]
-    sizes = {f"__dorisql_arg{i}": a.copy() for i, a in enumerate(args)}  # copies: the call keeps its own
+    guard = exp.If(
+        this=exp.GT(this=_size_node(name, args, count), expression=exp.Literal.number(MAX_STRING_BYTES)),
+        true=_refusal_node(name, _size_node(name, args, count), _unit(name)),
+    )
     replace_node(count_node, guard)
-    _fill(guard, sizes | {"__dorisql_count": count_node})
+    guard.set("false", count_node)
+
+
+def _size_node(name: str, args: list[exp.Expr], count: int) -> exp.Expr:
+    """The size `_GROWTH` writes for `name`, over copies of the (leaf) arguments."""
+
+    def double(e: exp.Expr) -> exp.Expr:
+        return exp.Cast(this=e, to=exp.DataType.build("DOUBLE"))
+
+    size = double(exp.Anonymous(this="GREATEST", expressions=[args[count].copy(), exp.Literal.number(0)]))
+    if name == "repeat":  # n copies of s: n times s's bytes
+        size = exp.Mul(this=double(exp.Anonymous(this="OCTET_LENGTH", expressions=[args[0].copy()])), expression=size)
+    return size
+
+
+def _refusal_node(name: str, size: exp.Expr, unit: str) -> exp.Expr:
+    """`_refusal` as a tree."""
+    limit = (
+        f"more than the {MAX_STRING_BYTES} bytes a string may hold (string_type_length_soft_limit_bytes)"
+        if unit == "bytes"
+        else f"more than the {MAX_STRING_BYTES} elements an array may hold"
+    )
+    shown = exp.Anonymous(this="FORMAT_STRING", expressions=[exp.Literal.string("%.0f"), size])
+    text = [
+        exp.Literal.string(f"{LIMIT_MESSAGE}: {name}() would return "),
+        shown,
+        exp.Literal.string(f" {unit}, {limit}"),
+    ]
+    return exp.Anonymous(this="RAISE_ERROR", expressions=[exp.Anonymous(this="CONCAT", expressions=text)])
 
 
 def _guard_result(node: exp.Expr, name: str) -> None:
     """``IF(octet_length(call) > limit, raise_error(...), call)``: the arguments are leaves."""
-    size_sql = "CAST(octet_length(__dorisql_call) AS DOUBLE)"
-    guard = _template(f"IF({size_sql} > {MAX_STRING_BYTES}, {_refusal(name, size_sql, 'bytes')}, __dorisql_call)")
+
+    def size() -> exp.Expr:
+        built = exp.Anonymous(this="OCTET_LENGTH", expressions=[node.copy()])
+        return exp.Cast(this=built, to=exp.DataType.build("DOUBLE"))
+
+    guard = exp.If(
+        this=exp.GT(this=size(), expression=exp.Literal.number(MAX_STRING_BYTES)),
+        true=_refusal_node(name, size(), "bytes"),
+    )
     replace_node(node, guard)
-    _fill(guard, {"__dorisql_call": node})
+    guard.set("false", node)
 
 
 def _guard_once(node: exp.Expr, name: str, slots: tuple[str, ...], args: list[exp.Expr], size: str | None) -> None:
@@ -364,6 +403,13 @@ def _guard_once(node: exp.Expr, name: str, slots: tuple[str, ...], args: list[ex
 
 
 def _template(sql: str) -> exp.Expr:
+    """The Spark SQL `sql` as a new tree (each template is parsed once, then copied: a statement
+    may hold a great many bounded calls)."""
+    return _parsed(sql).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(sql: str) -> exp.Expr:
     import sqlglot
 
     return sqlglot.parse_one(sql, read="spark")
