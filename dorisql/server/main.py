@@ -161,6 +161,22 @@ class SharedSpark:
             raise failures.spark_startup_failure(self._error) from self._error
         return self._session
 
+    def restart_dead(self, dead: object) -> None:
+        """The driver JVM of `dead`, this source's session, has exited (out of memory: it is
+        started with ExitOnOutOfMemoryError; or killed): forget it and start a new one in the
+        background; the statements that need Spark wait for it. Many connections notice at
+        once: only the first restarts, the others find a new session already."""
+        from dorisql.storage.spark import forget_dead
+
+        with self._lock:
+            if self._session is not dead:
+                return
+            forget_dead(dead)
+            self._session, self._error, self._thread = None, None, None
+            self._ready.clear()
+        log.warning("Spark's driver had stopped (out of memory, or killed); starting a new one")
+        self.start()
+
     def stop(self) -> None:
         """Stop Spark (waiting for a start in progress)."""
         if self._thread is not None:

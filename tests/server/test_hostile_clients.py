@@ -6,6 +6,7 @@ connections. One real server process; its SIGTERM is tested last."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 import signal
 import socket
@@ -427,6 +428,37 @@ def test_a_client_that_never_logs_in_is_disconnected(loaded):
         started = time.monotonic()
         client.read_until_closed()
         assert 8 < time.monotonic() - started < 20
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                status = open(f"/proc/{entry}/status").read()
+            except OSError:
+                continue
+            if f"\nPPid:\t{pid}\n" in status:
+                found.append(int(entry))
+    return found
+
+
+def test_a_killed_spark_driver_is_replaced_and_the_server_goes_on(loaded):
+    """The driver JVM dies (an out-of-memory exits it; here SIGKILL): the next statement that
+    needs Spark starts a new one instead of hanging, and says so in the server's log."""
+    with loaded.connect(database="h") as conn, conn.cursor() as cur:
+        cur.execute("SELECT count(*) FROM victim")  # Spark is up
+        assert cur.fetchone() == (1,)
+    jvms = [pid for pid in _children(loaded.process.pid) if b"java" in open(f"/proc/{pid}/cmdline", "rb").read()]
+    assert len(jvms) == 1, jvms
+    os.kill(jvms[0], signal.SIGKILL)
+    with loaded.connect(database="h", read_timeout=300) as conn, conn.cursor() as cur:
+        cur.execute("SELECT count(*) FROM victim")
+        assert cur.fetchone() == (1,)
+        cur.execute("SELECT count(*) FROM t")
+        assert cur.fetchone() == (len(HOSTILE),)
+    assert "Spark's driver had stopped (out of memory, or killed); starting a new one" in loaded.output()
 
 
 def test_sigterm_stops_the_server_after_the_attacks(loaded):
