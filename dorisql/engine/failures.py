@@ -43,6 +43,8 @@ from dorisql.errors import (
     UnknownTableError,
 )
 
+from .functions import expression_limit_failure
+
 #: Doris's DATE/DATETIME range, as its messages show it.
 DATE_RANGE = "[0000-01-01, 9999-12-31]"
 #: Longest message shown; the rest is in the log.
@@ -92,6 +94,9 @@ def _classify(exc: BaseException, warehouse: Path | None, views: Mapping[str, st
     full = disk_full(exc)
     if full is not None:
         return DiskFullError(full)
+    limit = expression_limit_failure(exc)  # a string over Doris's size limit, on any path
+    if limit is not None:
+        return limit
     text = invalid_utf8(exc)
     if text is not None:
         return text

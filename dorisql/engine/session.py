@@ -345,11 +345,6 @@ class Engine:
         except Exception as exc:  # a Spark or storage failure: report it, never crash the shell
             if self._cancelled.is_set():
                 raise CancelledError() from exc
-            from .functions import expression_limit_failure
-
-            limit = expression_limit_failure(exc)  # a value over Doris's size limit, refused
-            if limit is not None:
-                raise limit from exc
             raise failures.translate(exc, warehouse=self.warehouse, statement=statement.text) from exc
         finally:
             self._executing = False
