@@ -285,8 +285,47 @@ def _read(reader, fmt: str, location: str | list[str], args: dict[str, str]):
             *[F.encode(F.col(f"__dorisql_c{i}"), "ISO-8859-1").cast("string").alias(n) for i, n in enumerate(names)]
         )
     if fmt == "json":
-        multiline = args.get("strip_outer_array", "false").lower() == "true"
-        return reader.option("multiLine", multiline).json(location)
+        return _read_json(reader, location, args)
     if fmt in ("parquet", "orc"):
         return reader.format(fmt).load(location)
     raise NotSupportedError(f"table function format '{fmt}'")
+
+
+#: local()'s JSON reader keeps a line that is not JSON in this column (never shown to the user).
+_CORRUPT = "__dorisql_corrupt"
+
+
+def _read_json(reader, location: str | list[str], args: dict[str, str]):
+    """JSON with every top-level field as STRING (as Doris's JSON reader reports them; the load
+    casts them), each value the bytes it was in the file.
+
+    As for CSV, the bytes are read as ISO-8859-1 and each value turned back into its bytes: a
+    value that is not UTF-8 reaches the load as it is and the load filters its row, with the same
+    reason as CSV's. A line that is not JSON at all has no values to carry: each of its fields
+    holds the line behind a 0xFF byte (which no UTF-8 text has) and "not valid JSON: ", so the
+    load filters that row too (and counts it), instead of an all-NULL row plus Spark's
+    `_corrupt_record` column. One read path for both cases, no change to the load's checks."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    multiline = args.get("strip_outer_array", "false").lower() == "true"
+    reader = reader.option("multiLine", multiline).option("encoding", "ISO-8859-1")
+    if not multiline:  # Spark wants it with that encoding; "\r\n" lines end in "\r", which JSON skips
+        delimiter = args.get("line_delimiter", "\n")
+        reader = reader.option("lineSep", "\n" if delimiter == "\\n" else delimiter)
+    inferred = reader.option("columnNameOfCorruptRecord", _CORRUPT).json(location)
+    names = [n for n in inferred.columns if n != _CORRUPT]
+    schema = StructType([StructField(n, StringType()) for n in names] + [StructField(_CORRUPT, StringType())])
+    frame = reader.schema(schema).option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", _CORRUPT)
+    frame = frame.json(location)
+
+    def as_bytes(column):
+        return F.encode(column, "ISO-8859-1").cast("string")
+
+    def field(name: str):
+        return F.col("`" + name.replace("`", "``") + "`")
+
+    marked = F.concat(F.expr("CAST(X'FF' AS STRING)"), F.lit("not valid JSON: "), as_bytes(F.col(_CORRUPT)))
+    return frame.select(
+        *[F.when(F.col(_CORRUPT).isNull(), as_bytes(field(n))).otherwise(marked).alias(_from_latin1(n)) for n in names]
+    )

@@ -3,7 +3,8 @@
 Doris's CSV reader filters such a row ("Invalid file encoding: all CSV files must be UTF-8
 encoded") and counts it in the load's filtered rows. dorisql does the same wherever a load's
 bytes come from a file: a Stream Load CSV body (through a real HttpListener) and ``INSERT ...
-SELECT ... FROM local(...)``. Valid non-ASCII text (and a U+FFFD that really is in the file, as
+SELECT ... FROM local(...)`` (CSV and JSON; a JSON line that is not JSON at all is filtered
+too). Valid non-ASCII text (and a U+FFFD that really is in the file, as
 its UTF-8 bytes) loads as it is."""
 
 from __future__ import annotations
@@ -54,6 +55,36 @@ def test_local_csv_load_filters_the_row_that_is_not_utf8(engine, utf8_table, tmp
     # a header line's non-ASCII name is read as UTF-8 too
     named = "local('file_path' = 'named.csv', 'format' = 'csv_with_names', 'column_separator' = ',')"
     assert [c for c in run(engine, f"SELECT * FROM {named} LIMIT 1").columns] == ["k", "caf\u00e9"]
+
+
+#: the rows of BODY as JSON lines, and a line that is not JSON at all
+JSON_BODY = (
+    b'{"k": 1, "v": "plain"}\n{"k": 2, "v": "caf\xe9"}\n{"k": 3, "v": "caf\xc3\xa9"}\n'
+    b'{"k": 4, "v": "\xef\xbf\xbd"}\n{"k": 5, "v": oops\n'
+)
+
+
+def test_local_json_load_filters_the_row_that_is_not_utf8_or_not_json(engine, utf8_table, tmp_path, monkeypatch):
+    secure = tmp_path / "files"
+    secure.mkdir()
+    (secure / "body.json").write_bytes(JSON_BODY)
+    monkeypatch.setitem(engine.config.frontend, "user_files_secure_path", str(secure))
+    source = "local('file_path' = 'body.json', 'format' = 'json')"
+    # a plain SELECT never shows Spark's corrupt-record column
+    assert run(engine, f"SELECT * FROM {source}").columns == ["k", "v"]
+    # strict mode (the default): the load is refused, naming the rows and the cause; nothing loaded
+    with pytest.raises(LoadError) as refused:
+        run(engine, f"INSERT INTO u8 SELECT k, v FROM {source}")
+    message = str(refused.value)
+    assert message.startswith("Insert has filtered data in strict mode: 2 of 5 rows"), message
+    assert "(2, caf\ufffd): column `v`: invalid file encoding: the value is not UTF-8" in message
+    assert 'column `k`: \'\ufffdnot valid JSON: {"k": 5, "v": oops\' is not a INT' in message, message
+    assert rows(engine, "SELECT count(*) FROM u8") == [(0,)]
+    # not strict: the other rows load, the bad ones are counted as filtered
+    run(engine, "SET enable_insert_strict = false")
+    result = run(engine, f"INSERT INTO u8 SELECT k, v FROM {source}")
+    assert result.affected_rows == 3 and "2 rows filtered" in (result.message or ""), result
+    assert sorted(rows(engine, "SELECT k, v FROM u8")) == GOOD
 
 
 @pytest.fixture
