@@ -605,12 +605,18 @@ def _values_frame(spark, rows, target, now=None):
 
         table = pa.table({f"__src{i}": pa.array(values, type=pa.string()) for i, values in enumerate(plain)})
         return spark.createDataFrame(table)
-    body = ", ".join(
-        "(" + ", ".join(default_sql(c, now) if is_default(v) else value_sql(c, v) for c, v in zip(target, row)) + ")"
+    # One SELECT per row, not an inline VALUES table: Spark evaluates an inline table's
+    # expressions while planning and refuses one it cannot fold, as the size bounds of
+    # functions._bound_sizes (raise_error) are. UNION ALL widens the types as VALUES does.
+    body = " UNION ALL ".join(
+        "SELECT "
+        + ", ".join(
+            f"{default_sql(c, now) if is_default(v) else value_sql(c, v)} AS __src{i}"
+            for i, (c, v) in enumerate(zip(target, row))
+        )
         for row in rows
     )
-    names = ", ".join(f"__src{i}" for i in range(width))
-    return spark.sql(f"SELECT * FROM VALUES {body} AS v({names})")
+    return spark.sql(body)
 
 
 def _plain_columns(rows, target, now=None) -> list[list[str | None]] | None:
