@@ -9,11 +9,7 @@ stopped and started with pg_ctl."""
 
 from __future__ import annotations
 
-import base64
-import json
 import os
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,6 +18,8 @@ from dorisql.catalog import open_catalog
 from dorisql.catalog.postgres import AdvisoryLocks
 from dorisql.errors import CatalogError, CommitConflictError
 from dorisql.storage.locks import file_lock, use_lock_service
+
+from httpkit import put_stream_load
 
 
 class RestartablePostgres:
@@ -117,18 +115,7 @@ def test_a_label_lock_reconnects_after_a_restart_and_is_retryable_while_down(pg,
 
 
 def _put(port: int, body: bytes, label: str):
-    token = base64.b64encode(b"root:").decode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/sl/t/_stream_load",
-        data=body,
-        method="PUT",
-        headers={"Authorization": f"Basic {token}", "label": label, "column_separator": ","},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=300) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    return put_stream_load(port, "sl", "t", body, {"label": label, "column_separator": ","})
 
 
 @pytest.mark.spark

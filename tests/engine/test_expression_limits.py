@@ -11,8 +11,10 @@ import pytest
 
 from dorisql.engine.functions import MAX_STRING_BYTES
 from dorisql.errors import InvalidValueError
+from dorisql.server.http import HttpListener
 
 from .conftest import rows, run
+from httpkit import put_stream_load
 
 
 @pytest.fixture(scope="module")
@@ -87,26 +89,9 @@ def test_bounded_calls_group_and_order_as_written(engine, words):
 def test_a_stream_load_whose_mapping_is_over_the_limit_fails_in_dorises_shape(engine, words, make_engine, spark):
     """A Stream Load's `columns` mapping goes through the same bound; the load fails with the
     same message (failures.translate, the one door), nothing is loaded, and no internal error."""
-    import base64
-    import json
-    import urllib.request
-
-    from dorisql.server.http import HttpListener
-
     with HttpListener(lambda: make_engine(engine.warehouse, spark=spark), "127.0.0.1", 0) as server:
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{server.port}/api/{engine.current_db}/words/_stream_load",
-            data=b"7,ab\n",
-            method="PUT",
-            headers={
-                "Authorization": "Basic " + base64.b64encode(b"root:").decode(),
-                "label": "over-the-limit",
-                "column_separator": ",",
-                "columns": "k, tmp, s = repeat(tmp, 600000)",
-            },
-        )
-        with urllib.request.urlopen(request, timeout=300) as answer:
-            out = json.loads(answer.read())
+        headers = {"label": "over-the-limit", "column_separator": ",", "columns": "k, tmp, s = repeat(tmp, 600000)"}
+        _status, out = put_stream_load(server.port, engine.current_db, "words", b"7,ab\n", headers)
     assert out["Status"] == "Fail", out
     assert "string column length is too large: repeat() would return 1200000 bytes" in out["Message"], out
     assert rows(engine, "SELECT count(*) FROM words WHERE k = 7") == [(0,)]

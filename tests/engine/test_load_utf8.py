@@ -10,7 +10,6 @@ its UTF-8 bytes) loads as it is."""
 from __future__ import annotations
 
 import base64
-import json
 import urllib.request
 
 import pytest
@@ -19,6 +18,7 @@ from dorisql.errors import LoadError
 from dorisql.server.http import HttpListener
 
 from .conftest import rows, run
+from httpkit import put_stream_load
 
 #: a valid row, a row with bytes that are not UTF-8, a valid non-ASCII row, a real U+FFFD
 BODY = b"1,plain\n2,caf\xe9\n3,caf\xc3\xa9\n4,\xef\xbf\xbd\n"
@@ -94,15 +94,7 @@ def listener(engine, make_engine, spark):
 
 
 def _put(server, body: bytes, headers: dict):
-    token = base64.b64encode(b"root:").decode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{server.port}/api/d/u8/_stream_load",
-        data=body,
-        method="PUT",
-        headers={"Authorization": f"Basic {token}", **headers},
-    )
-    with urllib.request.urlopen(request, timeout=300) as answer:
-        return json.loads(answer.read())
+    return put_stream_load(server.port, "d", "u8", body, headers)[1]
 
 
 def test_stream_load_csv_filters_the_row_that_is_not_utf8(engine, utf8_table, listener):

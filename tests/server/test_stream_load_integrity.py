@@ -7,7 +7,6 @@ loads end before they read their bodies."""
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import datetime as dt
 import json
@@ -17,8 +16,6 @@ import sys
 import textwrap
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -26,6 +23,7 @@ from dorisql.catalog.base import LoadRecord
 from dorisql.engine.stream_load import body_dir, label_expired, stream_load
 from dorisql.server.stream_load import parse_options
 
+from httpkit import put_stream_load
 from isolation import dorisql_env
 
 DDL = "CREATE DATABASE d; CREATE TABLE d.t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
@@ -203,18 +201,7 @@ def small_disk(tmp_path):
 
 
 def _put(port: int, body: bytes, label: str):
-    token = base64.b64encode(b"root:").decode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/d/t/_stream_load",
-        data=body,
-        method="PUT",
-        headers={"Authorization": f"Basic {token}", "label": label, "column_separator": ","},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=120) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+    return put_stream_load(port, "d", "t", body, {"label": label, "column_separator": ","}, timeout=120)
 
 
 def _disk_full_answer(status: int, answer: dict, warehouse) -> None:
