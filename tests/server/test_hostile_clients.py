@@ -450,6 +450,15 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _running(pid: int) -> bool:
+    """Whether `pid` exists and is not a zombie (dead, waiting for its parent to reap it)."""
+    try:
+        status = open(f"/proc/{pid}/status").read()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
 def test_a_killed_spark_driver_is_replaced_and_the_server_goes_on(loaded):
     """The driver JVM dies (an out-of-memory exits it; here SIGKILL): the next statement that
     needs Spark starts a new one instead of hanging, and says so in the server's log."""
@@ -459,6 +468,9 @@ def test_a_killed_spark_driver_is_replaced_and_the_server_goes_on(loaded):
     jvms = [pid for pid in _children(loaded.process.pid) if b"java" in open(f"/proc/{pid}/cmdline", "rb").read()]
     assert len(jvms) == 1, jvms
     os.kill(jvms[0], signal.SIGKILL)
+    deadline = time.monotonic() + 30  # the kill takes effect a moment later: until then it runs
+    while _running(jvms[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
     with loaded.connect(database="h", read_timeout=300) as conn, conn.cursor() as cur:
         cur.execute("SELECT count(*) FROM victim")
         assert cur.fetchone() == (1,)
