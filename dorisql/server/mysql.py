@@ -904,7 +904,7 @@ class ServerConnection(Connection):
         prepared statement (wire.bind), which runs alone."""
         request = wire.parse_com_stmt_execute(self.capabilities, self.client_charset, data, self.get_stmt)
         stmt = self.get_stmt(request.stmt_id)
-        stmt.param_buffers, stmt.long_data_bytes = None, 0
+        stmt.param_buffers, stmt.long_data_bytes, stmt.param_types = None, 0, request.types
         try:
             sql = wire.bind(stmt.sql, stmt.marks, request.params)
         except wire.BindError as err:

@@ -55,6 +55,9 @@ __all__ = [
 #: Query attributes a client may send with one statement (MySQL clients send a handful).
 MAX_QUERY_ATTRIBUTES = 256
 
+#: A parameter's query-attribute name ("" for a statement's parameter), MySQL type, unsigned.
+ParamType = tuple[str, int, bool]
+
 
 class MalformedPacket(Exception):
     """A packet that does not have the shape its command needs (MySQL's ER_MALFORMED_PACKET)."""
@@ -207,7 +210,10 @@ def parse_com_change_user(capabilities: Capabilities, charset: CharacterSet, dat
 
 
 def _query_attributes(capabilities: Capabilities, charset: CharacterSet, r: Reader, count: int) -> dict[str, str]:
-    return {name: str(value) for name, value in _read_values(capabilities, charset, r, count, {}) if name}
+    if count > MAX_QUERY_ATTRIBUTES:
+        raise MalformedPacket(f"more than {MAX_QUERY_ATTRIBUTES} query attributes")
+    values, _types = _read_values(capabilities, charset, r, count, {}, None)
+    return {name: str(value) for name, value in values if name}
 
 
 def parse_com_query(capabilities: Capabilities, charset: CharacterSet, data: bytes) -> ComQuery:
@@ -251,6 +257,9 @@ class PreparedMarks(PreparedStatement):
 
     marks: tuple[int, ...] = ()
     long_data_bytes: int = 0
+    #: The parameter types of the last execute: a client sends them once, then executes the
+    #: statement again with "new params bound" unset and the values alone.
+    param_types: list[ParamType] | None = None
 
 
 @dataclass
@@ -259,6 +268,8 @@ class ComStmtExecuteParams:
     use_cursor: bool
     params: list[Any] = field(default_factory=list)
     query_attrs: dict[str, str] = field(default_factory=dict)
+    #: The parameters' (name, MySQL type, unsigned), sent or remembered.
+    types: list[ParamType] = field(default_factory=list)
 
 
 _CURSOR_TYPE_READ_ONLY = 0x01
@@ -283,10 +294,13 @@ def parse_com_stmt_execute(
         raise MalformedPacket(f"{count} parameters for a statement that has {stmt.num_params}")
     if count - stmt.num_params > MAX_QUERY_ATTRIBUTES:
         raise MalformedPacket(f"more than {MAX_QUERY_ATTRIBUTES} query attributes")
-    values = _read_values(capabilities, charset, r, count, stmt.param_buffers or {}) if count else []
+    values: list[tuple[str, Any]] = []
+    types: list[ParamType] = []
+    if count:
+        values, types = _read_values(capabilities, charset, r, count, stmt.param_buffers or {}, stmt.param_types)
     params = [value for _name, value in values[: stmt.num_params]]
     attrs = {name: str(value) for name, value in values[stmt.num_params :] if name}
-    return ComStmtExecuteParams(stmt.stmt_id, bool(flags & _CURSOR_TYPE_READ_ONLY), params, attrs)
+    return ComStmtExecuteParams(stmt.stmt_id, bool(flags & _CURSOR_TYPE_READ_ONLY), params, attrs, types)
 
 
 _STRINGS = frozenset(
@@ -316,21 +330,30 @@ _INTEGERS = {
 
 
 def _read_values(
-    capabilities: Capabilities, charset: CharacterSet, r: Reader, count: int, long_data: dict[int, bytearray]
-) -> list[tuple[str, Any]]:
-    """`count` typed values (the NULL bitmap, the types and names, then the values)."""
-    if count > r.remaining:  # every value takes at least its two type bytes
+    capabilities: Capabilities,
+    charset: CharacterSet,
+    r: Reader,
+    count: int,
+    long_data: dict[int, bytearray],
+    known: list[ParamType] | None,
+) -> tuple[list[tuple[str, Any]], list[ParamType]]:
+    """`count` typed values (the NULL bitmap, the types and names unless `known` from an
+    earlier execute serves, then the values), and the types they were read with."""
+    if count > 8 * r.remaining:  # every value takes at least its bit of the NULL bitmap
         raise MalformedPacket(f"{count} parameters in a packet of {len(r.data)} bytes")
     nulls = r.fixed((count + 7) // 8)
-    if not r.uint(1):  # new-params-bound flag: the types follow (clients always send them)
-        raise MalformedPacket("parameters without their types")
-    types: list[tuple[str, int, bool]] = []
-    for _ in range(count):
-        column_type, flags = r.uint(1), r.uint(1)
-        name = ""
-        if Capabilities.CLIENT_QUERY_ATTRIBUTES in capabilities:
-            name = _decode(charset, r.lenenc_bytes(), "a parameter name")
-        types.append((name, column_type, bool(flags & 0x80)))
+    types: list[ParamType] = []
+    if r.uint(1):  # new-params-bound: the types (and names) follow
+        for _ in range(count):
+            column_type, flags = r.uint(1), r.uint(1)
+            name = ""
+            if Capabilities.CLIENT_QUERY_ATTRIBUTES in capabilities:
+                name = _decode(charset, r.lenenc_bytes(), "a parameter name")
+            types.append((name, column_type, bool(flags & 0x80)))
+    elif known is not None and len(known) == count:
+        types = known
+    else:
+        raise MalformedPacket("parameters without their types, and none sent before")
     values: list[tuple[str, Any]] = []
     for i, (name, column_type, unsigned) in enumerate(types):
         if nulls[i // 8] & (1 << (i % 8)):
@@ -339,7 +362,7 @@ def _read_values(
             values.append((name, _text_or_bytes(charset, bytes(long_data[i]))))
         else:
             values.append((name, _read_value(charset, r, column_type, unsigned)))
-    return values
+    return values, types
 
 
 def _text_or_bytes(charset: CharacterSet, data: bytes) -> str | bytes:

@@ -55,8 +55,12 @@ def test_the_packet_that_froze_mysql_mimic():
 
 def test_counts_are_bounded_by_the_bytes_that_are_there():
     # a COM_QUERY announcing 2^64-1 query attributes in a 20-byte packet
-    with pytest.raises(wire.MalformedPacket, match="parameters in a packet of"):
+    with pytest.raises(wire.MalformedPacket, match="more than 256 query attributes"):
         wire.parse_com_query(CAPS, UTF8, b"\xfe" + b"\xff" * 8 + b"\x01SELECT 1")
+    # a statement's parameters: at most eight a byte (each takes its NULL bitmap bit)
+    execute = struct.pack("<IBI", 1, 0, 1) + b"\x09" + b"\x00"
+    with pytest.raises(wire.MalformedPacket, match="9 parameters in a packet of 11 bytes"):
+        wire.parse_com_stmt_execute(CAPS, UTF8, execute, lambda _id: _statement(9))
     # an execute whose string length runs past the end
     execute = struct.pack("<IBI", 1, 0, 1) + b"\x02\x00\x01" + b"\xfe\x00\x00" * 2 + b"\xfc\xff\xff"
     with pytest.raises(wire.MalformedPacket, match="a field of 65535 bytes"):
@@ -142,3 +146,17 @@ def test_binding_refuses_what_cannot_be_a_value():
         wire.bind("SELECT ?", (7,), [b"\xff"])
     with pytest.raises(wire.BindError, match="2 parameters, 1 were sent"):
         wire.bind("SELECT ?, ?", (7, 10), [1])
+
+
+def test_a_second_execute_may_leave_out_the_types():
+    """libmysqlclient sends the parameter types with the first execute only; later executes
+    unset new-params-bound and send the values alone, read with the remembered types."""
+    statement = _statement(2)
+    first = _execute_packet([(0x08, (5).to_bytes(8, "little")), (0xFE, b"\x01a")])
+    request = wire.parse_com_stmt_execute(CAPS, UTF8, first, lambda _id: statement)
+    assert request.params == [5, "a"]
+    statement.param_types = request.types
+    again = struct.pack("<IBI", 1, 0, 1) + b"\x02" + b"\x00" + b"\x00" + (6).to_bytes(8, "little") + b"\x01b"
+    assert wire.parse_com_stmt_execute(CAPS, UTF8, again, lambda _id: statement).params == [6, "b"]
+    with pytest.raises(wire.MalformedPacket, match="none sent before"):
+        wire.parse_com_stmt_execute(CAPS, UTF8, again, lambda _id: _statement(2))
