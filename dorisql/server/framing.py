@@ -8,7 +8,9 @@ is shorter) and waits for a client for ever. `LimitedStream` wraps it and reads 
   ``ERROR 1153 (08S01): Got a packet bigger than 'max_allowed_packet' bytes`` and the connection
   is closed, so a client can never make the server hold more than the limit;
 - while `timeout` is set (the connection phase: MySQL's ``connect_timeout``, 10 s), a client that
-  does not send its packet in time is disconnected.
+  does not send its packet in time is disconnected;
+- after login, an empty packet (a command without its command byte) is answered with ``ERROR
+  1835 Malformed communication packet.`` and the connection is closed.
 
 Writing and everything else goes to the wrapped stream unchanged.
 """
@@ -31,6 +33,7 @@ CONNECT_TIMEOUT_SECONDS = 10.0
 HANDSHAKE_MAX_BYTES = 64 * 1024
 
 _MAX_PIECE = 0xFFFFFF
+ER_NET_PACKET_TOO_LARGE, ER_MALFORMED_PACKET = 1153, 1835
 
 
 class PacketTooLarge(Exception):
@@ -40,13 +43,16 @@ class PacketTooLarge(Exception):
 class LimitedStream:
     """`MysqlStream` whose `read` enforces a packet size limit and an optional timeout."""
 
-    def __init__(self, inner: MysqlStream, max_bytes: int, refusal: Callable[[], bytes]):
+    def __init__(self, inner: MysqlStream, max_bytes: int, error_packet: Callable[[int, str, str], bytes]):
         self._inner = inner
         self.max_bytes = max_bytes
         #: Seconds a read may wait (None: for ever).
         self.timeout: float | None = None
-        #: The error packet sent for a packet over the limit (the connection knows its charset).
-        self._refusal = refusal
+        #: Whether an empty packet is a packet: during login (an empty auth answer), not after
+        #: it, where every command starts with its command byte.
+        self.empty_allowed = True
+        #: An error packet (code, message, SQLSTATE) to answer a refused packet with.
+        self._error_packet = error_packet
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -73,7 +79,8 @@ class LimitedStream:
             if sequence != expected:
                 raise MysqlError(f"Expected seq({expected}) got seq({sequence})", ErrorCode.MALFORMED_PACKET)
             if len(data) + length > self.max_bytes:
-                await inner.write(self._refusal())
+                message = "Got a packet bigger than 'max_allowed_packet' bytes"
+                await inner.write(self._error_packet(ER_NET_PACKET_TOO_LARGE, message, "08S01"))
                 raise PacketTooLarge()
             if length:
                 try:
@@ -81,4 +88,8 @@ class LimitedStream:
                 except (asyncio.IncompleteReadError, ConnectionError):
                     raise ConnectionClosed() from None
             if length < _MAX_PIECE:
+                if not data and not self.empty_allowed:  # no command byte: the connection ends
+                    message = "Malformed communication packet."
+                    await inner.write(self._error_packet(ER_MALFORMED_PACKET, message, "HY000"))
+                    raise ConnectionClosed()
                 return bytes(data)

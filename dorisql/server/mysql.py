@@ -826,7 +826,7 @@ class ServerConnection(Connection):
             connect_attrs=response.connect_attrs,
         )
         stream.reset_seq()
-        stream.timeout, stream.max_bytes = None, MAX_PACKET_BYTES
+        stream.timeout, stream.max_bytes, stream.empty_allowed = None, MAX_PACKET_BYTES, False
 
     async def handle_change_user(self, data: bytes) -> None:
         change = wire.parse_com_change_user(self.capabilities, self.client_charset, data)
@@ -1052,11 +1052,9 @@ class ServerConnection(Connection):
         await self.stream.write(end)
 
 
-def _too_large() -> bytes:
-    """MySQL's answer to a packet over the limit (the connection ends after it)."""
-    message = "Got a packet bigger than 'max_allowed_packet' bytes"
-    code, charset = ER_NET_PACKET_TOO_LARGE, CharacterSet.utf8mb4
-    return error_packet(Capabilities.CLIENT_PROTOCOL_41, charset, code, message, "08S01")
+def _framing_error(code: int, message: str, sqlstate: str) -> bytes:
+    """The framing's answer to a packet it refuses (the connection ends after it)."""
+    return error_packet(Capabilities.CLIENT_PROTOCOL_41, CharacterSet.utf8mb4, code, message, sqlstate)
 
 
 async def _async_rows(rows: list[bytes]):
@@ -1083,7 +1081,7 @@ class _MysqlServer(MysqlServer):
 
     async def _client_connected_cb(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         session = self.listener.new_session()
-        stream = LimitedStream(MysqlStream(reader, writer), HANDSHAKE_MAX_BYTES, _too_large)
+        stream = LimitedStream(MysqlStream(reader, writer), HANDSHAKE_MAX_BYTES, _framing_error)
         connection = ServerConnection(
             stream=stream,
             session=session,

@@ -168,7 +168,21 @@ def is_alive(session) -> bool:
         return False
     gateway = getattr(type(context), "_gateway", None)
     process = getattr(gateway, "proc", None)
-    return process is None or process.poll() is None
+    if process is None:
+        return True
+    return process.poll() is None and not _exiting(process.pid)
+
+
+def _exiting(pid: int) -> bool:
+    """Linux: the process's main thread has exited (state Z) while its other threads still
+    wind down. A JVM killed or out of memory is in that state for a moment, in which waitpid
+    cannot reap it yet but it answers nothing. Elsewhere (no /proc): False."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[-1].split()
+    except OSError:
+        return False
+    return bool(fields) and fields[0] in ("Z", "X")
 
 
 def forget_dead(session) -> None:

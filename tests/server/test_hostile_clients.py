@@ -226,6 +226,14 @@ def test_a_handshake_without_its_nul_does_not_freeze_the_server(loaded):
     assert time.monotonic() - started < 10
 
 
+def test_an_empty_command_packet_is_malformed_not_an_internal_error(loaded):
+    with RawClient(loaded.port) as client:
+        assert client.login()[0] == 0
+        client.send(b"")  # a command without its command byte
+        assert error_code(client.read_packet()) == 1835
+        assert client.read_until_closed() == []
+
+
 def test_com_field_list_lists_every_column_and_quotes_the_name(loaded):
     with RawClient(loaded.port) as client:
         assert client.login(database="h")[0] == 0
@@ -433,6 +441,9 @@ def test_fuzzed_connection_and_command_phases(loaded):
     assert logins >= 20 and commands >= 60, (logins, commands)
     assert slow and max(slow) < 10, slow
     assert len(silent_closed) == 1 and 8 < silent_closed[0] < 20, silent_closed
+    # every malformed packet was answered as one, none as an internal error of the server
+    log = loaded.warehouse.parent / "home" / ".local" / "state" / "dorisql" / "dorisql.log"
+    assert "Traceback" not in (log.read_text() if log.exists() else ""), log.read_text()
     assert victim_intact(loaded)
 
 
