@@ -5,6 +5,8 @@ test run's)."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,3 +38,29 @@ def require_tool(found, what: str, install: str):
     if os.environ.get("CI"):
         pytest.fail(f"{what} is part of CI (.ci/run installs {install}) but is not found")
     pytest.skip(f"no {what}: apt-get install {install}")
+
+
+def mount_tmpfs(folder: Path, size: str) -> None:
+    """A tmpfs of `size` (``8m``) mounted on `folder` (created), for tests that fill a disk;
+    unmount it with `unmount`. Mounting needs root: CI runs as root, so there it fails instead
+    of skipping; elsewhere the test is skipped with the reason."""
+    folder.mkdir(parents=True, exist_ok=True)
+    why = None
+    if os.geteuid() != 0:
+        why = "mounting a tmpfs needs root"
+    elif shutil.which("mount") is None:
+        why = "no mount command"
+    else:
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            why = f"mount -t tmpfs failed: {done.stderr.strip()}"
+    if why is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the disk-full tests are part of CI but cannot mount their tmpfs: {why}")
+        pytest.skip(f"cannot make a small disk to fill ({why})")
+
+
+def unmount(folder: Path) -> None:
+    subprocess.run(["umount", "-l", str(folder)], capture_output=True)

@@ -178,11 +178,10 @@ def test_forget_loads_removes_only_the_records_it_was_given(open_cat):
 def test_a_server_on_a_restarted_catalog_logs_in_loads_and_names_the_catalog_while_it_is_down(pg, tmp_path):
     # The reproduction: `dorisql server --catalog postgresql://...`, labelled Stream Loads
     # with curl-like PUTs before and after a restart, and logins while the catalog is down.
-    import signal
     import subprocess
 
     import pymysql
-    from server.serverkit import DORISQL, free_port, wait_for_port
+    from server.serverkit import DORISQL, free_port, stop_server, wait_for_port
 
     from isolation import dorisql_env
 
@@ -225,12 +224,7 @@ def test_a_server_on_a_restarted_catalog_logs_in_loads_and_names_the_catalog_whi
         assert _put(http_port, b"3,3\n", "srv_down")[1]["Status"] == "Success"
         assert sorted(sql("SELECT k FROM sl.t")) == [(1,), (2,), (3,)]
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process)
 
 
 def test_a_body_held_through_the_postgresql_lock_service_is_not_an_orphan(pg, warehouse_on_pg, make_engine):

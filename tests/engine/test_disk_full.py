@@ -10,43 +10,23 @@ the data files); whichever step it is, a statement either happened completely or
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from dorisql.errors import DiskFullError, DorisqlError
 
+from isolation import mount_tmpfs, unmount
+
 SIZE = "48m"
-
-
-def _mount_tmpfs(folder: Path) -> None:
-    folder.mkdir()
-    why = None
-    if os.geteuid() != 0:
-        why = "mounting a tmpfs needs root"
-    elif shutil.which("mount") is None:
-        why = "no mount command"
-    else:
-        done = subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", f"size={SIZE}", "tmpfs", str(folder)], capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            why = f"mount -t tmpfs failed: {done.stderr.strip()}"
-    if why is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the disk-full tests are part of CI but cannot mount their tmpfs: {why}")
-        pytest.skip(f"cannot make a small disk to fill ({why})")
 
 
 @pytest.fixture
 def small_disk(tmp_path):
     folder = tmp_path / "disk"
-    _mount_tmpfs(folder)
+    mount_tmpfs(folder, SIZE)
     yield folder
-    subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+    unmount(folder)
 
 
 def _fill(disk: Path, leave: int) -> Path:

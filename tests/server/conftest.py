@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import signal
 import subprocess
 
 import pytest
 
-from .serverkit import DORISQL, Server, free_port, wait_for_port
+from .serverkit import DORISQL, Server, free_port, stop_server, wait_for_port
 from isolation import dorisql_env
 
 
@@ -41,10 +40,4 @@ def server(tmp_path_factory) -> Server:
         wait_for_port(process, port, log)
         yield Server(process, port, http_port, warehouse, log)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_server(process)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -49,6 +50,18 @@ def wait_for_port(process: subprocess.Popen, port: int, log: Path, timeout: floa
         except OSError:
             time.sleep(0.2)
     raise AssertionError(f"dorisql server did not listen on {port} within {timeout} s:\n{log.read_text()}")
+
+
+def stop_server(process: subprocess.Popen, timeout: float = 60) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within `timeout` seconds."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def mysql_client() -> str | None:
