@@ -588,7 +588,8 @@ def _values_frame(spark, rows, target, now=None):
     SQL's VALUES list would have held: as many bytes in the driver as the values themselves.
     Spark SQL text of that size made the driver parse and analyse millions of expression nodes
     and run out of memory. Rows with expressions (``now()``, ``1 + 1``) or ARRAY/MAP/STRUCT
-    values are still a Spark SQL VALUES list, whose expressions Spark evaluates."""
+    values are Spark SQL, one SELECT per row joined by UNION ALL, whose expressions Spark
+    evaluates."""
     from dorisql.syntax.cancel import checked
 
     from .sql_literals import default_sql, is_default, value_sql
