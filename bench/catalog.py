@@ -31,6 +31,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from dorisql.catalog.postgres import PostgresCatalog, redact
+from dorisql.catalog.store import SqliteCatalog
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
@@ -88,9 +91,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--postgres", metavar="URL", help="an empty database (default: start a throwaway server)")
     args = parser.parse_args(argv)
-
-    from dorisql.catalog.postgres import PostgresCatalog, redact
-    from dorisql.catalog.store import SqliteCatalog
 
     server = None
     url = args.postgres

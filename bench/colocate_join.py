@@ -29,6 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.storage.spark import create_session
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 QUERY = "SELECT count(*) AS n, sum(a.v + b.w) AS s FROM {a} a JOIN {b} b ON a.k = b.k"
@@ -70,10 +74,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from pyspark.sql import functions as F
-
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
-    from dorisql.storage.spark import create_session
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dorisql-colocate-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -85,6 +85,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from dorisql.compaction import executor, service
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.jobs.runner import BackgroundScheduler
+from dorisql.storage.spark import create_session
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 DDL = "CREATE TABLE t (k INT NOT NULL, v BIGINT, pad VARCHAR(64)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS {b}"
@@ -116,7 +122,7 @@ def load_sql(i: int, rows: int) -> str:
 
 
 def compacted(path: str) -> bool:
-    """A compaction's output (``.v<start>-<end>.parquet``, dorisql.compaction.rowsets.range_suffix),
+    """A compaction's output (``.v<start>-<end>.parquet``, dorisql.tablets.rowsets.range_suffix),
     not a load's file (``.v<N>.parquet``)."""
     return "-" in path.rsplit(".v", 1)[-1]
 
@@ -133,10 +139,6 @@ def best_of(engine, sql: str, n: int = 5) -> float:
 
 
 def scenario(name: str, args, spark, root: Path) -> dict:
-    from dorisql.compaction import executor, service
-    from dorisql.config import Config
-    from dorisql.engine.jobs import BackgroundScheduler
-    from dorisql.engine.session import Engine
 
     warehouse = root / name
     config = Config(warehouse=str(warehouse), master=args.master)
@@ -200,7 +202,6 @@ def scenario(name: str, args, spark, root: Path) -> dict:
 
 def measure(engine, meta, path: str, loaded: dict[str, int]) -> dict:
     """Files per tablet, the compactions so far and their write amplification, query times."""
-    from dorisql.compaction import executor, service
 
     done = [t for t in executor.TASKS.tasks() if t.state == "FINISHED" and t.path == path]
     rewritten = sum(t.output_bytes for t in done)
@@ -243,8 +244,6 @@ def requery(args, spark) -> None:
     """Time the queries again on kept warehouses (``--keep`` of earlier runs), all in this one
     session, in rounds that take each warehouse in turn (after one untimed run of each query),
     so that no scenario meets a colder or a busier machine than the others; best of five."""
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
 
     opened = []
     for root in args.requery:
@@ -290,9 +289,6 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", help="keep the warehouses in this folder")
     parser.add_argument("--requery", nargs="+", metavar="KEPT", help="only time the queries on these --keep folders")
     args = parser.parse_args(argv)
-
-    from dorisql.compaction import executor
-    from dorisql.storage.spark import create_session
 
     executor.TASKS = executor.TaskLog(keep=1_000_000)  # every task counts towards the bytes rewritten
 

@@ -33,6 +33,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.statements.load import insert as dml
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.spark import create_session
+from dorisql.syntax import parse_one
+from dorisql.tablets.tables import meta_dir
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 TARGET_RATIO = 0.7
@@ -83,8 +91,6 @@ def dorisql_insert(engine, name: str, source: str) -> tuple[float, int]:
 
 
 def files_read(engine, sql: str) -> list[str]:
-    from dorisql.engine import dml
-    from dorisql.syntax import parse_one
 
     _df, scans = dml._run_query(engine, parse_one(sql))
     return list(scans[0].files)
@@ -103,12 +109,6 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=2, help="runs of each side, alternating; the best counts")
     ap.add_argument("--keep", help="work in this folder and keep it (default: a temp folder, removed)")
     args = ap.parse_args(argv)
-
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
-    from dorisql.engine.tables import meta_dir
-    from dorisql.storage.delta import DeltaStore
-    from dorisql.storage.spark import create_session
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="dorisql-ingest-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.storage.spark import create_session
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 START = dt.date(2024, 1, 1)
@@ -46,10 +50,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from pyspark.sql import functions as F
-
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
-    from dorisql.storage.spark import create_session
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dorisql-overwrite-"))
     work.mkdir(parents=True, exist_ok=True)

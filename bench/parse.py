@@ -16,6 +16,9 @@ import argparse
 import time
 from pathlib import Path
 
+from dorisql.errors import DorisqlError
+from dorisql.syntax import parse_statement
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO / "tests" / "data" / "corpus"
 
@@ -25,8 +28,6 @@ def load(corpus: Path) -> list[str]:
 
 
 def run_dorisql(statements: list[str]) -> int:
-    from dorisql.errors import DorisqlError
-    from dorisql.syntax import parse_statement
 
     ok = 0
     for text in statements:

@@ -30,6 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from dorisql.catalog import codec
+from dorisql.config import Config
+from dorisql.engine import Engine
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 TARGET_SECONDS = 2.0
@@ -72,7 +76,6 @@ def timed_create(engine, sql: str, db: str, name: str, partitions: int) -> float
 
 def baseline(partition_metas, folder: Path, run: int) -> float:
     """Write one JSON row per partition to a fresh SQLite file, in one transaction."""
-    from dorisql.catalog import codec
 
     conn = sqlite3.connect(folder / f"baseline{run}.db")
     conn.execute("CREATE TABLE partitions (id INTEGER PRIMARY KEY, table_id INTEGER, name TEXT, body TEXT)")
@@ -94,9 +97,6 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     n = args.partitions
-
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
 
     with tempfile.TemporaryDirectory(prefix="dorisql-bench-partitions-") as tmp:
         engine = Engine(Config(warehouse=str(Path(tmp) / "wh")))

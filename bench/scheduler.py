@@ -27,6 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from dorisql import ast
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.jobs import scheduler
+from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+from dorisql.tablets.tables import arrow_schema, meta_dir
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
@@ -38,11 +45,6 @@ def delta_versions(warehouse: Path) -> dict[str, int]:
 
 
 def build(warehouse: Path, tables: int, partitions: int, now: str):
-    from dorisql import ast
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
-    from dorisql.engine.tables import arrow_schema, meta_dir
-    from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
 
     engine = Engine(Config(warehouse=str(warehouse)))
     engine.execute_sql(f"""
@@ -85,8 +87,6 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
 
-    from dorisql.engine import scheduler
-
     now = dt.datetime(2021, 6, 1, 10, 0, 0)
     with tempfile.TemporaryDirectory(prefix="dorisql-bench-sched-") as tmp:
         warehouse = Path(tmp) / "wh"
@@ -98,8 +98,6 @@ def main(argv=None) -> int:
         )
 
         # a fresh engine, as `dorisql scheduler --once` would have (cold catalog cache first)
-        from dorisql.config import Config
-        from dorisql.engine.session import Engine
 
         engine.close()
         engine = Engine(Config(warehouse=str(warehouse)))

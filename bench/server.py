@@ -43,6 +43,12 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.server.context import ServerContext
+from dorisql.server.mysql import MySQLListener
+from dorisql.syntax import parse_one
+
 OVERHEAD_TARGET_MS = 20.0
 KV_ROWS = 1000
 LOAD_ROWS = 5
@@ -229,12 +235,6 @@ def point_query_overhead(warehouse: Path, master: str, runs: int) -> tuple[list[
     same JVM and the same machine load; 5 warm-up rounds first. The difference is what the protocol and the
     server's session add. Returns (protocol, in-process) seconds."""
     import pymysql
-
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
-    from dorisql.server.main import ServerContext
-    from dorisql.server.mysql import MySQLListener
-    from dorisql.syntax import parse_one
 
     config = Config(warehouse=str(warehouse), master=master)
     engine = Engine(Config(warehouse=str(warehouse), master=master, database="bench"))

@@ -26,6 +26,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
+from dorisql.config import Config
+from dorisql.engine import Engine
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.spark import create_session
+from dorisql.tablets.tables import meta_dir, spark_ddl_schema
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 BUCKETS = 8
@@ -50,13 +57,6 @@ def main(argv=None) -> int:
     ap.add_argument("--master", default="local[*]")
     ap.add_argument("--keep", help="work in this folder and keep it (default: a temp folder, removed)")
     args = ap.parse_args(argv)
-
-    from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
-    from dorisql.config import Config
-    from dorisql.engine.session import Engine
-    from dorisql.engine.tables import meta_dir, spark_ddl_schema
-    from dorisql.storage.delta import DeltaStore
-    from dorisql.storage.spark import create_session
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="dorisql-small-files-"))
     work.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ For each shape, a statement of `--small` and one of `--large` items is put throu
 does in Python before Spark sees anything (no Spark is started):
 
 - ``parse``: dorisql.syntax.parse_one (statement split, size and nesting limits, the query read
-  by sqlglot or the statement by the Lark grammar, dorisql.analysis);
+  by sqlglot or the statement by the Lark grammar, dorisql.analysis.checks);
 - ``plan`` (queries): the engine's SELECT path up to the Spark SQL text: the check for a SELECT
   of constants only (engine.variables.constant_select), then engine.query.plan_query (items
   named by their text, the function allow-list, Doris → Spark rewrites, the Spark SQL written).
@@ -25,6 +25,11 @@ import sys
 import time
 from pathlib import Path
 
+from dorisql import ast
+from dorisql.query.planner import plan_query
+from dorisql.syntax import parse_one
+from dorisql.translate.variables import SessionIdentity, constant_select
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SHAPES = {
@@ -37,10 +42,6 @@ SHAPES = {
 
 def dorisql_work(sql: str) -> dict[str, float]:
     """Seconds of each step of dorisql's own work on `sql`."""
-    from dorisql import ast
-    from dorisql.engine.query import plan_query
-    from dorisql.engine.variables import SessionIdentity, constant_select
-    from dorisql.syntax import parse_one
 
     times = {}
     start = time.perf_counter()

@@ -122,7 +122,7 @@ class ColumnDef:
     on_update: str | None = None
     comment: str | None = None
     #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as canonical text
-    #: (not supported: dorisql.analysis refuses it).
+    #: (not supported: dorisql.analysis.checks refuses it).
     generated: str | None = None
     #: The KEY option was written (ALTER TABLE ADD/MODIFY COLUMN: a key column). In CREATE TABLE
     #: the key clause decides, so it takes no part in equality.
@@ -196,7 +196,7 @@ PartitionItem = RangePartition | ListPartition | BatchRangePartition
 class PartitionBy:
     """PARTITION BY RANGE|LIST (cols) (items). `items` is empty for `()` (dynamic partitions).
 
-    `auto_partition` is AUTO PARTITION BY ... (not supported: dorisql.analysis refuses it).
+    `auto_partition` is AUTO PARTITION BY ... (not supported: dorisql.analysis.checks refuses it).
     `expressions` is set when an entry of the partition-by list is not a plain column
     (`date_trunc(k, 'month')`): every entry as canonical text, and `columns` is then empty.
     """
@@ -276,7 +276,7 @@ class CreateTable(Statement):
     rollups: tuple[RollupDef, ...] = ()
     properties: Properties = ()
     #: CREATE TABLE ... AS <query>: `columns` is empty until the engine derives them from the
-    #: query (dorisql.ctas).
+    #: query (dorisql.analysis.ctas_rules).
     as_query: Query | None = None
 
 
@@ -344,7 +344,7 @@ class RenamePartition:
 class UnsupportedAlter:
     """An ALTER TABLE clause that dorisql parses but does not implement (ADD (...) [TO rollup],
     ADD/DROP ROLLUP, ENABLE FEATURE, MODIFY DISTRIBUTION/ENGINE):
-    dorisql.analysis refuses it. `feature` is the name the error gives ("ALTER TABLE ... ADD
+    dorisql.analysis.checks refuses it. `feature` is the name the error gives ("ALTER TABLE ... ADD
     COLUMN"); `text` is the clause as canonical source text (keywords upper case, whitespace
     normalised, comments dropped), which the generator writes back verbatim."""
 
@@ -675,7 +675,7 @@ class Help(Statement):
     topic: str
 
 
-# metadata statements of MySQL clients and tools (dorisql.engine.metadata) -------------
+# metadata statements of MySQL clients and tools (dorisql.statements.show.client_metadata) -------------
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ class LoadError(DorisqlError):
 
 
 class StatementTooLargeError(DorisqlError):
-    """A statement longer than dorisql reads (the limit is in dorisql.syntax.limits)."""
+    """A statement longer than dorisql reads (the limit is in dorisql.syntax.input_limits)."""
 
     code = 1153  # MySQL's ER_NET_PACKET_TOO_LARGE
     sqlstate = "08S01"

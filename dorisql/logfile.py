@@ -23,6 +23,8 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
+from dorisql.config import state_dir
+
 LOG_NAME = "dorisql.log"
 MAX_BYTES = 5 * 1024 * 1024
 BACKUPS = 2
@@ -40,7 +42,6 @@ failure_logger = logging.getLogger("dorisql.failures")
 
 
 def default_log_path(env: Mapping[str, str] = os.environ) -> Path:
-    from dorisql.config import state_dir
 
     return state_dir(env) / LOG_NAME
 

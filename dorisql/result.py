@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import struct
 from collections.abc import Sequence
@@ -88,3 +89,18 @@ class Result:
     @classmethod
     def table(cls, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> Result:
         return cls(columns=list(columns), rows=list(rows))
+
+
+def time_text(value: dt.datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S") if value else "NULL"
+
+
+def size_text(size: int) -> str:
+    """Doris's DebugUtil.getByteUint + DECIMAL_FORMAT_SCALE_3: '0.000 ', '1.500 KB', '2.000 GB'."""
+    units = ((1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB"))
+    if size == 0:
+        return "0.000 "
+    for limit, unit in units:
+        if size > limit:
+            return f"{size / limit:.3f} {unit}"
+    return f"{float(size):.3f} B"

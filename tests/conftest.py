@@ -167,7 +167,7 @@ def make_engine() -> Callable[..., Any]:
     ``config`` holds further `Config` fields (``frontend=...``, ``session=...``).
     """
     from dorisql.config import Config
-    from dorisql.engine.session import Engine
+    from dorisql.engine import Engine
 
     def make(warehouse: str | os.PathLike, *, spark=None, clock=None, **config: Any) -> Engine:
         return Engine(Config(warehouse=str(warehouse), master="local[2]", **config), clock=clock, spark=spark)

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 
 from dorisql import ast
 from dorisql.errors import AccessDeniedError, AnalysisError
+from dorisql.syntax.diagnose import mask
+from dorisql.syntax.queries import query_tables
 
 __all__ = [
     "PRIVILEGES",
@@ -210,7 +212,7 @@ def check(grants: Iterable[Grant], needs: Iterable[Need]) -> None:
 
 def can_see_database(grants: Iterable[Grant], db: str) -> bool:
     """Any privilege on the database or one of its tables (information_schema: always).
-    Callers go through dorisql.auth.visibility.Visibility, the one door."""
+    Callers go through dorisql.session.visibility.Visibility, the one door."""
     return db.lower() == "information_schema" or allowed(grants, Need(ANY, db))
 
 
@@ -242,7 +244,6 @@ def _db(db: str | None, current_db: str | None, privileges: frozenset[str]) -> l
 
 
 def _query(query: ast.Query, current_db: str | None) -> list[Need]:
-    from dorisql.syntax.diagnose import mask
 
     needs = [n for t in query.tables for n in _table(t, current_db, frozenset((SELECT,)))]
     # local() reads the server's own files: Doris allows it to ADMIN only.
@@ -278,7 +279,6 @@ def _insert(stmt: ast.Insert, current_db):
 
 
 def _update(stmt: ast.Update, current_db):
-    from dorisql.syntax.queries import query_tables
 
     needs = _table(stmt.table, current_db, _one(LOAD))
     if stmt.from_sql:  # UPDATE ... FROM s: the joined tables are read
@@ -318,7 +318,7 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.RecoverPartition: lambda s, db: _table(s.table, db, frozenset((ALTER, CREATE)), all_of=True),
     ast.Use: lambda s, db: _db(s.db, None, ANY),
     # Statements naming one table need a privilege on it (ERR_TABLE_ACCESS_DENIED_ERROR, 1224).
-    # Listings need nothing: they show what dorisql.auth.visibility lets the user see.
+    # Listings need nothing: they show what dorisql.session.visibility lets the user see.
     ast.ShowDatabases: _nothing,
     ast.ShowTables: _nothing,
     ast.ShowCreateTable: lambda s, db: _table(s.table, db, ANY),
@@ -326,7 +326,7 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.Describe: lambda s, db: _table(s.table, db, ANY),
     ast.ShowColumns: lambda s, db: _table(s.table, db, ANY),
     # ShowTableStatusCommand: checkDbPriv(SHOW), "Access denied for user ... to database ..."
-    # (1044, raised by dorisql.auth.users.authorize), then only the visible tables.
+    # (1044, raised by dorisql.session.access.authorize), then only the visible tables.
     ast.ShowTableStatus: lambda s, db: _db(s.db, db, ANY),
     ast.ShowData: lambda s, db: _table(s.table, db, ANY) if s.table is not None else [],
     ast.ShowBuckets: lambda s, db: _table(s.table, db, ANY),

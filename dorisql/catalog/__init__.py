@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING
 
 from dorisql.catalog.base import Catalog, ColocationGroup, DatabaseMeta
+from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
+from dorisql.catalog.store import SqliteCatalog
 from dorisql.errors import CatalogError
-
-if TYPE_CHECKING:
-    from dorisql.storage.locks import LockService
+from dorisql.storage.locks import LockService, use_lock_service
+from dorisql.warehouse import catalog_file
 
 __all__ = ["Catalog", "ColocationGroup", "DatabaseMeta", "open_catalog", "catalog_url_of"]
 
@@ -41,17 +41,12 @@ def open_catalog(warehouse_root: str | os.PathLike[str], url: str | None = None)
     """
     url = url or catalog_url_of(warehouse_root)
     if not url or url.startswith("sqlite:"):
-        from dorisql.catalog.store import SqliteCatalog
-        from dorisql.warehouse import catalog_file
-
         own = catalog_file(warehouse_root)
         if url and sqlite_path(url) != os.path.abspath(own):
             raise CatalogError(
                 f"--catalog {url}: a SQLite catalog lives in its warehouse ({own}); leave --catalog out to use it"
             )
         return SqliteCatalog(warehouse_root)
-    from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
-    from dorisql.storage.locks import use_lock_service
 
     if not is_postgres_url(url):
         raise CatalogError(

@@ -15,8 +15,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 
 from dorisql.ast import DataType, Properties
+from dorisql.auth.privileges import ADMIN, Grant
 from dorisql.catalog.model import PartitionMeta, TableMeta
-from dorisql.errors import CommitConflictError, DamagedTableError
+from dorisql.errors import AnalysisError, CommitConflictError, DamagedTableError
+from dorisql.warehouse import validate_name
 
 __all__ = [
     "Catalog",
@@ -156,7 +158,6 @@ UserChange = Callable[[UserEntry], UserEntry]
 
 
 def _builtin_users() -> dict[tuple[str, str], UserEntry]:
-    from dorisql.auth.privileges import ADMIN, Grant
 
     every = Grant("*", "*", (ADMIN,))
     return {
@@ -342,8 +343,6 @@ class Catalog(ABC):
 
     def rename_table(self, db: str, name: str, new_name: str, expected_version: int | None = None) -> TableMeta:
         """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder)."""
-        from dorisql.errors import AnalysisError
-        from dorisql.warehouse import validate_name
 
         validate_name("table", new_name)
         if new_name == name:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 
-from dorisql.catalog.store import SqlCatalog
+from dorisql.catalog import sqlite_path
+from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
+from dorisql.catalog.store import SqlCatalog, SqliteCatalog
 from dorisql.errors import CatalogError
 
 __all__ = ["migrate", "open_url", "COPIED_TABLES"]
@@ -33,9 +35,6 @@ COPIED_TABLES = {
 
 def open_url(url: str, *, must_exist: bool) -> SqlCatalog:
     """The catalog a URL names: ``sqlite:///path/catalog.db`` or ``postgresql://...``."""
-    from dorisql.catalog import sqlite_path
-    from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
-    from dorisql.catalog.store import SqliteCatalog
 
     if url.startswith("sqlite:"):
         path = sqlite_path(url)
@@ -51,7 +50,6 @@ def open_url(url: str, *, must_exist: bool) -> SqlCatalog:
 
 def migrate(source_url: str, target_url: str) -> dict[str, int]:
     """Copy the catalog at `source_url` into the empty one at `target_url`; the rows copied per kind."""
-    from dorisql.catalog.postgres import redact
 
     source = open_url(source_url, must_exist=True)
     try:

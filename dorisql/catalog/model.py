@@ -115,7 +115,7 @@ class TableMeta:
     #: The latest Delta version this catalog entry is known to follow: a load or truncate records
     #: the version it committed. The table's Delta log must have reached it; an older log lost
     #: commits (a deleted ``_delta_log`` file), so reads and writes refuse it instead of serving
-    #: less data (dorisql.engine.consistency). 0: nothing recorded yet.
+    #: less data (dorisql.tablets.consistency). 0: nothing recorded yet.
     known_delta_version: int = 0
     #: Schema changes: lowered column name -> Delta version of the commit that added the column
     #: (ALTER TABLE ADD COLUMN). Files committed before that version hold no value for it (or an

@@ -5,13 +5,13 @@
 1. holds the tablet's lock (storage.locks.tablet_lock) for the whole run: two compactions of one
    tablet never overlap (the commit-time conflict check stays the safety net);
 2. reads the rowsets' files with Spark, each row carrying the version its file reads as
-   (``__commit_seq``, the end of the file's range: dorisql.compaction.rowsets);
+   (``__commit_seq``, the end of the file's range: dorisql.tablets.rowsets);
 3. base compaction only: drops the rows the table's delete versions delete, with the function
-   queries filter with (dorisql.compaction.deletes.apply_deletes). A cumulative compaction never
+   queries filter with (dorisql.tablets.deletes.apply_deletes). A cumulative compaction never
    covers a delete version (the policy stops at one), so the deletes after its range still apply
    to its output at read time, as they did to its inputs;
 4. merges rows of equal keys of UNIQUE and AGGREGATE tables with the function queries merge with
-   (dorisql.engine.merge.merge_rows): the output holds what a query of the inputs returns;
+   (dorisql.tablets.merge.merge_rows): the output holds what a query of the inputs returns;
 5. writes one output rowset, sorted by the key columns, in one file per
    ``compaction_output_file_size_mbytes`` of input, named ``.v<start>-<end>.parquet``;
 6. commits ``remove`` of every input file and ``add`` of the output (``dataChange=false``) in one
@@ -36,15 +36,18 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
 from dorisql.errors import CommitConflictError
-
-from .rowsets import TabletRowset, needed_delete_versions, range_suffix
-
-if TYPE_CHECKING:  # pragma: no cover
-    from dorisql.storage.delta import DeltaStore
+from dorisql.session import failures
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.locks import tablet_lock
+from dorisql.tablets.deletes import retire_delete_versions
+from dorisql.tablets.merge import _df_column, merge_rows, needs_merge
+from dorisql.tablets.read import read_table_files
+from dorisql.tablets.rowsets import TabletRowset, needed_delete_versions, range_suffix
+from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 
 CUMULATIVE, BASE = "CUMULATIVE", "BASE"
 MB = 1024 * 1024
@@ -105,16 +108,12 @@ TASKS = TaskLog()
 
 
 def merged_frame(spark, meta: TableMeta, files: Sequence[Any], deletes: Sequence[Any] = ()):
-    """The rows of `files` as a query reads them (dorisql.engine.dml.read_table_files: columns
+    """The rows of `files` as a query reads them (dorisql.tablets.read.read_table_files: columns
     added after a file was written read as their DEFAULT, dropped ones vanish, the given delete
     versions applied), rows of equal keys merged by the key model; with the load-order columns of
     the table's data files. The output is written with the current schema, so later readers find
     every column in it."""
     from pyspark.sql import functions as F
-
-    from dorisql.engine.dml import read_table_files
-    from dorisql.engine.merge import merge_rows, needs_merge
-    from dorisql.engine.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 
     df = read_table_files(spark, meta, files, deletes)
     out = merge_rows(df, meta)
@@ -153,7 +152,6 @@ def compact_tablet(
     `read_version`) into one rowset. `deletes`: the table's live delete versions. Returns the
     finished task; raises CommitConflictError when the tablet is busy or an input was removed
     meanwhile (nothing committed), and any other failure as it came (nothing committed)."""
-    from dorisql.storage.locks import tablet_lock
 
     if kind not in (CUMULATIVE, BASE):
         raise ValueError(f"compaction type {kind!r}")
@@ -204,7 +202,6 @@ def compact_tablet(
 
 
 def _message(exc: BaseException) -> str:
-    from dorisql.engine import failures
 
     try:
         return str(failures.translate(exc)) if isinstance(exc, Exception) else type(exc).__name__
@@ -214,8 +211,6 @@ def _message(exc: BaseException) -> str:
 
 def _write(store, merged, meta, tablet, files, versions, read_version, kind, output_file_size):
     from pyspark.sql import functions as F
-
-    from dorisql.engine.merge import _df_column
 
     (partition, bucket), (start, end) = tablet, versions
     size = sum(f.size for f in files)  # an upper bound of the output's size
@@ -239,7 +234,6 @@ def _write(store, merged, meta, tablet, files, versions, read_version, kind, out
 def retire_unneeded(store, deletes: Sequence[Any]) -> tuple[int, ...]:
     """Retire the delete versions no live file of the table needs (all older rows they delete
     are gone). Returns the versions retired."""
-    from .deletes import retire_delete_versions
 
     needed = needed_delete_versions(store.snapshot().files, deletes)
     done = tuple(sorted(d.version for d in deletes if d.version not in needed))

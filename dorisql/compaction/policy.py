@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
-from dorisql.compaction.model import Rowset, TabletState
+from dorisql.settings import check_frontend_setting
+from dorisql.tablets.rowset_types import Rowset, TabletState
 
 MB = 1024 * 1024
 
@@ -70,7 +71,6 @@ class CompactionConfig:
         Names missing from `settings` keep their defaults; each value present is validated with
         ``check_frontend_setting`` (so a bad config-file value fails with the setting's name).
         """
-        from dorisql.engine.settings import check_frontend_setting
 
         values: dict[str, object] = {}
         for f in fields(cls):
@@ -89,7 +89,7 @@ class CompactionConfig:
         return cls(**values)  # type: ignore[arg-type]
 
 
-#: The FE settings CompactionConfig reads (all registered in dorisql.engine.settings).
+#: The FE settings CompactionConfig reads (all registered in dorisql.settings).
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(CompactionConfig))
 
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from dorisql.compaction.model import TabletState
 from dorisql.compaction.policy import CompactionConfig, base_score, cumulative_score
+from dorisql.tablets.rowset_types import TabletState
 
 CUMULATIVE = "cumulative"
 BASE = "base"

@@ -1,6 +1,6 @@
 """Compaction on the Spark side: tablets of a table, policy state, the background job, manual runs.
 
-- :func:`table_tablets` -- a table's tablets (rowsets and versions: dorisql.compaction.rowsets)
+- :func:`table_tablets` -- a table's tablets (rowsets and versions: dorisql.tablets.rowsets)
   from one snapshot of its Delta log, with the table's delete versions.
 - :data:`STATES` -- per tablet, the policy's state in this process's memory, as Doris's BE keeps
   it: the cumulative point (-1 until first calculated; a restart recalculates it from the
@@ -24,21 +24,25 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
+from dorisql.compaction import policy, producer
+from dorisql.compaction.executor import BASE, CUMULATIVE, MB, CompactionTask, _message, compact_tablet
+from dorisql.compaction.policy import CompactionConfig
 from dorisql.errors import CommitConflictError, DorisqlError
-
-from . import producer
-from .executor import BASE, CUMULATIVE, MB, CompactionTask, compact_tablet
-from .rowsets import TabletRowset, TabletView, tablet_views
-
-if TYPE_CHECKING:  # pragma: no cover
-    from dorisql.engine.session import Engine
-    from dorisql.storage.delta import DeltaStore, Snapshot
+from dorisql.jobs.runner import Job, frontend_interval
+from dorisql.session.session import Session
+from dorisql.storage.delta import DeltaStore, Snapshot
+from dorisql.tablets.consistency import table_storage
+from dorisql.tablets.deletes import delete_versions
+from dorisql.tablets.rowset_types import Rowset
+from dorisql.tablets.rowsets import TabletRowset, TabletView, tablet_views
+from dorisql.tablets.scans import SCANS
 
 #: Table property (Doris's): no automatic compaction of this table (manual ADMIN COMPACT still runs).
+
 DISABLE_PROPERTY = "disable_auto_compaction"
 
 
@@ -72,43 +76,6 @@ class _States:
 STATES = _States()
 
 
-class ScanCounter:
-    """Scans of each tablet by this process's queries (Doris: query_scan_count per tablet).
-
-    ``frequency`` is Doris's scan_frequency: scans per minute since the last time node; a node is
-    set once ``interval`` seconds have passed (tablet_scan_frequency_time_node_interval_second)."""
-
-    def __init__(self, interval: float = 300.0):
-        self._lock = threading.Lock()
-        self.interval = interval
-        self._count: dict[tuple[str, str, int], int] = {}
-        self._node: dict[tuple[str, str, int], tuple[int, float]] = {}
-
-    def record(self, path: str, tablets: Iterable[tuple[str, int]]) -> None:
-        with self._lock:
-            for partition, bucket in set(tablets):
-                key = (path, partition, int(bucket))
-                self._count[key] = self._count.get(key, 0) + 1
-
-    def count(self, path: str, partition: str, bucket: int) -> int:
-        with self._lock:
-            return self._count.get((path, partition, int(bucket)), 0)
-
-    def frequency(self, path: str, partition: str, bucket: int, now: float) -> int:
-        key = (path, partition, int(bucket))
-        with self._lock:
-            count = self._count.get(key, 0)
-            last_count, last_time = self._node.setdefault(key, (0, now))
-            elapsed = now - last_time
-            freq = int((count - last_count) * 60 / elapsed) if elapsed > 0 else 0
-            if elapsed >= self.interval:
-                self._node[key] = (count, now)
-            return freq
-
-
-SCANS = ScanCounter()
-
-
 # ---------------------------------------------------------------------- a table's tablets
 
 
@@ -133,18 +100,16 @@ class TableTablets:
 
 
 def _delete_versions(snapshot) -> tuple[Any, ...]:
-    """The table's live delete versions (dorisql.compaction.deletes)."""
-    from .deletes import delete_versions
+    """The table's live delete versions (dorisql.tablets.deletes)."""
 
     return delete_versions(snapshot)
 
 
-def table_tablets(engine: Engine, meta: TableMeta, partitions: Iterable[str] | None = None) -> TableTablets:
+def table_tablets(session: Session, meta: TableMeta, partitions: Iterable[str] | None = None) -> TableTablets:
     """The tablets of `meta` (all, or those of the named partitions) from its latest snapshot."""
-    from dorisql.engine.consistency import table_storage
 
     keys = meta.partition_keys(partitions)  # name -> Delta value, live partitions only
-    with table_storage(engine.warehouse, meta) as store:
+    with table_storage(session.warehouse, meta) as store:
         snapshot = store.snapshot()
     deletes = _delete_versions(snapshot)
     wanted = set(keys.values())
@@ -159,12 +124,12 @@ def table_tablets(engine: Engine, meta: TableMeta, partitions: Iterable[str] | N
 # ---------------------------------------------------------------------- one compaction
 
 
-def output_file_size(engine: Engine) -> int:
-    return int(engine.frontend("compaction_output_file_size_mbytes")) * MB
+def output_file_size(session: Session) -> int:
+    return int(session.frontend("compaction_output_file_size_mbytes")) * MB
 
 
 def compact(
-    engine: Engine,
+    session: Session,
     tablets: TableTablets,
     key: tuple[str, int],
     inputs: Sequence[TabletRowset],
@@ -180,7 +145,7 @@ def compact(
     state = STATES.get(tablets.store.path, *key)
     try:
         task = compact_tablet(
-            engine.spark,
+            session.spark,
             tablets.store,
             tablets.meta,
             key[0],
@@ -189,7 +154,7 @@ def compact(
             kind,
             read_version=tablets.snapshot.version,
             deletes=tablets.deletes,
-            output_file_size=output_file_size(engine),
+            output_file_size=output_file_size(session),
             trigger=trigger,
         )
     except BaseException:
@@ -207,16 +172,16 @@ def compact(
     return task
 
 
-def full_compaction(engine: Engine, meta: TableMeta, partitions: Iterable[str] | None = None) -> list[CompactionTask]:
+def full_compaction(session: Session, meta: TableMeta, partitions: Iterable[str] | None = None) -> list[CompactionTask]:
     """Every tablet with more than one rowset (or with a delete version) compacted into one base
     rowset: the deleted rows gone, one row per key. Not a Doris statement: for tests and the
     benchmark's "compact everything" baseline."""
-    tablets = table_tablets(engine, meta, partitions)
+    tablets = table_tablets(session, meta, partitions)
     done = []
     for key, view in tablets.views.items():
         if not view.files or (len(view.rowsets) == 1 and view.rowsets[0].start != view.rowsets[0].end):
             continue
-        done.append(compact(engine, tablets, key, view.rowsets, BASE))
+        done.append(compact(session, tablets, key, view.rowsets, BASE))
         state = STATES.get(tablets.store.path, *key)
         state.cumulative_point = view.rowsets[-1].end + 1
     return done
@@ -225,18 +190,15 @@ def full_compaction(engine: Engine, meta: TableMeta, partitions: Iterable[str] |
 # ---------------------------------------------------------------------- the policy's picks
 
 
-def _config(engine: Engine):
-    from .policy import CompactionConfig
+def _config(session: Session):
 
-    return CompactionConfig.from_settings(_settings(engine))
+    return CompactionConfig.from_settings(_settings(session))
 
 
-def _settings(engine: Engine) -> dict[str, str]:
+def _settings(session: Session) -> dict[str, str]:
     from dataclasses import fields
 
-    from .policy import CompactionConfig
-
-    return {f.name: engine.frontend(f.name) for f in fields(CompactionConfig)}
+    return {f.name: session.frontend(f.name) for f in fields(CompactionConfig)}
 
 
 @dataclass(frozen=True)
@@ -250,7 +212,6 @@ class Pick:
 
 def pick(tablets: TableTablets, key: tuple[str, int], kind: str, cfg, now: float) -> Pick:
     """The policy's choice of rowsets for one compaction of a tablet (empty: nothing to do)."""
-    from . import policy
 
     view = tablets.views[key]
     state = tablets.state(key)
@@ -268,7 +229,7 @@ def pick(tablets: TableTablets, key: tuple[str, int], kind: str, cfg, now: float
 
 
 def run_pick(
-    engine: Engine,
+    session: Session,
     tablets: TableTablets,
     key: tuple[str, int],
     chosen: Pick,
@@ -277,14 +238,12 @@ def run_pick(
     clock: Callable[[], float] = time.time,
 ):
     """Run one picked compaction and move the cumulative point as the policy says."""
-    from . import policy
-    from .model import Rowset
 
     if chosen.kind == BASE:
-        return compact(engine, tablets, key, chosen.inputs, BASE, trigger=trigger, clock=clock)
+        return compact(session, tablets, key, chosen.inputs, BASE, trigger=trigger, clock=clock)
     state = tablets.state(key)
     base_size = policy.base_rowset_size(state)
-    task = compact(engine, tablets, key, chosen.inputs, CUMULATIVE, trigger=trigger, clock=clock)
+    task = compact(session, tablets, key, chosen.inputs, CUMULATIVE, trigger=trigger, clock=clock)
     start, end = chosen.inputs[0].start, chosen.inputs[-1].end
     output = Rowset(start, end, task.output_bytes, task.output_files, clock(), False)
     point = policy.cumulative_point_after(chosen.policy_pick, output, base_size, cfg)
@@ -295,12 +254,12 @@ def run_pick(
 # ---------------------------------------------------------------------- statements
 
 
-def compact_partition(engine: Engine, meta: TableMeta, partition: str, kind: str) -> list[CompactionTask]:
+def compact_partition(session: Session, meta: TableMeta, partition: str, kind: str) -> list[CompactionTask]:
     """ADMIN COMPACT TABLE: one compaction of `kind` of every tablet of the partition that the
     policy finds something to do for. A tablet another compaction holds is skipped, as Doris's
     BE skips a tablet already compacting."""
-    cfg = _config(engine)
-    tablets = table_tablets(engine, meta, [partition])
+    cfg = _config(session)
+    tablets = table_tablets(session, meta, [partition])
     now = time.time()
     done = []
     for key in sorted(tablets.views):
@@ -310,18 +269,17 @@ def compact_partition(engine: Engine, meta: TableMeta, partition: str, kind: str
         if not chosen.inputs:
             continue
         try:
-            done.append(run_pick(engine, tablets, key, chosen, cfg, "MANUAL"))
+            done.append(run_pick(session, tablets, key, chosen, cfg, "MANUAL"))
         except CommitConflictError:
             continue
     return done
 
 
-def tablet_rows(engine: Engine, meta: TableMeta, partitions: Sequence[str] | None = None) -> list[tuple]:
+def tablet_rows(session: Session, meta: TableMeta, partitions: Sequence[str] | None = None) -> list[tuple]:
     """SHOW TABLETS rows: one per tablet of the (named) partitions, in partition then bucket order."""
-    from . import policy
 
-    cfg = _config(engine)
-    tablets = table_tablets(engine, meta, partitions)
+    cfg = _config(session)
+    tablets = table_tablets(session, meta, partitions)
     names = {meta.partition_key(p): p.name for p in meta.partitions}
     order = {meta.partition_key(p): i for i, p in enumerate(meta.partitions)}
     rows = []
@@ -394,7 +352,7 @@ def auto_enabled(meta: TableMeta) -> bool:
     return ast.props(meta.definition.properties).get(DISABLE_PROPERTY, "false").strip().lower() != "true"
 
 
-def run_pass(engine: Engine, clock: Callable[[], float] = time.time) -> PassReport:
+def run_pass(session: Session, clock: Callable[[], float] = time.time) -> PassReport:
     """One pass of the producer over every table whose automatic compaction is on.
 
     Rounds: each makes a cumulative task, or a base task every
@@ -407,16 +365,16 @@ def run_pass(engine: Engine, clock: Callable[[], float] = time.time) -> PassRepo
     `clock` tells the time (seconds since the epoch): the policy's `now` and the success and
     failure times it keeps."""
     report = PassReport()
-    cfg = _config(engine)
-    if cfg.disable_auto_compaction or engine.catalog.read_only:
+    cfg = _config(session)
+    if cfg.disable_auto_compaction or session.catalog.read_only:
         return report
-    SCANS.interval = float(engine.frontend("tablet_scan_frequency_time_node_interval_second"))
+    SCANS.interval = float(session.frontend("tablet_scan_frequency_time_node_interval_second"))
     tables: dict[int, TableTablets] = {}
-    for meta in engine.catalog.list_table_metas():
+    for meta in session.catalog.list_table_metas():
         if not auto_enabled(meta):
             continue
         try:
-            tables[meta.id] = table_tablets(engine, meta)
+            tables[meta.id] = table_tablets(session, meta)
         except DorisqlError as exc:
             report.errors[f"{meta.db}.{meta.name}"] = str(exc)
     report.tables = len(tables)
@@ -428,7 +386,7 @@ def run_pass(engine: Engine, clock: Callable[[], float] = time.time) -> PassRepo
 
     def work(tablets: TableTablets, key, chosen: Pick, need: int) -> None:
         try:
-            task = run_pick(engine, tablets, key, chosen, cfg, "AUTO", clock)
+            task = run_pick(session, tablets, key, chosen, cfg, "AUTO", clock)
             with lock:
                 report.tasks.append(task)
         except CommitConflictError:
@@ -464,7 +422,6 @@ def run_pass(engine: Engine, clock: Callable[[], float] = time.time) -> PassRepo
 
 
 def _short(exc: BaseException) -> str:
-    from .executor import _message
 
     return _message(exc)
 
@@ -476,7 +433,6 @@ def _kind(producer_kind: str) -> str:
 def _next_task(tables: dict[int, TableTablets], busy: set, kind: str, cfg, now: float):
     """The best tablet of `kind` with a non-empty pick (tablets with empty picks become busy for
     the rest of the pass); None when no tablet scores."""
-    from . import policy
 
     while True:
         candidates = []
@@ -506,12 +462,11 @@ def _next_task(tables: dict[int, TableTablets], busy: set, kind: str, cfg, now: 
             return tablets, key, chosen
 
 
-def _auto_compaction_on(engine: Engine) -> bool:
-    return engine.frontend("disable_auto_compaction") != "true"
+def _auto_compaction_on(session: Session) -> bool:
+    return session.frontend("disable_auto_compaction") != "true"
 
 
 def _job():
-    from dorisql.engine.jobs import Job, frontend_interval
 
     return Job(
         name="compaction",

@@ -50,9 +50,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dorisql import table_properties
 from dorisql.ast import DataType
-from dorisql.bucketing.limits import bucket_limit_error
+from dorisql.bucketing.bucket_limits import bucket_limit_error
 from dorisql.errors import AnalysisError
 from dorisql.partitioning import keys
+from dorisql.partitioning.auto_partitions import parse_range_expression
 
 # --------------------------------------------------------------------------- constants
 
@@ -664,8 +665,6 @@ def validate_properties(
         auto_partition=part.auto_partition,
     )
     if parsed is not None and part.auto_partition and part.expressions:
-        from dorisql.partitioning.auto import parse_range_expression
-
         # Doris (DynamicPartitionUtil): the auto and the dynamic partitions must be the same size
         if parse_range_expression(part).unit != parsed.time_unit.lower():
             raise AnalysisError(

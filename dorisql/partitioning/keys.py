@@ -1,7 +1,7 @@
 """Typed partition keys, RANGE arithmetic, LIST membership and row routing (pure Python).
 
 The one model of partition values: loads route rows with it (`Router`, `routing_sql`), the
-query planner prunes partitions with it (dorisql.engine.pruning), the dynamic partition planner
+query planner prunes partitions with it (dorisql.query.pruning), the dynamic partition planner
 checks its new ranges with it (dorisql.partitioning.dynamic). Values are typed by
 dorisql.types.
 

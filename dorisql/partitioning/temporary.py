@@ -22,8 +22,7 @@ from dataclasses import replace
 
 from dorisql import ast
 from dorisql.errors import AnalysisError
-
-from . import keys
+from dorisql.partitioning import keys
 
 STRICT_RANGE = "strict_range"
 USE_TEMP_PARTITION_NAME = "use_temp_partition_name"

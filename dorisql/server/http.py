@@ -10,7 +10,7 @@
 
 Doris's FE redirects a Stream Load to a backend; here the same listener loads it, so curl's
 ``--location-trusted`` has nothing to follow. Every request is authenticated with HTTP Basic
-against the catalog's users (dorisql.auth.users) and a Stream Load needs LOAD on its table. A
+against the catalog's users (dorisql.session.access) and a Stream Load needs LOAD on its table. A
 bad request (unknown path, malformed header, a body cut short) gets an error response and the
 listener goes on serving the others: each request runs on its own thread, and nothing a request
 does escapes it as an exception.
@@ -31,14 +31,20 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from dorisql import logfile
+from dorisql import ast, logfile
+from dorisql.auth import privileges
+from dorisql.engine import Engine
 from dorisql.errors import AuthenticationError, DorisqlError
-
-if TYPE_CHECKING:
-    from dorisql.engine.session import Engine
+from dorisql.server.stream_load_request import Outcome, parse_options, response
+from dorisql.session.access import authenticate_password
+from dorisql.session.committed import DISK_FULL_MESSAGE, disk_full
+from dorisql.session.visibility import Visibility, grants_of
+from dorisql.statements.ddl.colocation_groups import group_by_ids
+from dorisql.statements.load.stream_load import error_log_dir, stream_load
+from dorisql.warehouse import validate_name
 
 __all__ = ["HttpListener", "DEFAULT_MAX_BODY_BYTES"]
 
@@ -55,7 +61,6 @@ _ERROR_LOG_NAME = re.compile(r"error_log_[0-9]+_[0-9a-f]+")
 def _stream_load_failure(exc: Exception) -> str:
     """A Stream Load's unexpected failure as its response's Message: a full disk in Doris's
     words, a dorisql error as it is, anything else without its Python text (that is logged)."""
-    from dorisql.engine.committed import DISK_FULL_MESSAGE, disk_full
 
     if isinstance(exc, DorisqlError):
         return str(exc)
@@ -207,7 +212,6 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _authenticate(self, engine: Engine):
         """The request's user (HTTP Basic), or None after answering 401."""
-        from dorisql.auth.users import authenticate_password
 
         header = self.headers.get("Authorization") or ""
         scheme, _, encoded = header.partition(" ")
@@ -315,7 +319,6 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _show_proc(self, engine: Engine, path: str) -> None:
         """Doris's ShowProcAction: the proc node's rows (an empty path is '/')."""
-        from dorisql import ast
 
         result = engine.execute(ast.ShowProc(path or "/"))
         rows = [[_proc_text(value) for value in row] for row in result.rows]
@@ -324,7 +327,6 @@ class _Handler(BaseHTTPRequestHandler):
     def _colocate(self, engine: Engine) -> None:
         """Doris's ColocateMetaService GET /api/colocate: the groups as SHOW PROC
         '/colocation_group' lists them (infos), the unstable ones and all of them by id."""
-        from dorisql import ast
 
         result = engine.execute(ast.ShowProc("/colocation_group"))
         infos = [[_proc_text(value) for value in row] for row in result.rows]
@@ -335,10 +337,6 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
     def _group_stable(self, engine: Engine, query: dict[str, list[str]], stable: bool) -> None:
-        from dorisql import ast
-        from dorisql.auth import privileges
-        from dorisql.auth.users import grants_of
-        from dorisql.engine.colocate import group_by_ids
 
         # checkGlobalAuth(ADMIN) comes first: nobody else learns which groups exist
         privileges.check(grants_of(engine.catalog, engine.user), [privileges.Need(frozenset((privileges.ADMIN,)))])
@@ -358,11 +356,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _error_log(self, name: str) -> None:
         """A load's error log, to the user who ran the load, a user with LOAD on its table, or
-        ADMIN (dorisql.auth.visibility.Visibility.load: who sees the load in SHOW LOAD sees its
+        ADMIN (dorisql.session.visibility.Visibility.load: who sees the load in SHOW LOAD sees its
         log). Doris's BE serves these files to anyone who knows the URL; here the URL alone is
         not enough. A log no load record names (its label was reused) is ADMIN's only."""
-        from dorisql.auth.visibility import Visibility
-        from dorisql.engine.stream_load import error_log_dir
 
         engine = self.owner.engine_factory()
         try:
@@ -405,16 +401,10 @@ class _Handler(BaseHTTPRequestHandler):
             engine.close()
 
     def _fail(self, label: str, message: str) -> None:
-        from dorisql.server.stream_load import Outcome, response
 
         self._send_json(HTTPStatus.OK, response(Outcome(label=label, status="Fail", message=message)))
 
     def _stream_load(self, engine: Engine, db: str, table: str) -> None:
-        from dorisql.auth import privileges
-        from dorisql.auth.users import grants_of
-        from dorisql.engine.stream_load import stream_load
-        from dorisql.server.stream_load import parse_options, response
-        from dorisql.warehouse import validate_name
 
         identity = self._authenticate(engine)
         if identity is None:
@@ -502,7 +492,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             if isinstance(exc, BodyError):
                 raise
-            from dorisql.engine.committed import DISK_FULL_MESSAGE, disk_full
 
             if disk_full(exc):  # the body could not be stored
                 if length is not None:

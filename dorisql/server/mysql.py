@@ -7,7 +7,7 @@ connection, never to sqlglot's MySQL dialect (Doris DDL is not MySQL). What stay
 - what a client needs to connect and that has no place in the engine: ``SET NAMES``,
   ``SET TRANSACTION``, ``COMMIT`` / ``ROLLBACK`` (every statement commits on its own); the
   engine answers ``@@variables``, ``DATABASE()``, ``CONNECTION_ID()`` (the connection's id),
-  SHOW VARIABLES and SHOW WARNINGS (dorisql.engine.variables, dorisql.engine.metadata);
+  SHOW VARIABLES and SHOW WARNINGS (dorisql.translate.variables, dorisql.statements.show.client_metadata);
 - what belongs to connections: ``KILL [QUERY|CONNECTION] id`` and ``SHOW [FULL] PROCESSLIST``;
 - errors as Doris sends them (`ERROR_CODES`: code, SQLSTATE, ``errCode = 2, detailMessage =
   ...``); an unexpected exception becomes one generic 1105 line, its traceback goes to the log;
@@ -30,7 +30,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mysql_mimic import packets
 from mysql_mimic.auth import AuthInfo, AuthState, Forbidden, IdentityProvider, NativePasswordAuthPlugin, Success, User
@@ -46,8 +46,8 @@ from mysql_mimic.stream import ConnectionClosed, MysqlStream
 from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus, uint_len
 from mysql_mimic.variables import SYSTEM_VARIABLES, Variables, VariableSchema
 
-from dorisql import ast
-from dorisql.engine.variables import MYSQL_VERSION, VERSION_COMMENT
+from dorisql import ast, logfile
+from dorisql.engine import Engine
 from dorisql.errors import (
     AccessDeniedError,
     AlreadyExistsError,
@@ -63,18 +63,18 @@ from dorisql.errors import (
     UnknownDatabaseError,
     UnknownTableError,
 )
-from dorisql.generator import quote_name
 from dorisql.result import Float32, Result
+from dorisql.server import wire
+from dorisql.server.context import SHUTDOWN_GRACE_SECONDS, ServerContext
+from dorisql.server.framing import CONNECT_TIMEOUT_SECONDS, HANDSHAKE_MAX_BYTES, LimitedStream, PacketTooLarge
+from dorisql.session import failures
+from dorisql.session.visibility import Visibility
+from dorisql.shell.execute import use_statement
 from dorisql.shell.formatting import render_value
-from dorisql.syntax.limits import MAX_STATEMENT_BYTES
-
-from . import wire
-from .framing import CONNECT_TIMEOUT_SECONDS, HANDSHAKE_MAX_BYTES, LimitedStream, PacketTooLarge
-
-if TYPE_CHECKING:
-    from dorisql.engine.session import Engine
-
-    from .main import ServerContext
+from dorisql.syntax import parse_one
+from dorisql.syntax.generator import quote_name
+from dorisql.syntax.input_limits import MAX_STATEMENT_BYTES
+from dorisql.translate.variables import MYSQL_VERSION, VERSION_COMMENT
 
 log = logging.getLogger("dorisql.server")
 # mysql-mimic logs every refused statement and unexpected exception itself; the server reports
@@ -176,7 +176,7 @@ def error_packet(capabilities: Capabilities, charset: CharacterSet, code: int, m
 # ---------------------------------------------------------------------------------- variables
 
 #: The variables mysql-mimic keeps for the connection itself (character sets after SET NAMES,
-#: the handshake's server version), with Doris's values (dorisql.engine.variables). Everything
+#: the handshake's server version), with Doris's values (dorisql.translate.variables). Everything
 #: else a client reads (``@@x``, SHOW VARIABLES, DATABASE()) the engine answers.
 DORIS_VARIABLES: dict[str, VariableSchema] = {
     "version": (str, MYSQL_VERSION, False),
@@ -413,7 +413,7 @@ class ServerSession(BaseSession):
         self.username: str | None = None
         self.database: str | None = None
         self.engine: Engine | None = None
-        #: Who logged in (dorisql.auth.users); the engine checks every statement against it.
+        #: Who logged in (dorisql.session.access); the engine checks every statement against it.
         self.identity: ast.UserIdentity | None = None
         self.state = ConnectionState(id=0, user="", host="", login_time=dt.datetime.now())
         self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-conn")
@@ -576,14 +576,11 @@ class ServerSession(BaseSession):
 
     @staticmethod
     def _use(engine: Engine, database: str) -> None:
-        from dorisql.shell.execute import use_statement
-        from dorisql.syntax import parse_one
 
         engine.execute(parse_one(use_statement(database).text))
 
     def _execute(self, sql: str, single: bool = False) -> tuple[list[Result], DorisqlError | None]:
         """On the worker: parse with dorisql's grammar and run each statement."""
-        from dorisql.engine import failures
 
         engine = self.engine
         assert engine is not None
@@ -668,8 +665,7 @@ class ServerSession(BaseSession):
 
     def is_admin(self) -> bool:
         """Whether this connection's user sees everything (ADMIN): every connection in SHOW
-        PROCESSLIST, and may KILL any of them (dorisql.auth.visibility, the one door)."""
-        from dorisql.auth.visibility import Visibility
+        PROCESSLIST, and may KILL any of them (dorisql.session.visibility, the one door)."""
 
         engine = self.engine
         if engine is None or self.identity is None:
@@ -987,7 +983,6 @@ class ServerConnection(Connection):
         elif isinstance(msg, BaseException) and not isinstance(msg, MysqlError):
             # mysql-mimic passes unexpected exceptions (malformed packets, bugs) as they are:
             # never their text to the client.
-            from dorisql import logfile
 
             logfile.record_failure(msg, shown=f"ERROR {ER_UNKNOWN_ERROR} (HY000): {INTERNAL_ERROR}")
             msg, code = doris_message(INTERNAL_ERROR), ER_UNKNOWN_ERROR
@@ -1166,7 +1161,6 @@ class MySQLListener:
             await asyncio.sleep(0)
 
         asyncio.run_coroutine_threadsafe(close(), loop).result(timeout=10)
-        from .main import SHUTDOWN_GRACE_SECONDS
 
         deadline = time.monotonic() + SHUTDOWN_GRACE_SECONDS
         for session in sessions:  # a cancelled statement ends before or after its commit

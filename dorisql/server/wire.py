@@ -28,7 +28,7 @@ from mysql_mimic.packets import ComChangeUser, ComFieldList, ComQuery, Handshake
 from mysql_mimic.prepared import PreparedStatement
 from mysql_mimic.types import Capabilities, ColumnType
 
-from dorisql.generator import quote_single
+from dorisql.syntax.generator import quote_single
 from dorisql.syntax.lexer import token_spans
 
 __all__ = [

@@ -18,16 +18,13 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
+from dorisql.engine import Engine
 from dorisql.errors import DorisqlError
-
-from .execute import error_line, execute_command
-from .formatting import format_error, format_result, format_status, statement_record
-from .script import Command, iter_script, read_script
-
-if TYPE_CHECKING:  # the engine imports these modules: type-only import
-    from dorisql.engine.session import Engine
+from dorisql.shell.execute import error_line, execute_command
+from dorisql.shell.formatting import format_error, format_result, format_status, statement_record
+from dorisql.shell.script import Command, iter_script, read_script
 
 MAX_SOURCE_DEPTH = 16
 

@@ -22,6 +22,18 @@ import os
 import sys
 
 from dorisql import __version__
+from dorisql.catalog.migrate import migrate
+from dorisql.config import ConfigError, load_config, parse_assignment, remote_url, state_dir
+from dorisql.engine import Engine
+from dorisql.errors import DorisqlError
+from dorisql.jobs import scheduler
+from dorisql.server.main import DEFAULT_HOST, DEFAULT_HTTP_PORT, DEFAULT_QUERY_PORT, ServerOptions
+from dorisql.server.main import run_server as serve
+from dorisql.shell.batch import BatchRunner, run_batch
+from dorisql.shell.execute import use_statement
+from dorisql.shell.formatting import format_error
+from dorisql.shell.jvmlog import divert_jvm_stderr
+from dorisql.shell.script import decode_script, read_script
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -117,7 +129,6 @@ _CATALOG_HELP = (
 
 def make_config(args):
     """Config file, then environment, then flags."""
-    from dorisql.config import load_config, parse_assignment, remote_url
 
     config = load_config(args.config)
     if args.warehouse:
@@ -151,8 +162,6 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
 
-    from dorisql.errors import DorisqlError
-
     try:
         config = make_config(args)
     except DorisqlError as err:
@@ -168,11 +177,10 @@ def main(argv: list[str] | None = None) -> int:
 
     interactive = args.execute is None and args.file is None and _stdin_is_tty()
     if interactive:
-        from dorisql.shell.repl import run_repl  # the only place prompt_toolkit comes in
+        # Imported here, not at the top: batch mode (-e, -f, a pipe) never loads prompt-toolkit.
+        from dorisql.shell.repl import run_repl  # noqa: PLC0415
 
         return run_repl(config, fmt=args.format)
-
-    from dorisql.shell.script import decode_script, read_script
 
     try:
         if args.file is not None:
@@ -195,18 +203,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def open_engine(config):
-    from dorisql.engine import Engine
 
     return Engine(config)
 
 
 def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool, verbose: bool = False) -> int:
-    from dorisql.config import state_dir
-    from dorisql.errors import DorisqlError
-    from dorisql.shell.batch import BatchRunner, run_batch
-    from dorisql.shell.execute import use_statement
-    from dorisql.shell.formatting import format_error
-    from dorisql.shell.jvmlog import divert_jvm_stderr
 
     divert_jvm_stderr(state_dir() / "spark.log")
     try:
@@ -234,7 +235,6 @@ def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool
 
 def run_scheduler(args, config) -> int:
     """``dorisql scheduler``: hand over to the engine's scheduler."""
-    from dorisql.engine import scheduler
 
     if args.scheduler_warehouse:
         config.warehouse = args.scheduler_warehouse
@@ -261,8 +261,6 @@ _SERVER_KEYS = ("host", "query_port", "http_port")
 
 def server_options(args, config):
     """`dorisql server`'s address and ports: flags, then the config file's [server] table."""
-    from dorisql.config import ConfigError
-    from dorisql.server.main import DEFAULT_HOST, DEFAULT_HTTP_PORT, DEFAULT_QUERY_PORT, ServerOptions
 
     unknown = sorted(set(config.server) - set(_SERVER_KEYS))
     if unknown:
@@ -287,7 +285,6 @@ def server_options(args, config):
 
 def run_server(args, config) -> int:
     """``dorisql server``: hand over to dorisql.server.main (imports mysql-mimic only here)."""
-    from dorisql.errors import DorisqlError
 
     if args.server_warehouse:
         config.warehouse = os.path.expanduser(args.server_warehouse)
@@ -300,15 +297,12 @@ def run_server(args, config) -> int:
     except DorisqlError as err:
         print(f"dorisql server: {err}", file=sys.stderr)
         return EXIT_USAGE
-    from dorisql.server.main import run_server as serve
 
     return serve(config, options)
 
 
 def run_catalog(args) -> int:
     """``dorisql catalog migrate --from URL --to URL`` (dorisql.catalog.migrate)."""
-    from dorisql.catalog.migrate import migrate
-    from dorisql.errors import DorisqlError
 
     try:
         counts = migrate(args.source, args.target)

@@ -6,20 +6,17 @@ Shared by the batch and interactive modes (mycli's main_modes/execute.py). No te
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
+from dorisql.engine import Engine
 from dorisql.errors import DorisqlError
 from dorisql.result import Result
-
-from .script import Command
-
-if TYPE_CHECKING:  # the engine imports these modules: type-only import
-    from dorisql.engine.session import Engine
+from dorisql.session.failures import translate
+from dorisql.shell.script import Command
+from dorisql.syntax import parse_one
 
 
 def parse_command(command: Command):
     """The statement for a SQL command; errors carry script-relative line numbers."""
-    from dorisql.syntax import parse_one
 
     try:
         return parse_one(command.text)
@@ -56,8 +53,6 @@ def execute_command(engine: Engine, command: Command) -> Result:
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # an engine bug must not kill the shell: one line, the detail in the log
-        from dorisql.engine.failures import translate
-
         err = translate(exc, warehouse=getattr(engine, "warehouse", None), statement=command.text)
         place_error(err, command)
         raise err from exc

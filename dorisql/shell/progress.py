@@ -25,12 +25,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-if TYPE_CHECKING:  # the engine imports these modules: type-only import
-    from dorisql.engine.session import Engine
+from dorisql.engine import Engine
 
 #: The running queries' SQL metrics looked at (the newest executions; older ones are done).
+
 RECENT_EXECUTIONS = 4
 ROWS_METRIC = "number of output rows"
 

@@ -30,6 +30,10 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.patch_stdout import patch_stdout
 
+from dorisql.engine import Engine
+from dorisql.jobs.runner import BackgroundScheduler
+from dorisql.jobs.scheduler import default_jobs
+
 try:
     import termios
 except ImportError:  # Windows: no cooked terminal mode to work around
@@ -37,17 +41,16 @@ except ImportError:  # Windows: no cooked terminal mode to work around
 
 from dorisql import __version__
 from dorisql.config import state_dir
-from dorisql.engine.failures import translate
 from dorisql.errors import DorisqlError
-
-from .batch import script_folder
-from .completer import DorisCompleter, Names
-from .execute import error_line, execute_command, use_statement
-from .formatting import format_error, format_result
-from .jvmlog import divert_jvm_stderr
-from .lexer import DorisLexer
-from .progress import ProgressLine, wait_with_progress
-from .script import Command, buffer_complete, client_command, iter_script, read_script, split_buffer
+from dorisql.session.failures import translate
+from dorisql.shell.batch import script_folder
+from dorisql.shell.completer import DorisCompleter, Names
+from dorisql.shell.execute import error_line, execute_command, use_statement
+from dorisql.shell.formatting import format_error, format_result
+from dorisql.shell.highlighting import DorisLexer
+from dorisql.shell.jvmlog import divert_jvm_stderr
+from dorisql.shell.progress import ProgressLine, wait_with_progress
+from dorisql.shell.script import Command, buffer_complete, client_command, iter_script, read_script, split_buffer
 
 _REFRESH_AFTER = re.compile(r"^\s*(CREATE|DROP|ALTER|USE|TRUNCATE|RENAME|INSERT|SOURCE)\b", re.IGNORECASE)
 _SHELL_HELP = re.compile(r"^\s*(help|\\h|\?)\s*;?\s*$", re.IGNORECASE)
@@ -122,7 +125,6 @@ class Shell:
 
     def open_engine(self) -> None:
         def make():
-            from dorisql.engine import Engine
 
             return Engine(self.config)
 
@@ -145,9 +147,6 @@ class Shell:
         dynamic_partition_check_interval_seconds, ...) on their own thread and engine, which
         starts Spark only for a job that needs it. They follow the session's clock, so a session
         that SETs dorisql_now is never aged by the real date behind its back."""
-        from dorisql.engine import Engine
-        from dorisql.engine.jobs import BackgroundScheduler
-        from dorisql.engine.scheduler import default_jobs
 
         session_engine = self.engine
 

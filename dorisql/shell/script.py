@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dorisql.errors import DorisqlError
+from dorisql.syntax import is_complete, split_statements
+from dorisql.syntax.split import CompletionTracker
 
 _DELIMITER = re.compile(r"^\s*delimiter(?:\s+(\S+))?\s*$", re.IGNORECASE)
 _SOURCE = re.compile(r"^\s*(?:source\s+|\\\.\s*)(.+?)\s*;?\s*$", re.IGNORECASE | re.DOTALL)
@@ -110,7 +112,6 @@ def _unquote(path: str) -> str:
 
 def ends_with_vertical(text: str, delimiter: str = ";") -> str | None:
     """If `text` is a statement ended by ``\\G``, the statement without it; else None."""
-    from dorisql.syntax import is_complete
 
     stripped = text.rstrip()
     if not stripped.endswith("\\G"):
@@ -126,7 +127,6 @@ def ends_with_vertical(text: str, delimiter: str = ";") -> str | None:
 
 def buffer_complete(text: str, delimiter: str = ";") -> bool:
     """Is the shell's input a finished command (Enter runs it rather than adding a line)?"""
-    from dorisql.syntax import is_complete
 
     if not strip_blank(text):
         return True
@@ -142,7 +142,6 @@ def buffer_complete(text: str, delimiter: str = ";") -> bool:
 
 def split_buffer(text: str, delimiter: str = ";", first_line: int = 1) -> list[Command]:
     """The SQL commands in a finished buffer (every statement, in order)."""
-    from dorisql.syntax import split_statements
 
     vertical_body = ends_with_vertical(text, delimiter)
     body = vertical_body if vertical_body is not None else text
@@ -161,7 +160,6 @@ def iter_script(text: str, delimiter: str = ";") -> Iterator[Command]:
 
     Each line is scanned once (CompletionTracker), so a statement of many lines costs time in
     proportion to its length."""
-    from dorisql.syntax.split import CompletionTracker
 
     buffer: list[str] = []
     start = 1

@@ -22,7 +22,7 @@ Guarantees:
 
 - A statement is one Delta commit. Anything that fails before the commit removes what it wrote
   and re-raises: the table version and its visible rows are unchanged. A crash leaves at most
-  orphan files (in ``_staging`` or tablet folders) that the trash job (dorisql.engine.trash) removes.
+  orphan files (in ``_staging`` or tablet folders) that the trash job (dorisql.statements.admin.trash) removes.
 - Every commit holds the table's commit lock while it checks and commits. Rewrites (compaction,
   partition drop, truncate) verify under that lock that each file they remove is still in the
   table and that no commit since their read version removed it (``deltalake`` itself does not:
@@ -51,12 +51,12 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
-from dorisql.compaction.rowsets import COMMIT_VERSION_PATTERN  # noqa: F401  (re-exported)
 from dorisql.errors import CommitConflictError, ExecutionError
 from dorisql.storage import fs, sizing
 from dorisql.storage.locks import table_lock, tablet_lock
 from dorisql.storage.sizing import DEFAULT_TARGET_FILE_SIZE
 from dorisql.storage.stats import read_footer_stats
+from dorisql.tablets.rowsets import COMMIT_VERSION_PATTERN  # noqa: F401  (re-exported)
 
 __all__ = [
     "DeltaStore",
@@ -130,7 +130,7 @@ class Snapshot:
     table_path: str
     version: int
     files: tuple[FileEntry, ...]
-    #: The table properties at this version (delete versions live there: dorisql.compaction.deletes).
+    #: The table properties at this version (delete versions live there: dorisql.tablets.deletes).
     properties: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def filter(self, partitions: Iterable[str] | None = None, buckets: Iterable[int] | None = None) -> Snapshot:
@@ -564,7 +564,7 @@ class DeltaStore:
         CommitConflictError, committing nothing and deleting the new files, when any removed file
         is no longer in the table or a commit after ``read_version`` removed one of them.
         ``file_suffix`` replaces the new files' ``.parquet`` ending (a compaction's version range,
-        ``.v<start>-<end>.parquet``: dorisql.compaction.rowsets).
+        ``.v<start>-<end>.parquet``: dorisql.tablets.rowsets).
         """
         removed = list(removed)
         if not removed:
@@ -667,7 +667,7 @@ class DeltaStore:
     ) -> CommitResult:
         """One commit of ``remove`` actions (dataChange=true) for every file of these partitions.
 
-        Metadata only: files stay on disk until the trash job deletes them (dorisql.engine.trash).
+        Metadata only: files stay on disk until the trash job deletes them (dorisql.statements.admin.trash).
         The file list is taken from the
         latest snapshot *under the commit lock*, so rows that a concurrent load committed into the
         partition before this point are removed too (the engine drops the partition from the

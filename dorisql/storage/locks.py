@@ -166,6 +166,6 @@ def tablet_lock(table_path: str, partition: str, bucket: int | None = None, time
 
 
 def file_lock(path: str, timeout: float | None, what: str):
-    """Hold the lock file at ``path`` (a Stream Load label's lock: dorisql.engine.stream_load);
+    """Hold the lock file at ``path`` (a Stream Load label's lock: dorisql.statements.load.stream_load);
     ``timeout=0`` fails at once with CommitConflictError when another holder has it."""
     return _lock(path, timeout, what)

@@ -16,6 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from dorisql.config import state_dir
+from dorisql.errors import NotSupportedError
+
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
     "spark.sql.session.timeZone": "UTC",
@@ -104,7 +107,6 @@ def launcher_without_vector_module(java: Path) -> Path:
     """A stand-in JAVA_HOME whose ``bin/java`` runs ``java`` with every argument except
     `VECTOR_OPTION`. It is written once per real ``java`` under dorisql's state folder (or the
     temporary folder, if that cannot be written) and rewritten only when it differs."""
-    from dorisql.config import state_dir
 
     text = _LAUNCHER.format(module=VECTOR_MODULE, option=shlex.quote(VECTOR_OPTION), java=shlex.quote(str(java)))
     key = hashlib.sha256(str(java).encode()).hexdigest()[:16]
@@ -224,8 +226,6 @@ def connect_session(remote: str, conf: Mapping[str, str]):
     """
     from pyspark.errors import PySparkException
     from pyspark.sql import SparkSession
-
-    from dorisql.errors import NotSupportedError
 
     session = SparkSession.builder.remote(remote).getOrCreate()
     settings = {k: v for k, v in DEFAULT_CONF.items() if k.startswith("spark.sql.")}

@@ -5,7 +5,7 @@ NotSupportedError with a 1-based line and column and a caret context. Before a f
 reported as a syntax error it is checked against the Doris features dorisql recognises but does
 not implement (`unsupported_feature`), so `... CLUSTER BY (k)` says "not supported: CLUSTER BY"
 rather than "unexpected 'CLUSTER'". Features the grammar does accept (AUTO PARTITION, generated
-columns, ALTER TABLE ... ADD ROLLUP ...) are refused later by dorisql.analysis;
+columns, ALTER TABLE ... ADD ROLLUP ...) are refused later by dorisql.analysis.checks;
 `feature_offset` finds where they are in the statement for that error's line and column.
 """
 
@@ -19,8 +19,7 @@ from typing import TypeVar
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
-
-from .words import OBJECT_WORDS
+from dorisql.syntax.words import OBJECT_WORDS
 
 _E = TypeVar("_E", bound=DorisqlError)
 

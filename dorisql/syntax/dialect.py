@@ -9,7 +9,7 @@ text is ever edited before parsing:
   fills ``Table.args["tablets"]``, for the planner to refuse by name;
 - every function call keeps the name it was written with in ``meta[CALL_NAME]`` (sqlglot turns
   ``ifnull(a, b)`` into `exp.Coalesce` and would otherwise forget), so that the function
-  allow-list (:mod:`dorisql.engine.functions`) judges what the user wrote;
+  allow-list (:mod:`dorisql.translate.functions`) judges what the user wrote;
 - every SELECT list item keeps its text as written in ``meta[SOURCE_TEXT]``: an unaliased
   item's column header is that text in Doris (Nereids names it by its origin SQL: ``count(*)``,
   ``sum(x)``, ``x + 1``), where Spark would print its own rendering (``count(1)``).
@@ -30,8 +30,7 @@ from sqlglot.tokenizer_core import TokenizerCore
 from sqlglot.tokens import TokenType
 
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
-
-from .cancel import CHECK_EVERY, checkpoint, current_check
+from dorisql.syntax.cancel import CHECK_EVERY, checkpoint, current_check
 
 __all__ = [
     "Dorisql",

@@ -21,7 +21,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters
 from lark.lexer import PatternStr
 
-from .cancel import CHECK_EVERY, current_check
+from dorisql.syntax.cancel import CHECK_EVERY, current_check
 
 _MASTER = re.compile(
     r"""

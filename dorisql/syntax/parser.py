@@ -20,10 +20,10 @@ import threading
 from lark import Lark
 from lark.exceptions import UnexpectedInput, VisitError
 
-from dorisql import analysis, ast
+from dorisql import ast
+from dorisql.analysis import checks as analysis
 from dorisql.errors import DorisqlError, NotSupportedError, SqlSyntaxError
-
-from .diagnose import (
+from dorisql.syntax.diagnose import (
     caret_context,
     feature_offset,
     located,
@@ -34,13 +34,14 @@ from .diagnose import (
     translate,
     unsupported_feature,
 )
-from .lexer import Driver
-from .limits import check_nesting, check_size, ensure_recursion_limit
-from .parser_cache import cached_lark
-from .queries import query_tables
-from .split import WHITESPACE, skip_noise, split_statements
-from .transform import SOURCE, PositionedError, ToAst
-from .words import STATEMENT_WORDS, UNSUPPORTED_STATEMENTS
+from dorisql.syntax.dialect import Dorisql
+from dorisql.syntax.input_limits import check_nesting, check_size, ensure_recursion_limit
+from dorisql.syntax.lexer import Driver
+from dorisql.syntax.parser_cache import cached_lark
+from dorisql.syntax.queries import query_tables
+from dorisql.syntax.split import WHITESPACE, skip_noise, split_statements
+from dorisql.syntax.transform import SOURCE, PositionedError, ToAst
+from dorisql.syntax.words import STATEMENT_WORDS, UNSUPPORTED_STATEMENTS
 
 GRAMMAR_FILE = "doris.lark"
 
@@ -194,7 +195,7 @@ _DELETE_PREFIX = "SELECT 1 FROM t WHERE "
 
 def _delete(text: str) -> ast.Statement:
     """DELETE: Lark delimits its WHERE condition, sqlglot must be able to read it (its rules are
-    checked later: dorisql.compaction.deletes)."""
+    checked later: dorisql.tablets.deletes)."""
     stmt = _run_lark(text)
     if isinstance(stmt, ast.Delete):
         start = text.rfind(stmt.where)
@@ -281,8 +282,6 @@ def _update(text: str) -> ast.Update:
     from sqlglot import exp
     from sqlglot.errors import ParseError, TokenError
 
-    from .dialect import Dorisql
-
     try:
         tree = sqlglot.parse_one(text, read=Dorisql)
     except (ParseError, TokenError):
@@ -341,7 +340,7 @@ def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, ch
 def parse(sql: str, *, delimiter: str = ";", check: bool = True) -> list[ast.Statement]:
     """Parse a script into statements, each with `pos` (where it starts) and `text` (its source).
 
-    Runs dorisql.analysis.check on each statement when `check` is true.
+    Runs dorisql.analysis.checks.check on each statement when `check` is true.
     The first failing statement raises; the error's `statement_line` is where that statement
     starts and its line/column are positions in the whole script.
     """

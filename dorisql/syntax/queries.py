@@ -7,9 +7,9 @@ import re
 
 from dorisql import ast
 from dorisql.errors import SqlSyntaxError
-
-from .diagnose import offset_of
-from .limits import NESTED_TOO_DEEPLY
+from dorisql.syntax.diagnose import offset_of
+from dorisql.syntax.dialect import Dorisql
+from dorisql.syntax.input_limits import NESTED_TOO_DEEPLY
 
 _SQLGLOT_TOKEN = re.compile(r"<Token token_type: TokenType\.(\w+), text: (.*?), line: \d+.*?>")
 
@@ -33,8 +33,6 @@ def query_tables(sql: str) -> tuple[ast.TableName, ...]:
     import sqlglot
     from sqlglot import exp
     from sqlglot.errors import ParseError, TokenError
-
-    from .dialect import Dorisql
 
     try:
         tree = sqlglot.parse_one(sql, read=Dorisql)

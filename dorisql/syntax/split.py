@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .cancel import CHECK_EVERY, current_check
+from dorisql.syntax.cancel import CHECK_EVERY, current_check
 
 #: Whitespace in the SQL sense. Deliberately ASCII only: a no-break space or a zero-width space
 #: is not whitespace to Doris, and the parser reports it as a hidden character.

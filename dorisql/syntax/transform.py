@@ -16,9 +16,8 @@ from lark import Token, Transformer
 
 from dorisql import ast
 from dorisql.errors import NotSupportedError, SqlSyntaxError
-
-from .lexer import _MASTER
-from .words import RESERVED
+from dorisql.syntax.lexer import _MASTER
+from dorisql.syntax.words import RESERVED
 
 #: The statement text being parsed (expressions keep their source text).
 SOURCE: contextvars.ContextVar[str] = contextvars.ContextVar("dorisql_sql_source", default="")

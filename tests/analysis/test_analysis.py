@@ -4,7 +4,7 @@ import dataclasses
 
 import pytest
 
-from dorisql import analysis as A
+from dorisql.analysis import checks as A
 from dorisql.ast import (
     AddPartition,
     AlterTable,
@@ -418,7 +418,7 @@ def test_column_names_dorisql_keeps_for_itself(name):
 
 
 def test_the_reserved_names_are_the_hidden_columns_dorisql_writes():
-    from dorisql.engine import merge, tables
+    from dorisql.tablets import merge, tables
 
     assert set(A.DORISQL_HIDDEN_COLUMNS) == set(tables.HIDDEN_COLUMNS) == set(merge.HIDDEN_COLUMNS)
 

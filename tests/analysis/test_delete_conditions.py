@@ -7,11 +7,11 @@ import pyarrow as pa
 import pytest
 
 from dorisql import ast
-from dorisql.analysis import normalize_create_table
-from dorisql.compaction import deletes as D
+from dorisql.analysis.checks import normalize_create_table
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError, UnknownColumnError
 from dorisql.syntax import parse
 from dorisql.syntax.dialect import parse_query
+from dorisql.tablets import deletes as D
 
 COLUMNS = "(k INT, d DATE, s VARCHAR(4), f DOUBLE, a ARRAY<INT>, v BIGINT {agg})"
 

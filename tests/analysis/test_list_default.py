@@ -15,13 +15,13 @@ import re
 
 import pytest
 
-from dorisql.analysis import normalize_create_table
+from dorisql.analysis.checks import normalize_create_table
 from dorisql.ast import DataType, ListPartition
 from dorisql.catalog.model import PartitionMeta
 from dorisql.errors import AnalysisError
-from dorisql.generator import to_sql
 from dorisql.partitioning import keys as K
 from dorisql.syntax import parse_one
+from dorisql.syntax.generator import to_sql
 
 TINYINT = DataType("TINYINT")
 SMALLINT = DataType("SMALLINT")

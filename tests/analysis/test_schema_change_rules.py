@@ -1,4 +1,4 @@
-"""ALTER TABLE ... COLUMN rules and Doris's messages (pure: dorisql.schema_change, no Spark).
+"""ALTER TABLE ... COLUMN rules and Doris's messages (pure: dorisql.analysis.schema_change_rules, no Spark).
 
 Messages as Doris's fe SchemaChangeHandler / Column.checkSchemaChangeAllowed give them
 (regression-test/suites/schema_change_p0: test_alter_table_column*, test_*_schema_*_modify*).
@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from dorisql import ast
-from dorisql.analysis import normalize_create_table
+from dorisql.analysis.checks import normalize_create_table
+from dorisql.analysis.schema_change_rules import apply_action, doris_allows_type_change, in_place_widening
 from dorisql.errors import AnalysisError, NotSupportedError
-from dorisql.generator import to_sql
-from dorisql.schema_change import apply_action, doris_allows_type_change, in_place_widening
 from dorisql.syntax import parse_one
+from dorisql.syntax.generator import to_sql
 
 AGG = """CREATE TABLE a (k1 INT, k2 VARCHAR(10), v1 BIGINT SUM DEFAULT "0", v2 INT REPLACE)
 AGGREGATE KEY(k1, k2) PARTITION BY RANGE(k1) () DISTRIBUTED BY HASH(k2) BUCKETS 2"""

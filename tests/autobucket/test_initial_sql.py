@@ -8,10 +8,10 @@ import shutil
 
 import pytest
 
-from dorisql.bucketing import auto
-from dorisql.bucketing.auto import GB, MB, TB
+from dorisql.bucketing import auto_buckets as auto
+from dorisql.bucketing.auto_buckets import GB, MB, TB
 from dorisql.config import load_config
-from dorisql.engine.session import Engine
+from dorisql.engine import Engine
 from dorisql.errors import AnalysisError
 
 #: Seed 000's eight cases: estimate_partition_size, BEs, disks per BE, disk capacity, N, M, final.

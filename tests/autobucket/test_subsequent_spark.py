@@ -6,7 +6,7 @@ correctly.
 With test-sized data every history-based estimate is far below 100MB, so every auto-subsequent
 partition gets N = 1. The tests therefore check the *mechanism* exactly (the history read from
 the Delta log, the EMA rule, the recorded decision), recomputing the expectation with
-dorisql.bucketing.auto from the sizes in the Delta log, and get different counts per partition
+dorisql.bucketing.auto_buckets from the sizes in the Delta log, and get different counts per partition
 from the initial estimate (20 buckets) versus the history (1 bucket) and from ADD PARTITION
 ... BUCKETS n.
 """
@@ -20,12 +20,12 @@ from urllib.parse import unquote
 import pyarrow.parquet as pq
 import pytest
 
-from dorisql.bucketing import auto
+from dorisql.bucketing import auto_buckets as auto
 from dorisql.bucketing.hashing import bucket_of
-from dorisql.engine import scheduler
-from dorisql.engine.bucket_counts import topology
-from dorisql.engine.tables import meta_dir
+from dorisql.jobs import scheduler
+from dorisql.statements.ddl.bucket_counts import topology
 from dorisql.storage.delta import DeltaStore
+from dorisql.tablets.tables import meta_dir
 
 DAY0 = dt.date(2024, 1, 1)
 

@@ -232,7 +232,7 @@ def test_a_body_held_through_the_postgresql_lock_service_is_not_an_orphan(pg, wa
     # another process's load holds stays; once that process's session ends, it is an orphan.
     import time
 
-    from dorisql.engine.stream_load import body_dir, orphan_bodies
+    from dorisql.statements.load.stream_load import body_dir, orphan_bodies
 
     root, url = warehouse_on_pg
     engine = make_engine(root, catalog=url)

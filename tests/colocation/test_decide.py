@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from dorisql.analysis import normalize_create_table
+from dorisql.analysis.checks import normalize_create_table
 from dorisql.catalog.base import ColocationGroup
 from dorisql.catalog.colocation import doris_type_name, schema_of
 from dorisql.catalog.model import PartitionMeta, TableMeta
-from dorisql.engine.colocate_join import ColocationContext, decide
+from dorisql.query.colocate_join import ColocationContext, decide
 from dorisql.syntax import parse_one
 
 GROUP_DDL = 'CREATE TABLE d.{name} (a INT, b VARCHAR(5), v INT) DUPLICATE KEY(a) DISTRIBUTED BY HASH(a, b) BUCKETS 4 PROPERTIES ("colocate_with" = "{group}")'

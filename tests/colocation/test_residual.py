@@ -10,8 +10,8 @@ import pyarrow as pa
 import pytest
 
 from dorisql import ast
-from dorisql.engine.pruning import split_conjuncts
-from dorisql.engine.residual import Untranslatable, compile_conditions, to_expression
+from dorisql.query.pruning import split_conjuncts
+from dorisql.query.residual import Untranslatable, compile_conditions, to_expression
 from dorisql.syntax.dialect import parse_query
 
 TYPES = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from dorisql.engine.session import Engine
+from dorisql.engine import Engine
 
 
 def run(engine: Engine, sql: str):
@@ -16,7 +16,7 @@ def rows(engine: Engine, sql: str) -> list[tuple]:
 
 
 def table_path(engine: Engine, table: str, db: str = "d") -> str:
-    from dorisql.engine.tables import meta_dir
+    from dorisql.tablets.tables import meta_dir
 
     return str(meta_dir(engine.warehouse, engine.catalog.load_table(db, table)))
 

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from dorisql.engine.check import GRACE_SECONDS, LEFTOVER, check_table
+from dorisql.statements.admin.check_table import GRACE_SECONDS, LEFTOVER, check_table
 
 from .conftest import rows, run
 

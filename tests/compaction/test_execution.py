@@ -14,9 +14,9 @@ import pytest
 from deltalake import DeltaTable
 
 from dorisql.compaction import executor, service
-from dorisql.engine.dml import scan_table
-from dorisql.engine.merge import merge_with_merged
 from dorisql.errors import CommitConflictError
+from dorisql.statements.load.insert import scan_table
+from dorisql.tablets.merge import merge_with_merged
 
 from .conftest import parquet_files_on_disk, rows, run, table_path
 
@@ -216,7 +216,7 @@ def test_compacted_files_go_to_the_trash(engine):
 
 
 def test_the_background_job_follows_the_switches(engine):
-    from dorisql.engine.jobs import run_job
+    from dorisql.jobs.runner import run_job
 
     run(
         engine,
@@ -246,7 +246,7 @@ def test_the_background_job_follows_the_switches(engine):
 
 
 def test_base_compaction_drops_deleted_rows_and_retires_the_delete(engine):
-    from dorisql.compaction.deletes import delete_versions
+    from dorisql.tablets.deletes import delete_versions
 
     run(engine, "CREATE TABLE del (k INT NOT NULL, v INT SUM) AGGREGATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
     run(engine, "INSERT INTO del VALUES (1, 1), (2, 2)")

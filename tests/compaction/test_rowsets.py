@@ -1,4 +1,4 @@
-"""Rowsets and versions on Delta (dorisql.compaction.rowsets): pure, no Spark."""
+"""Rowsets and versions on Delta (dorisql.tablets.rowsets): pure, no Spark."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from dorisql.compaction.rowsets import (
+from dorisql.tablets.rowsets import (
     COMMIT_VERSION_PATTERN,
     merged_are_oldest,
     merged_files,
@@ -106,7 +106,7 @@ def test_a_delete_version_is_needed_while_a_file_older_than_it_remains_in_its_pa
 
 
 def test_scan_frequency_is_scans_per_minute_since_the_last_time_node():
-    from dorisql.compaction.service import ScanCounter
+    from dorisql.tablets.scans import ScanCounter
 
     scans = ScanCounter(interval=300)
     assert scans.frequency("/t", "p", 0, now=1000.0) == 0  # the first look sets the time node

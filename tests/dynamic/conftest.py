@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from dorisql.engine import scheduler
-from dorisql.engine.session import Engine
-from dorisql.engine.tables import meta_dir
+from dorisql.engine import Engine
+from dorisql.jobs import scheduler
+from dorisql.tablets.tables import meta_dir
 
 _KEYS = re.compile(r"keys: \[([^\]]*)\]")
 

@@ -14,8 +14,8 @@ import pyarrow as pa
 import pytest
 from deltalake import DeltaTable
 
-from dorisql.engine import scheduler
 from dorisql.errors import CommitConflictError, DorisqlError
+from dorisql.jobs import scheduler
 from dorisql.storage import delta as delta_mod
 
 from .conftest import Harness, dynamic_table

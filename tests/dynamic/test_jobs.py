@@ -10,9 +10,9 @@ import pytest
 
 from dorisql.clock import FixedClock, parse_now
 from dorisql.config import Config
-from dorisql.engine.jobs import BackgroundScheduler, Job
-from dorisql.engine.scheduler import DYNAMIC_PARTITIONS, default_jobs
-from dorisql.engine.session import Engine
+from dorisql.engine import Engine
+from dorisql.jobs.runner import BackgroundScheduler, Job
+from dorisql.jobs.scheduler import DYNAMIC_PARTITIONS, default_jobs
 
 from .conftest import dynamic_table
 
@@ -153,7 +153,7 @@ def test_a_failing_job_does_not_stop_the_others(h, start):
 
 
 def test_a_job_that_needs_spark_runs_after_the_catalog_jobs(tmp_path, spark):
-    from dorisql.engine.scheduler import run_pass
+    from dorisql.jobs.scheduler import run_pass
 
     order: list[str] = []
     done = threading.Event()

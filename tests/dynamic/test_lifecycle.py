@@ -376,7 +376,7 @@ def test_scheduler_report_and_last_scheduler_time(h):
 def test_pending_drop_is_finished_before_anything_else(h):
     """A drop that crashed between its catalog commit and its Delta commit is finished by the
     next pass (and only for partitions the catalog no longer lists)."""
-    from dorisql.engine import partitions as parts
+    from dorisql.statements.ddl import partitions as parts
 
     h.at("2020-05-29 10:00:00")
     h.sql(dynamic_table("t", time_unit="DAY", start=-1, end=1))

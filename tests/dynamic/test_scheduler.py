@@ -11,9 +11,9 @@ from pathlib import Path
 
 from dorisql.clock import FixedClock, parse_now
 from dorisql.config import Config
-from dorisql.engine.jobs import BackgroundScheduler
-from dorisql.engine.scheduler import default_jobs
-from dorisql.engine.session import Engine
+from dorisql.engine import Engine
+from dorisql.jobs.runner import BackgroundScheduler
+from dorisql.jobs.scheduler import default_jobs
 
 from .conftest import Harness, dynamic_table
 
@@ -92,7 +92,7 @@ def test_scheduler_command_once_twice(tmp_path):
     second = _run(
         sys.executable,
         "-m",
-        "dorisql.engine.scheduler",
+        "dorisql.jobs.scheduler",
         "--once",
         "--now",
         "2020-06-06 00:00:00",

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from dorisql.engine.session import Engine
+from dorisql.engine import Engine
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def scalar(engine: Engine, sql: str):
 
 def table_path(engine: Engine, table: str, db: str = "d") -> str:
     """The table's Delta folder, as the catalog places it (``<db>/<table id>``)."""
-    from dorisql.engine.tables import meta_dir
+    from dorisql.tablets.tables import meta_dir
 
     return str(meta_dir(engine.warehouse, engine.catalog.load_table(db, table)))
 

@@ -14,8 +14,8 @@ import sqlite3
 
 import pytest
 
-from dorisql.engine.stream_load import stream_load
-from dorisql.server.stream_load import parse_options
+from dorisql.server.stream_load_request import parse_options
+from dorisql.statements.load.stream_load import stream_load
 
 from .conftest import delta, delta_version, rows, run
 

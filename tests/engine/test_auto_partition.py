@@ -115,7 +115,7 @@ def test_crash_between_partition_creation_and_data_commit(engine):
     killed_dorisql(
         engine.warehouse,
         "INSERT INTO t VALUES ('2024-09-09', 1)",
-        "after:dorisql.engine.auto_partition:ensure_partitions",
+        "after:dorisql.statements.load.new_partitions:ensure_partitions",
     )
     assert [name for name, _ in partitions(engine, "t")] == ["p20240909000000"]
     assert rows(engine, "SELECT count(*) FROM t") == [(0,)]

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from dorisql import parse
-from dorisql.engine.check import ERROR, LEFTOVER, WARNING, log_gap_findings
 from dorisql.errors import TableStorageError
-from dorisql.generator import to_sql
+from dorisql.statements.admin.check_table import ERROR, LEFTOVER, WARNING, log_gap_findings
+from dorisql.syntax.generator import to_sql
 
 from .conftest import delta_version, partition_names, rows, run, table_path
 
@@ -218,7 +218,7 @@ def test_rows_in_a_partition_the_catalog_does_not_have(engine):
 def test_interrupted_drop_is_pending_then_finished_by_its_retry(engine):
     import dataclasses
 
-    from dorisql.engine import partitions
+    from dorisql.statements.ddl import partitions
 
     loaded(engine, "halfdrop")
     path = Path(table_path(engine, "halfdrop"))

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from dorisql.engine.check import GRACE_SECONDS, LEFTOVER, WARNING, check_table
-from dorisql.engine.tables import meta_dir
 from dorisql.errors import DorisqlError
+from dorisql.statements.admin.check_table import GRACE_SECONDS, LEFTOVER, WARNING, check_table
+from dorisql.tablets.tables import meta_dir
 
 from .conftest import rows, run
 
@@ -169,7 +169,7 @@ STEPS = {
     # DROP PARTITION: intent file, catalog, Delta removes, intent cleared.
     "drop-partition/after-intent": Step(
         "ALTER TABLE t DROP PARTITION p2",
-        "after:dorisql.engine.partitions:_write_pending_drops",
+        "after:dorisql.statements.ddl.partitions:_write_pending_drops",
         "ALTER TABLE t DROP PARTITION IF EXISTS p2",
         None,
         (("p1",), SEEDED[:2]),

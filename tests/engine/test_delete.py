@@ -1,4 +1,4 @@
-"""DELETE FROM as a delete version (dorisql.compaction.deletes): merge-on-read on all three key
+"""DELETE FROM as a delete version (dorisql.tablets.deletes): merge-on-read on all three key
 models, partitions, NULLs, later reloads, a load committed after the delete, the colocate join,
 SHOW DELETE, retiring a delete version after its rows are gone, and a process killed around
 the commit. One engine for the module; a few small tables."""
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.compaction.deletes import DeleteVersion, apply_deletes, delete_versions, retire_delete_versions
 from dorisql.errors import AnalysisError
 from dorisql.storage.delta import DeltaStore
+from dorisql.tablets.deletes import DeleteVersion, apply_deletes, delete_versions, retire_delete_versions
 
 from .conftest import delta_rows, delta_version, rows, run, table_path
 

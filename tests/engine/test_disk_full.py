@@ -130,7 +130,7 @@ def test_disk_full_is_recognised_wherever_it_surfaces():
     text, a Java exception's text, and one raised while handling another."""
     import sqlite3
 
-    from dorisql.engine.failures import disk_full, translate
+    from dorisql.session.failures import disk_full, translate
 
     assert disk_full(OSError(28, "No space left on device")) == "No space left on device"
     assert disk_full(OSError(122, "Disk quota exceeded")) == "Disk quota exceeded"

@@ -17,7 +17,7 @@ SCRIPT = textwrap.dedent(
     """
     import json, os, signal, sys, time
     from dorisql.config import Config
-    from dorisql.engine.session import Engine
+    from dorisql.engine import Engine
     from dorisql.errors import DorisqlError
 
     conf = {"spark.driver.memory": "512m", "spark.sql.shuffle.partitions": "2"}

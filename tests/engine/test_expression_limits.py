@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from dorisql.engine.functions import MAX_STRING_BYTES
 from dorisql.errors import InvalidValueError
 from dorisql.server.http import HttpListener
+from dorisql.translate.functions import MAX_STRING_BYTES
 
 from .conftest import rows, run
 from httpkit import put_stream_load

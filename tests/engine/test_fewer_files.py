@@ -9,7 +9,7 @@ from collections import Counter
 import pyarrow.parquet as pq
 import pytest
 
-from dorisql.engine import dml
+from dorisql.statements.load import insert as dml
 from dorisql.storage.delta import DeltaStore
 
 from .conftest import delta, rows, run, table_path

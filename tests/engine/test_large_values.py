@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from decimal import Decimal
 
-from dorisql.engine.dml import _plain_columns
+from dorisql.statements.load.insert import _plain_columns
 from dorisql.syntax import parse_one
 
 from .conftest import delta_rows, rows, run

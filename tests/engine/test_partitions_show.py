@@ -10,7 +10,7 @@ import os
 import pytest
 
 from dorisql import ast
-from dorisql.analysis import normalize_create_table
+from dorisql.analysis.checks import normalize_create_table
 from dorisql.errors import AnalysisError, CatalogError
 from dorisql.syntax import parse_one
 
@@ -65,7 +65,7 @@ ORDERS = """CREATE TABLE orders (
 
 
 def _size_text(size: int) -> str:
-    """Doris's byte formatting, written independently of dorisql.engine.show."""
+    """Doris's byte formatting, written independently of dorisql.statements.show.objects."""
     for limit, unit in ((1 << 40, "TB"), (1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB")):
         if size > limit:
             return f"{size / limit:.3f} {unit}"

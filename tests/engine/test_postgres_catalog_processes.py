@@ -18,10 +18,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from dorisql.engine.check import GRACE_SECONDS, LEFTOVER, check_table
-from dorisql.engine.scheduler import default_jobs
-from dorisql.engine.tables import meta_dir
+from dorisql.jobs.scheduler import default_jobs
+from dorisql.statements.admin.check_table import GRACE_SECONDS, LEFTOVER, check_table
 from dorisql.storage.locks import table_lock, use_lock_service
+from dorisql.tablets.tables import meta_dir
 
 from .conftest import rows, run
 

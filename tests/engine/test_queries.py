@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from dorisql.engine import dml
 from dorisql.errors import DorisqlError
+from dorisql.statements.load import insert as dml
 from dorisql.syntax import parse_one
 
 from .conftest import delta_rows, rows, run

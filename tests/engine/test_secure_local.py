@@ -3,7 +3,7 @@
 A real process swaps ``race.csv`` inside the secure folder between a regular file and a symbolic
 link to a file outside (every millisecond or so) while local() reads it: what is read is always
 the regular file's rows or an error, never a row of the outside file. The walk that opens the
-files (dorisql.engine.local_files) is also checked directly: links inside the folder are
+files (dorisql.storage.local_files) is also checked directly: links inside the folder are
 followed by it, links leaving it are refused, FIFOs never block, and the private copies Spark
 reads are removed when the statement ends (and after a killed process, by the next read).
 """
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from dorisql.engine import local_files
-from dorisql.engine.local_files import LocalFiles
-from dorisql.engine.tvf import local_paths
 from dorisql.errors import AnalysisError
+from dorisql.query.table_functions import local_paths
+from dorisql.storage import local_files
+from dorisql.storage.local_files import LocalFiles
 
 from .conftest import rows, run
 
@@ -219,7 +219,7 @@ def test_a_killed_process_copies_are_removed_by_the_next_read(tree):
         [
             sys.executable,
             "-c",
-            "import sys, time; from pathlib import Path; from dorisql.engine.local_files import LocalFiles;"
+            "import sys, time; from pathlib import Path; from dorisql.storage.local_files import LocalFiles;"
             f"LocalFiles(Path({str(warehouse)!r})).stage(Path({str(secure / 'a.csv')!r}), [Path({str(secure)!r})], 'a');"
             "print('staged', flush=True); time.sleep(600)",
         ],
@@ -264,7 +264,7 @@ def test_a_read_only_warehouse_still_reads_local_files(tree):
     secure, warehouse = tree / "secure", tree / "wh"
     warehouse.mkdir()
     script = (
-        "from pathlib import Path; from dorisql.engine.local_files import LocalFiles;"
+        "from pathlib import Path; from dorisql.storage.local_files import LocalFiles;"
         f"s = LocalFiles(Path({str(warehouse)!r})); (c,) = s.stage(Path({str(secure / 'a.csv')!r}), "
         f"[Path({str(secure)!r})], 'a'); print(c, repr(c.read_text())); s.release(); print(c.exists())"
     )

@@ -17,11 +17,11 @@ import time
 import pytest
 
 from dorisql import ast
-from dorisql.engine.query import plan_query
-from dorisql.engine.variables import SessionIdentity, constant_select
 from dorisql.errors import CancelledError
+from dorisql.query.planner import plan_query
 from dorisql.syntax import parse_one
 from dorisql.syntax.cancel import cancellable
+from dorisql.translate.variables import SessionIdentity, constant_select
 
 from .conftest import rows, run
 
@@ -55,9 +55,9 @@ def _own_work(sql: str) -> None:
 
 
 def _translated(sql: str) -> str:
-    from dorisql.engine.functions import check_functions, translate_functions
-    from dorisql.engine.query import name_columns
+    from dorisql.query.planner import name_columns
     from dorisql.syntax.dialect import parse_query
+    from dorisql.translate.functions import check_functions, translate_functions
 
     tree = parse_query(sql)
     name_columns(tree)

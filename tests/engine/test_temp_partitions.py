@@ -108,7 +108,7 @@ def test_column_changes_wait_for_temp_partitions_and_recover_table_has_none(engi
     temporary partitions documentation: "the temporary partition will not be recovered")."""
     from deltalake import DeltaTable
 
-    from dorisql.engine.tables import meta_dir
+    from dorisql.tablets.tables import meta_dir
 
     run(engine, RANGE.replace("TABLE r", "TABLE rt").replace("INTO r", "INTO rt"))
     run(engine, "ALTER TABLE rt ADD TEMPORARY PARTITION tp VALUES LESS THAN (10)")

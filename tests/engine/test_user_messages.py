@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dorisql.engine import failures
 from dorisql.errors import DorisqlError, ExecutionError, InvalidCharacterStringError, NotSupportedError
+from dorisql.session import failures
 
 from .conftest import rows, run
 

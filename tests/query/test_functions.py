@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from dorisql import ast
-from dorisql.engine.functions import ALLOWED_FUNCTIONS, check_functions
-from dorisql.engine.query import expression_spark_sql
 from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.query.planner import expression_spark_sql
 from dorisql.syntax import parse
 from dorisql.syntax.dialect import parse_query
+from dorisql.translate.functions import ALLOWED_FUNCTIONS, check_functions
 
 ROOT = Path(__file__).resolve().parents[2]
 

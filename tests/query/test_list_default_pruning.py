@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 import sqlglot
 
-from dorisql.engine.pruning import prune_partitions
+from dorisql.query.pruning import prune_partitions
 
 from .conftest import col, lst, table
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.engine.merge import merge_rows
 from dorisql.errors import NotSupportedError
+from dorisql.tablets.merge import merge_rows
 
 from .conftest import col, table
 

@@ -8,14 +8,14 @@ import pytest
 
 import dorisql
 from dorisql import ast
-from dorisql.engine.functions import translate_functions
-from dorisql.engine.query import expression_spark_sql, name_columns
-from dorisql.engine.sql_literals import default_sql, value_sql
 from dorisql.errors import AnalysisError
+from dorisql.query.planner import expression_spark_sql, name_columns
 from dorisql.result import Float32, Result, float_text
 from dorisql.shell.formatting import format_result, render_value
 from dorisql.syntax import parse_one
 from dorisql.syntax.dialect import parse_query
+from dorisql.translate.functions import translate_functions
+from dorisql.translate.literals import default_sql, value_sql
 
 
 @pytest.mark.parametrize(
@@ -131,6 +131,6 @@ def test_a_trailing_comma_in_a_column_list_is_accepted_as_doris_does():
 
 
 def test_every_rewritten_function_is_on_the_allow_list():
-    from dorisql.engine.functions import _RENAMED, _UNIT_ARITHMETIC, ALLOWED_FUNCTIONS
+    from dorisql.translate.functions import _RENAMED, _UNIT_ARITHMETIC, ALLOWED_FUNCTIONS
 
     assert set(_RENAMED) | set(_UNIT_ARITHMETIC) <= ALLOWED_FUNCTIONS

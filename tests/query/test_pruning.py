@@ -8,8 +8,8 @@ import pytest
 import sqlglot
 
 from dorisql.bucketing.hashing import bucket_of
-from dorisql.engine.pruning import prune, prune_buckets, prune_partitions, select_partitions
 from dorisql.errors import AnalysisError
+from dorisql.query.pruning import prune, prune_buckets, prune_partitions, select_partitions
 
 from .conftest import col, lst, rng, table
 

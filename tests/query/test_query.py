@@ -8,9 +8,10 @@ import pytest
 
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_of
-from dorisql.engine import query as query_module
-from dorisql.engine.query import JoinPlan, drop_views, explain, plan_join, plan_query, run_query
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError, UnknownTableError
+from dorisql.query import planner as query_module
+from dorisql.query.planner import JoinPlan, explain, plan_join, plan_query, run_query
+from dorisql.storage.spark_views import drop_views
 
 from .conftest import col, lst, rng, table
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from sqlglot import exp
 
-from dorisql.engine.query import TableRef, _conjuncts_for, _join_sides, _sources
 from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError
+from dorisql.query.planner import TableRef, _conjuncts_for, _join_sides, _sources
 from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
 
 from .conftest import table

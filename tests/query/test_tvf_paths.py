@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from dorisql.engine.tvf import hdfs_location, local_paths, s3_location, table_function_properties
 from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.query.table_functions import hdfs_location, local_paths, s3_location, table_function_properties
 from dorisql.syntax.dialect import parse_query
 
 

@@ -17,7 +17,7 @@ import pymysql
 import pytest
 from pymysql.constants import CLIENT
 
-from dorisql.engine.variables import VERSION_COMMENT
+from dorisql.translate.variables import VERSION_COMMENT
 
 from .serverkit import require_mysql_client
 

@@ -27,7 +27,8 @@ from dorisql.errors import (
     UnknownTableError,
 )
 from dorisql.result import Float32, Result
-from dorisql.server.main import Authenticator, catalog_source, is_loopback, refusal
+from dorisql.server.context import Authenticator, catalog_source
+from dorisql.server.main import is_loopback, refusal
 from dorisql.server.mysql import (
     column_from_spark,
     column_from_values,

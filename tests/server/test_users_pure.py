@@ -17,8 +17,8 @@ from dorisql.auth.passwords import (
     verify_native_scramble,
     verify_password,
 )
-from dorisql.auth.users import host_matches
 from dorisql.errors import AccessDeniedError, AnalysisError, SqlSyntaxError
+from dorisql.session.access import host_matches
 from dorisql.syntax import parse
 
 # --------------------------------------------------------------------------- hashes

@@ -3,7 +3,7 @@ SHOW PROC path, run as users with and without a privilege on database d2 (real e
 catalog, no Spark). Each denial is paired with a user holding the privilege who does see the
 thing, so no test can pass by hiding everything.
 
-Doris's rules (dorisql.auth.visibility): a table is visible with any privilege on it, its
+Doris's rules (dorisql.session.visibility): a table is visible with any privilege on it, its
 database or globally; statements naming one table are refused (1224) before they look it up, so
 an invisible table and a missing one answer alike; listings drop what the user cannot see;
 SHOW TABLE STATUS of an invisible database is refused (1044); SHOW PROC, SHOW TABLETS, SHOW
@@ -22,12 +22,12 @@ import pytest
 
 from dorisql import ast
 from dorisql.auth import privileges
-from dorisql.auth.users import authorize
 from dorisql.catalog.base import LoadRecord
-from dorisql.engine.metadata import schema_table_rows
-from dorisql.engine.stream_load import error_log_dir
 from dorisql.errors import AccessDeniedError, UnknownTableError
 from dorisql.server.http import HttpListener
+from dorisql.session.access import authorize
+from dorisql.statements.load.stream_load import error_log_dir
+from dorisql.statements.show.client_metadata import schema_table_rows
 from dorisql.syntax import parse
 
 DDL = """

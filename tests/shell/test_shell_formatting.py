@@ -193,7 +193,7 @@ def test_use_prints_only_database_changed():
 
 
 def test_help_topic_is_plain_text_like_the_mysql_client():
-    from dorisql.engine.help import lookup
+    from dorisql.statements.show.help import lookup
 
     text = format_result(lookup("create   table"), "table")
     lines = text.splitlines()
@@ -216,7 +216,7 @@ def test_help_text_wraps_long_lines_under_their_indent():
 
 
 def test_help_with_several_matches_lists_them():
-    from dorisql.engine.help import lookup
+    from dorisql.statements.show.help import lookup
 
     assert format_result(lookup("show"), "table") == (
         "Many help items for your request exist.\n"
@@ -229,7 +229,7 @@ def test_help_with_several_matches_lists_them():
 
 
 def test_help_with_no_match_says_so_then_lists_every_topic():
-    from dorisql.engine.help import TOPICS, lookup
+    from dorisql.statements.show.help import TOPICS, lookup
 
     lines = format_result(lookup("no such thing"), "table").splitlines()
     assert lines[0] == "Nothing found for 'no such thing'; the topics are listed."
@@ -237,7 +237,7 @@ def test_help_with_no_match_says_so_then_lists_every_topic():
 
 
 def test_help_in_batch_formats_keeps_rows_and_columns():
-    from dorisql.engine.help import lookup
+    from dorisql.statements.show.help import lookup
 
     assert format_result(lookup("drop table"), "tsv") == (
         "name\tdescription\texample\nDROP TABLE\tDROP TABLE [IF EXISTS] [db.]table [FORCE];\t"

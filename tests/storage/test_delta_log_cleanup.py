@@ -11,9 +11,9 @@ import pytest
 from deltalake import DeltaTable
 
 from dorisql.config import Config
-from dorisql.engine.session import Engine
-from dorisql.engine.tables import meta_dir
+from dorisql.engine import Engine
 from dorisql.errors import CommitConflictError
+from dorisql.tablets.tables import meta_dir
 
 pytestmark = pytest.mark.spark
 

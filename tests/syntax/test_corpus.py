@@ -11,8 +11,8 @@ import pytest
 
 from dorisql import ast
 from dorisql.errors import DorisqlError, NotSupportedError
-from dorisql.generator import to_sql
 from dorisql.syntax import parse, parse_statement
+from dorisql.syntax.generator import to_sql
 
 from .helpers import CORPUS, corpus_entries
 
@@ -156,7 +156,7 @@ def test_out_of_scope_features_are_named():
 
 def test_semantically_wrong_statements_still_parse():
     """Statements the corpus marks "expected to fail semantically" are valid syntax: the parse
-    step alone accepts them (semantic checks are dorisql.analysis's job)."""
+    step alone accepts them (semantic checks are dorisql.analysis.checks's job)."""
     marked = [e for e in ENTRIES if "expected to fail semantically" in e.get("note", "")]
     assert marked
     for e in marked:

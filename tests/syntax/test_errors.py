@@ -242,7 +242,7 @@ def test_not_supported_forms_the_grammar_does_not_take(sql, feature):
 def test_not_supported_after_parsing(sql, feature, at):
     """Parsed (the syntax step accepts it and the generator writes it back) but refused by
     parse()'s semantic step, pointing at the construct."""
-    from dorisql.generator import to_sql
+    from dorisql.syntax.generator import to_sql
 
     [stmt] = parse(sql, check=False)
     assert parse_one(to_sql(stmt), check=False) == stmt

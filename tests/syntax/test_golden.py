@@ -7,8 +7,8 @@ import pytest
 
 from dorisql import ast
 from dorisql.ast import MAXVALUE
-from dorisql.generator import to_sql
 from dorisql.syntax import parse, parse_one
+from dorisql.syntax.generator import to_sql
 
 from .helpers import GOLDEN
 

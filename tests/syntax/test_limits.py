@@ -10,7 +10,8 @@ import pytest
 import dorisql
 from dorisql import ast
 from dorisql.errors import DorisqlError, SqlSyntaxError, StatementTooLargeError
-from dorisql.syntax import limits, parse
+from dorisql.syntax import input_limits as limits
+from dorisql.syntax import parse
 
 N = limits.MAX_NESTING
 

@@ -8,8 +8,8 @@ import pytest
 from dorisql import ast
 from dorisql.ast import Literal, TableName
 from dorisql.errors import SqlSyntaxError
-from dorisql.generator import to_sql
 from dorisql.syntax import parse_one
+from dorisql.syntax.generator import to_sql
 
 
 def p(sql):

@@ -7,8 +7,8 @@ import pytest
 from dorisql import ast
 from dorisql.ast import MAXVALUE, Literal, TableName
 from dorisql.errors import SqlSyntaxError
-from dorisql.generator import to_sql, type_sql
 from dorisql.syntax import parse_one
+from dorisql.syntax.generator import to_sql, type_sql
 
 
 def p(sql):

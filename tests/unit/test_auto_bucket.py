@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.bucketing.auto import (
+from dorisql.bucketing.auto_buckets import (
     DEFAULT_ESTIMATE_PARTITION_SIZE,
     GB,
     KB,

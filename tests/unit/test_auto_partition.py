@@ -7,12 +7,12 @@ import datetime as dt
 import pytest
 
 from dorisql import ast
-from dorisql.analysis import normalize_create_table
+from dorisql.analysis.checks import normalize_create_table
 from dorisql.catalog.model import PartitionMeta, TableMeta
 from dorisql.errors import AnalysisError
-from dorisql.generator import to_sql
-from dorisql.partitioning import auto
+from dorisql.partitioning import auto_partitions as auto
 from dorisql.syntax import parse
+from dorisql.syntax.generator import to_sql
 
 DATE = ast.DataType("DATE")
 DATETIME = ast.DataType("DATETIME", (0,))
@@ -191,7 +191,7 @@ def test_retention_count_keeps_the_newest_historical_partitions():
 def test_scheduler_applies_retention_count(tmp_path, make_engine):
     """A scheduler pass drops the historical partitions beyond partition.retention_count (empty
     partitions here: no Spark needed)."""
-    from dorisql.engine import scheduler
+    from dorisql.jobs import scheduler
 
     engine = make_engine(tmp_path)
     engine.execute_sql(

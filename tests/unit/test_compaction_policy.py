@@ -11,7 +11,6 @@ import dataclasses
 
 import pytest
 
-from dorisql.compaction.model import Rowset, TabletState
 from dorisql.compaction.policy import (
     MB,
     SETTING_NAMES,
@@ -29,8 +28,9 @@ from dorisql.compaction.policy import (
     promotion_size,
     size_levels,
 )
-from dorisql.engine.settings import FRONTEND_DEFAULTS, check_frontend_setting
 from dorisql.errors import AnalysisError
+from dorisql.settings import FRONTEND_DEFAULTS, check_frontend_setting
+from dorisql.tablets.rowset_types import Rowset, TabletState
 
 NOW = 1_000_000.0
 CFG = CompactionConfig()

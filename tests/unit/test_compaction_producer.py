@@ -6,7 +6,6 @@ import dataclasses
 
 import pytest
 
-from dorisql.compaction.model import Rowset, TabletState
 from dorisql.compaction.policy import MB, CompactionConfig
 from dorisql.compaction.producer import (
     BASE,
@@ -18,6 +17,7 @@ from dorisql.compaction.producer import (
     compaction_score,
     tablet_score,
 )
+from dorisql.tablets.rowset_types import Rowset, TabletState
 
 NOW = 1_000_000.0
 CFG = CompactionConfig()

@@ -14,7 +14,6 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dorisql.compaction.model import Rowset, TabletState
 from dorisql.compaction.policy import (
     MB,
     CompactionConfig,
@@ -24,6 +23,7 @@ from dorisql.compaction.policy import (
     pick_base_input,
     pick_cumulative_input,
 )
+from dorisql.tablets.rowset_types import Rowset, TabletState
 
 NOW = 1_000_000.0
 

@@ -188,7 +188,7 @@ def test_invalid_values(key, value, fragment):
 
 
 def test_buckets_share_the_bucket_count_limit():
-    from dorisql.analysis import check
+    from dorisql.analysis.checks import check
     from dorisql.syntax import parse_one
 
     assert parse({"dynamic_partition.buckets": "768"}).buckets == 768

@@ -15,7 +15,6 @@ import pyarrow as pa
 import pytest
 
 from dorisql import logfile
-from dorisql.engine import failures
 from dorisql.errors import (
     AnalysisError,
     CommitConflictError,
@@ -28,6 +27,7 @@ from dorisql.errors import (
     UnknownFunctionError,
     UnknownTableError,
 )
+from dorisql.session import failures
 from dorisql.storage.delta import DeltaStore
 
 #: Python exception names and library words a user must never see in a message.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from dorisql.engine.settings import FRONTEND_DEFAULTS, check_frontend_setting
 from dorisql.errors import AnalysisError
+from dorisql.settings import FRONTEND_DEFAULTS, check_frontend_setting
 from dorisql.storage.sizing import (
     DEFAULT_TARGET_FILE_SIZE,
     MIN_SAMPLE_ROWS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.engine.jobs import Timetable
+from dorisql.jobs.runner import Timetable
 
 
 def test_every_job_is_due_at_the_start_then_after_its_own_interval():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.engine.settings import INT_CONFIG_MAX, check_frontend_setting
 from dorisql.errors import AnalysisError
+from dorisql.settings import INT_CONFIG_MAX, check_frontend_setting
 
 
 def test_integer_configs_take_java_int_values():

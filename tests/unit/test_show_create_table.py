@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.engine.show import shown_properties
+from dorisql.statements.show.objects import shown_properties
 from dorisql.syntax import parse_one
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from dorisql import ast
-from dorisql.analysis import normalize_create_table
+from dorisql.analysis.checks import normalize_create_table
 from dorisql.catalog.model import PartitionMeta, TableMeta
 from dorisql.errors import AnalysisError
-from dorisql.generator import to_sql
 from dorisql.partitioning.temporary import check_new_name, check_replace, replace_options, replaced
 from dorisql.syntax import parse_one
+from dorisql.syntax.generator import to_sql
 
 RANGE_DDL = "CREATE TABLE d.t (k INT NOT NULL, v INT) DUPLICATE KEY(k) PARTITION BY RANGE(k) () DISTRIBUTED BY HASH(k) BUCKETS 2"
 LIST_DDL = (

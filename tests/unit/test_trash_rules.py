@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from dorisql.engine.trash import MIN_REAL_AGE_SECONDS, is_expired, old_enough, vacuum_hours
+from dorisql.statements.admin.trash import MIN_REAL_AGE_SECONDS, is_expired, old_enough, vacuum_hours
 
 NOW = dt.datetime(2030, 1, 2, 12, 0, 0)
 DAY = 86400

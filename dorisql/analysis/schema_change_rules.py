@@ -1,0 +1,353 @@
+"""Schema change (ALTER TABLE ADD/DROP/MODIFY/RENAME COLUMN, MODIFY COMMENT): the pure part.
+
+`apply_action` takes a table definition (normalised CREATE TABLE) and one schema-change action
+and returns the new definition, with Doris's rules and messages (fe SchemaChangeHandler
+processAddColumn/addColumnInternal/processDropColumn/processModifyColumn and createJob's
+"value after key" check; Column.checkSchemaChangeAllowed and ColumnType's schemaChangeMatrix).
+No Spark, no catalog: the engine (dorisql.statements.ddl.alter_columns) stores the result.
+
+`in_place_widening` says whether a type change can be read from the existing files without
+rewriting them: Spark 4's Parquet reader and deltalake both read INT32 as BIGINT, FLOAT as
+DOUBLE and DECIMAL(p, s) as a wider DECIMAL; strings stay strings. Doris allows more (INT to
+VARCHAR, INT to DATE ...): those need a data rewrite, which dorisql does not do yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from dorisql import ast
+from dorisql import types as T
+from dorisql.analysis.checks import _nullable
+from dorisql.errors import AnalysisError, NotSupportedError
+
+__all__ = ["apply_action", "in_place_widening", "doris_allows_type_change", "is_light"]
+
+_INTS = ("TINYINT", "SMALLINT", "INT", "BIGINT", "LARGEINT")
+_STRINGS = ("CHAR", "VARCHAR", "STRING")
+
+#: Doris ColumnType.schemaChangeMatrix (fe-core catalog/ColumnType.java): old -> allowed new.
+_DORIS_MATRIX: dict[str, set[str]] = {
+    "TINYINT": {"SMALLINT", "INT", "BIGINT", "LARGEINT", "FLOAT", "DOUBLE", "VARCHAR", "STRING"},
+    "SMALLINT": {"INT", "BIGINT", "LARGEINT", "FLOAT", "DOUBLE", "VARCHAR", "STRING"},
+    "INT": {"BIGINT", "LARGEINT", "FLOAT", "DOUBLE", "DATE", "VARCHAR", "STRING"},
+    "BIGINT": {"LARGEINT", "FLOAT", "DOUBLE", "VARCHAR", "STRING"},
+    "LARGEINT": {"FLOAT", "DOUBLE", "VARCHAR", "STRING"},
+    "FLOAT": {"DOUBLE", "VARCHAR", "STRING"},
+    "DOUBLE": {"FLOAT", "VARCHAR", "STRING"},
+    "CHAR": {"CHAR", "VARCHAR", "STRING"},
+    "VARCHAR": {"VARCHAR", "STRING"},
+    "STRING": {"STRING"},
+    "DECIMAL": {"DECIMAL", "VARCHAR", "STRING"},
+    "DATE": {"DATETIME", "VARCHAR", "STRING"},
+    "DATETIME": {"DATE", "DATETIME", "VARCHAR", "STRING"},
+}
+
+
+def _type_name(t: ast.DataType) -> str:
+    """Doris prints the primitive type in "Can not change X to Y"."""
+    return T.primitive_name(t)
+
+
+def doris_allows_type_change(old: ast.DataType, new: ast.DataType) -> bool:
+    old, new = T.canonical(old), T.canonical(new)
+    if old == new:
+        return True
+    return new.name in _DORIS_MATRIX.get(old.name, set())
+
+
+def in_place_widening(old: ast.DataType, new: ast.DataType) -> bool:
+    """True when files written with `old` read correctly as `new` (no rewrite needed)."""
+    old, new = T.canonical(old), T.canonical(new)
+    if old == new:
+        return True
+    if old.name in _INTS[:4] and new.name in _INTS[:4]:
+        return _INTS.index(new.name) >= _INTS.index(old.name)
+    if old.name == "FLOAT" and new.name == "DOUBLE":
+        return True
+    if old.name in _STRINGS and new.name in ("VARCHAR", "STRING"):
+        return True  # stored as Parquet strings either way; lengths are checked below
+    if old.name == "DECIMAL" and new.name == "DECIMAL":
+        (p0, s0), (p1, s1) = old.params, new.params
+        return s1 >= s0 and p1 - s1 >= p0 - s0
+    return False
+
+
+def _find(columns: list[ast.ColumnDef], name: str) -> int:
+    lowered = name.lower()
+    for i, c in enumerate(columns):
+        if c.name.lower() == lowered:
+            return i
+    return -1
+
+
+def _key_names(definition: ast.CreateTable) -> list[str]:
+    return list(definition.keys.columns) if definition.keys else []
+
+
+def _model(definition: ast.CreateTable) -> str:
+    return definition.keys.type if definition.keys else "DUPLICATE"
+
+
+def _partition_columns(definition: ast.CreateTable, partition_columns) -> set[str]:
+    if partition_columns is not None:
+        return {c.lower() for c in partition_columns}
+    part = definition.partition
+    return {c.lower() for c in part.columns} if part else set()
+
+
+def _distribution_columns(definition: ast.CreateTable) -> set[str]:
+    d = definition.distribution
+    return {c.lower() for c in d.columns} if d and d.kind == "HASH" else set()
+
+
+def _rebuild(definition: ast.CreateTable, columns: list[ast.ColumnDef], keys: set[str]) -> ast.CreateTable:
+    """The definition with `columns` in order; key columns (lowered names in `keys`) first, else
+    Doris's "value should be after key"."""
+    meet_value = False
+    has_key = False
+    for c in columns:
+        is_key = c.name.lower() in keys
+        if is_key and meet_value:
+            raise AnalysisError(f"Invalid column order. value should be after key. index[{definition.table.name}]")
+        meet_value = meet_value or not is_key
+        has_key = has_key or is_key
+    if not has_key and definition.keys is not None:
+        raise AnalysisError(f"No key column left. index[{definition.table.name}]")
+    key_names = tuple(c.name for c in columns if c.name.lower() in keys)
+    new_keys = dataclasses.replace(definition.keys, columns=key_names) if definition.keys else None
+    return dataclasses.replace(definition, columns=tuple(columns), keys=new_keys)
+
+
+def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tuple[ast.ColumnDef, bool]:
+    """Doris addColumnInternal: the aggregation rules of the table's model; returns the column
+    (type canonical, nullability explicit) and whether it is a key column."""
+
+    name = c.name
+    model = _model(definition)
+    agg = c.agg_type.upper() if c.agg_type else None
+    if c.auto_increment:
+        raise AnalysisError(f"Can not add auto-increment column {name}")
+    if c.generated is not None:
+        raise AnalysisError("Not supporting alter table add generated columns.")
+    if model == "AGGREGATE":
+        if c.key and agg is not None:
+            raise AnalysisError(f"Can not assign aggregation method on key column: {name}")
+        is_key = agg is None
+        if agg == "SUM" and c.default is not None and c.default.value not in ("0", None):
+            raise AnalysisError(f"The default value of '{name}' with SUM aggregation function must be zero")
+        if agg in ("REPLACE", "REPLACE_IF_NOT_NULL") and definition.distribution.kind == "RANDOM":
+            raise AnalysisError(
+                f"Can not add value column with aggregation type {agg} for olap table with random distribution : {name}"
+            )
+    elif model == "UNIQUE":
+        if agg is not None:
+            raise AnalysisError(f"Can not assign aggregation method on column in Unique data model table: {name}")
+        is_key = c.key
+    else:
+        if agg is not None:
+            raise AnalysisError(f"Can not assign aggregation method on column in Duplicate data model table: {name}")
+        is_key = c.key
+    t = T.check_type(T.canonical(c.type), name)
+    if t.name in T.AGG_ONLY_TYPES:
+        raise NotSupportedError(f"{t.name} columns")
+    nullable = _nullable(c)
+    if c.default is not None and c.default.kind == "null" and not nullable:
+        raise AnalysisError(f"Can not set null default value to non nullable column: {name}")
+    if not nullable and c.default is None:
+        # The rows already in the table need a value (Doris ColumnDef analysis for ADD COLUMN).
+        raise AnalysisError(f"Can not add not null column without default value: {name}")
+    if c.default is not None and c.default.kind in ("string", "number") and c.default.value is not None:
+        try:
+            T.parse_value(c.default.value, t)
+        except AnalysisError as e:
+            raise AnalysisError(f"Invalid default value for '{name}': {e.message}") from None
+    if is_key:
+        msg = T.key_type_error(t, name)
+        if msg:
+            raise AnalysisError(msg)
+    return dataclasses.replace(c, type=t, nullable=nullable, agg_type=agg, key=False), is_key
+
+
+def _insert(
+    columns: list[ast.ColumnDef], keys: set[str], column: ast.ColumnDef, is_key: bool, position
+) -> list[ast.ColumnDef]:
+    """Doris checkAndAddColumn: FIRST, AFTER x, else a key after the last key, a value last."""
+    out = list(columns)
+    if position is not None:
+        if position.after is None:
+            out.insert(0, column)
+            return out
+        at = _find(out, position.after)
+        if at < 0:
+            raise AnalysisError(f"Column[{position.after}] does not found")
+        out.insert(at + 1, column)
+        return out
+    if is_key:
+        last_key = max((i for i, c in enumerate(out) if c.name.lower() in keys), default=-1)
+        out.insert(last_key + 1, column)
+        return out
+    out.append(column)
+    return out
+
+
+def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, partition_columns=None) -> ast.CreateTable:
+    """The definition after one schema-change action, or AnalysisError with Doris's message.
+
+    `partition_columns` overrides the definition's partition columns (the catalog keeps the
+    live partition list apart; its columns are still in `definition.partition`)."""
+    table = definition.table.name
+    columns = list(definition.columns)
+    keys = {k.lower() for k in _key_names(definition)}
+    parts = _partition_columns(definition, partition_columns)
+    dist = _distribution_columns(definition)
+
+    if getattr(action, "rollup", None):
+        raise AnalysisError(f"Index[{action.rollup}] does not exist in table[{table}]")
+
+    if isinstance(action, ast.AddColumns):
+        added: set[str] = set()
+        for c in action.columns:
+            column, is_key = _normalise_new_column(definition, c)
+            if _find(columns, c.name) >= 0:
+                if c.name.lower() in added:
+                    raise AnalysisError(f"Repeatedly add column: {c.name}")
+                raise AnalysisError(f"Can not add column which already exists in base table: {c.name}")
+            columns = _insert(columns, keys, column, is_key, action.position)
+            added.add(c.name.lower())
+            if is_key:
+                keys.add(c.name.lower())
+        return _rebuild(definition, columns, keys)
+
+    if isinstance(action, ast.DropColumn):
+        at = _find(columns, action.name)
+        if at < 0:
+            raise AnalysisError(f"Column does not exists: {action.name}")
+        name = columns[at].name
+        model = _model(definition)
+        is_key = name.lower() in keys
+        if model == "UNIQUE" and is_key:
+            raise AnalysisError("Can not drop key column in Unique data model table")
+        if model == "AGGREGATE" and is_key:
+            if any((c.agg_type or "") in ("REPLACE", "REPLACE_IF_NOT_NULL") for c in columns):
+                raise AnalysisError(
+                    "Can not drop key column when table has value column with REPLACE aggregation method"
+                )
+        if name.lower() in parts:
+            raise AnalysisError(f"Partition column[{name}] cannot be dropped. index[{table}]")
+        if name.lower() in dist:
+            raise AnalysisError(f"Distribution column[{name}] cannot be dropped. index[{table}]")
+        if len(columns) == 1:
+            raise AnalysisError(f"Do not allow remove last column of table: {table} column: {name}")
+        del columns[at]
+        keys.discard(name.lower())
+        return _rebuild(definition, columns, keys)
+
+    if isinstance(action, ast.ModifyColumnComment):
+        at = _find(columns, action.name)
+        if at < 0:
+            raise AnalysisError(f"Column[{action.name}] does not exists")
+        columns[at] = dataclasses.replace(columns[at], comment=action.comment)
+        return dataclasses.replace(definition, columns=tuple(columns))
+
+    if isinstance(action, ast.RenameColumn):
+        at = _find(columns, action.old_name)
+        if at < 0:
+            raise AnalysisError(f"Column[{action.old_name}] does not exists")
+        old = columns[at].name
+        if old == action.new_name:
+            raise AnalysisError(f"Same column name: {old}")
+        if _find(columns, action.new_name) >= 0:
+            raise AnalysisError(f"Column name[{action.new_name}] is already used")
+        columns[at] = dataclasses.replace(columns[at], name=action.new_name)
+        definition = _rename_everywhere(definition, old, action.new_name)
+        keys = {action.new_name.lower() if k == old.lower() else k for k in keys}
+        return _rebuild(dataclasses.replace(definition, columns=tuple(columns)), columns, keys)
+
+    if isinstance(action, ast.ModifyColumn):
+        return _modify(definition, action, columns, keys, parts, dist)
+
+    if isinstance(action, ast.ModifyTableComment):
+        return dataclasses.replace(definition, comment=action.comment)
+    raise TypeError(f"not a schema change: {type(action).__name__}")
+
+
+def _modify(definition, action: ast.ModifyColumn, columns, keys, parts, dist) -> ast.CreateTable:
+
+    table = definition.table.name
+    new = action.column
+    at = _find(columns, new.name)
+    if at < 0:
+        raise AnalysisError(f"Column[{new.name}] does not exists")
+    old = columns[at]
+    name = old.name
+    model = _model(definition)
+    agg = new.agg_type.upper() if new.agg_type else None
+    is_key = name.lower() in keys
+    if model == "AGGREGATE":
+        if new.key and agg is not None:
+            raise AnalysisError(f"Can not assign aggregation method on key column: {name}")
+        if not new.key and not is_key and agg is None:
+            raise AnalysisError(f"Aggregate method must be specified for value column: {name}")
+    elif agg is not None:
+        kind = "Unique" if model == "UNIQUE" else "Duplicate"
+        raise AnalysisError(f"Can not assign aggregation method on column in {kind} data model table: {name}")
+    if name.lower() in parts:
+        raise AnalysisError(f"Can not modify partition column[{name}].")
+    if name.lower() in dist:
+        raise AnalysisError(f"Can not modify distribution column[{name}]. index[{table}]")
+    new_type = T.check_type(T.canonical(new.type), name)
+    modified = dataclasses.replace(
+        new, name=name, type=new_type, nullable=_nullable(new), agg_type=agg if model == "AGGREGATE" else None
+    )
+    old_type = T.canonical(old.type)
+    if not doris_allows_type_change(old_type, new_type):
+        raise AnalysisError(f"Can not change {_type_name(old_type)} to {_type_name(new_type)}")
+    if (old.agg_type or None) != (modified.agg_type or None):
+        raise AnalysisError("Can not change aggregation type")
+    if old.nullable is not False and modified.nullable is False:
+        raise AnalysisError("Can not change from nullable to non-nullable")
+    if old.default != modified.default:
+        raise AnalysisError("Can not change default value")
+    if old_type.name in ("CHAR", "VARCHAR") and new_type.name in ("CHAR", "VARCHAR"):
+        if old_type.params and new_type.params and old_type.params[0] > new_type.params[0]:
+            raise AnalysisError("Cannot shorten string length")
+    if not in_place_widening(old_type, new_type):
+        raise NotSupportedError(
+            f"ALTER TABLE ... MODIFY COLUMN from {T.type_sql(old_type)} to {T.type_sql(new_type)} "
+            "(it needs a data rewrite; dorisql changes types only where the stored files read as the new type)"
+        )
+    if modified.comment is None:
+        modified = dataclasses.replace(modified, comment=old.comment)
+    del columns[at]
+    columns = (
+        _insert(columns, keys, dataclasses.replace(modified, key=False), is_key, action.position)
+        if (action.position is not None)
+        else columns[:at] + [dataclasses.replace(modified, key=False)] + columns[at:]
+    )
+    return _rebuild(definition, columns, keys)
+
+
+def _rename_everywhere(definition: ast.CreateTable, old: str, new: str) -> ast.CreateTable:
+    """Key, partition and distribution column lists follow a renamed column."""
+
+    def swap(names):
+        return tuple(new if n.lower() == old.lower() else n for n in names)
+
+    out = definition
+    if out.keys is not None:
+        out = dataclasses.replace(out, keys=dataclasses.replace(out.keys, columns=swap(out.keys.columns)))
+    if out.partition is not None:
+        out = dataclasses.replace(
+            out, partition=dataclasses.replace(out.partition, columns=swap(out.partition.columns))
+        )
+    if out.distribution is not None:
+        out = dataclasses.replace(
+            out, distribution=dataclasses.replace(out.distribution, columns=swap(out.distribution.columns))
+        )
+    return out
+
+
+def is_light(action: ast.SchemaChange) -> bool:
+    """Doris's light schema change: metadata only (ADD/DROP value columns, comments, rename)."""
+    return not isinstance(action, ast.ModifyColumn)

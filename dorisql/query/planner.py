@@ -1,0 +1,855 @@
+"""SELECT on Spark: Doris/MySQL-flavoured queries over dorisql tables.
+
+`plan_query` reads the query with the Doris dialect of :mod:`dorisql.syntax.dialect` (no text is
+edited first) and plans over that tree:
+
+1. every function the query calls must be on the allow-list (:mod:`dorisql.translate.functions`);
+2. every table in it is classified: a dorisql table (resolved in the catalog, with its
+   ``PARTITION (...)`` selection), a CTE name, or a table function in FROM (``local()``, ``s3()``,
+   ``hdfs()``, read through the `ReadTableFunction` callback). Nothing else reaches Spark: a name
+   that is none of these is an error, never a Spark table, view or file;
+3. each join between dorisql tables is offered to `plan_join`, the one place where a join gets a
+   plan of its own: a colocate join (:mod:`dorisql.query.colocate_join`) runs bucket by bucket
+   without a shuffle and is read as one view; any other join is Spark's;
+4. each dorisql table is pruned to partitions and buckets from the predicates that constrain it
+   (:mod:`dorisql.query.pruning`), read through the engine's `scan` callback, merged by its key
+   model (:mod:`dorisql.tablets.merge`) and registered as a uniquely named temporary view that the
+   reference is pointed at.
+
+The tree is then written as Spark SQL (sqlglot, ``dialect="spark"``, comments left out) for
+``spark.sql``; `run_query` returns the DataFrame unexecuted.
+
+`explain` renders EXPLAIN: one Doris-style ``VOlapScanNode`` block per scan (partitions=k/n,
+tablets=k/m, as Doris prints them) followed by Spark's physical plan.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel, UnsupportedError
+
+from dorisql import ast
+from dorisql.catalog.model import TableMeta
+from dorisql.errors import AnalysisError, DorisqlError, NoDatabaseSelectedError, NotSupportedError, UnknownTableError
+from dorisql.query import colocate_join, residual
+from dorisql.query.colocate_join import column_name
+from dorisql.query.pruning import PruneResult, prune, split_conjuncts
+from dorisql.query.table_functions import TABLE_FUNCTIONS, table_function_properties
+from dorisql.session import failures
+from dorisql.storage.spark_views import drop_views, release_views
+from dorisql.syntax.cancel import checked, checkpoint
+from dorisql.syntax.dialect import header_text, is_temporary, parse_query, partition_names
+from dorisql.tablets.merge import key_model, merge_with_merged
+from dorisql.translate.functions import check_functions, translate_functions
+
+__all__ = [
+    "ScanInfo",
+    "QueryPlan",
+    "TableRef",
+    "JoinSides",
+    "JoinPlan",
+    "plan_join",
+    "run_query",
+    "explain",
+    "plan_query",
+    "expression_spark_sql",
+    "ResolveTable",
+    "Scan",
+    "ReadTableFunction",
+]
+
+#: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
+#: itself or return None (then run_query raises Doris's message).
+ResolveTable = Callable[[ast.TableName], TableMeta | None]
+#: Read the stored rows of `meta`: the given partitions (None: all) and, per partition, buckets
+#: (None: all). Returns a DataFrame with the table's columns plus whatever hidden columns the
+#: files hold (`__load_seq`, `__row_seq` for UNIQUE/AGGREGATE). Must accept an empty partition
+#: list (return an empty DataFrame with the table's schema). It may return (DataFrame, the data
+#: files it reads) instead, sparing a Spark round trip to list them.
+Scan = Callable[[TableMeta, list | None, dict | None], "DataFrame | tuple[DataFrame, Sequence[str]]"]  # noqa: F821
+#: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
+#: (lower-case keys) to a DataFrame.
+ReadTableFunction = Callable[[str, dict], "DataFrame"]  # noqa: F821
+
+_VIEW_PREFIX = "__dorisql_"
+_view_counter = itertools.count()
+
+
+@dataclass(frozen=True)
+class ScanInfo:
+    """What one table reference of a query reads."""
+
+    table: str  # "db.t"
+    alias: str | None  # the reference's alias, if any
+    key_model: str  # DUPLICATE | UNIQUE | AGGREGATE
+    partitions: tuple[str, ...]  # partitions read, table order
+    partitions_total: int  # partitions in the table
+    buckets_read: int  # tablets (partition, bucket) read
+    buckets_total: int  # tablets in the whole table
+    buckets_in_partitions: int  # tablets in the partitions read (Doris's tablets=k/m "m")
+    buckets: dict[str, frozenset[int]] | None = None  # per partition when bucket-pruned
+    explicit_partitions: tuple[str, ...] | None = None  # FROM t PARTITION (...)
+    files: tuple[str, ...] = ()  # data files the scan reads
+    delete_versions: int = 0  # DELETEs applied to the files read (merge-on-read until compaction)
+
+    @property
+    def partitions_read(self) -> int:
+        return len(self.partitions)
+
+
+@dataclass(frozen=True, eq=False)
+class TableRef:
+    """One reference to a dorisql table in the query tree, resolved in the catalog."""
+
+    node: exp.Table  # the reference (alias, PARTITION clause) in the tree
+    meta: TableMeta
+    selected: tuple[str, ...] | None  # FROM t PARTITION (...): the partitions named
+
+    @property
+    def qualifier(self) -> str:
+        """The name its columns are qualified by in the query (alias, else table name)."""
+        return self.node.alias or self.node.name
+
+
+@dataclass(frozen=True, eq=False)
+class JoinSides:
+    """A join whose inputs are all dorisql tables: what `plan_join` decides on.
+
+    `left` is every table joined before (the FROM table and earlier joins of the same SELECT, in
+    order; a left-deep chain, as Doris plans it), `right` the table this JOIN adds."""
+
+    join: exp.Join
+    left: tuple[TableRef, ...]
+    right: TableRef
+
+    @property
+    def on(self) -> exp.Expression | None:
+        return self.join.args.get("on")
+
+    @property
+    def using(self) -> list[exp.Expression]:
+        return list(self.join.args.get("using") or [])
+
+    @property
+    def kind(self) -> str:
+        """``INNER``, ``LEFT OUTER``, ``LEFT SEMI``, ``CROSS``..., as written (``INNER`` if bare)."""
+        words = " ".join(w for w in ((self.join.side or "").upper(), (self.join.kind or "").upper()) if w)
+        return words or "INNER"
+
+
+@dataclass(frozen=True)
+class JoinPlan:
+    """How a join between dorisql tables runs (see `plan_join`): "colocate" (dorisql's own
+    bucket-by-bucket plan) or "spark" (Spark's join; `reason` says why it is not colocated)."""
+
+    strategy: str
+    reason: str = ""
+    decision: object = None  # colocate_join.Decision
+
+
+def plan_join(sides: JoinSides, colocation=None) -> JoinPlan | None:
+    """The planner's seam for joins between dorisql tables: a plan, or None (no colocation
+    information: Spark's join, nothing to report).
+
+    Called once per JOIN whose inputs are all dorisql tables, with both sides resolved to their
+    TableMeta, their PARTITION selection and the ON / USING condition, before any table is read.
+    A join of two tables of one stable colocation group on all their bucket columns is planned
+    colocated (:mod:`dorisql.query.colocate_join`); `colocation` is its ColocationContext.
+    """
+
+    if colocation is None:
+        return None
+    select = sides.join.parent
+    if len(sides.left) != 1 or not isinstance(select, exp.Select) or len(select.args.get("joins") or []) != 1:
+        # a chain a JOIN b JOIN c of one group would colocate too (each bucket's task joining
+        # all three); not built yet, so every join of the chain is Spark's
+        count = 1 + len(select.args.get("joins") or []) if isinstance(select, exp.Select) else 0
+        return JoinPlan("spark", f"only a FROM of two tables is planned colocated (this FROM joins {count} inputs)")
+    if sides.using or sides.on is None:
+        return JoinPlan("spark", colocate_join.INCONSISTENT + " (no ON condition)")
+    left, right = sides.left[0], sides.right
+    equalities = [pair for c in split_conjuncts(sides.on) if (pair := _equality_columns(c, left, right)) is not None]
+    decision = colocate_join.decide(left.meta, right.meta, sides.kind, equalities, colocation)
+    if not decision.colocate:
+        return JoinPlan("spark", decision.reason, decision)
+    extra = _other_conditions(sides, decision)
+    if extra and decision.join_type != "inner":
+        # they decide which rows match: evaluated in each bucket's task, when pyarrow can as Spark does
+        def column(col: exp.Column):
+            found = _side_of_column(col, left, right)
+            if found is None:
+                return None
+            ref = left if found[0] == "l" else right
+            return colocate_join.column_name(*found), ref.meta.definition.columns[found[1]].type
+
+        try:
+            tree = residual.compile_conditions(extra, column)
+        except residual.Untranslatable as e:
+            reason = f"{colocate_join.INCONSISTENT} (other join conditions of a {sides.kind} JOIN: {e})"
+            return JoinPlan("spark", reason, decision)
+        decision = dataclasses.replace(decision, residual=tree)
+    return JoinPlan("colocate", "", decision)
+
+
+def _other_conditions(sides: JoinSides, decision) -> list[exp.Expression]:
+    """The ON conjuncts besides the bucket-column equalities the colocate join joins on."""
+    left, right = sides.left[0], sides.right
+    keys = {(a.lower(), b.lower()) for a, b in decision.keys}
+    out = []
+    for c in split_conjuncts(sides.on):
+        pair = _equality_columns(c, left, right)
+        if pair is None or (pair[0].lower(), pair[1].lower()) not in keys:
+            out.append(c)
+    return out
+
+
+def _side_of_column(col: exp.Column, left: TableRef, right: TableRef) -> tuple[str, int] | None:
+    """("l" or "r", column position) of a column reference to one of the two tables."""
+    name = col.name.lower()
+    found = []
+    for tag, ref in (("l", left), ("r", right)):
+        if col.table and col.table.lower() not in [q.lower() for q in _qualifiers(ref.node)]:
+            continue
+        for i, c in enumerate(ref.meta.definition.columns):
+            if c.name.lower() == name:
+                found.append((tag, i))
+    return found[0] if len(found) == 1 else None
+
+
+def _equality_columns(c: exp.Expression, left: TableRef, right: TableRef) -> tuple[str, str] | None:
+    if not isinstance(c, exp.EQ) or not isinstance(c.this, exp.Column) or not isinstance(c.expression, exp.Column):
+        return None
+    a, b = _side_of_column(c.this, left, right), _side_of_column(c.expression, left, right)
+    if a is None or b is None or a[0] == b[0]:
+        return None
+    if a[0] == "r":
+        a, b = b, a
+    return (
+        left.meta.definition.columns[a[1]].name,
+        right.meta.definition.columns[b[1]].name,
+    )
+
+
+#: The alias of a colocated join's view in the rewritten query.
+_COLOCATED_ALIAS = "__colocated"
+
+
+def _rewrite_colocated(sides: JoinSides, view: str, join_type: str, extra: list[exp.Expression]) -> None:
+    """Replace ``FROM a JOIN b ON ...`` by ``FROM <view> __colocated`` and point the select's
+    column references at the view's positional columns (keeping output names)."""
+
+    select = sides.join.parent
+    left, right = sides.left[0], sides.right
+    with_left = join_type not in ("right semi", "right anti")
+    with_right = join_type not in ("left semi", "left anti")
+
+    def target(tag: str, i: int) -> exp.Column:
+        return exp.column(column_name(tag, i), table=_COLOCATED_ALIAS)
+
+    def expand(refs) -> list[exp.Expression]:
+        out: list[exp.Expression] = []
+        for tag, ref in refs:
+            for i, c in enumerate(ref.meta.definition.columns):
+                out.append(exp.alias_(target(tag, i), c.name, quoted=True))
+        return out
+
+    every = [(t, r) for t, r, keep in (("l", left, with_left), ("r", right, with_right)) if keep]
+    expressions = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            expressions.extend(expand(every))
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            expressions.extend(
+                expand([(t, r) for t, r in every if e.table.lower() in [q.lower() for q in _qualifiers(r.node)]])
+            )
+        elif isinstance(e, exp.Column):
+            expressions.append(exp.alias_(e, e.name, quoted=True))
+        else:
+            expressions.append(e)
+    select.set("expressions", expressions)
+    select.set("joins", None)
+    if extra:
+        where = select.args.get("where")
+        condition = exp.and_(*(extra + ([where.this] if where is not None else [])))
+        select.set("where", exp.Where(this=condition))
+    for col in list(select.find_all(exp.Column)):
+        if col.find_ancestor(exp.Select) is not select or isinstance(col.this, exp.Star):
+            continue
+        found = _side_of_column(col, left, right)
+        if found is not None:
+            col.replace(target(*found))
+    select.args["from_"].set(
+        "this", exp.Table(this=exp.to_identifier(view), alias=exp.TableAlias(this=exp.to_identifier(_COLOCATED_ALIAS)))
+    )
+
+
+@dataclass
+class QueryPlan:
+    """A query ready to run: the Spark SQL text, the views it reads, what each scan reads."""
+
+    spark_sql: str
+    scans: list[ScanInfo] = field(default_factory=list)
+    views: dict[str, str] = field(default_factory=dict)  # view name -> what it stands for ("db.t", "local()")
+    joins: list[tuple[JoinSides, JoinPlan]] = field(default_factory=list)  # joins given a special plan
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+def _with_of(node: exp.Expression) -> exp.With | None:
+    w = node.args.get("with_") if "with_" in node.args else node.args.get("with")
+    return w if isinstance(w, exp.With) else None
+
+
+def _is_cte_reference(table: exp.Table) -> bool:
+    if table.args.get("db") is not None or table.args.get("catalog") is not None:
+        return False
+    name = table.name.lower()
+    node = table.parent
+    while node is not None:
+        w = _with_of(node)
+        if w is not None and any(cte.alias.lower() == name for cte in w.expressions):
+            return True
+        node = node.parent
+    return False
+
+
+def _has_null_test(e: exp.Expression) -> bool:
+    return any(True for _ in e.find_all(exp.Is, exp.NullSafeEQ))
+
+
+def _conjuncts_for(table: exp.Table) -> list[exp.Expression]:
+    """The predicates that may prune the rows read from `table` (see the module notes)."""
+    parent = table.parent
+    if isinstance(parent, exp.From):
+        position = 0
+    elif isinstance(parent, exp.Join):
+        position = -1
+    else:
+        return []
+    select = parent.parent
+    if not isinstance(select, exp.Select):
+        return []
+    joins = list(select.args.get("joins") or [])
+    if position == -1:
+        position = next((k for k, j in enumerate(joins, start=1) if j is parent), 0)
+        if position == 0:
+            return []
+    # Is the table on the null-supplying side of an outer join?
+    null_supplying = False
+    own: list[exp.Expression] = []
+    others: list[exp.Expression] = []
+    for k, join in enumerate(joins, start=1):
+        side = (join.side or "").upper()
+        kind = (join.kind or "").upper()
+        on = join.args.get("on")
+        if k == position:
+            if side in ("LEFT", "FULL") and kind not in ("SEMI", "ANTI"):
+                null_supplying = True
+            applies = (
+                side != "FULL"
+                and not (side == "RIGHT" and kind in ("", "OUTER"))
+                and not (side == "RIGHT" and kind == "ANTI")
+            )
+            if on is not None and applies:
+                own.extend(split_conjuncts(on))
+        elif k > position:
+            if side in ("RIGHT", "FULL") and kind not in ("SEMI", "ANTI"):
+                null_supplying = True
+            applies = (
+                (side == "" and kind in ("", "INNER", "CROSS"))
+                or (side == "RIGHT" and kind != "ANTI")
+                or (side == "LEFT" and kind == "SEMI")
+            )
+            if on is not None and applies:
+                others.extend(split_conjuncts(on))
+    where = select.args.get("where")
+    if where is not None:
+        others.extend(split_conjuncts(where))
+    if null_supplying:
+        others = [c for c in others if not _has_null_test(c)]
+    return own + others
+
+
+def _qualifiers(table: exp.Table) -> list[str]:
+    return [table.alias] if table.alias else [table.name]
+
+
+# --------------------------------------------------------------------------- the query's tables
+
+
+@dataclass
+class _Sources:
+    """Every table of a query tree, classified."""
+
+    tables: list[exp.Table] = field(default_factory=list)  # dorisql tables, in source order
+    functions: list[exp.Table] = field(default_factory=list)  # table functions in FROM
+
+
+def refuse_time_travel(tree: exp.Expression) -> None:
+    """``FOR VERSION AS OF`` / ``FOR TIME AS OF`` (and Spark's ``VERSION|TIMESTAMP AS OF``):
+    Doris reads older snapshots of external Iceberg, Paimon and Hudi tables only; a Doris table
+    (and so a dorisql table) has none to read."""
+    for table in tree.find_all(exp.Table):
+        if table.args.get("version") is not None:
+            raise NotSupportedError(
+                f"time travel (FOR VERSION AS OF / FOR TIME AS OF) on table '{table.name}': Doris "
+                "reads older versions of external Iceberg, Paimon and Hudi tables only"
+            )
+
+
+def _sources(tree: exp.Expression) -> _Sources:
+    """Classify every `exp.Table` of the tree; refuse what dorisql cannot read."""
+    found = _Sources()
+    for t in tree.find_all(exp.Table):
+        if t.args.get("tablets") is not None:
+            raise NotSupportedError("TABLET (...) in queries")
+        if isinstance(t.this, exp.Func):
+            name = t.this.name.lower()
+            if name not in TABLE_FUNCTIONS:
+                raise AnalysisError(f"Could not find table function {name}")
+            if t.args.get("partition") is not None:
+                raise NotSupportedError("PARTITION clause after a table function")
+            found.functions.append(t)
+        elif not isinstance(t.this, exp.Identifier):
+            raise NotSupportedError(f"table name {t.sql(dialect='doris')}")
+        elif _is_cte_reference(t):
+            if t.args.get("partition") is not None:
+                raise NotSupportedError("PARTITION clause here (only after a table name in FROM/JOIN)")
+        else:
+            found.tables.append(t)
+    found.tables.sort(key=_source_position)
+    found.functions.sort(key=_source_position)
+    return found
+
+
+#: The read-only database of metadata views (dorisql.statements.show.client_metadata builds its tables).
+SYSTEM_DATABASE = "information_schema"
+#: Read information_schema.<name> to a DataFrame (raises UnknownTableError for other names).
+SystemTable = Callable[[str], "DataFrame"]  # noqa: F821
+
+
+def _is_system(t: exp.Table, current_db: str | None) -> bool:
+    db = t.db or current_db
+    return db is not None and db.lower() == SYSTEM_DATABASE and (t.catalog or "internal").lower() == "internal"
+
+
+def _source_position(t: exp.Table) -> int:
+    return t.this.meta.get("start", 0) if t.this.meta else 0
+
+
+def _resolve(
+    resolve_table: ResolveTable, table: exp.Table, current_db: str | None, temporary: bool = False
+) -> TableMeta:
+    catalog = table.catalog
+    if catalog and catalog.lower() != "internal":
+        raise NotSupportedError(f"catalog '{catalog}'")
+    db = table.db or current_db
+    if not db:
+        raise NoDatabaseSelectedError()
+    meta = resolve_table(ast.TableName(table.name, db))
+    if meta is None:
+        raise UnknownTableError(f"Table [{table.name}] does not exist in database [{db}].")
+    # `t TEMPORARY PARTITION (...)` reads the table through its temporary partitions
+    return meta.temporary_view() if temporary else meta
+
+
+def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
+    """The joins whose inputs are all dorisql tables, with both sides resolved."""
+    by_node = {id(r.node): r for r in refs}
+    out: list[JoinSides] = []
+    for select in {
+        id(r.node.parent.parent): r.node.parent.parent for r in refs if isinstance(r.node.parent, (exp.From, exp.Join))
+    }.values():
+        if not isinstance(select, exp.Select) or select.args.get("from_") is None:
+            continue
+        left: list[TableRef] = []
+        first = by_node.get(id(select.args["from_"].this))
+        if first is None:
+            continue
+        left.append(first)
+        for join in select.args.get("joins") or []:
+            right = by_node.get(id(join.this))
+            if right is None:
+                break  # a subquery or table function: the inputs after it are not all tables
+            out.append(JoinSides(join=join, left=tuple(left), right=right))
+            left.append(right)
+    return out
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+def expression_spark_sql(text: str, rewrite: Callable[[exp.Expression], exp.Expression] | None = None) -> str:
+    """A Doris scalar expression (an INSERT ... VALUES value, a column DEFAULT) as Spark SQL,
+    under a query's rules: allowed functions only, and no table, query or table function.
+    `rewrite` (e.g. a literal shaped by its column's type) is applied to the expression first."""
+    select = parse_query(f"SELECT {text}")
+    check_functions(select)
+    clauses = [key for key, value in select.args.items() if value and key != "expressions"]
+    if (
+        not isinstance(select, exp.Select)
+        or clauses
+        or len(select.expressions) != 1
+        or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table))
+    ):
+        raise NotSupportedError(f"a query or table in a value: {text}")
+    if rewrite is not None:
+        item = select.expressions[0]
+        item.replace(rewrite(item.copy()))
+    translate_functions(select)
+    return select.expressions[0].sql(dialect="spark", comments=False)
+
+
+# --------------------------------------------------------------------------- column headers
+
+
+def _outer_select(tree: exp.Expression) -> exp.Select | None:
+    """The SELECT that names the query's columns (the first one of a UNION chain)."""
+    node: exp.Expression | None = tree
+    while node is not None and not isinstance(node, exp.Select):
+        node = node.this if isinstance(node, (exp.SetOperation, exp.Subquery, exp.Paren)) else None
+    return node
+
+
+def name_columns(tree: exp.Expression) -> None:
+    """Alias each unaliased item of the query's SELECT list by its text as written, in place:
+    Doris's column headers (``count(*)``, ``sum(x)``, ``'abc'``) rather than Spark's
+    (``count(1)``, ``abc``). Plain columns and ``*`` keep the names Spark gives them."""
+    select = _outer_select(tree)
+    if select is None:
+        return
+    # One new list set at once: replacing item by item re-parents the whole list each time
+    # (sqlglot's Expression.replace), quadratic in the number of items.
+    items = []
+    for item in checked(select.expressions):
+        text = header_text(item)
+        if text is not None:
+            item = exp.alias_(item, exp.to_identifier(text, quoted=True), copy=False)  # re-parented
+        items.append(item)
+    select.set("expressions", items)
+
+
+# --------------------------------------------------------------------------- planning
+
+
+def right_semi_joins_as_left(tree: exp.Expression) -> None:
+    """Spark SQL has LEFT SEMI/ANTI joins only; Doris also has RIGHT ones. ``FROM a RIGHT SEMI
+    JOIN b ON c`` is ``FROM b LEFT SEMI JOIN a ON c`` (both keep b's rows that have (SEMI) or
+    have not (ANTI) a match in a), so a SELECT of one such join is rewritten in place; after
+    other joins the left side is a join result, which this cannot swap: refused plainly."""
+    for select in tree.find_all(exp.Select):
+        joins = select.args.get("joins") or []
+        for i, join in enumerate(joins):
+            if (join.side or "").upper() != "RIGHT" or (join.kind or "").upper() not in ("SEMI", "ANTI"):
+                continue
+            source = select.args.get("from_")
+            if i != 0 or len(joins) != 1 or source is None:
+                raise NotSupportedError(
+                    f"RIGHT {join.kind.upper()} JOIN after other joins (write it as a LEFT {join.kind.upper()} JOIN)"
+                )
+            left, right = source.this, join.this
+            source.set("this", right.copy())
+            join.set("this", left.copy())
+            join.set("side", "LEFT")
+
+
+def plan_query(
+    spark,
+    query: ast.Query | str,
+    resolve_table: ResolveTable,
+    scan: Scan,
+    current_db: str | None,
+    read_table_function: ReadTableFunction | None = None,
+    colocation=None,
+    system_table: SystemTable | None = None,
+    prepare: Callable[[exp.Expression], object] | None = None,
+) -> QueryPlan:
+    """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
+
+    The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
+    `prepare` rewrites the parsed tree first (the session's ``@@x`` and DATABASE() values);
+    `system_table` reads the tables of information_schema.
+    """
+    tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
+    refuse_time_travel(tree)
+    name_columns(tree)  # before `prepare`: an item's header is its text as written
+    if prepare is not None:
+        prepare(tree)
+    check_functions(tree)
+    translate_functions(tree)
+    right_semi_joins_as_left(tree)
+    sources = _sources(tree)
+    system = [t for t in sources.tables if system_table is not None and _is_system(t, current_db)]
+    refs = [
+        TableRef(node=t, meta=_resolve(resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t))
+        for t in sources.tables
+        if not any(t is s for s in system)
+    ]
+    calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in sources.functions]
+    if calls and read_table_function is None:
+        raise NotSupportedError(f"table function {calls[0][1]}() here")
+    jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
+    plan = QueryPlan(spark_sql="")
+    colocated: dict[int, JoinSides] = {}  # id(ref.node) of each table read by a colocated join
+    for sides in _join_sides(refs):
+        special = plan_join(sides, colocation)
+        if special is not None:
+            plan.joins.append((sides, special))
+            if special.strategy == "colocate":
+                colocated[id(sides.left[0].node)] = colocated[id(sides.right.node)] = sides
+    raws: dict[int, tuple[object, tuple[str, ...]]] = {}
+    try:
+        for t, name, properties in calls:
+            view = register_view(read_table_function(name, properties), "tvf")
+            plan.views[view] = f"{name}()"
+            _point_at_view(t, view, keep_name=False)
+        for t in system:
+            if t.args.get("partition") is not None:
+                raise NotSupportedError("PARTITION clause after an information_schema table")
+            assert system_table is not None
+            view = register_view(system_table(t.name), "schema")
+            plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
+            _point_at_view(t, view, keep_name=True)
+        for ref, conjuncts in jobs:
+            meta, t = ref.meta, ref.node
+            pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
+            buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
+            scanned = scan(meta, list(pruned.partitions), buckets)
+            # scan -> a raw frame, or (raw, files) or (raw, files, rows that need no merge)
+            raw, listed, *rest = scanned if isinstance(scanned, tuple) else (scanned, None)
+            merged = rest[0] if rest else None
+            try:
+                files = tuple(raw.inputFiles()) if listed is None else tuple(listed)
+            except Exception:  # pragma: no cover - e.g. a non-file source: EXPLAIN lists no files
+                if id(t) in colocated:
+                    raise  # the colocate join reads exactly these files: never an empty guess
+                files = ()
+            plan.scans.append(
+                _scan_info(meta, t, pruned, ref.selected, files, len(getattr(raw, "dorisql_deletes", ())))
+            )
+            if id(t) in colocated:
+                raws[id(t)] = (raw, files)
+                continue
+            view = register_view(merge_with_merged(raw, merged, meta), "scan")
+            plan.views[view] = f"{meta.db}.{meta.name}"
+            _point_at_view(t, view, keep_name=True)
+        for sides, special in plan.joins:
+            if special.strategy == "colocate":
+                _plan_colocated(spark, plan, sides, special, raws)
+        for col in checked(tree.find_all(exp.Column)):
+            if col.args.get("db") is not None:
+                col.set("db", None)
+                col.set("catalog", None)
+        checkpoint()
+        try:
+            plan.spark_sql = tree.sql(
+                dialect="spark", unsupported_level=ErrorLevel.RAISE, normalize_functions=False, comments=False
+            )
+        except UnsupportedError as e:
+            raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
+        checkpoint()  # (writing a huge query's text takes a while: cancelled meanwhile, not run)
+    except BaseException:
+        drop_views(spark, plan.views)
+        raise
+    return plan
+
+
+def _plan_colocated(
+    spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, raws: dict[int, tuple[object, tuple[str, ...]]]
+) -> None:
+
+    decision = special.decision
+    assert isinstance(decision, colocate_join.Decision)
+    left, right = sides.left[0], sides.right
+    view = _view_name("colocate")
+    select = sides.join.parent
+    # an INNER join's other conditions filter its rows in Spark; the others' ran in the tasks
+    extra = _other_conditions(sides, decision) if decision.residual is None else []
+    _rewrite_colocated(sides, view, decision.join_type, extra)
+    # built after the rewrite: the view then carries only the columns the query reads
+    joined = colocate_join.build(
+        spark, decision, (left.meta, *raws[id(left.node)]), (right.meta, *raws[id(right.node)]), _view_columns(select)
+    )
+    joined.createOrReplaceTempView(view)
+    plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
+
+
+def _view_columns(select: exp.Expression) -> set[str]:
+    """The colocated view's columns `select` (rewritten) reads; a nested colocated join's
+    columns may be included too (a superset only costs reading them)."""
+    return {c.name for c in select.find_all(exp.Column) if c.table == _COLOCATED_ALIAS}
+
+
+def register_view(df, kind: str) -> str:
+    """`df` as a new temporary view (dropped by `release_views`)."""
+    view = _view_name(kind)
+    df.createOrReplaceTempView(view)
+    return view
+
+
+def _view_name(kind: str) -> str:
+    return f"{_VIEW_PREFIX}{kind}_{next(_view_counter)}"
+
+
+def _point_at_view(t: exp.Table, view: str, keep_name: bool) -> None:
+    """Make the reference `t` read `view`, in place. With `keep_name`, an unaliased reference is
+    aliased by its table name so that `t.col` still resolves."""
+    name = t.name
+    t.set("this", exp.to_identifier(view))
+    for arg in ("db", "catalog", "partition", "tablets"):
+        t.set(arg, None)
+    if keep_name and not t.alias:
+        t.set("alias", exp.TableAlias(this=exp.to_identifier(name, quoted=True)))
+
+
+def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, files, deletes: int = 0) -> ScanInfo:
+    by_name = {p.name: p for p in meta.partitions}
+    in_parts = sum(by_name[n].buckets for n in pruned.partitions if n in by_name)
+    return ScanInfo(
+        table=f"{meta.db}.{meta.name}",
+        alias=t.alias or None,
+        key_model=key_model(meta),
+        partitions=tuple(pruned.partitions),
+        partitions_total=len(meta.partitions),
+        buckets_read=pruned.bucket_count(meta),
+        buckets_total=sum(p.buckets for p in meta.partitions),
+        buckets_in_partitions=in_parts,
+        buckets=pruned.buckets,
+        explicit_partitions=tuple(selected) if selected is not None else None,
+        files=files,
+        delete_versions=deletes,
+    )
+
+
+def run_query(
+    spark,
+    query: ast.Query | str,
+    resolve_table: ResolveTable,
+    scan: Scan,
+    current_db: str | None,
+    read_table_function: ReadTableFunction | None = None,
+    colocation=None,
+    system_table: SystemTable | None = None,
+    prepare: Callable[[exp.Expression], object] | None = None,
+):
+    """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
+
+    The DataFrame is lazy (nothing executed yet); its columns are the query's output columns.
+    """
+    df, plan = _run(
+        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
+    )
+    return df, plan.scans
+
+
+def _run(
+    spark,
+    query,
+    resolve_table,
+    scan,
+    current_db,
+    read_table_function=None,
+    colocation=None,
+    system_table=None,
+    prepare=None,
+):
+    plan = plan_query(
+        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
+    )
+    try:
+        df = spark.sql(plan.spark_sql)
+    except DorisqlError:
+        raise
+    except Exception as e:
+        if failures.is_spark_analysis_error(e):  # with the view names put back
+            raise failures.translate(e, views=plan.views, statement=plan.spark_sql) from e
+        raise
+    finally:
+        release_views(spark, plan.views)
+    return df, plan
+
+
+# --------------------------------------------------------------------------- EXPLAIN
+
+
+def scan_lines(scans: Sequence[ScanInfo]) -> list[str]:
+    """Doris-style scan node blocks (as in `EXPLAIN` of Apache Doris 2.x, Nereids)."""
+    lines: list[str] = []
+    for node_id, s in enumerate(scans):
+        name = s.table.split(".", 1)[-1]
+        shown = ",".join(s.partitions)
+        lines.append(f"  {node_id}:VOlapScanNode")
+        lines.append(f"     TABLE: {s.table}({name}), PREAGGREGATION: ON")
+        lines.append(f"     partitions={s.partitions_read}/{s.partitions_total}" + (f" ({shown})" if shown else ""))
+        lines.append(f"     tablets={s.buckets_read}/{s.buckets_in_partitions}")
+        if s.buckets is not None:
+            per = ", ".join(f"{p}=[{','.join(str(b) for b in sorted(bs))}]" for p, bs in s.buckets.items())
+            lines.append(f"     buckets: {per}")
+        if s.key_model != "DUPLICATE":
+            lines.append(f"     merge: {s.key_model} KEY (merge on read)")
+        lines.append(f"     files={len(s.files)}")
+        if s.delete_versions:
+            lines.append(f"     delete versions: {s.delete_versions}")
+        lines.append("")
+    return lines
+
+
+def join_lines(joins) -> list[str]:
+    """One block per join between dorisql tables: colocated or not, and why not (Doris's reasons)."""
+    lines: list[str] = []
+    for sides, special in joins:
+        names = " JOIN ".join(f"{r.meta.db}.{r.meta.name}" for r in (*sides.left, sides.right))
+        lines.append(f"  HASH JOIN: {sides.kind} JOIN ({names})")
+        if special.strategy == "colocate":
+            decision = special.decision
+            group = getattr(decision, "group", None)
+            lines.append("     colocate: true" + (f", group: {group.full_name}" if group is not None else ""))
+            keys = getattr(decision, "keys", ())
+            lines.append("     equal join conjunct: " + ", ".join(f"{a} = {b}" for a, b in keys))
+        else:
+            lines.append(f"     colocate: false, reason: {special.reason}")
+        lines.append("")
+    return lines
+
+
+def spark_plan_lines(df, verbose: bool = False) -> list[str]:
+    """Spark's plan of `df`, as DataFrame.explain prints it, through the EXPLAIN statement:
+    catching explain's printed output would swap sys.stdout for every thread of the process
+    (a server's other connections)."""
+    mode = "FORMATTED " if verbose else ""
+    (plan,) = df.sparkSession.sql(f"EXPLAIN {mode}SELECT * FROM {{df}}", df=df).collect()
+    return plan[0].rstrip("\n").splitlines()
+
+
+def explain(
+    spark,
+    statement: ast.Explain | ast.Query | str,
+    resolve_table: ResolveTable,
+    scan: Scan,
+    current_db: str | None,
+    verbose: bool | None = None,
+    read_table_function: ReadTableFunction | None = None,
+    colocation=None,
+    system_table: SystemTable | None = None,
+    prepare: Callable[[exp.Expression], object] | None = None,
+) -> list[str]:
+    """EXPLAIN: the lines to print (one column, `Explain String` in Doris)."""
+    if isinstance(statement, ast.Explain):
+        query, verbose = statement.query, statement.verbose if verbose is None else verbose
+    else:
+        query = statement
+    df, plan = _run(
+        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
+    )
+    lines = ["PLAN FRAGMENT 0", ""]
+    lines += join_lines(plan.joins)
+    lines += scan_lines(plan.scans)
+    lines.append("== Spark physical plan ==")
+    lines += spark_plan_lines(df, bool(verbose))
+    return lines

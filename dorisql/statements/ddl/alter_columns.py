@@ -1,0 +1,244 @@
+"""ALTER TABLE ADD/DROP/MODIFY COLUMN, MODIFY COMMENT, MODIFY PARTITION: catalog + Delta schema.
+
+Doris's light schema change is metadata only, and so is this one: no data file is rewritten.
+
+- ADD COLUMN: one Delta commit of the new schema (DeltaStore.change_schema), then the catalog.
+  The catalog records the Delta version that commit became (TableMeta.column_versions): files
+  committed before it (their names carry their commit version, ``.v<N>.parquet``) hold no value
+  for the column, so reads give their rows the column's DEFAULT (Doris fills the default, not
+  NULL). A column dropped and added again under its old name gets a new version, so the values of
+  the dropped one, still in old files, never come back.
+- DROP COLUMN: the schema commit leaves it out; readers go by the schema, the files keep it.
+- MODIFY COLUMN: only the type widenings the stored files read as (dorisql.analysis.schema_change_rules).
+- Comments: catalog only (the Delta schema has no comments).
+
+Order and crash safety: under the table's commit lock, the Delta schema commit, then the catalog
+update. Killed in between, the catalog still has the old schema, and dorisql reads the table
+with it (a superset or a widening of what the files hold); the Delta schema is already the new
+one (ADMIN CHECK TABLE reports the difference) and a retry of the ALTER commits both again. A
+load holds the same lock for its commit and refuses when the schema changed since it started.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from dorisql import ast
+from dorisql.analysis.checks import _check_property_values
+from dorisql.analysis.schema_change_rules import apply_action
+from dorisql.catalog.model import SchemaChangeJob, TableMeta
+from dorisql.errors import AnalysisError, CommitConflictError, NotSupportedError, UnknownDatabaseError
+from dorisql.result import Result, time_text
+from dorisql.session.session import Session
+from dorisql.storage.locks import table_lock
+from dorisql.tablets.consistency import table_storage
+from dorisql.tablets.tables import arrow_schema
+from dorisql.types import parse_datetime
+
+SCHEMA_CHANGES = (
+    ast.AddColumns,
+    ast.DropColumn,
+    ast.ModifyColumn,
+    ast.ModifyColumnComment,
+    ast.RenameColumn,
+    ast.ModifyTableComment,
+)
+_COMMENT_ONLY = (ast.ModifyColumnComment, ast.ModifyTableComment)
+
+
+def new_definition(meta: TableMeta, actions) -> ast.CreateTable:
+    """The definition after the actions, in order (Doris checks each against the previous result)."""
+    definition = meta.definition
+    for action in actions:
+        if getattr(action, "properties", ()):
+            raise NotSupportedError("PROPERTIES on ALTER TABLE ... COLUMN (bloom_filter_columns ...)")
+        definition = apply_action(definition, action)
+    return definition
+
+
+def alter_schema(session: Session, meta: TableMeta, actions, statement: str | None) -> TableMeta:
+    """Apply one ALTER's schema-change actions together: one Delta commit, one catalog update."""
+
+    target = new_definition(meta, actions)  # refuses before anything is written
+    if target == meta.definition:
+        return meta
+    if all(isinstance(a, _COMMENT_ONLY) for a in actions):
+        return session.catalog.update_table(
+            meta.db,
+            meta.name,
+            _same_base(meta, lambda cur: dataclasses.replace(cur, definition=target)),
+            table_id=meta.id,
+        )
+    renames = _renames(actions)
+    before = {c.name.lower() for c in meta.definition.columns}
+    renamed = {new.lower() for new in renames.values()}
+    added = [c.name.lower() for c in target.columns if c.name.lower() not in before | renamed]
+    now = session.now()
+    job_id = session.catalog.next_id()
+    # refuses a log behind the catalog; the lock covers both commits (a load's guard runs under it)
+    with table_storage(session.warehouse, meta) as store, table_lock(store.path):
+        if renames:  # the files name their columns: rewritten (DeltaStore.rename_columns)
+            version = store.rename_columns(arrow_schema(target), renames, statement=statement)
+        else:
+            version = store.change_schema(arrow_schema(target), statement=statement)
+
+        def change(current: TableMeta) -> TableMeta:
+            kept = {c.name.lower() for c in target.columns}
+            versions = {renames.get(k, k).lower(): v for k, v in current.column_versions}
+            versions = {k: v for k, v in versions.items() if k in kept}
+            for name in added:
+                versions[name] = version
+            schema_version = current.schema_version + 1
+            job = SchemaChangeJob(job_id, current.name, now, session.now(), schema_version, version)
+            return dataclasses.replace(
+                current,
+                definition=target,
+                column_versions=tuple(sorted(versions.items())),
+                schema_version=schema_version,
+                schema_jobs=current.schema_jobs + (job,),
+                known_delta_version=max(current.known_delta_version, version),
+            )
+
+        return session.catalog.update_table(meta.db, meta.name, _same_base(meta, change), table_id=meta.id)
+
+
+def _renames(actions) -> dict[str, str]:
+    """Lowered old name -> final new name of the renamed columns (renames may chain: a->b, b->c)."""
+    out: dict[str, str] = {}
+    for action in actions:
+        if isinstance(action, ast.RenameColumn):
+            old = action.old_name.lower()
+            origin = next((k for k, v in out.items() if v.lower() == old), old)
+            out[origin] = action.new_name
+    return out
+
+
+def _same_base(meta: TableMeta, change):
+    """Retries (another session bumped a partition's version) keep going only while the table's
+    definition is the one this ALTER was checked against."""
+
+    def guarded(current: TableMeta) -> TableMeta:
+        if current.definition != meta.definition:
+            raise CommitConflictError(
+                f"Table '{meta.db}.{meta.name}' was altered by another session; "
+                "nothing was committed, retry the statement"
+            )
+        return change(current)
+
+    return guarded
+
+
+def schema_changed(loaded: TableMeta, current: TableMeta) -> bool:
+    """For a load's commit guard: did the columns change since the load read the table?"""
+    return loaded.id == current.id and loaded.definition.columns != current.definition.columns
+
+
+# ---------------------------------------------------------------------- SHOW ALTER TABLE COLUMN
+
+SHOW_ALTER_COLUMNS = [
+    "JobId",
+    "TableName",
+    "CreateTime",
+    "FinishTime",
+    "IndexName",
+    "IndexId",
+    "OriginIndexId",
+    "SchemaVersion",
+    "TransactionId",
+    "State",
+    "Msg",
+    "Progress",
+    "Timeout",
+]
+
+#: Doris's alter_table_timeout_second default (fe Config).
+_TIMEOUT_SECONDS = 86400
+
+
+def show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) -> Result:
+
+    db = session.resolve_db(stmt.db)
+    if not session.catalog.database_exists(db):
+        raise UnknownDatabaseError(f"Unknown database '{db}'")
+    rows = []
+    for meta in session.catalog.list_table_metas(db):
+        for job in meta.schema_jobs:
+            rows.append(
+                (
+                    job.job_id,
+                    job.table_name,
+                    time_text(job.create_time),
+                    time_text(job.finish_time),
+                    meta.name,
+                    meta.id,
+                    meta.id,
+                    f"{job.schema_version}:0",
+                    job.transaction_id,
+                    "FINISHED",
+                    job.msg,
+                    "NULL",
+                    _TIMEOUT_SECONDS,
+                )
+            )
+    rows.sort(key=lambda r: r[0])
+    return Result.table(SHOW_ALTER_COLUMNS, rows)
+
+
+# ---------------------------------------------------------------------- MODIFY PARTITION
+
+#: Doris ModifyPartitionClause / PropertyAnalyzer: what MODIFY PARTITION may set.
+_PARTITION_PROPERTIES = (
+    "replication_num",
+    "replication_allocation",
+    "storage_medium",
+    "storage_cooldown_time",
+    "in_memory",
+    "storage_policy",
+    "is_being_synced",
+)
+
+
+def modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartition) -> TableMeta:
+
+    props = {k.lower(): v for k, v in action.properties}
+    if not props:
+        raise AnalysisError("Properties is not set")
+    for key in props:
+        if key not in _PARTITION_PROPERTIES:
+            raise AnalysisError(f"Unknown properties: {{{key}={props[key]}}}")
+    names = [p.name for p in meta.partitions] if action.all else list(action.partitions)
+    for name in names:
+        if meta.partition(name) is None:
+            raise AnalysisError(f"Partition[{name}] does not exist in table[{meta.name}]")
+
+    _check_property_values(props, keys_type=None)  # the texts, as CREATE TABLE checks them
+    changes: dict = {}
+    if props.get("in_memory", "false").strip().lower() == "true":
+        raise AnalysisError("Not support set 'in_memory'='true' now!")
+    if "storage_medium" in props:
+        changes["storage_medium"] = props["storage_medium"].strip().upper()
+    if "replication_num" in props:
+        changes["replication_num"] = int(props["replication_num"])
+    if "replication_allocation" in props:
+        changes["replication_num"] = sum(
+            int(part.partition(":")[2]) for part in props["replication_allocation"].split(",")
+        )
+    if "storage_cooldown_time" in props:
+        when = parse_datetime(props["storage_cooldown_time"].strip())
+        if when <= session.now():
+            # Doris DataProperty check (PropertyAnalyzer.analyzeDataProperty)
+            raise AnalysisError(f"Cooldown time should later than now: {props['storage_cooldown_time']}")
+        changes["cooldown_time"] = when
+    if "storage_policy" in props and props["storage_policy"].strip():
+        raise NotSupportedError("storage_policy (remote storage)")
+    wanted = {n.lower() for n in names}
+
+    def change(current: TableMeta) -> TableMeta:
+        return dataclasses.replace(
+            current,
+            partitions=tuple(
+                dataclasses.replace(p, **changes) if p.name.lower() in wanted else p for p in current.partitions
+            ),
+        )
+
+    return session.catalog.update_table(meta.db, meta.name, change, table_id=meta.id)

@@ -1,0 +1,93 @@
+"""AUTO PARTITION at load time: the partitions a load's rows need are created before its data
+is committed (dorisql.partitioning.auto_partitions decides names and bounds).
+
+Order: the new partitions go into the catalog first (one conditional catalog update, retried by
+`Catalog.update_table` when another session changed the table meanwhile), then the load commits
+its rows to Delta. A crash or failure in between leaves empty partitions, as in Doris ("the
+created partitions are not deleted automatically"): harmless, never rows without a partition.
+Two loads needing the same new partition both find it by name in the catalog update and the
+second adds nothing: one partition, both loads' rows in it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.partitioning import auto_partitions as auto
+from dorisql.partitioning import keys
+from dorisql.session.session import Session
+from dorisql.statements.ddl.bucket_counts import next_decision
+from dorisql.statements.ddl.partitions import _replication_num, _storage_medium
+from dorisql.translate.literals import default_sql
+from dorisql.types import spark_type
+
+
+def is_auto(meta: TableMeta) -> bool:
+    part = meta.definition.partition
+    return part is not None and part.auto_partition
+
+
+def ensure_partitions(session: Session, meta: TableMeta, source, target, *, listed: bool = True) -> TableMeta:
+    """`meta` with every partition the load of `source` (columns ``__src<i>`` for `target`)
+    needs; unchanged for other tables or when all exist."""
+
+    if not is_auto(meta):
+        return meta
+    values = _distinct_values(session, meta, source, target)
+    if not auto.needed_items(meta, values):
+        return meta
+    limit = int(session.frontend("max_auto_partition_num"))
+
+    def add(current: TableMeta) -> TableMeta:
+
+        missing = [item for item in auto.needed_items(current, values) if current.partition(item.name) is None]
+        if not missing:  # another load created them meanwhile
+            return current
+        auto.check_limit(len(current.partitions), len(missing), limit)
+        ids = list(session.catalog.next_ids(len(missing))) if not listed else [0] * len(missing)
+        working = current
+        for pid, item in zip(ids, missing):
+            declared = keys.add_partition(working, item)
+            decision = next_decision(session, working, explicit=None)
+            new = PartitionMeta(
+                id=pid,  # 0: the catalog assigns it
+                name=item.name,
+                buckets=decision.buckets,
+                created_at=session.now(),
+                replication_num=_replication_num(working.definition),
+                storage_medium=_storage_medium(working.definition),
+                bucket_decision=decision,
+                **declared.meta_fields(),
+            )
+            working = dataclasses.replace(working, partitions=working.partitions + (new,))
+        return working
+
+    if not listed:  # CREATE TABLE ... AS SELECT: the entry is registered after the load
+        return add(meta)
+    return session.catalog.update_table(meta.db, meta.name, add, table_id=meta.id)
+
+
+def _distinct_values(session: Session, meta: TableMeta, source, target) -> list[tuple]:
+    """The distinct values (date_trunc'ed for AUTO RANGE) of the partition columns the rows
+    will have, as Python values, computed by Spark."""
+    from pyspark.sql import functions as F
+
+    definition = meta.definition
+    names, ptypes = keys.partition_columns(definition)
+    by_name = {c.name.lower(): i for i, c in enumerate(target)}
+    columns = {c.name.lower(): c for c in definition.columns}
+    exprs = []
+    for name, ptype in zip(names, ptypes):
+        index = by_name.get(name.lower())
+        raw = F.expr(default_sql(columns[name.lower()], session.now())) if index is None else F.col(f"__src{index}")
+        exprs.append(raw.try_cast(spark_type(ptype)))
+    part = definition.partition
+    assert part is not None
+    if part.kind.upper() == "RANGE" and part.expressions:
+        unit = auto.parse_range_expression(part).unit
+        # the session time zone is UTC (storage/spark.py): the NTZ cast keeps the wall time
+        trunc = F.date_trunc(unit, exprs[0]).cast("timestamp_ntz")
+        exprs = [trunc.cast("date") if ptypes[0].name == "DATE" else trunc]
+    rows = source.select(*[e.alias(f"__p{i}") for i, e in enumerate(exprs)]).distinct().collect()
+    return [tuple(row) for row in rows]

@@ -1,0 +1,465 @@
+"""SHOW / DESC / HELP: catalog reads shaped exactly like Doris's output (column names and formats)."""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+from typing import Any
+
+from dorisql import ast
+from dorisql.auth.privileges import ALTER
+from dorisql.catalog.model import TableMeta
+from dorisql.errors import AnalysisError, UnknownDatabaseError
+from dorisql.partitioning import dynamic
+from dorisql.partitioning.keys import partition_items, partition_range_string, sorted_partition_names
+from dorisql.result import Result, size_text, time_text
+from dorisql.session.session import Session
+from dorisql.session.visibility import SHOW, Visibility
+from dorisql.statements.ddl.alter_columns import show_alter_table_column
+from dorisql.statements.ddl.partitions import dynamic_rows
+from dorisql.statements.show.bucket_reasons import show_buckets
+from dorisql.statements.show.help import lookup
+from dorisql.statements.show.proc import show_proc as proc
+from dorisql.syntax.generator import to_sql, type_sql
+from dorisql.tablets.partition_sizes import table_stats
+
+SHOW_PARTITIONS_COLUMNS = (
+    "PartitionId",
+    "PartitionName",
+    "VisibleVersion",
+    "VisibleVersionTime",
+    "State",
+    "PartitionKey",
+    "Range",
+    "DistributionKey",
+    "Buckets",
+    "ReplicationNum",
+    "StorageMedium",
+    "CooldownTime",
+    "RemoteStoragePolicy",
+    "LastConsistencyCheckTime",
+    "DataSize",
+    "IsInMemory",
+    "ReplicaAllocation",
+    "IsMutable",
+    "SyncWithBaseTables",
+    "UnsyncTables",
+    "CommittedVersion",
+    "RowCount",
+)
+
+#: Doris prints this for "no cooldown" (DataProperty.MAX_COOLDOWN_TIME_MS).
+MAX_COOLDOWN_TIME = "9999-12-31 23:59:59"
+
+
+def _like(pattern: str | None, value: str) -> bool:
+    if pattern is None:
+        return True
+    glob = pattern.replace("%", "*").replace("_", "?")
+    return fnmatch.fnmatchcase(value.lower(), glob.lower())
+
+
+# ---------------------------------------------------------------------- databases and tables
+
+
+# SHOW DATABASES and SHOW TABLES: engine.metadata (with FULL, WHERE and information_schema).
+
+
+def load_meta(session: Session, table: ast.TableName) -> TableMeta:
+    return session.catalog.load_table(session.resolve_db(table.db), table.name)
+
+
+def shown_type(data_type: ast.DataType) -> ast.DataType:
+    """The type as Doris prints it: a DATETIME of scale 0 is plain DATETIME."""
+    if data_type.name == "DATETIME" and data_type.params == (0,):
+        return dataclasses.replace(data_type, params=())
+    return data_type
+
+
+def current_definition(meta: TableMeta) -> ast.CreateTable:
+    """The table's CREATE TABLE with its live partitions, as SHOW CREATE TABLE prints it."""
+
+    definition = meta.definition
+    if definition.partition is not None:
+        items = partition_items(meta)
+        definition = dataclasses.replace(definition, partition=dataclasses.replace(definition.partition, items=items))
+    columns = tuple(dataclasses.replace(c, type=shown_type(c.type)) for c in definition.columns)
+    return dataclasses.replace(
+        definition,
+        table=ast.TableName(meta.name),
+        if_not_exists=False,
+        engine="OLAP",
+        columns=columns,
+        properties=shown_properties(definition),
+    )
+
+
+def _replica_allocation(props: dict[str, str], prefix: str = "") -> str | None:
+    """``tag.location.default: 3`` (ReplicaAllocation.toCreateStmt) from ``replication_allocation``
+    or ``replication_num`` (with `prefix`, the dynamic_partition ones); None if neither is set."""
+    allocation = props.get(prefix + "replication_allocation")
+    if allocation is not None:
+        parts = [p.partition(":") for p in allocation.split(",")]
+        return ", ".join(f"{tag.strip()}: {num.strip()}" for tag, _, num in parts)
+    num = props.get(prefix + "replication_num")
+    return None if num is None else f"tag.location.default: {num.strip()}"
+
+
+#: Properties Doris prints only when set, after the always-printed ones they follow.
+_TIME_SERIES_DEFAULTS = (
+    ("time_series_compaction_goal_size_mbytes", "1024"),
+    ("time_series_compaction_file_count_threshold", "2000"),
+    ("time_series_compaction_time_threshold_seconds", "3600"),
+    ("time_series_compaction_empty_rowsets_threshold", "5"),
+    ("time_series_compaction_level_threshold", "1"),
+)
+
+
+def shown_properties(definition: ast.CreateTable, system_zone: str | None = None) -> ast.Properties:
+    """The PROPERTIES of SHOW CREATE TABLE in Doris's order, with Doris's defaults filled in.
+
+    Doris prints its normalised table properties, not the ones given (Env.addOlapTablePropertyInfo
+    and DynamicPartitionProperty.getProperties in fe-core; the set and order match the expected
+    output of regression-test/suites/show_p0/test_show_create_table_and_views on a cluster without
+    binlog): replication_allocation, min_load_replica_num, [bloom_filter_columns],
+    is_being_synced, [colocate_with], [dynamic_partition.* -- all of them, defaults filled in],
+    [in_memory], storage_medium, storage_format, inverted_index_storage_format, [compression],
+    [estimate_partition_size], [enable_unique_key_merge_on_write (UNIQUE)], light_schema_change,
+    [storage_policy], [function_column.*], [store_row_column, row_store_page_size],
+    [storage_page_size], [skip_write_index_on_load], [compaction_policy and its settings],
+    disable_auto_compaction, enable_single_replica_compaction, group_commit_interval_ms,
+    group_commit_data_bytes, [enable_mow_light_delete (UNIQUE)]. Properties Doris would not
+    print follow in the order given (dorisql keeps what it was told). Feeding the result back
+    to CREATE TABLE gives the same list: SHOW CREATE TABLE round-trips.
+    """
+
+    given = {k.lower(): v for k, v in definition.properties}
+    shown: dict[str, str] = {}
+    used = {"replication_num", "replication_allocation"}
+
+    def take(key: str, default: str | None = None, value=None) -> None:
+        used.add(key)
+        text = given.get(key, default) if value is None else value
+        if text is not None:
+            shown[key] = text
+
+    take("replication_allocation", value=_replica_allocation(given) or "tag.location.default: 1")
+    take("min_load_replica_num", "-1")
+    if "bloom_filter_columns" in given:
+        columns = [c.strip() for c in given["bloom_filter_columns"].split(",") if c.strip()]
+        take("bloom_filter_columns", value=", ".join(columns))
+    take("is_being_synced", "false")
+    take("colocate_with")
+    dyn = {k: v for k, v in given.items() if k.startswith(dynamic.PROPERTY_PREFIX)}
+    if dyn:
+        used.update(dyn)
+        shown.update(_dynamic_shown(definition, given, system_zone))
+    if given.get("in_memory", "false").strip().lower() == "true":
+        take("in_memory", value="true")
+    used.add("in_memory")
+    take("storage_medium", value=given.get("storage_medium", "hdd").strip().lower())
+    take("storage_format", value="V2")
+    take("inverted_index_storage_format", value=given.get("inverted_index_storage_format", "V2").upper())
+    compression = given.get("compression", "LZ4F").strip().upper()
+    used.add("compression")
+    if compression not in ("LZ4F", "DEFAULT"):
+        shown["compression"] = compression
+    take("estimate_partition_size")
+    keys_type = definition.keys.type if definition.keys else "DUPLICATE"
+    if keys_type == "UNIQUE":
+        take("enable_unique_key_merge_on_write", "true")
+    used.add("light_schema_change")
+    if given.get("light_schema_change", "true").strip().lower() == "true":
+        shown["light_schema_change"] = "true"
+    if given.get("storage_policy"):
+        take("storage_policy")
+    used.add("storage_policy")
+    for key in ("function_column.sequence_col", "function_column.sequence_type"):
+        take(key)
+    if given.get("store_row_column", "false").strip().lower() == "true" or given.get("row_store_columns"):
+        if given.get("row_store_columns"):
+            take("row_store_columns")
+        else:
+            take("store_row_column", value="true")
+        take("row_store_page_size", "16384")
+    used.update(("store_row_column", "row_store_columns", "row_store_page_size"))
+    if given.get("storage_page_size", "65536").strip() != "65536":
+        take("storage_page_size")
+    used.add("storage_page_size")
+    if given.get("skip_write_index_on_load", "false").strip().lower() == "true":
+        take("skip_write_index_on_load", value="true")
+    used.add("skip_write_index_on_load")
+    policy = given.get("compaction_policy", "").strip().lower()
+    used.add("compaction_policy")
+    if policy and policy != "size_based":
+        shown["compaction_policy"] = policy
+        if policy == "time_series":
+            for key, default in _TIME_SERIES_DEFAULTS:
+                take(key, default)
+    take("disable_auto_compaction", "false")
+    take("enable_single_replica_compaction", "false")
+    take("group_commit_interval_ms", "10000")
+    take("group_commit_data_bytes", "134217728")
+    if keys_type == "UNIQUE" and shown.get("enable_unique_key_merge_on_write", "").lower() == "true":
+        take("enable_mow_light_delete", "false")
+    for key, value in definition.properties:  # what Doris would not print: as given
+        if key.lower() not in used and key.lower() not in shown:
+            shown[key] = value
+    return tuple(shown.items())
+
+
+def _dynamic_shown(definition: ast.CreateTable, given: dict[str, str], system_zone: str | None) -> dict[str, str]:
+    """DynamicPartitionProperty.getProperties: every dynamic_partition.* property, defaults in."""
+
+    kind = "DATE"
+    if definition.partition is not None and definition.partition.columns:
+        name = definition.partition.columns[0].lower()
+        column = next((c for c in definition.columns if c.name.lower() == name), None)
+        if column is not None and "DATETIME" in column.type.name.upper():
+            kind = "DATETIME"
+    auto = bool(definition.partition and definition.partition.auto_partition)
+    props = dynamic.parse_properties(given, kind, default_time_zone=system_zone, auto_partition=auto)
+    assert props is not None
+    distribution = definition.distribution
+    buckets = props.buckets
+    if buckets is None and distribution is not None and not distribution.auto and distribution.buckets is not None:
+        buckets = distribution.buckets  # Doris fills in the table's bucket count
+    allocation = (
+        props.replication_allocation and _replica_allocation({"replication_allocation": props.replication_allocation})
+    ) or (f"tag.location.default: {props.replication_num}" if props.replication_num else None)
+    out = {
+        dynamic.ENABLE: "true" if props.enable else "false",
+        dynamic.TIME_UNIT: props.time_unit,
+        dynamic.TIME_ZONE: props.time_zone,
+        dynamic.START: str(props.start),
+        dynamic.END: str(props.end),
+        dynamic.PREFIX: props.prefix,
+        dynamic.REPLICATION_ALLOCATION: allocation or _replica_allocation(given) or "tag.location.default: 1",
+    }
+    if buckets is not None:  # BUCKETS AUTO without dynamic_partition.buckets: the estimate decides
+        out[dynamic.BUCKETS] = str(buckets)
+    out[dynamic.CREATE_HISTORY_PARTITION] = "true" if props.create_history_partition else "false"
+    out[dynamic.HISTORY_PARTITION_NUM] = str(props.history_partition_num)
+    out[dynamic.HOT_PARTITION_NUM] = str(props.hot_partition_num)
+    out[dynamic.RESERVED_HISTORY_PERIODS] = props.sorted_reserved_history_periods()
+    out[dynamic.STORAGE_POLICY] = props.storage_policy or ""
+    if props.storage_medium:
+        out[dynamic.STORAGE_MEDIUM] = props.storage_medium
+    if props.time_unit == "WEEK":
+        out[dynamic.START_DAY_OF_WEEK] = str(props.start_day_of_week)
+    elif props.time_unit == "MONTH":
+        out[dynamic.START_DAY_OF_MONTH] = str(props.start_day_of_month)
+    return out
+
+
+def show_create_table(session: Session, stmt: ast.ShowCreateTable) -> Result:
+
+    meta = load_meta(session, stmt.table)
+    return Result.table(["Table", "Create Table"], [(meta.name, to_sql(current_definition(meta)) + ";")])
+
+
+def describe(session: Session, stmt: ast.Describe) -> Result:
+
+    meta = load_meta(session, stmt.table)
+    definition = meta.definition
+    keys = set(definition.keys.columns) if definition.keys else set()
+    rows = []
+    for c in definition.columns:
+        default = c.default.value if c.default is not None and c.default.value is not None else None
+        rows.append(
+            (
+                c.name,
+                type_sql(shown_type(c.type)),
+                "Yes" if c.nullable else "No",
+                "true" if c.name in keys else "false",
+                default if default is not None else "NULL",
+                c.agg_type or "",
+            )
+        )
+    columns = ["Field", "Type", "Null", "Key", "Default", "Extra"]
+    if stmt.all:
+        keys_type = f"{definition.keys.type}_KEYS" if definition.keys else "DUP_KEYS"
+        columns = ["IndexName", "IndexKeysType"] + columns + ["Visible", "DefineExpr", "WhereClause"]
+        rows = [((meta.name, keys_type) if i == 0 else ("", "")) + r + ("true", "", "") for i, r in enumerate(rows)]
+    return Result.table(columns, rows)
+
+
+# ---------------------------------------------------------------------- partitions
+
+
+def partition_rows(session: Session, meta: TableMeta) -> list[tuple[Any, ...]]:
+
+    stats = table_stats(session, meta)
+    definition = meta.definition
+    partition_key = ", ".join(definition.partition.columns) if definition.partition else ""
+    distribution = definition.distribution
+    dist_key = ", ".join(distribution.columns) if distribution and distribution.kind == "HASH" else "RANDOM"
+
+    by_name = {p.name: p for p in meta.partitions}
+    rows = []
+    for p in (by_name[name] for name in sorted_partition_names(meta)):
+        stat = stats.get(p.name)
+        size = stat.data_size if stat else 0
+        count = stat.row_count if stat else 0
+        range_text = partition_range_string(meta, p) if definition.partition else ""
+        rows.append(
+            (
+                p.id,
+                p.name,
+                p.visible_version,
+                time_text(p.visible_version_time or p.created_at),
+                "NORMAL",
+                partition_key,
+                range_text,
+                dist_key,
+                p.buckets,
+                p.replication_num,
+                p.storage_medium,
+                time_text(p.cooldown_time) if p.cooldown_time else MAX_COOLDOWN_TIME,
+                "",
+                "NULL",
+                size_text(size),
+                "false",
+                f"tag.location.default: {p.replication_num}",
+                "true",
+                "true",
+                "NULL",
+                p.visible_version,
+                count,
+            )
+        )
+    return rows
+
+
+def _matches(predicate: ast.Predicate | None, row: dict[str, Any]) -> bool:
+    if predicate is None:
+        return True
+    if isinstance(predicate, ast.BoolOp):
+        results = (_matches(item, row) for item in predicate.items)
+        return all(results) if predicate.op == "AND" else any(results)
+    key = _column_name(predicate.column)
+    value, wanted = row[key], predicate.value.value
+    if predicate.op == "LIKE":
+        return _like(wanted, str(value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            wanted_value: Any = int(wanted) if wanted is not None else None
+        except ValueError:
+            raise AnalysisError(f"Invalid value '{wanted}' for column {key}: expected a number") from None
+    else:
+        wanted_value = wanted
+    ops = {
+        "=": lambda a, b: a == b,
+        "!=": lambda a, b: a != b,
+        "<>": lambda a, b: a != b,
+        "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b,
+        ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b,
+    }
+    return ops[predicate.op](str(value) if isinstance(wanted_value, str) else value, wanted_value)
+
+
+def _column_name(name: str) -> str:
+    for column in SHOW_PARTITIONS_COLUMNS:
+        if column.lower() == name.lower():
+            return column
+    raise AnalysisError(
+        f"Unknown column '{name}' in SHOW PARTITIONS; columns are: {', '.join(SHOW_PARTITIONS_COLUMNS)}"
+    )
+
+
+def show_partitions(session: Session, stmt: ast.ShowPartitions) -> Result:
+    meta = load_meta(session, stmt.table)
+    if stmt.temporary:  # the same columns, of the temporary partitions (Doris)
+        meta = meta.temporary_view()
+    rows = [dict(zip(SHOW_PARTITIONS_COLUMNS, r)) for r in partition_rows(session, meta)]
+    rows = [r for r in rows if _matches(stmt.where, r)]
+    for item in reversed(stmt.order_by):
+        key = _column_name(item.column)
+        rows.sort(key=lambda r: r[key], reverse=item.descending)
+    start = stmt.offset or 0
+    if stmt.limit is not None:
+        rows = rows[start : start + stmt.limit]
+    elif start:
+        rows = rows[start:]
+    return Result.table(SHOW_PARTITIONS_COLUMNS, [tuple(r.values()) for r in rows])
+
+
+def show_data(session: Session, stmt: ast.ShowData) -> Result:
+    if stmt.table is not None:
+        meta = load_meta(session, stmt.table)
+        stats = table_stats(session, meta)
+        size = sum(s.data_size for s in stats.values())
+        rows_count = sum(s.row_count for s in stats.values())
+        replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
+        return Result.table(
+            ["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"],
+            [
+                (meta.name, meta.name, size_text(size), replicas, rows_count, "0.000 "),
+                ("", "Total", size_text(size), replicas, "", "0.000 "),
+            ],
+        )
+
+    db = session.resolve_db(None)
+    rows, total, total_replicas = [], 0, 0
+    # Doris's ShowDataCommand: the tables the user may see, and their totals only
+    metas = Visibility.of(session).tables(session.catalog.list_table_metas(db), key=lambda m: (m.db, m.name))
+    for meta in sorted(metas, key=lambda m: m.name):
+        name = meta.name
+        size = sum(s.data_size for s in table_stats(session, meta).values())
+        replicas = sum(p.buckets * p.replication_num for p in meta.partitions)
+        total, total_replicas = total + size, total_replicas + replicas
+        rows.append((name, size_text(size), replicas, "0.000 "))
+    rows.append(("Total", size_text(total), total_replicas, "0.000 "))
+    rows.append(("Quota", "1024.000 TB", 1073741824, ""))
+    rows.append(("Left", "1024.000 TB", 1073741824 - total_replicas, ""))
+    return Result.table(["TableName", "Size", "ReplicaCount", "RemoteSize"], rows)
+
+
+def _visible_rows(session: Session, db: str, result: Result, wanted: frozenset[str] | None = None) -> Result:
+    """The rows of a per-table listing of `db` (its ``TableName`` column) the session may see."""
+
+    at = list(result.columns or ()).index("TableName")
+    result.rows = Visibility.of(session).tables(result.rows, key=lambda row: (db, str(row[at])), wanted=wanted or SHOW)
+    return result
+
+
+def show_dynamic_partition_tables(session: Session, stmt: ast.ShowDynamicPartitionTables) -> Result:
+    """Doris's ShowDynamicPartitionCommand: no database check, the tables the user may see."""
+
+    db = session.resolve_db(stmt.db)
+    if not session.catalog.database_exists(db):
+        raise UnknownDatabaseError(f"Unknown database '{db}'")
+    return _visible_rows(session, db, dynamic_rows(session, db))
+
+
+def show_proc(session: Session, stmt: ast.ShowProc) -> Result:
+
+    return proc(session, stmt.path)
+
+
+def help_topic(session: Session, stmt: ast.Help) -> Result:
+
+    return lookup(stmt.topic)
+
+
+def _show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) -> Result:
+    """The jobs of the tables the user may ALTER (Doris's SchemaChangeHandler.getAlterJobV2Infos)."""
+
+    return _visible_rows(
+        session, session.resolve_db(stmt.db), show_alter_table_column(session, stmt), frozenset((ALTER,))
+    )
+
+
+HANDLERS = {
+    ast.ShowAlterTableColumn: _show_alter_table_column,
+    ast.ShowCreateTable: show_create_table,
+    ast.Describe: describe,
+    ast.ShowPartitions: show_partitions,
+    ast.ShowData: show_data,
+    ast.ShowBuckets: show_buckets,
+    ast.ShowDynamicPartitionTables: show_dynamic_partition_tables,
+    ast.ShowProc: show_proc,
+    ast.Help: help_topic,
+}

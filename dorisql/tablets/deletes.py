@@ -1,0 +1,520 @@
+"""DELETE as Doris does it: a *delete version* that hides earlier rows until compaction drops them.
+
+``DELETE FROM t [PARTITION p | PARTITIONS (p1, p2)] WHERE <conditions>`` writes no data file. It
+is one Delta commit (version ``d``) that sets the table property ``dorisql.delete.<d>`` to the
+condition, the partitions it applies to and what SHOW DELETE prints. Every read of the table
+then drops the rows that match the condition *and* were committed before ``d`` (their file's
+``.v<N>.parquet`` stamp, ``__commit_seq``, is < d) *and* lie in those partitions
+(merge-on-read, `apply_deletes`); a later load of the same key is visible again. Base compaction
+drops the rows physically with the same function and then retires the delete version
+(`retire_delete_versions`). Readers outside dorisql (``deltalake``, Spark's Delta reader) see
+the deleted rows until then, as Doris's raw segment files hold them until compaction.
+
+Why a table property: it is in the table's metadata action, which every reader already loads
+with the snapshot (no log walk per query), it survives restarts, other processes see it, and
+the commit that sets it is a Delta version of its own, so it sits in the tablets' version chains.
+
+The condition rules are Doris's (Nereids ``DeleteFromCommand``, ``DeleteHandler``): conjuncts
+joined by AND of ``col op literal`` (=, !=, <, <=, >, >=), ``col [NOT] IN (literals)``,
+``col IS [NOT] NULL``; no float/double or complex column; on AGGREGATE KEY tables key columns
+only. UNIQUE KEY tables: key columns only as well. Doris runs a DELETE with a value-column
+condition on a merge-on-write UNIQUE table as a load of delete-sign rows (the condition judged
+on each key's latest row); dorisql records every DELETE as a delete version, which judges raw
+rows, so it refuses that case rather than resurrect older versions of a key (docs/delete.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlglot import exp
+
+from dorisql import ast
+from dorisql import types as T
+from dorisql.errors import AnalysisError, NotSupportedError, UnknownColumnError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
+from dorisql.syntax.dialect import parse_query
+
+__all__ = [
+    "PROPERTY_PREFIX",
+    "MAX_IN_ELEMENTS",
+    "Condition",
+    "DeleteVersion",
+    "analyze_conditions",
+    "predicate_sql",
+    "parse_predicate",
+    "shown_conditions",
+    "delete_versions",
+    "applicable",
+    "apply_deletes",
+    "arrow_keep_mask",
+    "record_delete",
+    "retire_delete_versions",
+]
+
+#: Table property key prefix: ``dorisql.delete.<version>`` = JSON (see `DeleteVersion`).
+PROPERTY_PREFIX = "dorisql.delete."
+#: Doris's ``max_allowed_in_element_num_of_delete`` (fe Config, default 1024).
+MAX_IN_ELEMENTS = 1024
+
+_ONLY = "Where clause only supports compound predicate, binary predicate, is_null predicate or in predicate."
+_OPS = {exp.EQ: "=", exp.NEQ: "!=", exp.LT: "<", exp.LTE: "<=", exp.GT: ">", exp.GTE: ">="}
+_NEGATED = {"=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_SWAPPED = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+#: Doris's BinaryPredicate.Operator names, as SHOW DELETE prints them.
+_OP_NAMES = {"=": "EQ", "!=": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One conjunct: ``column op value``, ``column [NOT] IN (values)``, ``column IS [NOT] NULL``.
+
+    `op` is one of = != < <= > >= IN, NOT IN, IS NULL, IS NOT NULL; `values` are the literals'
+    canonical texts for the column's type (Doris's format)."""
+
+    column: str
+    op: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeleteVersion:
+    """A DELETE: rows committed before `version`, in `partitions` (Delta partition values, the
+    ``__partition`` folder names; None = every partition), matching `predicate` are deleted."""
+
+    version: int
+    partitions: frozenset[str] | None
+    #: The condition as Doris SQL (`predicate_sql`): ```k1` = 3 AND `k2` IN ('a', 'b')``.
+    predicate: str
+    #: SHOW DELETE's PartitionName: ``*`` without a PARTITION clause, else the names given.
+    partition_names: str = "*"
+    #: SHOW DELETE's CreateTime (``yyyy-MM-dd HH:mm:ss``).
+    created: str = ""
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "predicate": self.predicate,
+                "partitions": None if self.partitions is None else sorted(self.partitions),
+                "partition_names": self.partition_names,
+                "created": self.created,
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, version: int, text: str) -> DeleteVersion:
+        data = json.loads(text)
+        parts = data.get("partitions")
+        return cls(
+            version=version,
+            partitions=None if parts is None else frozenset(str(p) for p in parts),
+            predicate=data["predicate"],
+            partition_names=data.get("partition_names", "*"),
+            created=data.get("created", ""),
+        )
+
+
+# --------------------------------------------------------------------------- analysis (pure)
+
+
+def _column_of(definition: ast.CreateTable, name: str) -> ast.ColumnDef:
+    lowered = name.lower()
+    for c in definition.columns:
+        if c.name.lower() == lowered:
+            return c
+    raise UnknownColumnError(f"Unknown column '{name}' in 'table list'")
+
+
+def _key_model(definition: ast.CreateTable) -> str:
+    return definition.keys.type.upper() if definition.keys is not None else "DUPLICATE"
+
+
+def _check_column(definition: ast.CreateTable, column: ast.ColumnDef) -> None:
+    """Doris's DeleteFromCommand.checkColumn, in its order."""
+    t = column.type
+    if T.is_complex(t) or T.canonical(t).name in ("HLL", "BITMAP", "QUANTILE_STATE", "AGG_STATE"):
+        raise AnalysisError(f"Can not apply delete condition to column type: {T.type_sql(t)}")
+    if T.is_float(t):
+        raise AnalysisError(f"Column[{column.name}] type is float or double.")
+    model = _key_model(definition)
+    keys = {k.lower() for k in definition.keys.columns} if definition.keys is not None else set()
+    if model == "DUPLICATE" or column.name.lower() in keys:
+        return
+    table = definition.table.name
+    if model == "AGGREGATE":
+        raise AnalysisError(
+            "delete predicate on value column only supports Unique table with merge-on-write enabled and "
+            f"Duplicate table, but Table[{table}] is an Aggregate table."
+        )
+    mow = ast.props(definition.properties).get("enable_unique_key_merge_on_write", "true").lower() == "true"
+    if not mow:
+        raise AnalysisError(
+            "delete predicate on value column only supports Unique table with merge-on-write enabled and "
+            f"Duplicate table, but Table[{table}] is an unique table without merge-on-write."
+        )
+    # Doris rewrites this into a load of delete-sign rows judged on each key's latest row.
+    raise NotSupportedError(
+        f"DELETE with a condition on value column '{column.name}' of UNIQUE KEY table {table} "
+        "(dorisql deletes by key columns on UNIQUE KEY tables)"
+    )
+
+
+def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    if isinstance(e, exp.And):
+        return _conjuncts(e.this) + _conjuncts(e.expression)
+    return [e]
+
+
+def _unparen(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return e
+
+
+def _sql(e: exp.Expression) -> str:
+    return e.sql(dialect="doris")
+
+
+def _expr_type(definition: ast.CreateTable, e: exp.Expression) -> str:
+    """A short type name for Doris's 'expr type' in messages (a column's type; else the kind)."""
+    if isinstance(e, exp.Column):
+        try:
+            return T.type_sql(_column_of(definition, e.name).type).lower()
+        except AnalysisError:
+            return "unknown"
+    if isinstance(e, exp.Literal):
+        return "varchar" if e.is_string else "numeric"
+    return "expression"
+
+
+#: Nothing can match (``k = NULL``, ``k IN (NULL)``): Doris folds the filter to an empty relation.
+class _NothingMatches(Exception):
+    pass
+
+
+def _literal_text(e: exp.Expression) -> str | None:
+    """A literal's text (None for NULL); raises TypeError when `e` is no literal."""
+    e = _unparen(e)
+    if isinstance(e, exp.Null):
+        return None
+    if isinstance(e, exp.Boolean):
+        return "true" if e.this else "false"
+    if isinstance(e, exp.Literal):
+        return e.this
+    if isinstance(e, exp.Neg) and isinstance(e.this, exp.Literal) and not e.this.is_string:
+        return "-" + e.this.this
+    raise TypeError
+
+
+def _typed_text(column: ast.ColumnDef, text: str) -> str:
+    try:
+        value = T.parse_value(text, column.type)
+    except AnalysisError:
+        raise AnalysisError(f"Invalid column value[{text}] for column {column.name}") from None
+    return T.format_value(value, column.type)
+
+
+def _condition(definition: ast.CreateTable, e: exp.Expression, negate: bool = False) -> Condition:
+    """Doris's checkPredicate for one conjunct (below AND)."""
+    e = _unparen(e)
+    if isinstance(e, exp.Not) and not negate:
+        inner = _unparen(e.this)
+        if isinstance(inner, (exp.Is, exp.In, *_OPS)):
+            return _condition(definition, inner, negate=True)
+        raise AnalysisError(f"{_ONLY} But we meet {_sql(inner)}")
+    if type(e) in _OPS:
+        op = _OPS[type(e)]
+        left, right = _unparen(e.this), _unparen(e.expression)
+        if not isinstance(left, exp.Column) and isinstance(right, exp.Column):
+            left, right, op = right, left, _SWAPPED[op]  # Nereids normalises `3 = k` to `k = 3`
+        if not isinstance(left, exp.Column):
+            raise AnalysisError(
+                f"Left expr of binary predicate should be column name, predicate: {_sql(e)}, "
+                f"left expr type:{_expr_type(definition, left)}"
+            )
+        try:
+            text = _literal_text(right)
+        except TypeError:
+            raise AnalysisError(
+                f"Right expr of binary predicate should be value, predicate: {_sql(e)}, "
+                f"right expr type:{_expr_type(definition, right)}"
+            ) from None
+        column = _column_of(definition, left.name)
+        if text is None:
+            raise _NothingMatches
+        return Condition(column.name, _NEGATED[op] if negate else op, (_typed_text(column, text),))
+    if isinstance(e, exp.In):
+        left = _unparen(e.this)
+        if not isinstance(left, exp.Column):
+            raise AnalysisError(
+                f"Left expr of in predicate should be column name, predicate: {_sql(e)}, "
+                f"left expr type:{_expr_type(definition, left)}"
+            )
+        if e.args.get("query") is not None:
+            raise AnalysisError(_ONLY)
+        options = list(e.expressions)
+        if len(options) > MAX_IN_ELEMENTS:
+            raise AnalysisError(f"Element num of in predicate should not be more than {MAX_IN_ELEMENTS}")
+        column = _column_of(definition, left.name)
+        texts = []
+        for option in options:
+            try:
+                texts.append(_literal_text(option))
+            except TypeError:
+                raise AnalysisError(f"Child of in predicate should be value, but get {_sql(option)}") from None
+        values = tuple(dict.fromkeys(_typed_text(column, t) for t in texts if t is not None))
+        if not values:
+            raise _NothingMatches  # k IN (NULL) matches nothing; k NOT IN (NULL) too
+        if negate and len(values) < len(texts):
+            raise _NothingMatches  # k NOT IN (1, NULL) is never true
+        return Condition(column.name, "NOT IN" if negate else "IN", values)
+    if isinstance(e, exp.Is) and isinstance(_unparen(e.expression), exp.Null):
+        child = _unparen(e.this)
+        if not isinstance(child, exp.Column):
+            raise AnalysisError(f"Child expr of is_null predicate should be column name, predicate: {_sql(e)}")
+        return Condition(_column_of(definition, child.name).name, "IS NOT NULL" if negate else "IS NULL")
+    raise AnalysisError(f"{_ONLY} But we meet {_sql(e)}")
+
+
+def analyze_conditions(definition: ast.CreateTable, where: exp.Expression) -> tuple[Condition, ...] | None:
+    """Check a DELETE's WHERE condition with Doris's rules and messages; returns its conditions
+    (values in canonical form for their column types), or None when nothing can match
+    (``k = NULL``: Doris answers OK and records no delete)."""
+    if any(True for _ in where.find_all(exp.Query, exp.Subquery, exp.Exists)):
+        raise AnalysisError(_ONLY)
+    conjuncts = _conjuncts(where)
+    # Doris checks the columns of every conjunct (checkColumn) before its shape (checkPredicate).
+    for c in conjuncts:
+        for col in c.find_all(exp.Column):
+            _check_column(definition, _column_of(definition, col.name))
+    try:
+        return tuple(_condition(definition, c) for c in conjuncts)
+    except _NothingMatches:
+        return None
+
+
+def _quote_value(column: ast.ColumnDef | None, text: str) -> str:
+    if column is not None and (T.is_integer(column.type) or T.canonical(column.type).name == "DECIMAL"):
+        return text
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _quote_name(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def predicate_sql(conditions: Sequence[Condition], definition: ast.CreateTable | None = None) -> str:
+    """The conditions as one Doris SQL predicate (what a DeleteVersion records)."""
+    parts = []
+    for c in conditions:
+        column = None
+        if definition is not None:
+            column = _column_of(definition, c.column)
+        name = _quote_name(c.column)
+        if c.op in ("IS NULL", "IS NOT NULL"):
+            parts.append(f"{name} {c.op}")
+        elif c.op in ("IN", "NOT IN"):
+            parts.append(f"{name} {c.op} (" + ", ".join(_quote_value(column, v) for v in c.values) + ")")
+        else:
+            parts.append(f"{name} {c.op} {_quote_value(column, c.values[0])}")
+    return " AND ".join(parts)
+
+
+def parse_predicate(predicate: str) -> tuple[Condition, ...]:
+    """`predicate_sql`'s text back into conditions (values as text)."""
+
+    where = parse_query(f"SELECT 1 FROM t WHERE {predicate}").args["where"].this
+    out = []
+    for e in _conjuncts(where):
+        negate = isinstance(e, exp.Not)
+        e = _unparen(e.this) if negate else e
+        if isinstance(e, exp.Is):
+            out.append(Condition(e.this.name, "IS NOT NULL" if negate else "IS NULL"))
+        elif isinstance(e, exp.In):
+            out.append(
+                Condition(
+                    e.this.name, "NOT IN" if negate else "IN", tuple(_literal_text(o) or "" for o in e.expressions)
+                )
+            )
+        else:
+            out.append(Condition(e.this.name, _OPS[type(e)], (_literal_text(e.expression) or "",)))
+    return tuple(out)
+
+
+def shown_conditions(conditions: Sequence[Condition], definition: ast.CreateTable | None = None) -> str:
+    """SHOW DELETE's DeleteCondition, as Doris's DeleteHandler writes it: ``k1 EQ "3"``,
+    ``k2 IN ('a', 'b')``, ``k3 IS NULL``, joined by ``, ``."""
+    parts = []
+    for c in conditions:
+        column = _column_of(definition, c.column) if definition is not None else None
+        if c.op in ("IS NULL", "IS NOT NULL"):
+            parts.append(f"{c.column} {c.op}")
+        elif c.op in ("IN", "NOT IN"):
+            parts.append(f"{c.column} {c.op} (" + ", ".join(_quote_value(column, v) for v in c.values) + ")")
+        else:
+            parts.append(f'{c.column} {_OP_NAMES[c.op]} "{c.values[0]}"')
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- reading the versions
+
+
+def delete_versions(store_or_properties: Any) -> tuple[DeleteVersion, ...]:
+    """The table's live delete versions, oldest first, from a DeltaStore, a Snapshot (its
+    ``properties``) or a table-property mapping. Retired ones (empty value) are left out."""
+    source = store_or_properties
+    if hasattr(source, "properties"):
+        source = source.properties() if callable(source.properties) else source.properties
+    out = []
+    for key, value in dict(source or {}).items():
+        if not key.startswith(PROPERTY_PREFIX) or not value:
+            continue
+        suffix = key[len(PROPERTY_PREFIX) :]
+        if suffix.isdigit():
+            out.append(DeleteVersion.from_json(int(suffix), value))
+    return tuple(sorted(out, key=lambda d: d.version))
+
+
+def applicable(deletes: Iterable[DeleteVersion], partition: str, version: int) -> tuple[DeleteVersion, ...]:
+    """The delete versions that apply to a file of `partition` committed as `version`."""
+    return tuple(d for d in deletes if version < d.version and (d.partitions is None or partition in d.partitions))
+
+
+# --------------------------------------------------------------------------- applying them
+
+
+def _df_column(df: DataFrame, name: str) -> str:
+    lowered = name.lower()
+    for c in df.columns:
+        if c.lower() == lowered:
+            return c
+    raise AnalysisError(f"Unknown column '{name}' in table data")
+
+
+def apply_deletes(
+    df: DataFrame,
+    deletes: Sequence[DeleteVersion],
+    partition_column: str | None = "__partition",
+    version_column: str = "__commit_seq",
+) -> DataFrame:
+    """`df` without the rows the delete versions delete: for each one, rows with
+    ``version_column < d.version``, ``partition_column`` in its partitions (when it names any)
+    and matching its predicate (NULL never matches). Rows stay otherwise, hidden columns too.
+
+    `partition_column` may be None when every delete applies to all partitions, or the caller
+    has already kept only the deletes of the partition `df` holds."""
+    from pyspark.sql import functions as F
+
+    if not deletes:
+        return df
+    types = {f.name: f.dataType for f in df.schema.fields}
+    deleted = None
+    for d in deletes:
+        matched = F.col(version_column) < F.lit(d.version)
+        if d.partitions is not None and partition_column is not None:
+            matched = matched & F.col(partition_column).isin(sorted(d.partitions))
+        for c in parse_predicate(d.predicate):
+            name = _df_column(df, c.column)
+            col = F.col(_quote_name(name))
+            dtype = types[name]
+            values = [F.lit(v).cast(dtype) for v in c.values]
+            if c.op == "IS NULL":
+                cond = col.isNull()
+            elif c.op == "IS NOT NULL":
+                cond = col.isNotNull()
+            elif c.op == "IN":
+                cond = col.isin(values)
+            elif c.op == "NOT IN":
+                cond = ~col.isin(values)
+            else:
+                v = values[0]
+                cond = {
+                    "=": col == v,
+                    "!=": col != v,
+                    "<": col < v,
+                    "<=": col <= v,
+                    ">": col > v,
+                    ">=": col >= v,
+                }[c.op]
+            matched = matched & cond
+        deleted = matched if deleted is None else deleted | matched
+    assert deleted is not None
+    return df.where(~F.coalesce(deleted, F.lit(False)))
+
+
+def arrow_keep_mask(table, deletes: Sequence[DeleteVersion]):
+    """For a pyarrow table of one file (all its rows share a partition and a commit version, so
+    `deletes` are the `applicable` ones): a boolean array, True for the rows to keep. The
+    table must hold every column the predicates name (case-insensitive)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    names = {n.lower(): n for n in table.column_names}
+    keep = pa.array([True] * table.num_rows, pa.bool_())
+    for d in deletes:
+        matched = pa.array([True] * table.num_rows, pa.bool_())
+        for c in parse_predicate(d.predicate):
+            col = table.column(names[c.column.lower()])
+            values = [pa.scalar(v).cast(col.type) for v in c.values]
+            if c.op == "IS NULL":
+                cond = pc.is_null(col)
+            elif c.op == "IS NOT NULL":
+                cond = pc.is_valid(col)
+            elif c.op in ("IN", "NOT IN"):
+                cond = pc.is_in(col, value_set=pa.array([v.as_py() for v in values], col.type))
+                cond = pc.if_else(pc.is_null(col), None, cond)
+                if c.op == "NOT IN":
+                    cond = pc.invert(cond)
+            else:
+                fn = {
+                    "=": pc.equal,
+                    "!=": pc.not_equal,
+                    "<": pc.less,
+                    "<=": pc.less_equal,
+                    ">": pc.greater,
+                    ">=": pc.greater_equal,
+                }[c.op]
+                cond = fn(col, values[0])
+            matched = pc.and_kleene(matched, cond)
+        keep = pc.and_(keep, pc.invert(pc.fill_null(matched, False)))
+    return keep
+
+
+# --------------------------------------------------------------------------- recording and retiring
+
+
+def record_delete(
+    store, predicate: str, partitions: frozenset[str] | None, *, partition_names: str = "*", created: str = ""
+) -> DeleteVersion:
+    """Commit a delete version: one Delta commit (under the table's commit lock) setting the
+    property ``dorisql.delete.<d>``, d being the version that commit becomes."""
+
+    def make(version: int) -> dict[str, str]:
+        d = DeleteVersion(version, partitions, predicate, partition_names, created)
+        return {f"{PROPERTY_PREFIX}{version}": d.to_json()}
+
+    version = store.commit_properties(make)
+    return DeleteVersion(version, partitions, predicate, partition_names, created)
+
+
+def retire_delete_versions(store, versions: Iterable[int]) -> int | None:
+    """Retire delete versions (their property becomes empty: `delete_versions` ignores them).
+
+    Call it only when no file older than each version remains in the partitions it applies to
+    (base compaction has rewritten them without the deleted rows): reads stop applying it, so
+    any such file left would show its deleted rows again. One Delta commit; returns its version,
+    or None when there was nothing to retire."""
+    wanted = {int(v) for v in versions}
+    live = {d.version for d in delete_versions(store)}
+    keys = {f"{PROPERTY_PREFIX}{v}": "" for v in sorted(wanted & live)}
+    if not keys:
+        return None
+    return store.set_properties(keys)

@@ -1,0 +1,75 @@
+"""How a Doris table definition becomes physical: its folder, its Arrow/Spark schemas, hidden columns."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pyarrow as pa
+
+from dorisql import ast
+from dorisql.catalog.model import BUCKET_COLUMN, LEGACY_LAYOUT, PARTITION_COLUMN, TableMeta
+from dorisql.errors import AnalysisError
+from dorisql.types import arrow_type, spark_type
+from dorisql.warehouse import table_id_path, table_path
+
+#: Load order columns, written only for UNIQUE and AGGREGATE tables so "latest row" is defined.
+LOAD_SEQ_COLUMN = "__load_seq"
+ROW_SEQ_COLUMN = "__row_seq"
+#: Not stored: the Delta version a row's file was committed as, added when reading for a merge
+#: (rows of later commits win; files from before versions were stamped read as 0).
+COMMIT_SEQ_COLUMN = "__commit_seq"
+HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, COMMIT_SEQ_COLUMN)
+
+
+def needs_sequence(definition: ast.CreateTable) -> bool:
+    return definition.keys is not None and definition.keys.type in ("UNIQUE", "AGGREGATE")
+
+
+def table_dir(warehouse: Path, db: str, name: str) -> Path:
+
+    return Path(table_path(warehouse, db, name))
+
+
+def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
+    """A table's Delta folder: ``<warehouse>/<db>/<table id>`` (see TableMeta.layout)."""
+
+    if meta.layout == LEGACY_LAYOUT:
+        return table_dir(warehouse, meta.db, meta.name)
+    return table_id_path(warehouse, meta.db, meta.id)
+
+
+def storage_view(meta: TableMeta) -> TableMeta:
+    """The table with each partition named by its Delta partition value, so routing and bucket
+    expressions built from it (dorisql.partitioning.keys.routing_sql) write storage keys directly."""
+    return dataclasses.replace(
+        meta, partitions=tuple(dataclasses.replace(p, name=meta.partition_key(p)) for p in meta.partitions)
+    )
+
+
+def arrow_schema(definition: ast.CreateTable) -> pa.Schema:
+    """The Delta table schema: user columns, load-order columns if needed, then the layout columns."""
+
+    fields = [pa.field(c.name, arrow_type(c.type), nullable=True) for c in definition.columns]
+    if needs_sequence(definition):
+        fields += [pa.field(LOAD_SEQ_COLUMN, pa.int64()), pa.field(ROW_SEQ_COLUMN, pa.int64())]
+    fields += [pa.field(PARTITION_COLUMN, pa.string()), pa.field(BUCKET_COLUMN, pa.int32())]
+    return pa.schema(fields)
+
+
+def spark_ddl_schema(definition: ast.CreateTable, with_sequence: bool = True) -> str:
+    """The Spark DDL schema string of the data files (layout columns live in the folder names)."""
+
+    parts = [f"`{c.name}` {spark_type(c.type)}" for c in definition.columns]
+    if with_sequence and needs_sequence(definition):
+        parts += [f"`{LOAD_SEQ_COLUMN}` BIGINT", f"`{ROW_SEQ_COLUMN}` BIGINT"]
+    return ", ".join(parts)
+
+
+def column(definition: ast.CreateTable, name: str) -> ast.ColumnDef:
+    lowered = name.lower()
+    for c in definition.columns:
+        if c.name.lower() == lowered:
+            return c
+
+    raise AnalysisError(f"Unknown column '{name}' in table '{definition.table.name}'")

@@ -1,0 +1,443 @@
+"""The functions a query may call: an allow-list, checked on the parsed query before Spark sees it.
+
+Queries run on Spark, whose SQL has functions Doris does not, and some of them reach outside the
+data: ``reflect`` / ``java_method`` call any Java method (``reflect('java.lang.System', 'exit', 3)``
+stops the JVM), others read the environment or the files a query scans (``current_user``,
+``input_file_name``, ``version``). A deny-list would miss the next such function, so dorisql
+allows only the functions listed here: Doris functions (and the Spark spellings sqlglot gives
+them) that compute on their arguments and nothing else — math, string, date and time,
+conditional, type conversion, JSON, array, map and struct, aggregate and window functions.
+Anything else is refused the way Doris refuses an unknown function::
+
+    Can not found function 'reflect'
+
+The check judges the name each function was *called by* (:func:`dorisql.syntax.dialect.call_name`),
+so ``IFNULL(a, b)`` is judged as ``ifnull`` although sqlglot reads it as ``COALESCE``. Nodes that
+sqlglot builds from operators rather than calls (``a DIV b``, ``x->>'$.k'``, the branches of a
+CASE) carry no call name and compute nothing beyond their operands; they pass. A qualified call
+(``db.f(x)``, Spark's ``builtin.reflect(...)``) is a user-defined function in Doris: dorisql has
+none, so every qualified call is refused.
+
+Table functions in ``FROM`` (``local()``, ``s3()``, ``hdfs()``) are the planner's business
+(:mod:`dorisql.query.table_functions`), not this list's.
+
+Adding a function: it must be a pure function of its arguments (no I/O, no JVM access, no
+session or machine state beyond the clock and random numbers), and a Doris function or the
+Spark name sqlglot gives one.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from sqlglot import exp
+
+from dorisql.errors import AnalysisError, InvalidValueError
+from dorisql.syntax.cancel import checked
+from dorisql.syntax.dialect import call_name, replace_node
+
+__all__ = [
+    "ALLOWED_FUNCTIONS",
+    "MAX_STRING_BYTES",
+    "check_functions",
+    "expression_limit_failure",
+    "is_table_position",
+    "translate_functions",
+]
+
+_MATH = """
+abs acos asin atan atan2 bin bit_count bitand bitnot bitor bitxor bit_shift_left bit_shift_right
+cbrt ceil ceiling conv cos cosh cot csc degrees div e exp factorial floor fmod gcd greatest lcm
+least ln log log10 log2 mod negative pi pmod positive pow power radians rand random round
+round_bankers sec sign signbit sin sinh sqrt tan tanh truncate uuid uuid_numeric
+"""
+
+_STRING = """
+append_trailing_char_if_absent ascii bit_length char char_length character_length chr concat
+concat_ws crc32 elt ends_with field find_in_set format format_number from_base64 hex initcap instr
+lcase left length locate lower lpad ltrim mask mask_first_n mask_last_n md5 md5sum mid money_format
+not_null_or_empty null_or_empty overlay parse_url position printf quote regexp regexp_count
+regexp_extract regexp_extract_all regexp_extract_or_null regexp_like regexp_replace
+regexp_replace_one repeat replace replace_empty reverse right rlike rpad rtrim sha sha1 sha2 sm3
+soundex space split split_by_regexp split_by_string split_part starts_with strcmp strleft strright
+substr substring substring_index to_base64 translate trim trim_in ucase unhex upper url_decode
+url_encode
+"""
+
+_DATE = """
+add_months adddate convert_tz curdate current_date current_time current_timestamp curtime date
+date_add date_format date_sub date_trunc datediff datetime day dayname dayofmonth dayofweek
+dayofyear days_add days_diff days_sub extract from_days from_second from_unixtime hour
+hours_add hours_diff hours_sub last_day localtime localtimestamp makedate microsecond
+microseconds_add minute minutes_add minutes_diff minutes_sub month monthname months_add
+months_between months_diff months_sub next_day now quarter sec_to_time second seconds_add
+seconds_diff seconds_sub str_to_date time_to_sec timediff timestamp timestampadd timestampdiff
+to_date to_days to_monday unix_timestamp utc_timestamp week weekday weekofyear weeks_add
+weeks_diff weeks_sub year years_add years_diff years_sub yearweek
+"""
+
+_CONDITIONAL = """
+case coalesce if ifnull isnotnull isnull nullif nvl nvl2
+"""
+
+_CONVERSION = """
+cast convert try_cast
+"""
+
+_JSON = """
+get_json_bigint get_json_double get_json_int get_json_object get_json_string json_array
+json_contains json_exists_path json_extract json_extract_bigint json_extract_bool
+json_extract_double json_extract_int json_extract_isnull json_extract_string json_keys
+json_length json_object json_quote json_type json_unquote json_valid
+"""
+
+_COLLECTIONS = """
+array array_avg array_compact array_concat array_contains array_count array_cum_sum
+array_difference array_distinct array_enumerate array_except array_exists array_filter
+array_first array_first_index array_flatten array_intersect array_join array_last
+array_last_index array_map array_max array_min array_popback array_popfront array_position
+array_product array_pushback array_pushfront array_range array_remove array_repeat
+array_reverse_sort array_shuffle array_size array_slice array_sort array_sortby array_sum
+array_union array_with_constant array_zip arrays_overlap arrays_zip cardinality element_at
+flatten map map_contains_key map_contains_value map_keys map_size map_values named_struct
+sequence size slice sort_array struct struct_element
+explode explode_outer posexplode posexplode_outer
+"""
+
+_AGGREGATE = """
+any any_value approx_count_distinct array_agg avg avg_weighted bit_and bit_or bit_xor bool_and
+bool_or collect_list collect_set corr count count_by_enum covar covar_pop covar_samp every first
+group_array group_concat group_uniq_array last max max_by median min min_by ndv percentile
+percentile_approx percentile_array stddev stddev_pop stddev_samp std sum var_pop var_samp
+variance variance_pop variance_samp
+"""
+
+_WINDOW = """
+cume_dist dense_rank first_value lag last_value lead nth_value ntile percent_rank rank row_number
+"""
+
+#: Every function a query may call, by the name it is called by (lower case).
+ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
+    " ".join([_MATH, _STRING, _DATE, _CONDITIONAL, _CONVERSION, _JSON, _COLLECTIONS, _AGGREGATE, _WINDOW]).split()
+)
+
+
+def is_table_position(node: exp.Expr) -> bool:
+    """Whether `node` is called in FROM (``FROM local(...)``): a table function."""
+    return isinstance(node.parent, exp.Table) and node.arg_key == "this"
+
+
+def check_functions(tree: exp.Expression) -> None:
+    """Refuse the query if it calls a function that is not allowed (table functions aside)."""
+    for node in checked(tree.find_all(exp.Func)):
+        name = call_name(node)
+        if name is None or is_table_position(node):
+            continue
+        if isinstance(node.parent, exp.Dot) and node.arg_key == "expression":
+            qualifier = node.parent.this.sql(dialect="doris").replace("`", "")
+            raise AnalysisError(f"Can not found function '{qualifier}.{name}'")
+        if name not in ALLOWED_FUNCTIONS:
+            raise AnalysisError(f"Can not found function '{name}'")
+
+
+# --------------------------------------------------------------------------- translation to Spark
+
+#: Doris functions Spark has under another name, same arguments (sqlglot's Doris dialect reads
+#: them as plain calls and would pass the Doris name through).
+_RENAMED = {"ndv": "approx_count_distinct"}
+
+#: Doris's ``<unit>s_add`` / ``<unit>s_sub`` (time_round.cpp / date_time_add): the unit they move by.
+_UNIT_ARITHMETIC = {
+    f"{unit.lower()}s_{op}": (unit, op)
+    for unit in ("YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND")
+    for op in ("add", "sub")
+}
+_TIME_UNITS = ("HOUR", "MINUTE", "SECOND")
+
+
+def _int_count(node: exp.Expression) -> exp.Expression:
+    """A day/month count as Spark's DATE_ADD / ADD_MONTHS want it: an INT (Doris takes any
+    integer expression, e.g. ``id % 366`` of a BIGINT ``id``)."""
+    if isinstance(node, exp.Literal) and not node.is_string:
+        return node
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        return node
+    return exp.cast(node, exp.DataType.build("INT"))
+
+
+def _date_arith(node: exp.Expression, unit: str, subtract: bool, value: exp.Expression, count) -> exp.Expression:
+    if unit in _TIME_UNITS:  # sqlglot's Spark output drops sub-day units: say it explicitly
+        if subtract:
+            count = exp.Neg(this=exp.Paren(this=count))
+        return exp.Anonymous(this="TIMESTAMPADD", expressions=[exp.var(unit), count, value])
+    cls = exp.DateSub if subtract else exp.DateAdd
+    return cls(this=value, expression=_int_count(count), unit=exp.var(unit))
+
+
+def translate_functions(tree: exp.Expression) -> exp.Expression:
+    """Rewrite, in place, the Doris calls that Spark lacks or types differently into Spark's
+    equivalents (the rest sqlglot's Doris → Spark translation already handles); returns the tree.
+
+    - ``ndv(x)`` → ``approx_count_distinct(x)``;
+    - ``date_add`` / ``date_sub`` / ``days_add`` ... ``years_sub`` with a count that is not a
+      literal: the count cast to INT (Spark's DATE_ADD and ADD_MONTHS refuse a BIGINT);
+    - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``;
+    - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string);
+    - the calls whose result can be far larger than their arguments are bounded (`_bound_sizes`).
+    """
+    for node in checked(list(tree.find_all(exp.Func))):
+        if is_table_position(node):
+            continue
+        name = call_name(node)
+        if isinstance(node, exp.Anonymous) and name in _RENAMED:
+            node.set("this", _RENAMED[name])
+        elif isinstance(node, exp.Anonymous) and name in _UNIT_ARITHMETIC and len(node.expressions) == 2:
+            unit, op = _UNIT_ARITHMETIC[name]
+            value, count = node.expressions
+            replace_node(node, _date_arith(node, unit, op == "sub", value, count))
+        elif isinstance(node, (exp.DateAdd, exp.DateSub)) and node.expression is not None:
+            unit = (node.text("unit") or "DAY").upper()
+            if unit in _TIME_UNITS:
+                replace_node(node, _date_arith(node, unit, isinstance(node, exp.DateSub), node.this, node.expression))
+            else:
+                node.set("expression", _int_count(node.expression))
+        elif isinstance(node, exp.AddMonths) and node.expression is not None:
+            node.set("expression", _int_count(node.expression))
+        elif isinstance(node, exp.UnixToTime) and node.args.get("format") is not None:
+            # from_unixtime(ts, '%Y-%m-%d'): a formatted string (sqlglot's Spark output drops the format)
+            replace_node(node, exp.UnixToStr(this=node.this, format=node.args["format"]))
+    _bound_sizes(tree)
+    return tree
+
+
+# --------------------------------------------------------------------------- what one value may take
+
+#: The most bytes one string value may have: Doris's ``string_type_length_soft_limit_bytes``
+#: (1 MiB by default: the longest STRING Doris stores). Spark builds a value whole in the
+#: memory of the JVM that evaluates it (the driver, for a constant or a local master), so one
+#: ``repeat('ab', 1e9)`` could stop the server's Spark for everyone: such a value is refused.
+MAX_STRING_BYTES = 1024 * 1024
+
+#: What every refusal's message starts with (Doris's words for a string over its limit).
+LIMIT_MESSAGE = "string column length is too large"
+
+_VALUE = "__dorisql_v"
+
+
+def _size_of(*sizes: str) -> str:
+    return " * ".join(f"CAST({size} AS DOUBLE)" for size in sizes)
+
+
+#: The calls whose result size is not bounded by their arguments' sizes: their argument slots,
+#: which argument is the count, and how many bytes (or, for arrays, elements) the result
+#: takes, in Spark SQL over the arguments (``{a0}``, ``{a1}`` ... in slot order), known before
+#: the call runs.
+_GROWTH: dict[str, tuple[tuple[str, ...], int, str]] = {
+    # repeat(s, n): n copies of s
+    "repeat": (("this", "times"), 1, _size_of("octet_length({a0})", "greatest({a1}, 0)")),
+    # space(n): n blanks
+    "space": (("this",), 0, _size_of("greatest({a0}, 0)")),
+    # lpad / rpad(s, n, pad): n characters, each at least a byte
+    "lpad": (("this", "expression", "fill_pattern"), 1, _size_of("greatest({a1}, 0)")),
+    "rpad": (("this", "expression", "fill_pattern"), 1, _size_of("greatest({a1}, 0)")),
+    # array_repeat(x, n) / array_with_constant(n, x): n elements
+    "array_repeat": (("expressions",), 1, _size_of("greatest({a1}, 0)")),
+    "array_with_constant": (("expressions",), 0, _size_of("greatest({a0}, 0)")),
+}
+
+#: Calls whose result is at most the sum of their arguments (each bounded itself), checked
+#: once built: a chain of them (a CTE concatenating its own rows' values) grows no further.
+_CHECKED_AFTER = frozenset({"concat", "concat_ws"})
+
+_GUARDED = frozenset(_GROWTH) | _CHECKED_AFTER
+
+
+def _bound_sizes(tree: exp.Expression) -> None:
+    """Each call of `_GROWTH` becomes one that refuses, before it runs, a result over
+    MAX_STRING_BYTES (Doris's limit; an array: that many elements); each of `_CHECKED_AFTER`
+    refuses a result over it once built. A refusal is Spark's ``raise_error`` with LIMIT_MESSAGE,
+    which `expression_limit_failure` turns into Doris's error while Spark stays up.
+
+    The check is the call's count argument: ``repeat(s, IF(size > limit, raise_error(...), n))``
+    (``concat(...)``: ``IF(octet_length(c) > limit, raise_error(...), c)``). It sits inside the
+    call, so Spark's constant folding, which evaluates constant calls while planning, meets
+    the refusal before it could build a constant ``repeat('ab', 1e9)`` on the driver. The
+    size reads the arguments again, which costs nothing for columns and literals; when an
+    argument holds another bounded call, evaluating it twice at each level of nesting would
+    double the work per level, so there the arguments are evaluated once, bound to a lambda
+    variable (``transform(array(struct of the arguments), v -> IF(..., call(v.a0, ...)))[1]``;
+    such an expression cannot be matched by ORDER BY or GROUP BY text, a rare case)."""
+    for node in checked(list(tree.find_all(exp.Func))):
+        if is_table_position(node):
+            continue
+        name = call_name(node)
+        if name not in _GUARDED:
+            continue
+        args = _arguments(node, _GROWTH[name][0] if name in _GROWTH else ("expressions",))
+        if not args or any(isinstance(a, exp.Star) for a in args):
+            continue
+        nested = any(call_name(inner) in _GUARDED for a in args for inner in a.find_all(exp.Func) if call_name(inner))
+        if name in _GROWTH:
+            slots, count, size = _GROWTH[name]
+            if count >= len(args):  # fewer arguments than the call needs: Spark refuses it anyway
+                continue
+            if nested:
+                _guard_once(node, name, slots, args, size)
+            else:
+                _guard_count(node, name, slots, args, count, size)
+        elif nested:
+            _guard_once(node, name, ("expressions",), args, None)
+        else:
+            _guard_result(node, name)
+
+
+def _arguments(node: exp.Expr, slots: tuple[str, ...]) -> list[exp.Expr]:
+    args: list[exp.Expr] = []
+    for slot in slots:
+        value = node.args.get(slot)
+        if isinstance(value, list):
+            args.extend(value)
+        elif value is not None:
+            args.append(value)
+    return args
+
+
+def _refusal(name: str, size_sql: str, unit: str) -> str:
+    limit = (
+        f"more than the {MAX_STRING_BYTES} bytes a string may hold (string_type_length_soft_limit_bytes)"
+        if unit == "bytes"
+        else f"more than the {MAX_STRING_BYTES} elements an array may hold"
+    )
+    return (
+        f"raise_error(concat('{LIMIT_MESSAGE}: {name}() would return ', format_string('%.0f', {size_sql}), "
+        f"' {unit}, {limit}'))"
+    )
+
+
+def _unit(name: str) -> str:
+    return "elements" if name.startswith("array") else "bytes"
+
+
+def _guard_count(
+    node: exp.Expr, name: str, slots: tuple[str, ...], args: list[exp.Expr], count: int, size: str
+) -> None:
+    """``call(..., IF(size > limit, raise_error(...), n), ...)``: the arguments are leaves.
+    (Built node by node, not from a template: a statement may hold a great many such calls.)"""
+    count_node = args[count]
+    guard = exp.If(
+        this=exp.GT(this=_size_node(name, args, count), expression=exp.Literal.number(MAX_STRING_BYTES)),
+        true=_refusal_node(name, _size_node(name, args, count), _unit(name)),
+    )
+    replace_node(count_node, guard)
+    guard.set("false", count_node)
+
+
+def _size_node(name: str, args: list[exp.Expr], count: int) -> exp.Expr:
+    """The size `_GROWTH` writes for `name`, over copies of the (leaf) arguments."""
+
+    def double(e: exp.Expr) -> exp.Expr:
+        return exp.Cast(this=e, to=exp.DataType.build("DOUBLE"))
+
+    size = double(exp.Anonymous(this="GREATEST", expressions=[args[count].copy(), exp.Literal.number(0)]))
+    if name == "repeat":  # n copies of s: n times s's bytes
+        size = exp.Mul(this=double(exp.Anonymous(this="OCTET_LENGTH", expressions=[args[0].copy()])), expression=size)
+    return size
+
+
+def _refusal_node(name: str, size: exp.Expr, unit: str) -> exp.Expr:
+    """`_refusal` as a tree."""
+    limit = (
+        f"more than the {MAX_STRING_BYTES} bytes a string may hold (string_type_length_soft_limit_bytes)"
+        if unit == "bytes"
+        else f"more than the {MAX_STRING_BYTES} elements an array may hold"
+    )
+    shown = exp.Anonymous(this="FORMAT_STRING", expressions=[exp.Literal.string("%.0f"), size])
+    text = [
+        exp.Literal.string(f"{LIMIT_MESSAGE}: {name}() would return "),
+        shown,
+        exp.Literal.string(f" {unit}, {limit}"),
+    ]
+    return exp.Anonymous(this="RAISE_ERROR", expressions=[exp.Anonymous(this="CONCAT", expressions=text)])
+
+
+def _guard_result(node: exp.Expr, name: str) -> None:
+    """``IF(octet_length(call) > limit, raise_error(...), call)``: the arguments are leaves."""
+
+    def size() -> exp.Expr:
+        built = exp.Anonymous(this="OCTET_LENGTH", expressions=[node.copy()])
+        return exp.Cast(this=built, to=exp.DataType.build("DOUBLE"))
+
+    guard = exp.If(
+        this=exp.GT(this=size(), expression=exp.Literal.number(MAX_STRING_BYTES)),
+        true=_refusal_node(name, size(), "bytes"),
+    )
+    replace_node(node, guard)
+    guard.set("false", node)
+
+
+def _guard_once(node: exp.Expr, name: str, slots: tuple[str, ...], args: list[exp.Expr], size: str | None) -> None:
+    """The call on its arguments bound to a lambda variable (each evaluated once): checked
+    before it runs (`size`) or, without one, its result once built."""
+    if size is not None:
+        size_sql = size.format(**{f"a{i}": f"{_VALUE}.a{i}" for i in range(len(args))})
+        body = f"IF({size_sql} > {MAX_STRING_BYTES}, {_refusal(name, size_sql, _unit(name))}, __dorisql_call)"
+    else:
+        built = "CAST(octet_length(__dorisql_call) AS DOUBLE)"
+        body = f"IF({built} > {MAX_STRING_BYTES}, {_refusal(name, built, 'bytes')}, __dorisql_call)"
+    fields = ", ".join(f"'a{i}', __dorisql_arg{i}" for i in range(len(args)))
+    guarded = _template(f"element_at(transform(array(named_struct({fields})), {_VALUE} -> {body}), 1)")
+    replace_node(node, guarded)
+    i = 0
+    for slot in slots:  # the call reads its arguments from the lambda variable
+        value = node.args.get(slot)
+        if isinstance(value, list):
+            fresh = []
+            for _ in value:
+                fresh.append(exp.column(f"a{i}", table=_VALUE))
+                i += 1
+            node.set(slot, fresh)
+        elif value is not None:
+            node.set(slot, exp.column(f"a{i}", table=_VALUE))
+            i += 1
+    _fill(guarded, {f"__dorisql_arg{i}": a for i, a in enumerate(args)} | {"__dorisql_call": node})
+
+
+def _template(sql: str) -> exp.Expr:
+    """The Spark SQL `sql` as a new tree (each template is parsed once, then copied: a statement
+    may hold a great many bounded calls)."""
+    return _parsed(sql).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(sql: str) -> exp.Expr:
+    import sqlglot
+
+    return sqlglot.parse_one(sql, read="spark")
+
+
+def _fill(tree: exp.Expr, values: dict[str, exp.Expr]) -> None:
+    """Put each value where `tree` has a column of its placeholder name: the first time the
+    node itself, then copies."""
+    used: set[str] = set()
+    for col in list(tree.find_all(exp.Column)):
+        if not col.table and col.name in values:
+            value = values[col.name]
+            replace_node(col, value.copy() if col.name in used else value)
+            used.add(col.name)
+
+
+def expression_limit_failure(exc: BaseException) -> InvalidValueError | None:
+    """The Doris error for a Spark failure raised by a bound of `_bound_sizes`, else None."""
+    import sys
+
+    errors = sys.modules.get("pyspark.errors")
+    if errors is None or not isinstance(exc, errors.PySparkException):
+        return None
+    try:
+        condition = exc.getCondition() or ""
+        message = (exc.getMessageParameters() or {}).get("errorMessage", "")
+    except Exception:  # the JVM is gone: not a refusal of ours
+        return None
+    if condition != "USER_RAISED_EXCEPTION" or not message.startswith(LIMIT_MESSAGE):
+        return None
+    return InvalidValueError(message)
