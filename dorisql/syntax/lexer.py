@@ -1,7 +1,14 @@
 """A contextual lexer for grammar/doris.lark, faster than Lark's generic one, feeding Lark's
 LALR parser through its public interactive API (`Lark.parse_interactive`, `choices`,
-`feed_token`): no private Lark objects, so no pin to one Lark version. That costs some speed
-against driving the tables directly; bench/parse.py keeps the front end faster than sqlglot.
+`feed_token`) and public `Token` constructor: no private Lark objects, so no pin to one Lark
+version. That costs some speed against driving the tables directly; bench/parse.py keeps the
+front end faster than sqlglot.
+
+One Lark feature beyond those is relied on, because the keyword and punctuation terminal names
+are Lark's (it names `"("` LPAR, `"SELECT"i` SELECT) and nothing else tells them: the compiled
+grammar's `Lark.terminals` (the `TerminalDef`s Lark also hands to its documented
+`edit_terminals` option), read through their attributes only: `name`, `pattern.type` ("str" for
+a literal string, "re" for a regex) and `pattern.value`. No Lark class is imported for it.
 
 One compiled regex splits the text into words, literals and punctuation; whitespace and
 comments are skipped inside the same loop. A word becomes a keyword token only where the LALR
@@ -19,7 +26,6 @@ import re
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters
-from lark.lexer import PatternStr
 
 from dorisql.syntax.cancel import CHECK_EVERY, current_check
 
@@ -39,21 +45,10 @@ _MASTER = re.compile(
 )
 
 
-_new_str = str.__new__
-
-
 def _token(kind: str, value: str, start: int, line: int, col: int, end: int) -> Token:
-    """A Lark Token, built without Token.__new__'s keyword handling (this is the hot path)."""
-    tok = _new_str(Token, value)
-    tok.type = kind
-    tok.value = value
-    tok.start_pos = start
-    tok.line = line
-    tok.column = col
-    tok.end_line = line
-    tok.end_column = col + len(value)
-    tok.end_pos = end
-    return tok
+    """A Lark Token on one line (a multi-line token's end is set by the caller), through Token's
+    public constructor (type, value, start_pos, line, column, end_line, end_column, end_pos)."""
+    return Token(kind, value, start, line, col, line, col + len(value), end)
 
 
 class Driver:
@@ -69,7 +64,7 @@ class Driver:
         self.keywords: dict[str, str] = {}
         self.punctuation: dict[str, str] = {}
         for t in lark.terminals:
-            if isinstance(t.pattern, PatternStr):
+            if t.pattern.type == "str":  # a literal string terminal, not a regex
                 value = t.pattern.value
                 if value[:1].isalpha() or value[:1] == "_":
                     self.keywords[value.upper()] = t.name
