@@ -150,7 +150,7 @@ def scenario(name: str, args, spark, root: Path) -> dict:
         engine.execute_sql('ADMIN SET FRONTEND CONFIG ("disable_auto_compaction" = "true")')
     scheduler = None
     if name == "auto":
-        scheduler = BackgroundScheduler(lambda: Engine(config, spark=spark), [service.COMPACTION]).start()
+        scheduler = BackgroundScheduler(lambda: Engine(config, spark=spark), [scheduler.COMPACTION]).start()
     loaded: dict[str, int] = {}
     meta = engine.catalog.load_table("d", "t")
     path = service.table_tablets(engine, meta).store.path

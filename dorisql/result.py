@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import decimal
+import json
 import math
 import struct
 from collections.abc import Sequence
@@ -104,3 +106,36 @@ def size_text(size: int) -> str:
         if size > limit:
             return f"{size / limit:.3f} {unit}"
     return f"{float(size):.3f} B"
+
+
+def render_value(value: Any, null: str = "NULL") -> str:
+    """One value as the mysql client shows it."""
+    if value is None:
+        return null
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):  # FLOAT and DOUBLE digits as Doris prints them
+        return float_text(value)
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(jsonable(value), ensure_ascii=False, separators=(", ", ":"))
+    return str(value)
+
+
+def jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return float_json(value) if value == value and value not in (float("inf"), float("-inf")) else str(value)
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {render_value(k): jsonable(v) for k, v in value.items()}
+    return render_value(value)

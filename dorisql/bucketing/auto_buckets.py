@@ -29,7 +29,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from dorisql.catalog.model import BucketDecision
 from dorisql.errors import AnalysisError
 
 KB = 1024
@@ -332,3 +331,19 @@ def subsequent_buckets(
         reason=reason,
         history_bytes=window,
     )
+
+
+@dataclass(frozen=True)
+class BucketDecision:
+    """Why a partition has its bucket count (shown by SHOW BUCKETS, see README).
+
+    rule: "fixed" (BUCKETS n), "dynamic_partition.buckets", "auto-initial", "auto-subsequent".
+    """
+
+    rule: str
+    buckets: int
+    estimate_bytes: int | None = None
+    n: int | None = None
+    m: int | None = None
+    reason: str = ""
+    history_bytes: tuple[int, ...] = ()

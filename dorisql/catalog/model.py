@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 
 from dorisql.ast import CreateTable
+from dorisql.bucketing.auto_buckets import BucketDecision
 
 #: The text of a MAXVALUE bound in PartitionMeta.lower/upper.
 MAXVALUE_TEXT = "MAXVALUE"
@@ -24,22 +25,6 @@ ID_LAYOUT = 2
 #: The name and column of the hidden Delta partition columns.
 PARTITION_COLUMN = "__partition"
 BUCKET_COLUMN = "__bucket"
-
-
-@dataclass(frozen=True)
-class BucketDecision:
-    """Why a partition has its bucket count (shown by SHOW BUCKETS, see README).
-
-    rule: "fixed" (BUCKETS n), "dynamic_partition.buckets", "auto-initial", "auto-subsequent".
-    """
-
-    rule: str
-    buckets: int
-    estimate_bytes: int | None = None
-    n: int | None = None
-    m: int | None = None
-    reason: str = ""
-    history_bytes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

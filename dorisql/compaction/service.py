@@ -32,7 +32,6 @@ from dorisql.compaction import policy, producer
 from dorisql.compaction.executor import BASE, CUMULATIVE, MB, CompactionTask, _message, compact_tablet
 from dorisql.compaction.policy import CompactionConfig
 from dorisql.errors import CommitConflictError, DorisqlError
-from dorisql.jobs.runner import Job, frontend_interval
 from dorisql.session.session import Session
 from dorisql.storage.delta import DeltaStore, Snapshot
 from dorisql.tablets.consistency import table_storage
@@ -460,25 +459,3 @@ def _next_task(tables: dict[int, TableTablets], busy: set, kind: str, cfg, now: 
         chosen = pick(tablets, key, kind, cfg, now)
         if chosen.inputs:
             return tablets, key, chosen
-
-
-def _auto_compaction_on(session: Session) -> bool:
-    return session.frontend("disable_auto_compaction") != "true"
-
-
-def _job():
-
-    return Job(
-        name="compaction",
-        title="compaction",
-        run=run_pass,
-        interval=frontend_interval("compaction_check_interval_seconds"),
-        enabled=_auto_compaction_on,
-        # Reads Delta logs to choose; Spark starts only when a tablet is to be compacted, so a
-        # warehouse with nothing to compact never starts it (and the job runs with the catalog ones).
-        needs_spark=False,
-    )
-
-
-#: The background job (engine.scheduler.default_jobs): Doris's compaction producer.
-COMPACTION = _job()

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 
 from dorisql import ast
 from dorisql.clock import FixedClock, parse_now
-from dorisql.compaction.service import COMPACTION
+from dorisql.compaction.service import run_pass as run_compaction_pass
 from dorisql.config import Config, load_config
 from dorisql.errors import DamagedTableError, DorisqlError, ReadOnlyWarehouseError
 from dorisql.jobs.runner import BackgroundScheduler, Job, JobRun, frontend_interval, frontend_switch, run_job
 from dorisql.partitioning import dynamic
 from dorisql.session.session import Session
-from dorisql.statements.admin.trash import TRASH
+from dorisql.statements.admin.trash import run_trash_pass
 from dorisql.statements.ddl import partitions as parts
 from dorisql.statements.ddl.partitions import LAST_PASS_FORMAT, LAST_PASS_KEY
 
@@ -86,6 +86,33 @@ DYNAMIC_PARTITIONS = Job(
     run=run_pass,
     interval=frontend_interval("dynamic_partition_check_interval_seconds"),
     enabled=frontend_switch("dynamic_partition_enable"),
+)
+
+
+#: The frontend's trash daemon (Doris: the recycle bin daemon plus the BE trash sweeper).
+TRASH = Job(
+    name="trash",
+    title="trash",
+    run=run_trash_pass,
+    interval=frontend_interval("trash_check_interval_seconds"),
+    enabled=frontend_switch("trash_enable"),
+)
+
+
+def _auto_compaction_on(session: Session) -> bool:
+    return session.frontend("disable_auto_compaction") != "true"
+
+
+#: Doris's compaction producer (dorisql.compaction.service.run_pass).
+COMPACTION = Job(
+    name="compaction",
+    title="compaction",
+    run=run_compaction_pass,
+    interval=frontend_interval("compaction_check_interval_seconds"),
+    enabled=_auto_compaction_on,
+    # Reads Delta logs to choose; Spark starts only when a tablet is to be compacted, so a
+    # warehouse with nothing to compact never starts it (and the job runs with the catalog ones).
+    needs_spark=False,
 )
 
 

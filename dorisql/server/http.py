@@ -38,12 +38,12 @@ from dorisql import ast, logfile
 from dorisql.auth import privileges
 from dorisql.engine import Engine
 from dorisql.errors import AuthenticationError, DorisqlError
-from dorisql.server.stream_load_request import Outcome, parse_options, response
 from dorisql.session.access import authenticate_password
 from dorisql.session.committed import DISK_FULL_MESSAGE, disk_full
 from dorisql.session.visibility import Visibility, grants_of
 from dorisql.statements.ddl.colocation_groups import group_by_ids
 from dorisql.statements.load.stream_load import error_log_dir, stream_load
+from dorisql.statements.load.stream_load_options import Outcome, parse_options, response
 from dorisql.warehouse import validate_name
 
 __all__ = ["HttpListener", "DEFAULT_MAX_BODY_BYTES"]

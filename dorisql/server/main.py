@@ -42,7 +42,7 @@ from dorisql.server.context import SHUTDOWN_DEADLINE_SECONDS, Authenticator, Ser
 from dorisql.server.http import HttpListener
 from dorisql.server.mysql import MySQLListener
 from dorisql.session import failures
-from dorisql.shell.jvmlog import divert_jvm_stderr
+from dorisql.storage.jvm_stderr import divert_jvm_stderr
 from dorisql.storage.spark import create_session
 
 log = logging.getLogger("dorisql.server")

@@ -40,7 +40,6 @@ from mysql_mimic.constants import DEFAULT_SERVER_CAPABILITIES, KillKind
 from mysql_mimic.control import LocalControl
 from mysql_mimic.errors import MysqlError
 from mysql_mimic.results import ResultColumn, ResultSet
-from mysql_mimic.server import MysqlServer
 from mysql_mimic.session import BaseSession
 from mysql_mimic.stream import ConnectionClosed, MysqlStream
 from mysql_mimic.types import Capabilities, ColumnDefinition, ColumnType, ServerStatus, uint_len
@@ -63,14 +62,12 @@ from dorisql.errors import (
     UnknownDatabaseError,
     UnknownTableError,
 )
-from dorisql.result import Float32, Result
+from dorisql.result import Float32, Result, render_value
 from dorisql.server import wire
 from dorisql.server.context import SHUTDOWN_GRACE_SECONDS, ServerContext
 from dorisql.server.framing import CONNECT_TIMEOUT_SECONDS, HANDSHAKE_MAX_BYTES, LimitedStream, PacketTooLarge
 from dorisql.session import failures
 from dorisql.session.visibility import Visibility
-from dorisql.shell.execute import use_statement
-from dorisql.shell.formatting import render_value
 from dorisql.syntax import parse_one
 from dorisql.syntax.generator import quote_name
 from dorisql.syntax.input_limits import MAX_STATEMENT_BYTES
@@ -577,7 +574,7 @@ class ServerSession(BaseSession):
     @staticmethod
     def _use(engine: Engine, database: str) -> None:
 
-        engine.execute(parse_one(use_statement(database).text))
+        engine.execute(parse_one("USE " + quote_name(database)))
 
     def _execute(self, sql: str, single: bool = False) -> tuple[list[Result], DorisqlError | None]:
         """On the worker: parse with dorisql's grammar and run each statement."""
@@ -1057,37 +1054,74 @@ async def _async_rows(rows: list[bytes]):
         yield row
 
 
-class _MysqlServer(MysqlServer):
-    """mysql-mimic's server with `ServerConnection`; a client that breaks the protocol only
-    ends its own connection."""
+#: What the server says it can do: mysql-mimic's defaults, several statements in one query,
+#: several results in one answer, transactions.
+SERVER_CAPABILITIES = (
+    DEFAULT_SERVER_CAPABILITIES
+    | Capabilities.CLIENT_MULTI_STATEMENTS
+    | Capabilities.CLIENT_MULTI_RESULTS
+    | Capabilities.CLIENT_TRANSACTIONS
+)
 
-    def __init__(self, listener: MySQLListener, **kwargs: Any):
-        super().__init__(
-            session_factory=listener.new_session,
-            capabilities=DEFAULT_SERVER_CAPABILITIES
-            | Capabilities.CLIENT_MULTI_STATEMENTS
-            | Capabilities.CLIENT_MULTI_RESULTS
-            | Capabilities.CLIENT_TRANSACTIONS,
-            control=LocalControl(),
-            identity_provider=DorisIdentity(listener.context),
-            **kwargs,
-        )
-        self.listener = listener
 
-    async def _client_connected_cb(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        session = self.listener.new_session()
+class MySQLListener:
+    """The MySQL protocol on ``host:port``: an asyncio loop on its own thread; each connection's
+    statements on the connection's own worker thread."""
+
+    def __init__(self, context: ServerContext, host: str, port: int):
+        self.context = context
+        self.host = host
+        self.port = port
+        self.connections = Connections()
+        self.tasks: set[asyncio.Task] = set()
+        self.control = LocalControl()
+        self.identity_provider = DorisIdentity(context)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._server: asyncio.Server | None = None
+
+    def new_session(self) -> ServerSession:
+        return ServerSession(self.context, self.connections)
+
+    @property
+    def bound_port(self) -> int:
+        """The port actually bound (``port`` 0 picks a free one)."""
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[1]
+
+    def start(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            self._server = loop.run_until_complete(
+                asyncio.start_server(self.serve_connection, host=self.host, port=self.port, reuse_address=True)
+            )
+        except OSError:
+            loop.close()
+            raise
+        self.port = self.bound_port
+        self._thread = threading.Thread(target=loop.run_forever, name="dorisql-mysql", daemon=True)
+        self._thread.start()
+
+    async def serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One client, from the handshake to the end of its connection, with dorisql's
+        `ServerConnection` (built on mysql-mimic's public `Connection`) on a `LimitedStream`;
+        a client that breaks the protocol ends only its own connection. The asyncio server's
+        callback: mysql-mimic's `MysqlServer` has no public way to choose the connection class
+        or stream, so dorisql runs the asyncio server itself."""
+        session = self.new_session()
         stream = LimitedStream(MysqlStream(reader, writer), HANDSHAKE_MAX_BYTES, _framing_error)
         connection = ServerConnection(
             stream=stream,
             session=session,
             control=self.control,
-            server_capabilities=self.capabilities,
+            server_capabilities=SERVER_CAPABILITIES,
             identity_provider=self.identity_provider,
         )
-        connection.connection_id = self.listener.connections.next_id()
+        connection.connection_id = self.connections.next_id()
         task = asyncio.current_task()
         if task is not None:
-            self.listener.tasks.add(task)
+            self.tasks.add(task)
         try:
             await connection.start()
         except (
@@ -1103,48 +1137,11 @@ class _MysqlServer(MysqlServer):
             log.info("connection %s ended: %s", connection.connection_id, type(exc).__name__)
         finally:
             if task is not None:
-                self.listener.tasks.discard(task)
+                self.tasks.discard(task)
             try:
                 writer.close()
             except RuntimeError:  # the loop is already stopping
                 pass
-
-
-class MySQLListener:
-    """The MySQL protocol on ``host:port``: an asyncio loop on its own thread; each connection's
-    statements on the connection's own worker thread."""
-
-    def __init__(self, context: ServerContext, host: str, port: int):
-        self.context = context
-        self.host = host
-        self.port = port
-        self.connections = Connections()
-        self.tasks: set[asyncio.Task] = set()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._server: _MysqlServer | None = None
-
-    def new_session(self) -> ServerSession:
-        return ServerSession(self.context, self.connections)
-
-    @property
-    def bound_port(self) -> int:
-        """The port actually bound (``port`` 0 picks a free one)."""
-        assert self._server is not None
-        return self._server.sockets()[0].getsockname()[1]
-
-    def start(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        self._server = _MysqlServer(self)
-        try:
-            loop.run_until_complete(self._server.start_server(host=self.host, port=self.port, reuse_address=True))
-        except OSError:
-            loop.close()
-            raise
-        self.port = self.bound_port
-        self._thread = threading.Thread(target=loop.run_forever, name="dorisql-mysql", daemon=True)
-        self._thread.start()
 
     def stop(self) -> None:
         loop, server = self._loop, self._server

@@ -32,8 +32,8 @@ from dorisql.server.main import run_server as serve
 from dorisql.shell.batch import BatchRunner, run_batch
 from dorisql.shell.execute import use_statement
 from dorisql.shell.formatting import format_error
-from dorisql.shell.jvmlog import divert_jvm_stderr
 from dorisql.shell.script import decode_script, read_script
+from dorisql.storage.jvm_stderr import divert_jvm_stderr
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

@@ -21,7 +21,6 @@ lines wrapped at `HELP_WIDTH` columns.
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import decimal
 import io
 import json
@@ -29,7 +28,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from dorisql.result import Float32, float_json, float_text
+from dorisql.result import Float32, jsonable, render_value
 
 FORMATS = ("table", "tsv", "csv", "json", "jsonl")
 
@@ -44,39 +43,6 @@ _RESET = "\x1b[0m"
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, decimal.Decimal))
-
-
-def render_value(value: Any, null: str = "NULL") -> str:
-    """One value as the mysql client shows it."""
-    if value is None:
-        return null
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, float):  # FLOAT and DOUBLE digits as Doris prints them
-        return float_text(value)
-    if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, (dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, decimal.Decimal):
-        return format(value, "f")
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value).decode("utf-8", errors="replace")
-    if isinstance(value, (list, tuple, dict)):
-        return json.dumps(_jsonable(value), ensure_ascii=False, separators=(", ", ":"))
-    return str(value)
-
-
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return float_json(value) if value == value and value not in (float("inf"), float("-inf")) else str(value)
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {render_value(k): _jsonable(v) for k, v in value.items()}
-    return render_value(value)
 
 
 def display_width(text: str) -> int:
@@ -197,7 +163,7 @@ def format_csv(columns: Sequence[str], rows: Sequence[Sequence[Any]], header: bo
 
 def format_json(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     names = [str(c) for c in columns]
-    objects = [{name: _jsonable(value) for name, value in zip(names, row)} for row in rows]
+    objects = [{name: jsonable(value) for name, value in zip(names, row)} for row in rows]
     return json.dumps(objects, ensure_ascii=False)
 
 

@@ -48,9 +48,9 @@ from dorisql.shell.completer import DorisCompleter, Names
 from dorisql.shell.execute import error_line, execute_command, use_statement
 from dorisql.shell.formatting import format_error, format_result
 from dorisql.shell.highlighting import DorisLexer
-from dorisql.shell.jvmlog import divert_jvm_stderr
 from dorisql.shell.progress import ProgressLine, wait_with_progress
 from dorisql.shell.script import Command, buffer_complete, client_command, iter_script, read_script, split_buffer
+from dorisql.storage.jvm_stderr import divert_jvm_stderr
 
 _REFRESH_AFTER = re.compile(r"^\s*(CREATE|DROP|ALTER|USE|TRUNCATE|RENAME|INSERT|SOURCE)\b", re.IGNORECASE)
 _SHELL_HELP = re.compile(r"^\s*(help|\\h|\?)\s*;?\s*$", re.IGNORECASE)

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from dorisql import ast
 from dorisql.ast import MAXVALUE
-from dorisql.catalog.model import BucketDecision, DynamicState, PartitionMeta, TableMeta
+from dorisql.bucketing.auto_buckets import BucketDecision
+from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
 
 T0 = dt.datetime(2020, 5, 29, 10, 0, 0, 123456)
 

@@ -15,9 +15,10 @@ import pytest
 
 from dorisql import ast
 from dorisql.ast import MAXVALUE
+from dorisql.bucketing.auto_buckets import BucketDecision
 from dorisql.catalog import codec
 from dorisql.catalog.codec import CodecError, decode, encode
-from dorisql.catalog.model import BucketDecision, DynamicState, PartitionMeta, TableMeta
+from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
 
 sys.path.insert(0, str(Path(__file__).parent))
 import catalog_samples as samples  # noqa: E402

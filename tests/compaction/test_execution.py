@@ -15,6 +15,7 @@ from deltalake import DeltaTable
 
 from dorisql.compaction import executor, service
 from dorisql.errors import CommitConflictError
+from dorisql.jobs import scheduler
 from dorisql.statements.load.insert import scan_table
 from dorisql.tablets.merge import merge_with_merged
 
@@ -228,7 +229,7 @@ def test_the_background_job_follows_the_switches(engine):
     before = everything(engine, "bg")
 
     def pass_over_bg():
-        report = run_job(service.COMPACTION, engine).report
+        report = run_job(scheduler.COMPACTION, engine).report
         return None if report is None else [t for t in report.tasks if t.table == "d.bg"]
 
     assert pass_over_bg() == []  # the table property

@@ -572,7 +572,7 @@ def test_show_catalog_recycle_bin_filters_by_name(engine):
 
 def test_retention_settings_and_the_job_switch(engine):
     from dorisql.jobs.runner import run_job
-    from dorisql.statements.admin.trash import TRASH
+    from dorisql.jobs.scheduler import TRASH
 
     run(engine, 'ADMIN SET FRONTEND CONFIG ("catalog_trash_expire_second" = "60", "trash_enable" = "off")')
     assert engine.frontend("catalog_trash_expire_second") == "60" and engine.frontend("trash_enable") == "false"

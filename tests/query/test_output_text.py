@@ -11,7 +11,8 @@ from dorisql import ast
 from dorisql.errors import AnalysisError
 from dorisql.query.planner import expression_spark_sql, name_columns
 from dorisql.result import Float32, Result, float_text
-from dorisql.shell.formatting import format_result, render_value
+from dorisql.shell.formatting import format_result
+from dorisql.result import render_value
 from dorisql.syntax import parse_one
 from dorisql.syntax.dialect import parse_query
 from dorisql.translate.functions import translate_functions

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dorisql.errors import AnalysisError, NotSupportedError
-from dorisql.server.stream_load_request import ColumnMapping, Outcome, parse_options, response
+from dorisql.statements.load.stream_load_options import ColumnMapping, Outcome, parse_options, response
 
 
 def test_defaults_are_dorises():

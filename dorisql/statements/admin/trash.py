@@ -40,7 +40,6 @@ from dorisql import ast
 from dorisql.catalog.base import RECYCLED_DATABASE, RECYCLED_PARTITION, RECYCLED_TABLE, RecycleBinEntry
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import DorisqlError
-from dorisql.jobs.runner import Job, frontend_interval, frontend_switch
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import finish_pending_drops, has_pending_drops
@@ -303,17 +302,7 @@ def _remove_empty_database_folder(session: Session, name: str) -> None:
         pass
 
 
-# ---------------------------------------------------------------------- the job and ADMIN CLEAN TRASH
-
-
-#: The frontend's trash daemon (Doris: the recycle bin daemon plus the BE trash sweeper).
-TRASH = Job(
-    name="trash",
-    title="trash",
-    run=run_trash_pass,
-    interval=frontend_interval("trash_check_interval_seconds"),
-    enabled=frontend_switch("trash_enable"),
-)
+# ------------------------------------------------------------- ADMIN CLEAN TRASH (the job: jobs.scheduler)
 
 
 def admin_clean_trash(session: Session, stmt: ast.AdminCleanTrash) -> Result:

@@ -11,7 +11,8 @@ import shutil
 
 from dorisql import ast
 from dorisql.bucketing import auto_buckets as auto
-from dorisql.catalog.model import BucketDecision, TableMeta
+from dorisql.bucketing.auto_buckets import BucketDecision
+from dorisql.catalog.model import TableMeta
 from dorisql.partitioning.keys import sorted_partition_names
 from dorisql.session.session import Session
 from dorisql.statements.ddl.colocation_groups import check_create, member_decision

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from dorisql import ast
+from dorisql.bucketing.auto_buckets import BucketDecision
 from dorisql.catalog.base import GLOBAL_GROUP_PREFIX, ColocationGroup
 from dorisql.catalog.colocation import (
     COLOCATE_WITH,
@@ -17,7 +18,7 @@ from dorisql.catalog.colocation import (
     colocate_name,
     doris_type_name,
 )
-from dorisql.catalog.model import BucketDecision, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError
 from dorisql.result import Result
 from dorisql.session.session import Session

@@ -1,5 +1,5 @@
 """CREATE TABLE ... AS SELECT, CREATE TABLE ... LIKE and UPDATE (the column and query rules are
-in dorisql.analysis.ctas_rules, pure).
+in dorisql.translate.ctas_columns, pure).
 
 CTAS commits in this order: the Delta table in a fresh id folder, the query's rows in one Delta
 commit into it, then the catalog entry. Until that last step nothing names the folder: a failure
@@ -14,7 +14,6 @@ import dataclasses
 
 from dorisql import ast
 from dorisql.analysis.checks import check_create_table, normalize_create_table
-from dorisql.analysis.ctas_rules import ctas_columns, ctas_definition, query_origins, update_query
 from dorisql.errors import AlreadyExistsError, DorisqlError, LoadError
 from dorisql.partitioning.keys import partition_items
 from dorisql.result import Result
@@ -22,6 +21,7 @@ from dorisql.session.session import Session
 from dorisql.statements.ddl import table_ddl as ddl
 from dorisql.statements.load import insert as dml
 from dorisql.syntax.queries import query_tables
+from dorisql.translate.ctas_columns import ctas_columns, ctas_definition, query_origins, update_query
 
 
 def create_table_as_select(session: Session, stmt: ast.CreateTable) -> Result:

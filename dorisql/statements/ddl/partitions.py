@@ -19,7 +19,7 @@ from dorisql.bucketing import auto_buckets as auto
 from dorisql.catalog.model import LEGACY_LAYOUT, DynamicState, PartitionMeta, TableMeta
 from dorisql.catalog.recycle_entries import files_by_partition, partition_entries
 from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError
-from dorisql.partitioning import dynamic, keys, temporary
+from dorisql.partitioning import auto_partitions, dynamic, keys, temporary
 from dorisql.partitioning.keys import build_partitions, component_text, partition_columns
 from dorisql.result import Result
 from dorisql.session.session import Session
@@ -595,13 +595,11 @@ def run_dynamic_pass(session: Session, meta: TableMeta) -> tuple[TableMeta, list
 def _apply_retention_count(session: Session, meta: TableMeta) -> tuple[TableMeta, list[str], list[str]]:
     """AUTO RANGE tables with partition.retention_count N: drop the historical partitions beyond
     the N with the largest values (dorisql.partitioning.auto_partitions.retention_drops)."""
-    from dorisql.partitioning import auto_partitions as auto
-
     part = meta.definition.partition
-    keep = auto.retention_count(meta.definition.properties)
+    keep = auto_partitions.retention_count(meta.definition.properties)
     if keep is None or part is None or not part.auto_partition or part.kind.upper() != "RANGE":
         return meta, [], []
-    doomed = auto.retention_drops(meta.partitions, session.now(), keep)
+    doomed = auto_partitions.retention_drops(meta.partitions, session.now(), keep)
     if not doomed:
         return meta, [], []
     meta = drop_partitions(session, meta, doomed, reason="dorisql partition.retention_count")
@@ -631,6 +629,7 @@ def _idle_memo_key(session: Session, meta: TableMeta, props, now: dt.datetime):
         now_local = dynamic.localize_now(now, props.zone, zone_name)
     except Exception:  # let the full planner report it
         return None, None
+    period: dt.date  # the UTC hour (a datetime) or the local date
     if props.time_unit == "HOUR":
         period = now_local.astimezone(dt.timezone.utc).replace(minute=0, second=0, microsecond=0)
     else:

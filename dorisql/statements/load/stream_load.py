@@ -53,15 +53,15 @@ from dorisql.errors import (
     UnknownDatabaseError,
     UnknownTableError,
 )
-from dorisql.query.planner import expression_spark_sql
-from dorisql.server.stream_load_request import ColumnMapping, Outcome, StreamLoadOptions
 from dorisql.session import failures
 from dorisql.session.committed import DISK_FULL_MESSAGE, disk_full
 from dorisql.session.session import Session
 from dorisql.statements.load.insert import load_frame, rejected_rows
+from dorisql.statements.load.stream_load_options import ColumnMapping, Outcome, StreamLoadOptions
 from dorisql.storage.locks import file_lock
 from dorisql.tablets.consistency import meta_dir
 from dorisql.tablets.tables import column
+from dorisql.translate.expressions import expression_spark_sql
 from dorisql.warehouse import staging_dir
 
 __all__ = ["stream_load", "error_log_dir", "body_dir", "LABEL_KEY"]
@@ -397,8 +397,6 @@ def _header_expression(text: str, what: str):
     syntax, allowed functions only, no table or query: engine.query.expression_spark_sql), so a
     header reaches no more than a SELECT may: no reflect(), no file read by path."""
     from pyspark.sql import functions as F
-
-    from dorisql.errors import DorisqlError
 
     try:
         sql = expression_spark_sql(text)

@@ -22,6 +22,7 @@ from dorisql.errors import AnalysisError
 from dorisql.result import Result, size_text
 from dorisql.session.session import Session
 from dorisql.statements.admin.compact import show_compactions
+from dorisql.statements.ddl import colocation_groups
 from dorisql.tablets.partition_sizes import table_stats
 
 #: FeConstants.null_string: what a proc row shows for "no value".
@@ -168,9 +169,7 @@ def statistic(session: Session) -> Result:
 
 
 def _colocation(session: Session, path: str) -> Result:
-    from dorisql.statements.ddl.colocation_groups import show_proc
-
-    return show_proc(session, path)
+    return colocation_groups.show_proc(session, path)
 
 
 def _compactions(session: Session, path: str) -> Result:

@@ -175,9 +175,9 @@ def update_query(stmt: ast.Update, definition: ast.CreateTable, db: str) -> str:
     qualifier = f"`{stmt.alias or table_name}`"
     items = []
     for c in definition.columns:
-        expr = assigned.pop(c.name.lower(), None)
-        if expr is not None:
-            items.append(f"{expr} AS `{c.name}`")
+        value = assigned.pop(c.name.lower(), None)
+        if value is not None:
+            items.append(f"{value} AS `{c.name}`")
         elif c.on_update:
             items.append(f"{c.on_update} AS `{c.name}`")
         else:
