@@ -12,10 +12,12 @@ Where the numbers come from:
   long the statement has run and how many rows it has processed.
 - rows processed: the "number of output rows" SQL metrics of the running query, which
   executors report with their heartbeats while tasks run; rows and bytes written: the output
-  metrics of the active stages, counted as their tasks finish. Both come from Spark's status
-  store, the data behind its REST status API (`org.apache.spark.status.api.v1.StageData`), which
-  dorisql reads through the JVM because it runs Spark without the web UI that serves that API.
-  When Spark cannot answer, the line shows the task counts alone.
+  metrics of the active stages, counted as their tasks finish. PySpark has no public source
+  for either: both come from Spark's status store, the data behind its REST status API
+  (`org.apache.spark.status.api.v1.StageData`), which dorisql reads through the JVM
+  (`dorisql.storage.spark.status_store`, the one private door) because it runs Spark without
+  the web UI that serves that API. When Spark cannot answer, the line shows the task counts
+  alone.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from dorisql.engine import Engine
+from dorisql.storage.spark import status_store
 
 #: The running queries' SQL metrics looked at (the newest executions; older ones are done).
 
@@ -112,7 +115,7 @@ class SparkProgress:
     def _rows_processed(self, spark) -> int:
         """The largest row count of any operator of the running queries: the rows read so far."""
         try:
-            store = spark._jsparkSession.sharedState().statusStore()
+            store = status_store(spark, sql=True)
             count = store.executionsCount()
             recent = store.executionsList(max(0, count - RECENT_EXECUTIONS), RECENT_EXECUTIONS)
             rows = 0
@@ -155,7 +158,7 @@ def _stages(tracker) -> tuple[StageProgress, ...]:
 def _written(spark) -> tuple[int, int]:
     """Rows and bytes the active stages' finished tasks wrote."""
     try:
-        stages = spark.sparkContext._jsc.sc().statusStore().activeStages()
+        stages = status_store(spark).activeStages()
         rows = size = 0
         for i in range(stages.size()):
             stage = stages.apply(i)

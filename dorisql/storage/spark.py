@@ -212,6 +212,24 @@ def forget_dead(session) -> None:
         context._jsc = None
 
 
+def status_store(session, sql: bool = False):
+    """Spark's status store of an in-process session, read through the JVM: the data behind
+    Spark's REST status API (`org.apache.spark.status.AppStatusStore`: stages and their output
+    metrics, executors) or, with `sql`, the SQL executions and their metrics
+    (`org.apache.spark.sql.execution.ui.SQLAppStatusStore`).
+
+    The one place dorisql reads a running Spark's figures past PySpark's public API (`is_alive`
+    and `forget_dead` look at PySpark's own state of a JVM, which PySpark has no public word
+    for either): PySpark's public `StatusTracker` knows task counts only, and Spark's public
+    REST API, which serves these figures, needs the web UI that dorisql turns off
+    (``spark.ui.enabled``). So it takes PySpark's handle on the JVM session, the private
+    `SparkSession._jsparkSession`. Not for Spark Connect sessions (no JVM here): see
+    `is_connect`.
+    """
+    jvm_session = session._jsparkSession
+    return jvm_session.sharedState().statusStore() if sql else jvm_session.sparkContext().statusStore()
+
+
 def is_connect(session) -> bool:
     """A Spark Connect session: no SparkContext, no JVM in this process (docs/deployment.md)."""
     return type(session).__module__.startswith("pyspark.sql.connect")
@@ -270,7 +288,7 @@ def executors(session, master: str | None, wait_seconds: float = 30.0) -> list[E
     up to `wait_seconds` (Spark's own ``spark.scheduler.maxRegisteredResourcesWaitingTime``) for
     the first ones. Not for Spark Connect sessions (no SparkContext here): see `is_connect`.
     """
-    store = session.sparkContext._jsc.sc().statusStore()
+    store = status_store(session)
     local = is_local_master(master)
 
     def registered() -> list[Executor]:
