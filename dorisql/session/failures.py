@@ -13,7 +13,9 @@ One place decides, by the kind of failure:
   device", as Doris says it;
 - anything else: "Internal error (see <log file>)".
 
-Spark and deltalake are only inspected when they are already loaded: this module imports neither.
+Spark and deltalake are only inspected when they are already loaded: this module imports neither
+(an error of one cannot come from a library never loaded, and loading either takes long). py4j,
+small, is imported where a failure is examined.
 """
 
 from __future__ import annotations
@@ -222,15 +224,17 @@ def is_spark_analysis_error(exc: BaseException) -> bool:
 
 
 def _is_py4j_failure(exc: BaseException) -> bool:
-    protocol = sys.modules.get("py4j.protocol")
-    return protocol is not None and isinstance(exc, protocol.Py4JError)
+    from py4j.protocol import Py4JError
+
+    return isinstance(exc, Py4JError)
 
 
 def _is_java_exception(exc: BaseException) -> bool:
     """A Java exception came back through py4j: the JVM is alive and answered (unless it ran
     out of memory, after which it cannot be trusted)."""
-    protocol = sys.modules.get("py4j.protocol")
-    if protocol is None or not isinstance(exc, protocol.Py4JJavaError):
+    from py4j.protocol import Py4JJavaError
+
+    if not isinstance(exc, Py4JJavaError):
         return False
     return not any(name.endswith("OutOfMemoryError") for name, _ in java_causes(exc))
 
