@@ -31,7 +31,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dorisql.catalog.postgres import PostgresCatalog, redact
+from dorisql.catalog.postgres import PostgresCatalog
+from dorisql.catalog.urls import redact
 from dorisql.catalog.store import SqliteCatalog
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,6 @@
-"""Users and privileges, as Doris has them: password hashes (`passwords`), privilege names, grants
-and the privileges each statement needs (`privileges`), and the users as the catalog stores them
-with login and the per-statement check (`users`). All pure but `users`, which reads the catalog.
+"""Users and privileges as Doris has them, pure: password hashes (`passwords`), privilege names,
+grants and the privileges each statement needs (`privileges`). Logging in and checking a session's
+statements against the catalog's grants: dorisql.session.access.
+
+Layer: above syntax; below catalog.
 """

@@ -1,9 +1,13 @@
 """Doris-level metadata: the model (`model`), its JSON form (`codec`), the interface every backend
-implements (`base.Catalog`), the SQL store both backends share (`store.SqlCatalog`), the embedded
-SQLite backend (`store.SqliteCatalog`) and the PostgreSQL one (`postgres.PostgresCatalog`).
+implements (`base.Catalog`, whose `update_table` is the one door for table changes), the SQL store
+both backends share (`store.SqlCatalog`), the embedded SQLite backend (`store.SqliteCatalog`), the
+PostgreSQL one (`postgres.PostgresCatalog`), catalog URLs (`urls`), recycle bin entries
+(`recycle_entries`) and colocation group rules (`colocation`).
 
-`open_catalog` picks the backend for a warehouse. The stores are imported on first use so that
-code needing only `dorisql.catalog.model` loads neither SQLite nor psycopg.
+`open_catalog` picks the backend for a warehouse; psycopg loads only for a PostgreSQL catalog.
+
+Layer: above storage (the locks a PostgreSQL catalog serves) and auth (the grants it stores);
+below session. Imports no Spark.
 """
 
 from __future__ import annotations
@@ -12,8 +16,8 @@ import os
 import threading
 
 from dorisql.catalog.base import Catalog, ColocationGroup, DatabaseMeta
-from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
 from dorisql.catalog.store import SqliteCatalog
+from dorisql.catalog.urls import is_postgres_url, redact, sqlite_path
 from dorisql.errors import CatalogError
 from dorisql.storage.locks import LockService, use_lock_service
 from dorisql.warehouse import catalog_file
@@ -53,6 +57,9 @@ def open_catalog(warehouse_root: str | os.PathLike[str], url: str | None = None)
             f"unknown catalog URL '{redact(url)}': expected postgresql://user@host:port/database "
             "(or leave --catalog out for the SQLite catalog in the warehouse)"
         )
+    # Imported here, not at the top: psycopg (half a second) loads only for a PostgreSQL catalog.
+    from dorisql.catalog.postgres import PostgresCatalog  # noqa: PLC0415
+
     catalog = PostgresCatalog(url)
     with _urls_guard:
         _urls[os.path.abspath(warehouse_root)] = url
@@ -63,14 +70,3 @@ def open_catalog(warehouse_root: str | os.PathLike[str], url: str | None = None)
             service = _lock_services[url] = catalog.lock_service()
     use_lock_service(warehouse_root, service)
     return catalog
-
-
-def sqlite_path(url: str) -> str:
-    """The file of a ``sqlite:///path/to/catalog.db`` URL (SQLAlchemy's form: three slashes and a
-    relative path, four and an absolute one; a bare path after ``sqlite:`` works too)."""
-    rest = url[len("sqlite:") :]
-    if rest.startswith("///"):
-        rest = rest[3:]
-    elif rest.startswith("//"):
-        rest = rest[2:]
-    return os.path.abspath(os.path.expanduser(rest))

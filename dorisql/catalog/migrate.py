@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
-from dorisql.catalog import sqlite_path
-from dorisql.catalog.postgres import PostgresCatalog, is_postgres_url, redact
+from dorisql.catalog.postgres import PostgresCatalog
 from dorisql.catalog.store import SqlCatalog, SqliteCatalog
+from dorisql.catalog.urls import is_postgres_url, redact, sqlite_path
 from dorisql.errors import CatalogError
 
 __all__ = ["migrate", "open_url", "COPIED_TABLES"]

@@ -33,11 +33,12 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import psycopg
 
 from dorisql.catalog.store import _MIGRATIONS, _SCHEMA, FIRST_ID, SCHEMA_VERSION, Conn, SqlCatalog
+from dorisql.catalog.urls import is_postgres_url, redact
 from dorisql.errors import CatalogError
 
 __all__ = ["PostgresCatalog", "AdvisoryLocks", "redact", "is_postgres_url"]
@@ -47,21 +48,8 @@ __all__ = ["PostgresCatalog", "AdvisoryLocks", "redact", "is_postgres_url"]
 _WRITER_KEY = (0x646F7269, 1)
 
 
-def is_postgres_url(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
 
 
-def redact(url: str) -> str:
-    """The URL without its password (``postgresql://user@host:5432/db``)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "postgresql://…"
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rpartition("@")[2]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}@{netloc}" if user else netloc))
 
 
 def _scrub(text: str, url: str) -> str:

@@ -1,4 +1,5 @@
-"""TODO docstring"""
+"""Recycle bin entries for the partitions a table change drops: each with the files its Delta
+partition value holds in the snapshot the drop removes (RECOVER PARTITION adds them back)."""
 
 from __future__ import annotations
 

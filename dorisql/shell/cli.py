@@ -22,7 +22,6 @@ import os
 import sys
 
 from dorisql import __version__
-from dorisql.catalog.migrate import migrate
 from dorisql.config import ConfigError, load_config, parse_assignment, remote_url, state_dir
 from dorisql.engine import Engine
 from dorisql.errors import DorisqlError
@@ -305,6 +304,9 @@ def run_catalog(args) -> int:
     """``dorisql catalog migrate --from URL --to URL`` (dorisql.catalog.migrate)."""
 
     try:
+        # Imported here, not at the top: psycopg loads only when a catalog is migrated.
+        from dorisql.catalog.migrate import migrate  # noqa: PLC0415
+
         counts = migrate(args.source, args.target)
     except DorisqlError as err:
         print(f"dorisql catalog migrate: {err}", file=sys.stderr)

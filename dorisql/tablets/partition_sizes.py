@@ -1,4 +1,5 @@
-"""TODO docstring"""
+"""Each live partition's size and row count, from the Delta log (SHOW DATA, SHOW PROC, BUCKETS AUTO's
+history)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""TODO docstring"""
+"""How often this process's queries read each tablet (Doris's scan_frequency), which the
+compaction producer weighs: counted by `dorisql.tablets.read`, read by `dorisql.compaction.service`."""
 
 from __future__ import annotations
 

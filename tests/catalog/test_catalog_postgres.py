@@ -17,8 +17,9 @@ import pytest
 from dorisql.catalog import open_catalog
 from dorisql.catalog.base import RECYCLED_TABLE, LoadRecord, UserEntry
 from dorisql.catalog.migrate import migrate
-from dorisql.catalog.postgres import PostgresCatalog, redact
+from dorisql.catalog.postgres import PostgresCatalog
 from dorisql.catalog.store import SqliteCatalog
+from dorisql.catalog.urls import redact
 from dorisql.errors import CatalogError, CommitConflictError
 from dorisql.storage.locks import LOCK_FILE, table_lock, tablet_lock, use_lock_service
 

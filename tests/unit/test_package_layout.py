@@ -21,6 +21,10 @@ LAZY_PROJECT_IMPORTS = {
     # Batch mode (-e, -f, a pipe) never loads prompt-toolkit: the interactive shell is imported
     # only when it starts (tests/shell/test_shell_cli.py checks it).
     ("dorisql.shell.cli", "dorisql.shell.repl"),
+    # psycopg (half a second at start-up) loads only for a PostgreSQL catalog, and for
+    # `dorisql catalog migrate`.
+    ("dorisql.catalog", "dorisql.catalog.postgres"),
+    ("dorisql.shell.cli", "dorisql.catalog.migrate"),
 }
 
 
