@@ -13,7 +13,7 @@ from dorisql.errors import DorisqlError
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements import dispatch
-from dorisql.statements.show.client_metadata import INFORMATION_SCHEMA, SCHEMA_TABLES
+from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, SCHEMA_TABLES
 
 __all__ = ["Engine"]
 

@@ -6,8 +6,6 @@ after it (what the user may see). Failures of any other kind become dorisql erro
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
 
 from dorisql import ast, logfile
 from dorisql.errors import AnalysisError, CancelledError, DorisqlError, NotSupportedError, ReadOnlyWarehouseError
@@ -18,14 +16,13 @@ from dorisql.session.session import Session
 from dorisql.statements import session_statements
 from dorisql.statements.admin import check_table, compact, users
 from dorisql.statements.ddl import colocation_groups, create_as, table_ddl
+from dorisql.statements.handler import Handler, Handlers
 from dorisql.statements.load import delete, insert
 from dorisql.statements.show import client_metadata, objects
-from dorisql.statements.show.client_metadata import INFORMATION_SCHEMA, is_information_schema
+from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
 from dorisql.syntax.cancel import cancellable
 
-Handler = Callable[[Session, Any], Result]
-
-HANDLERS: dict[type, Handler] = {
+HANDLERS: Handlers = {
     **session_statements.HANDLERS,
     **table_ddl.HANDLERS,
     **objects.HANDLERS,

@@ -9,7 +9,8 @@ from dorisql.errors import AnalysisError, UnknownDatabaseError
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.settings import check_frontend_setting, normalize_bool
-from dorisql.statements.show.client_metadata import INFORMATION_SCHEMA, is_information_schema
+from dorisql.statements.handler import Handlers
+from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
 
 
 def use(session: Session, stmt: ast.Use) -> Result:
@@ -57,7 +58,7 @@ def admin_set_frontend_config(session: Session, stmt: ast.AdminSetFrontendConfig
     return Result.ok()
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.Use: use,
     ast.SetVariable: set_variable,
     ast.Sync: sync,

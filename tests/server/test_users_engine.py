@@ -72,7 +72,7 @@ def test_a_user_sees_and_reads_only_what_was_granted(root, make_engine, warehous
     ]  # as Doris: everyone sees it
     assert ana.execute_sql("SHOW TABLES FROM sales")[0].rows == [("orders",), ("refunds",)]
     # information_schema shows the same (the rows a SELECT of it reads)
-    from dorisql.statements.show.client_metadata import schema_table_rows
+    from dorisql.statements.show.information_schema import schema_table_rows
 
     user_tables = {(r["TABLE_SCHEMA"], r["TABLE_NAME"]) for r in schema_table_rows(ana, "tables")}
     assert {t for t in user_tables if t[0] != "information_schema"} == {("sales", "orders"), ("sales", "refunds")}

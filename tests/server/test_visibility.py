@@ -27,7 +27,7 @@ from dorisql.errors import AccessDeniedError, UnknownTableError
 from dorisql.server.http import HttpListener
 from dorisql.session.access import authorize
 from dorisql.statements.load.stream_load import error_log_dir
-from dorisql.statements.show.client_metadata import schema_table_rows
+from dorisql.statements.show.information_schema import schema_table_rows
 from dorisql.syntax import parse
 
 DDL = """
