@@ -69,6 +69,11 @@ def err(stmt, pattern, exc=AnalysisError):
 
 def test_seed_tables_pass():
     A.check(SEED)
+    # passed as written: Doris's seed table keeps its keys, buckets and partitions
+    checked = A.normalize_create_table(SEED)
+    assert checked.keys == SEED.keys and checked.distribution == SEED.distribution
+    assert [p.name for p in checked.partition.items] == ["p201701", "p201702", "p201703", "p2018"]
+    assert [c.name for c in checked.columns] == [c.name for c in SEED_COLUMNS]
     lst = dataclasses.replace(
         SEED,
         partition=PartitionBy(
@@ -82,6 +87,8 @@ def test_seed_tables_pass():
         ),
     )
     A.check(lst)
+    listed = A.normalize_create_table(lst).partition
+    assert listed.kind == "LIST" and [len(p.values) for p in listed.items] == [3, 2, 1]
 
 
 def test_defaults():
@@ -445,6 +452,7 @@ def test_the_reserved_names_are_the_hidden_columns_dorisql_writes():
 )
 def test_column_names_doris_accepts(name):
     A.check(with_column(name))
+    assert [c.name for c in A.normalize_create_table(with_column(name)).columns] == ["k", name]  # kept as written
 
 
 def test_doris_suite_column_names_are_refused_with_their_message():
@@ -542,12 +550,19 @@ def test_unknown_table_properties_are_refused():
     )
     from dorisql.syntax import parse
 
-    parse(
-        DUP.format(col="v INT") + " PROPERTIES ('replication_allocation' = 'tag.location.default: 1', "
-        "'light_schema_change' = 'true', 'compression' = 'zstd', 'binlog.enable' = 'false', "
-        "'bloom_filter_columns' = 'v', 'storage_format' = 'V2', 'enable_light_delete' = 'true', "
-        "'estimate_partition_size' = '10G', 'distribution_hash_type' = 'crc32')"
+    known = (
+        ("replication_allocation", "tag.location.default: 1"),
+        ("light_schema_change", "true"),
+        ("compression", "zstd"),
+        ("binlog.enable", "false"),
+        ("bloom_filter_columns", "v"),
+        ("storage_format", "V2"),
+        ("enable_light_delete", "true"),
+        ("estimate_partition_size", "10G"),
+        ("distribution_hash_type", "crc32"),
     )
+    (stmt,) = parse(DUP.format(col="v INT") + " PROPERTIES (" + ", ".join(f"'{k}' = '{v}'" for k, v in known) + ")")
+    assert stmt.properties == known
 
 
 def test_distribution_hash_type():
@@ -580,13 +595,14 @@ def test_defaults_on_complex_columns(col, message):
 def test_allowed_defaults_on_complex_columns():
     from dorisql.syntax import parse
 
-    for col in (
-        "a ARRAY<INT> DEFAULT '[]'",
-        "a ARRAY<INT> DEFAULT NULL",
-        "m MAP<INT, INT> DEFAULT NULL",
-        "j JSON NULL",
+    for col, default in (
+        ("a ARRAY<INT> DEFAULT '[]'", Literal("[]", "string")),
+        ("a ARRAY<INT> DEFAULT NULL", Literal(None, "null")),
+        ("m MAP<INT, INT> DEFAULT NULL", Literal(None, "null")),
+        ("j JSON NULL", None),
     ):
-        parse(DUP.format(col=col))
+        (stmt,) = parse(DUP.format(col=col))
+        assert stmt.columns[1].default == default, col
 
 
 @pytest.mark.parametrize("inner", ["HLL", "BITMAP", "QUANTILE_STATE", "JSON", "JSONB"])
@@ -605,7 +621,9 @@ def test_complex_map_keys_are_refused():
     parse_err(DUP.format(col="m MAP<STRUCT<a:INT>, INT>"), "MAP unsupported sub-type: struct<a:int>")
     from dorisql.syntax import parse
 
-    parse(DUP.format(col="m MAP<STRING, ARRAY<MAP<INT, STRING>>>"))  # complex values are fine
+    (stmt,) = parse(DUP.format(col="m MAP<STRING, ARRAY<MAP<INT, STRING>>>"))  # complex values are fine
+    key, value = stmt.columns[1].type.args
+    assert key == DataType("STRING") and value.name == "ARRAY" and value.args[0].name == "MAP"
 
 
 def test_nullable_aggregate_state_columns_are_accepted():

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mysql_mimic.charset import CharacterSet
 from mysql_mimic.constants import DEFAULT_SERVER_CAPABILITIES
+from mysql_mimic.packets import ComChangeUser, ComFieldList, ComQuery, HandshakeResponse41, SSLRequest
 from mysql_mimic.types import Capabilities
 
 from dorisql.server import wire
@@ -37,14 +38,32 @@ READERS = {
 }
 
 
+#: What each reader returns when the bytes make a packet.
+RETURNS = {
+    "handshake": (HandshakeResponse41, SSLRequest),
+    "change_user": ComChangeUser,
+    "query": ComQuery,
+    "field_list": ComFieldList,
+    "execute": wire.ComStmtExecuteParams,
+    "fetch": tuple,
+    "long_data": tuple,
+}
+
+
 @pytest.mark.parametrize("name", sorted(READERS))
 @settings(max_examples=300, deadline=1000)
 @given(data=st.binary(max_size=200))
 def test_every_reader_ends_on_any_bytes(name, data):
     try:
-        READERS[name](data)
+        packet = READERS[name](data)
     except wire.MalformedPacket:
-        pass
+        return
+    assert isinstance(packet, RETURNS[name]), packet
+    # the fixed-size fields are the bytes that are there, little-endian
+    if name == "fetch":
+        assert len(data) >= 8 and packet == struct.unpack_from("<II", data)
+    elif name == "long_data":
+        assert len(data) >= 6 and packet == (*struct.unpack_from("<IH", data), data[6:])
 
 
 def test_the_packet_that_froze_mysql_mimic():

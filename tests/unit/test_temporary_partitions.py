@@ -89,8 +89,21 @@ def test_strict_range_accepts_the_same_keys_split_differently():
     # Doris's examples: {[0,10), [10,20)} == {[0,20)}; {[0,10), [15,20)} == {[0,10), [15,18), [18,20)}
     meta = range_table([ranged("tp", 11, -2147483648, 20)])
     check_replace(meta, ["p1", "p2"], ["tp"], strict_range=True)
+    after = replaced(meta, ["p1", "p2"], ["tp"], use_temp_name=True)  # what the accepted replace makes
+    assert [(p.name, p.lower, p.upper) for p in after.partitions] == [
+        ("tp", ("-2147483648",), ("20",)),
+        ("p3", ("20",), ("30",)),
+    ]
     meta = range_table([ranged("ta", 11, 10, 15), ranged("tb", 12, 15, 20)])
     check_replace(meta, ["p2"], ["ta", "tb"], strict_range=True)
+    after = replaced(meta, ["p2"], ["ta", "tb"], use_temp_name=True)
+    assert [(p.name, p.lower, p.upper) for p in after.partitions] == [
+        ("p1", ("-2147483648",), ("10",)),
+        ("ta", ("10",), ("15",)),
+        ("tb", ("15",), ("20",)),
+        ("p3", ("20",), ("30",)),
+    ]
+    assert after.temp_partitions == ()
 
 
 def test_strict_range_refuses_other_keys():
