@@ -42,9 +42,10 @@ def _opener(delimiter: str) -> re.Pattern:
     return re.compile(r"['\"`#]|--|/\*|" + re.escape(delimiter))
 
 
-def _scan(text: str, delimiter: str, pos: int = 0):
+def scan_delimiters(text: str, delimiter: str, pos: int = 0):
     """Yield (kind, start, end) for every delimiter found from `pos` on (outside any string or
-    comment there), then ("end", state, len(text)).
+    comment there), then ("end", state, len(text)). The one scanner under `split_statements` and
+    `CompletionTracker` (public so that a test can count the text it is given: linear work).
 
     state is None when the text ends outside any string or comment, else the kind of the
     unterminated construct ("'", '"', "`", "/*").
@@ -114,7 +115,7 @@ def split_statements(sql: str, delimiter: str = ";") -> list[tuple[str, int, int
     out: list[tuple[str, int, int]] = []
     cache = [0, 1, 0]
     seg_start = 0
-    for kind, a, b in _scan(sql, delimiter):
+    for kind, a, b in scan_delimiters(sql, delimiter):
         seg_end = a if kind == "delim" else b
         start = skip_noise(sql, seg_start, seg_end)
         if start < seg_end:
@@ -171,7 +172,7 @@ class CompletionTracker:
                 return state, delimited
             state = None
         last_delim_end = None
-        for kind, a, b in _scan(text, self.delimiter, pos):
+        for kind, a, b in scan_delimiters(text, self.delimiter, pos):
             if kind == "delim":
                 last_delim_end = b
             else:
