@@ -12,6 +12,8 @@ class DorisqlError(Exception):
 
     code = 1105
     sqlstate = "HY000"
+    #: Its line and column were made script-relative (dorisql.shell.execute.place_error).
+    placed = False
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None):
         super().__init__(message)

@@ -35,7 +35,7 @@ SPARK_LOGGERS = ("SQLQueryContextLogger", "DataFrameQueryContextLogger")
 _FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
 _lock = threading.Lock()
-_handler: logging.Handler | None = None
+_handler: _QuietFileHandler | _NoFileHandler | None = None
 _captured: set[str] = set()
 
 failure_logger = logging.getLogger("dorisql.failures")
@@ -54,6 +54,15 @@ class _QuietFileHandler(logging.handlers.RotatingFileHandler):
         pass
 
 
+class _NoFileHandler(logging.NullHandler):
+    """Stands in for the file handler when the state folder cannot be written: drops the records,
+    remembering the file they were meant for."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.baseFilename = str(path)
+
+
 def open_log(path: Path | None = None) -> Path:
     """Send Python's log records (WARNING and up, and dorisql's failure records) to the log file.
 
@@ -68,12 +77,11 @@ def open_log(path: Path | None = None) -> Path:
         target = Path(path) if path is not None else default_log_path()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            handler: logging.Handler = _QuietFileHandler(
+            handler: _QuietFileHandler | _NoFileHandler = _QuietFileHandler(
                 target, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True
             )
         except OSError:  # no writable state folder: keep the terminal clean, lose the detail
-            handler = logging.NullHandler()
-            handler.baseFilename = str(target)  # type: ignore[attr-defined]
+            handler = _NoFileHandler(target)
         handler.setFormatter(logging.Formatter(_FORMAT))
         _close_locked()
         root = logging.getLogger()

@@ -109,7 +109,7 @@ def validate_name(kind: str, name: object) -> str:
             raise InvalidNameError(f"Incorrect partition name '{shown}'", code=1567, kind=kind, name=text)
     else:
         raise ValueError(f"unknown kind of name: {kind!r}")
-    return name  # type: ignore[return-value]
+    return name
 
 
 def validate_database_name(name: str) -> str:

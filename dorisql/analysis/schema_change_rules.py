@@ -136,7 +136,8 @@ def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tupl
         is_key = agg is None
         if agg == "SUM" and c.default is not None and c.default.value not in ("0", None):
             raise AnalysisError(f"The default value of '{name}' with SUM aggregation function must be zero")
-        if agg in ("REPLACE", "REPLACE_IF_NOT_NULL") and definition.distribution.kind == "RANDOM":
+        distribution = definition.distribution
+        if agg in ("REPLACE", "REPLACE_IF_NOT_NULL") and distribution is not None and distribution.kind == "RANDOM":
             raise AnalysisError(
                 f"Can not add value column with aggregation type {agg} for olap table with random distribution : {name}"
             )
@@ -202,8 +203,9 @@ def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, parti
     parts = _partition_columns(definition, partition_columns)
     dist = _distribution_columns(definition)
 
-    if getattr(action, "rollup", None):
-        raise AnalysisError(f"Index[{action.rollup}] does not exist in table[{table}]")
+    rollup = getattr(action, "rollup", None)
+    if rollup:
+        raise AnalysisError(f"Index[{rollup}] does not exist in table[{table}]")
 
     if isinstance(action, ast.AddColumns):
         added: set[str] = set()

@@ -204,6 +204,10 @@ def group_key(db: str, group_name: str) -> tuple[str, str]:
 class Catalog(ABC):
     """Doris-level metadata of one warehouse: databases, tables, partitions, groups, FE config."""
 
+    #: A catalog that cannot be written (permissions, a read-only mount): reads work, and the
+    #: statements that would change anything are refused before they start.
+    read_only: bool = False
+
     # ------------------------------------------------------------------ the one door for table changes
 
     def update_table(

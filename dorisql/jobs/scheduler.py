@@ -73,8 +73,8 @@ def run_pass(session: Session) -> PassReport:
             report.created[name] = created
         if dropped:
             report.dropped[name] = dropped
-    for exc in damaged:  # reported, and the other tables were rolled all the same
-        report.errors[f"{exc.db}.{exc.name}"] = str(exc)
+    for damage in damaged:  # reported, and the other tables were rolled all the same
+        report.errors[f"{damage.db}.{damage.name}"] = str(damage)
     session.catalog.set_config(LAST_PASS_KEY, session.now().strftime(LAST_PASS_FORMAT))
     return report
 

@@ -83,6 +83,7 @@ class SharedSpark:
             if cancelled is not None and cancelled.is_set():
                 raise CancelledError()
         if self._session is None:
+            assert self._error is not None  # the start thread sets the session or the error
             raise failures.spark_startup_failure(self._error) from self._error
         return self._session
 

@@ -160,6 +160,7 @@ class Session:
             thread.join()
         if self._spark is None:
             err = self._spark_error
+            assert err is not None  # the start thread sets the session or the error
             raise failures.spark_startup_failure(err) from err
         self._join_job_group()
         return self._spark

@@ -49,7 +49,7 @@ class StopScript(Exception):
 
 @dataclass
 class BatchRunner:
-    engine: object
+    engine: Engine
     fmt: str = "tsv"
     force: bool = False
     out: TextIO = field(default_factory=lambda: sys.stdout)

@@ -160,7 +160,8 @@ def suggest(text: str, names: Names, current_db: str | None = None) -> tuple[str
             return word, _match(word, PROPERTY_KEYS)
         return word, []
 
-    word = _WORD.search(text).group(0)
+    found = _WORD.search(text)  # matches every text (the empty word at its end at least)
+    word = found.group(0) if found else ""
     head = text[: len(text) - len(word)]
     tokens = _TOKENS.findall(head)
     prev = tokens[-1].upper() if tokens else ""

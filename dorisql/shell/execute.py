@@ -27,18 +27,14 @@ def parse_command(command: Command):
 
 def place_error(err: BaseException, command: Command) -> None:
     """Shift an error's line from statement-relative to script-relative (once)."""
-    if getattr(err, "_dorisql_placed", False):
+    if not isinstance(err, DorisqlError) or err.placed:
         return
-    if isinstance(err, DorisqlError):
-        if err.line is not None:
-            if err.line == 1 and err.column is not None:
-                err.column += command.column - 1
-            err.line += command.line - 1
-        err.statement_line = command.line
-    try:
-        err._dorisql_placed = True
-    except AttributeError:  # pragma: no cover - exotic exception types
-        pass
+    if err.line is not None:
+        if err.line == 1 and err.column is not None:
+            err.column += command.column - 1
+        err.line += command.line - 1
+    err.statement_line = command.line
+    err.placed = True
 
 
 def execute_command(engine: Engine, command: Command) -> Result:
@@ -53,9 +49,9 @@ def execute_command(engine: Engine, command: Command) -> Result:
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # an engine bug must not kill the shell: one line, the detail in the log
-        err = translate(exc, warehouse=getattr(engine, "warehouse", None), statement=command.text)
-        place_error(err, command)
-        raise err from exc
+        failure = translate(exc, warehouse=getattr(engine, "warehouse", None), statement=command.text)
+        place_error(failure, command)
+        raise failure from exc
     if result is None:
         result = Result.ok()
     if not result.elapsed:

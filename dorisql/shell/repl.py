@@ -24,7 +24,7 @@ from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.filters import completion_is_selected
-from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output.color_depth import ColorDepth
@@ -34,10 +34,10 @@ from dorisql.engine import Engine
 from dorisql.jobs.runner import BackgroundScheduler
 from dorisql.jobs.scheduler import default_jobs
 
-try:
-    import termios
-except ImportError:  # Windows: no cooked terminal mode to work around
+if sys.platform == "win32":  # no cooked terminal mode to work around
     termios = None
+else:
+    import termios
 
 from dorisql import __version__
 from dorisql.config import state_dir
@@ -116,15 +116,15 @@ class Shell:
         self.color = color_enabled(env)
         self.delimiter = ";"
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dorisql-engine")
-        self.engine = None
+        self.engine: Engine | None = None
         self.completer = DorisCompleter(current_db=lambda: getattr(self.engine, "current_db", None))
         self.progress: ProgressLine | None = None
-        self.scheduler = None
+        self.scheduler: BackgroundScheduler | None = None
 
     # ------------------------------------------------------------------ engine
 
     def open_engine(self) -> None:
-        def make():
+        def make() -> Engine:
 
             return Engine(self.config)
 
@@ -140,15 +140,13 @@ class Shell:
         on_progress = getattr(self.engine, "on_progress", None)
         if callable(on_progress):
             on_progress(self._progress_note)
-        self.start_scheduler()
+        self.start_scheduler(self.engine)
 
-    def start_scheduler(self) -> None:
+    def start_scheduler(self, session_engine: Engine) -> None:
         """The frontend's background jobs (the dynamic partition scheduler, every
         dynamic_partition_check_interval_seconds, ...) on their own thread and engine, which
         starts Spark only for a job that needs it. They follow the session's clock, so a session
         that SETs dorisql_now is never aged by the real date behind its back."""
-
-        session_engine = self.engine
 
         class SessionClock:
             def now(self):
@@ -220,6 +218,7 @@ class Shell:
             self.echo(SHELL_HELP)
             return True
         engine = self.engine
+        assert engine is not None  # run() opens it before the first command
         self.progress = ProgressLine(engine, self.out)
         future = self.worker.submit(execute_command, engine, command)
         try:
@@ -244,10 +243,11 @@ class Shell:
 
     def _cancel_all(self) -> None:
         """The statement ignored the cancel (e.g. its Spark jobs have no job group): stop every job."""
-        if getattr(self.engine, "spark_started", False):
+        engine = self.engine
+        if engine is not None and engine.spark_started:
             try:
-                spark = self.engine.spark
-                if getattr(self.engine, "connect", False):
+                spark = engine.spark
+                if engine.connect:
                     spark.interruptAll()  # Spark Connect: every operation of this session
                 else:
                     spark.sparkContext.cancelAllJobs()
@@ -263,9 +263,11 @@ class Shell:
         except DorisqlError as err:  # not UTF-8
             self.show_error(err)
             return False
+        engine = self.engine
+        assert engine is not None  # run() opens it before the first command
         saved = self.delimiter
         try:
-            with script_folder(self.engine, path):
+            with script_folder(engine, path):
                 for command in iter_script(text):
                     if command.kind == "delimiter":
                         continue  # iter_script applies it within the file
@@ -318,7 +320,7 @@ class Shell:
         try:
             path = history_path(self.env)
             path.parent.mkdir(parents=True, exist_ok=True)
-            history = FileHistory(str(path))
+            history: History = FileHistory(str(path))
         except OSError:
             history = InMemoryHistory()
         return PromptSession(

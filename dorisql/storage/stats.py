@@ -61,10 +61,10 @@ def read_footer_stats(path: str) -> FooterStats:
 def stats_json(md: pq.FileMetaData) -> str:
     arrow_schema = md.schema.to_arrow_schema()
     leaf_index: dict[str, int] = {}
-    for j in range(md.num_columns):
-        path = md.schema.column(j).path
+    for i in range(md.num_columns):
+        path = md.schema.column(i).path
         if "." not in path:
-            leaf_index[path] = j
+            leaf_index[path] = i
     mins: dict[str, Any] = {}
     maxs: dict[str, Any] = {}
     nulls: dict[str, int] = {}

@@ -135,10 +135,10 @@ def _render_type(t: ast.DataType, style: _TypeStyle) -> str:
 
 def literal_sql(lit: ast.Literal) -> str:
     """A literal as SQL: strings quoted, NULL/TRUE/FALSE as keywords, the rest as written."""
-    if lit.kind == "string":
-        return quote_string(lit.value)
     if lit.kind == "null" or lit.value is None:
         return "NULL"
+    if lit.kind == "string":
+        return quote_string(lit.value)
     if lit.kind == "bool":
         return lit.value.upper()
     return lit.value  # number, function, expr: their text
@@ -147,9 +147,9 @@ def literal_sql(lit: ast.Literal) -> str:
 def _value_sql(v: ast.PartitionValue) -> str:
     if v is None:
         return "NULL"
-    if v is ast.MAXVALUE:
-        return "MAXVALUE"
-    return quote_string(v)
+    if isinstance(v, str):
+        return quote_string(v)
+    return "MAXVALUE"  # ast.MAXVALUE
 
 
 def _values_sql(values) -> str:

@@ -63,7 +63,14 @@ PROPERTY_PREFIX = "dorisql.delete."
 MAX_IN_ELEMENTS = 1024
 
 _ONLY = "Where clause only supports compound predicate, binary predicate, is_null predicate or in predicate."
-_OPS = {exp.EQ: "=", exp.NEQ: "!=", exp.LT: "<", exp.LTE: "<=", exp.GT: ">", exp.GTE: ">="}
+_OPS: dict[type[exp.Expression], str] = {
+    exp.EQ: "=",
+    exp.NEQ: "!=",
+    exp.LT: "<",
+    exp.LTE: "<=",
+    exp.GT: ">",
+    exp.GTE: ">=",
+}
 _NEGATED = {"=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _SWAPPED = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 #: Doris's BinaryPredicate.Operator names, as SHOW DELETE prints them.

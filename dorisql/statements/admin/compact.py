@@ -14,6 +14,7 @@ from dorisql.compaction.executor import TASKS
 from dorisql.errors import AnalysisError
 from dorisql.result import Result
 from dorisql.session.session import Session
+from dorisql.statements.handler import Handlers
 
 _TYPE_HINT = "Where clause should looks like: type = 'BASE/CUMULATIVE'"
 
@@ -73,11 +74,13 @@ SHOW_TABLETS_COLUMNS = (
 def show_tablets(session: Session, stmt: ast.ShowTablets) -> Result:
 
     meta = session.catalog.load_table(session.resolve_db(stmt.table.db), stmt.table.name)
+    names: list[str] = []
     for name in stmt.partitions:
-        if meta.partition(name) is None:
+        partition = meta.partition(name)
+        if partition is None:
             raise AnalysisError(f"Partition '{name}' does not exist in table '{meta.name}'")
-    names = [meta.partition(n).name for n in stmt.partitions] if stmt.partitions else None
-    return Result.table(list(SHOW_TABLETS_COLUMNS), service.tablet_rows(session, meta, names))
+        names.append(partition.name)
+    return Result.table(list(SHOW_TABLETS_COLUMNS), service.tablet_rows(session, meta, names or None))
 
 
 COMPACTIONS_COLUMNS = (
@@ -148,7 +151,7 @@ def _partition_name(session: Session, db: str, table: str, key: str) -> str:
     return key
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.AdminCompactTable: admin_compact_table,
     ast.ShowTablets: show_tablets,
 }

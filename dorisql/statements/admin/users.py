@@ -10,6 +10,7 @@ Engine.execute (dorisql.auth.privileges.required: ADMIN, or nothing for one's ow
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from dorisql import ast
 from dorisql.auth import privileges
@@ -19,6 +20,7 @@ from dorisql.errors import AnalysisError, CatalogError, UnknownDatabaseError
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.session.visibility import ROOT, Visibility
+from dorisql.statements.handler import Handlers
 from dorisql.statements.show.objects import _like
 from dorisql.warehouse import validate_name
 
@@ -219,7 +221,7 @@ def show_load(session: Session, stmt: ast.ShowLoad) -> Result:
     if not session.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
     visibility = Visibility.of(session)
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for r in session.catalog.list_loads(db):
         if not visibility.load(r):
             continue
@@ -277,7 +279,7 @@ def show_load(session: Session, stmt: ast.ShowLoad) -> Result:
     return Result.table(STREAM_LOAD_COLUMNS if stmt.stream else LOAD_COLUMNS, rows)
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.CreateUser: create_user,
     ast.DropUser: drop_user,
     ast.SetPassword: set_password,

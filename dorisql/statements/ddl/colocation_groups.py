@@ -22,6 +22,7 @@ from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError
 from dorisql.result import Result
 from dorisql.session.session import Session
+from dorisql.statements.handler import Handlers
 
 #: Table properties that change the replica allocation (refused on group members, as in Doris).
 
@@ -175,4 +176,4 @@ def admin_set_colocation_group(session: Session, stmt: ast.AdminSetColocationGro
     return Result.ok()
 
 
-HANDLERS = {ast.AdminSetColocationGroup: admin_set_colocation_group}
+HANDLERS: Handlers = {ast.AdminSetColocationGroup: admin_set_colocation_group}

@@ -19,6 +19,7 @@ from dorisql.partitioning.keys import partition_items
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements.ddl import table_ddl as ddl
+from dorisql.statements.handler import Handlers
 from dorisql.statements.load import insert as dml
 from dorisql.syntax.queries import query_tables
 from dorisql.translate.ctas_columns import ctas_columns, ctas_definition, query_origins, update_query
@@ -116,7 +117,7 @@ def create_table_statement(session: Session, stmt: ast.CreateTable) -> Result:
     return ddl.create_table(session, stmt)
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.CreateTable: create_table_statement,
     ast.CreateTableLike: create_table_like,
     ast.Update: update,

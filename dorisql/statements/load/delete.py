@@ -19,6 +19,7 @@ from dorisql.result import Result
 from dorisql.session.committed import after_commit
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import bump_versions
+from dorisql.statements.handler import Handlers
 from dorisql.syntax.dialect import parse_query
 from dorisql.tablets import deletes as D
 from dorisql.tablets.consistency import has_storage, require_storage, table_storage
@@ -83,7 +84,7 @@ def show_delete(session: Session, stmt: ast.ShowDelete) -> Result:
     return Result.table(SHOW_DELETE_COLUMNS, [r[2] for r in rows])
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.Delete: delete,
     ast.ShowDelete: show_delete,
 }

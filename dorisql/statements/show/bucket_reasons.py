@@ -27,7 +27,7 @@ SHOW_BUCKETS_COLUMNS = ("PartitionName", "Buckets", "Rule", "EstimateSize", "N",
 
 def bucket_rows(meta) -> list[tuple]:
     """One row per partition of a TableMeta, in SHOW PARTITIONS order."""
-    rows = []
+    rows: list[tuple] = []
     for p in meta.partitions:
         d = p.bucket_decision
         if d is None:

@@ -17,6 +17,7 @@ from dorisql.session.session import Session
 from dorisql.session.visibility import SHOW, Visibility
 from dorisql.statements.ddl.alter_columns import show_alter_table_column
 from dorisql.statements.ddl.partitions import dynamic_rows
+from dorisql.statements.handler import Handlers
 from dorisql.statements.show.bucket_reasons import show_buckets
 from dorisql.statements.show.help import lookup
 from dorisql.statements.show.proc import show_proc as proc
@@ -263,7 +264,7 @@ def describe(session: Session, stmt: ast.Describe) -> Result:
     meta = load_meta(session, stmt.table)
     definition = meta.definition
     keys = set(definition.keys.columns) if definition.keys else set()
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for c in definition.columns:
         default = c.default.value if c.default is not None and c.default.value is not None else None
         rows.append(
@@ -452,7 +453,7 @@ def _show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) -
     )
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.ShowAlterTableColumn: _show_alter_table_column,
     ast.ShowCreateTable: show_create_table,
     ast.Describe: describe,
