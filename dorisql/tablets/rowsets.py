@@ -112,13 +112,19 @@ def merged_are_oldest(files: Iterable[DataFile], merged: set[str]) -> bool:
 
 
 class DataFile(Protocol):
-    """What the view needs of a file (storage.delta.FileEntry has it)."""
+    """What the view needs of a file (storage.delta.FileEntry has it), read-only (as in a frozen
+    dataclass)."""
 
-    path: str
-    partition: str
-    bucket: int
-    size: int
-    modification_time: int  # ms since the epoch
+    @property
+    def path(self) -> str: ...
+    @property
+    def partition(self) -> str: ...
+    @property
+    def bucket(self) -> int: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def modification_time(self) -> int: ...  # ms since the epoch
 
 
 class DeleteLike(Protocol):

@@ -35,6 +35,7 @@ from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
 from dorisql.result import Result, size_text
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import PENDING_DROP_FILE
+from dorisql.statements.handler import Handlers
 from dorisql.statements.load.stream_load import orphan_bodies
 from dorisql.storage.delta import STAGING_DIR
 from dorisql.tablets.consistency import log_error_reason, qualified
@@ -77,7 +78,7 @@ def admin_check_table(session: Session, stmt: ast.AdminCheckTable) -> Result:
     )
 
 
-HANDLERS = {ast.AdminCheckTable: admin_check_table}
+HANDLERS: Handlers = {ast.AdminCheckTable: admin_check_table}
 
 
 # ---------------------------------------------------------------------- the check
@@ -130,7 +131,7 @@ def check_table(warehouse: Path, meta: TableMeta, now: float, grace: float = GRA
     lost_commit_files = [
         f
         for f in on_disk
-        if f.path not in live and _stamp(f.path) is not None and version < _stamp(f.path) <= meta.known_delta_version
+        if f.path not in live and (stamp := _stamp(f.path)) is not None and version < stamp <= meta.known_delta_version
     ]
     if version < meta.known_delta_version:
         findings.append(_behind_finding(version, meta.known_delta_version, lost_commit_files))

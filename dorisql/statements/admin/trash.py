@@ -44,6 +44,7 @@ from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import finish_pending_drops, has_pending_drops
 from dorisql.statements.ddl.recycle_bin import database_folders, table_folder
+from dorisql.statements.handler import Handlers
 from dorisql.statements.load.stream_load import expire_labels, orphan_bodies
 from dorisql.storage import fs
 from dorisql.storage.delta import STAGING_DIR, DeltaStore
@@ -314,4 +315,4 @@ def admin_clean_trash(session: Session, stmt: ast.AdminCleanTrash) -> Result:
     return result
 
 
-HANDLERS = {ast.AdminCleanTrash: admin_clean_trash}
+HANDLERS: Handlers = {ast.AdminCleanTrash: admin_clean_trash}

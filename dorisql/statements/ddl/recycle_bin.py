@@ -37,6 +37,7 @@ from dorisql.partitioning.keys import RangeDef, from_meta, partition_columns, ta
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import finish_pending_drops, mark_pending_drops
+from dorisql.statements.handler import Handlers
 from dorisql.storage.delta import DeltaStore, FileEntry
 from dorisql.storage.locks import table_lock
 from dorisql.tablets.tables import meta_dir
@@ -134,14 +135,14 @@ def recover_database(session: Session, stmt: ast.RecoverDatabase) -> Result:
     if entry is None:
         raise CatalogError(f"Unknown database '{stmt.name}' or database id '{_shown_id(stmt.id)}'")
     tables = [
-        e
+        (e.name, e.table)
         for e in session.catalog.list_recycle_bin(kind=RECYCLED_TABLE, db_id=entry.id)
         if e.id in entry.table_ids and e.table is not None
     ]
     moves: list[tuple[Path, Path] | None] = []
     try:
-        for table in tables:
-            moves.append(_move_table_folder(session, table.table, target, table.name))
+        for name, table in tables:
+            moves.append(_move_table_folder(session, table, target, name))
         (session.warehouse / target).mkdir(exist_ok=True)
         session.catalog.recover_database(entry.id, new_name=stmt.new_name)
     except BaseException:
@@ -306,6 +307,7 @@ def show_recycle_bin(session: Session, stmt: ast.ShowCatalogRecycleBin) -> Resul
         if not keep(e.name):
             continue
         when = e.dropped_at.strftime("%Y-%m-%d %H:%M:%S")
+        row: tuple  # a SHOW_COLUMNS row
         if e.kind == RECYCLED_DATABASE:
             size = sum(table_bytes.get(t, 0) + partition_bytes.get(t, 0) for t in e.table_ids)
             row = (e.kind, e.name, e.db_id, "", "", when, size, 0)
@@ -331,7 +333,7 @@ def _table_bytes(session: Session, meta: TableMeta) -> int:
         return 0
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.RecoverDatabase: recover_database,
     ast.RecoverTable: recover_table,
     ast.RecoverPartition: recover_partition,

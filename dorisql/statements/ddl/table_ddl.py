@@ -19,6 +19,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+from collections.abc import Callable
+from typing import Any
 
 from dorisql import ast
 from dorisql.analysis.checks import normalize_create_table
@@ -37,6 +39,7 @@ from dorisql.statements.admin import trash
 from dorisql.statements.ddl import partitions as parts
 from dorisql.statements.ddl import recycle_bin as recycle
 from dorisql.statements.ddl.alter_columns import SCHEMA_CHANGES, alter_schema, modify_partition, new_definition
+from dorisql.statements.handler import Handlers
 from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
 from dorisql.storage.locks import LOCK_FILE, table_lock
 from dorisql.syntax.generator import to_sql
@@ -175,12 +178,13 @@ def drop_table(session: Session, stmt: ast.DropTable) -> Result:
     db = session.resolve_db(stmt.table.db)
     for attempt in range(_DROP_ATTEMPTS):
         try:
-            meta = _load(session, db, stmt.table.name, if_exists=stmt.if_exists)
+            found = _load(session, db, stmt.table.name, if_exists=stmt.if_exists)
         except DamagedTableError as exc:
             _drop_damaged_table(session, exc)
             return Result.ok()
-        if meta is None:
+        if found is None:
             return Result.ok()
+        meta = found
         if not stmt.force and meta.temp_partitions:  # Doris recovers a table without them
             meta = parts.drop_all_temp_partitions(session, meta, "dorisql DROP TABLE (temporary partitions)")
         location = meta_dir(session.warehouse, meta)
@@ -428,7 +432,7 @@ def _modify_partition(session: Session, meta: TableMeta, action: ast.ModifyParti
     return modify_partition(session, meta, action)
 
 
-_ALTER = {
+_ALTER: dict[type, Callable[[Session, TableMeta, Any], TableMeta]] = {
     ast.ModifyPartition: _modify_partition,
     ast.AddPartition: _add_partition,
     ast.DropPartition: _drop_partition,
@@ -438,7 +442,7 @@ _ALTER = {
     ast.ReplacePartition: _replace_partition,
 }
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.CreateDatabase: create_database,
     ast.DropDatabase: drop_database,
     ast.DropTable: drop_table,
