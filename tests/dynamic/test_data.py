@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pyarrow as pa
@@ -19,6 +18,8 @@ from dorisql.jobs import scheduler
 from dorisql.storage import delta as delta_mod
 
 from .conftest import Harness, dynamic_table
+from crashkit import hook_env
+from waiting import wait_until
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
 
@@ -103,15 +104,6 @@ def _wrap_guard(monkeypatch, inside):
     monkeypatch.setattr(delta_mod.DeltaStore, "write", write)
 
 
-def _wait_until(predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch, make_engine):
     """The scheduler drops the partition after the load wrote its files but before it takes the
     table's commit lock: the load is refused with a clear error, its files are deleted, and no
@@ -153,10 +145,14 @@ def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch, make_engine
     assert h.one("SELECT COUNT(*) FROM t").rows[0][0] == 0
 
 
-def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partition(hs, monkeypatch):
+def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partition(hs, monkeypatch, tmp_path):
     """The load passes its guard (holding the table's commit lock), and `dorisql scheduler --once`
     (another process) starts dropping the partition meanwhile: the drop waits for the lock, so
-    the load commits and the drop then removes the loaded rows with the partition."""
+    the load commits and the drop then removes the loaded rows with the partition.
+
+    The order is certain, not likely: the load holds the lock until the scheduler has said
+    (crashkit's notification, as it enters the partition drop, which takes the lock before it
+    changes anything) that it is at the drop, so the drop can only run after the load."""
     h = hs
     h.at("2020-05-29 10:00:00")
     h.sql(dynamic_table("t", time_unit="DAY", start=-1, end=1, buckets=2))
@@ -164,17 +160,28 @@ def test_load_racing_the_scheduler_command_that_loses_is_dropped_with_the_partit
     warehouse = h.warehouse
     proc = {}
     p29 = h.key("t", "p20200529")
+    at_the_drop = tmp_path / "scheduler-at-the-drop"
 
     def inside(touched, guard):
         result = guard(touched)  # the partition still exists: the load will commit
+        scheduler_at_drop = hook_env(
+            notify_at="before:dorisql.statements.ddl.partitions:drop_partitions", notify_file=at_the_drop
+        )
         proc["p"] = subprocess.Popen(
             [DORISQL, "--warehouse", str(warehouse), "scheduler", "--once", "--now", "2020-05-31 00:00:00"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "TZ": "UTC"},
+            env={**os.environ, "TZ": "UTC", **scheduler_at_drop},
         )
-        time.sleep(2.0)  # let it reach the table (it waits for our lock; if not, it runs after us)
+        # it reaches the drop while this load holds the table's commit lock: the drop waits for it
+        wait_until(
+            lambda: at_the_drop.exists() or proc["p"].poll() is not None,
+            timeout=180,
+            what="the scheduler process to reach the partition drop",
+        )
+        assert at_the_drop.exists(), f"the scheduler ended before its drop: {proc['p'].communicate()}"
+        assert proc["p"].poll() is None  # still there, waiting for the lock
         assert h.engine.catalog.load_table("d", "t").partition("p20200529") is not None
         return result
 

@@ -6,17 +6,15 @@ After each kill a fresh engine must find the table in its state before or after 
 never in between (catalog and Delta agree, queries work, ADMIN CHECK TABLE finds nothing worse
 than harmless leftovers); the statement can then be retried to completion.
 
-The kill comes from tests/engine/crashkit/sitecustomize.py, put on the killed process's
-PYTHONPATH only: DORISQL_TEST_KILL_AT names the function boundary. The process must die there
-(exit by SIGKILL), else the test fails: a renamed step cannot silently test nothing.
+The kill comes from the shared crash harness (tests/crashkit: its sitecustomize.py, put on the
+killed process's PYTHONPATH only): DORISQL_TEST_KILL_AT names the function boundary. The process
+must die there (exit by SIGKILL), else the test fails: a renamed step cannot silently test nothing.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -29,45 +27,12 @@ from dorisql.statements.admin.check_table import GRACE_SECONDS, LEFTOVER, WARNIN
 from dorisql.tablets.tables import meta_dir
 
 from .conftest import rows, run
-
-DORISQL = str(Path(sys.executable).with_name("dorisql"))
-CRASHKIT = Path(__file__).with_name("crashkit")
+from crashkit import DORISQL, killed_dorisql
 
 TABLE = """CREATE TABLE {name} (k INT NOT NULL, v VARCHAR(16)) UNIQUE KEY(k)
     PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (20))
     DISTRIBUTED BY HASH(k) BUCKETS 2"""
 SEED = "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (11, 'c'), (12, 'd')"
-
-
-def killed_dorisql(warehouse: Path, sql: str, kill_at: str) -> None:
-    """Run `sql` in a `dorisql` process that SIGKILLs itself at `kill_at`; insist that it did."""
-    env = {
-        **os.environ,
-        "DORISQL_TEST_KILL_AT": kill_at,
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONPATH": os.pathsep.join(p for p in (str(CRASHKIT), os.environ.get("PYTHONPATH")) if p),
-    }
-    env.pop("DORISQL_CONFIG", None)
-    proc = subprocess.Popen(
-        [DORISQL, "--warehouse", str(warehouse), "--master", "local[1]", "-D", "d", "-e", sql],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(timeout=300)
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)  # a JVM the killed process started
-        except ProcessLookupError:
-            pass
-        if proc.poll() is None:
-            proc.wait()
-    assert proc.returncode == -signal.SIGKILL, (
-        f"never killed at {kill_at}: exit {proc.returncode}\nstdout: {out}\nstderr: {err[-3000:]}"
-    )
 
 
 def observe(engine, table: str = "t") -> tuple | None:

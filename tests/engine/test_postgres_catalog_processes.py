@@ -24,9 +24,9 @@ from dorisql.storage.locks import table_lock, use_lock_service
 from dorisql.tablets.tables import meta_dir
 
 from .conftest import rows, run
+from crashkit import hook_env
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
-CRASHKIT = Path(__file__).with_name("crashkit")
 BATCHES = 6
 
 
@@ -119,8 +119,7 @@ def test_two_processes_on_two_mount_points_share_one_postgres_catalog(
             postgres_url,
             spark_process_env,
             "ALTER TABLE t DROP PARTITION p2",
-            DORISQL_TEST_KILL_AT="before:dorisql.storage.delta:DeltaStore.drop_partitions",
-            PYTHONPATH=os.pathsep.join(p for p in (str(CRASHKIT), os.environ.get("PYTHONPATH")) if p),
+            **hook_env(kill_at="before:dorisql.storage.delta:DeltaStore.drop_partitions"),
             DORISQL_START_SPARK="when_needed",
         )
         _out, err = _finish(killed, timeout=120)

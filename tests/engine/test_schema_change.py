@@ -8,22 +8,14 @@ killed in the middle of an ALTER leaves the old schema.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from dorisql.errors import AnalysisError, NotSupportedError
 
 from .conftest import delta, rows, run
+from crashkit import killed_dorisql
 
 pytestmark = pytest.mark.spark
-
-DORISQL = str(Path(sys.executable).with_name("dorisql"))
-CRASHKIT = Path(__file__).with_name("crashkit")
 
 
 def test_add_drop_readd_modify_and_loads(engine):
@@ -126,19 +118,6 @@ def test_modify_partition(engine):
         run(engine, "ALTER TABLE p MODIFY PARTITION p2 SET ('bucket_num' = '3')")
 
 
-def _killed(warehouse: Path, sql: str, kill_at: str) -> None:
-    env = {**os.environ, "DORISQL_TEST_KILL_AT": kill_at, "PYTHONPATH": str(CRASHKIT)}
-    env.pop("DORISQL_CONFIG", None)
-    proc = subprocess.run(
-        [DORISQL, "--warehouse", str(warehouse), "--master", "local[1]", "-D", "d", "-e", sql],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == -signal.SIGKILL, f"never killed at {kill_at}: {proc.returncode} {proc.stderr[-2000:]}"
-
-
 @pytest.mark.parametrize(
     "kill_at",
     ["before:dorisql.storage.delta:DeltaStore.change_schema", "after:dorisql.storage.delta:DeltaStore.change_schema"],
@@ -147,7 +126,7 @@ def test_killed_alter_leaves_the_old_schema(engine, kill_at):
     name = "k_before" if kill_at.startswith("before") else "k_after"
     run(engine, f"CREATE TABLE {name} (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
     run(engine, f"INSERT INTO {name} VALUES (1, 10)")
-    _killed(engine.warehouse, f"ALTER TABLE {name} ADD COLUMN c INT DEFAULT '3'", kill_at)
+    killed_dorisql(engine.warehouse, f"ALTER TABLE {name} ADD COLUMN c INT DEFAULT '3'", kill_at)
     meta = engine.catalog.load_table("d", name)
     assert [c.name for c in meta.definition.columns] == ["k", "v"] and meta.schema_jobs == ()
     assert rows(engine, f"SELECT * FROM {name}") == [(1, 10)]
