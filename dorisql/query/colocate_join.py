@@ -24,14 +24,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dorisql.catalog.base import ColocationGroup
-from dorisql.catalog.model import BUCKET_COLUMN, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import NotSupportedError
 from dorisql.query.residual import to_expression
-from dorisql.tablets.deletes import applicable, arrow_keep_mask, parse_predicate
+from dorisql.storage.layout import BUCKET_COLUMN, COMMIT_VERSION_PATTERN
+from dorisql.tablets.deletes import DeleteVersion, applicable, arrow_keep_mask, parse_predicate
 from dorisql.tablets.merge import key_model
-from dorisql.tablets.rowsets import COMMIT_VERSION_PATTERN
+from dorisql.tablets.read import TableScan
 from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 
 __all__ = ["ColocationContext", "Decision", "decide", "build", "JOIN_TYPES", "column_name"]
@@ -111,7 +113,7 @@ def decide(
     if not ldist or len(keys) != len(ldist):
         return Decision(False, INCONSISTENT)
     if left.column_versions or right.column_versions:
-        # added columns are filled per file by the Spark scan (engine.dml.scan_table), not here
+        # added columns are filled per file by the Spark scan (dorisql.tablets.read.scan_table), not here
         return Decision(False, "a table of the join had columns added by ALTER TABLE ADD COLUMN")
     return Decision(True, group=lg, keys=keys, join_type=join_type)
 
@@ -142,7 +144,7 @@ class _Side:
     keys: tuple[str, ...]
     aggs: tuple[str, ...]  # per column: "" for keys, else SUM/MAX/MIN/REPLACE/REPLACE_IF_NOT_NULL
     #: The delete versions the scan applies (dorisql.tablets.deletes): applied per file here.
-    deletes: tuple = ()
+    deletes: tuple[DeleteVersion, ...] = ()
 
 
 def _local_path(uri: str) -> str:
@@ -154,7 +156,7 @@ def _local_path(uri: str) -> str:
     return unquote(parsed.path) if parsed.scheme in ("file", "") else uri
 
 
-def side_of(meta: TableMeta, files: Sequence[str], deletes: Sequence = ()) -> _Side:
+def side_of(meta: TableMeta, files: Sequence[str], deletes: Sequence[DeleteVersion] = ()) -> _Side:
 
     model = key_model(meta)
     keys = tuple(meta.definition.keys.columns) if meta.definition.keys is not None else ()
@@ -249,7 +251,7 @@ def _read(side: _Side, bucket: int, indices: Sequence[int], schema):
     if side.model == "UNIQUE":
         last = table.group_by(keys, use_threads=False).aggregate([("__idx", "max")])
         return table.take(last.column("__idx_max")).select(schema.names)
-    aggregations = []
+    aggregations: list[tuple[Any, ...]] = []  # (column, pyarrow aggregate[, its options])
     for j, i in enumerate(indices):
         agg = side.aggs[i]
         if not agg:
@@ -322,14 +324,13 @@ _NEEDS_RIGHT = ("inner", "right outer", "right semi", "right anti", "left semi")
 def build(
     spark,
     decision: Decision,
-    left: tuple[TableMeta, object, Sequence[str]],
-    right: tuple[TableMeta, object, Sequence[str]],
+    left: TableScan,
+    right: TableScan,
     columns: Collection[str] | None = None,
 ):
     """The joined DataFrame: columns ``__l<i>`` (left table's columns) then ``__r<i>`` (right's;
-    none for LEFT SEMI/ANTI, only them for RIGHT SEMI/ANTI). `left`/`right`: (meta, the scan's
-    raw DataFrame, pruned, and its files as the scan listed them) - only the files and the
-    merged schema are used. `columns`: the
+    none for LEFT SEMI/ANTI, only them for RIGHT SEMI/ANTI). `left`/`right`: the two tables'
+    scans, pruned - only their files, delete versions and stored schema are used. `columns`: the
     result columns the query reads (None: all); only they are read from the files and sent
     back to Spark, as Spark cannot prune the columns of a mapInArrow result itself."""
     from pyspark.sql.pandas.types import to_arrow_schema
@@ -337,15 +338,16 @@ def build(
 
     join_type = decision.join_type
     sides, structs = [], []
-    for tag, (meta, raw, files) in (("l", left), ("r", right)):
+    for tag, scan in (("l", left), ("r", right)):
+        meta = scan.meta
         # the merged rows have the stored columns' types (engine.merge): read off the raw scan's
         # schema, without planning the merge in Spark only to ask for its schema
-        stored = {f.name.lower(): f.dataType for f in raw.schema.fields}
+        stored = {f.name.lower(): f.dataType for f in scan.frame.schema.fields}
         fields = [
             StructField(column_name(tag, i), stored[c.name.lower()], True)
             for i, c in enumerate(meta.definition.columns)
         ]
-        sides.append(side_of(meta, files, getattr(raw, "dorisql_deletes", ())))
+        sides.append(side_of(meta, scan.files, scan.deletes))
         structs.append(fields)
     (lside, rside), (lfields, rfields) = sides, structs
     if join_type in ("left semi", "left anti"):

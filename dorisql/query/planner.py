@@ -6,14 +6,15 @@ edited first) and plans over that tree:
 1. every function the query calls must be on the allow-list (:mod:`dorisql.translate.functions`);
 2. every table in it is classified: a dorisql table (resolved in the catalog, with its
    ``PARTITION (...)`` selection), a CTE name, or a table function in FROM (``local()``, ``s3()``,
-   ``hdfs()``, read through the `ReadTableFunction` callback). Nothing else reaches Spark: a name
+   ``hdfs()``, read through `QuerySources.read_table_function`). Nothing else reaches Spark: a name
    that is none of these is an error, never a Spark table, view or file;
 3. each join between dorisql tables is offered to `plan_join`, the one place where a join gets a
    plan of its own: a colocate join (:mod:`dorisql.query.colocate_join`) runs bucket by bucket
    without a shuffle and is read as one view; any other join is Spark's;
 4. each dorisql table is pruned to partitions and buckets from the predicates that constrain it
-   (:mod:`dorisql.query.pruning`), read through the engine's `scan` callback, merged by its key
-   model (:mod:`dorisql.tablets.merge`) and registered as a uniquely named temporary view that the
+   (:mod:`dorisql.query.pruning`), read through `QuerySources.scan` (a
+   :class:`dorisql.tablets.read.TableScan`), merged by its key model
+   (:mod:`dorisql.tablets.merge`) and registered as a uniquely named temporary view that the
    reference is pointed at.
 
 The tree is then written as Spark SQL (sqlglot, ``dialect="spark"``, comments left out) for
@@ -27,8 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, UnsupportedError
@@ -39,12 +41,14 @@ from dorisql.errors import AnalysisError, DorisqlError, NoDatabaseSelectedError,
 from dorisql.query import colocate_join, residual
 from dorisql.query.colocate_join import column_name
 from dorisql.query.pruning import PruneResult, prune, split_conjuncts
+from dorisql.query.sources import QuerySources, ResolveTable
 from dorisql.query.table_functions import TABLE_FUNCTIONS, table_function_properties
 from dorisql.session import failures
 from dorisql.storage.spark_views import drop_views, release_views
 from dorisql.syntax.cancel import checked, checkpoint
-from dorisql.syntax.dialect import header_text, is_temporary, parse_query, partition_names
-from dorisql.tablets.merge import key_model, merge_with_merged
+from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
+from dorisql.tablets.read import TableScan
+from dorisql.translate.expressions import name_columns
 from dorisql.translate.functions import check_functions, translate_functions
 
 __all__ = [
@@ -57,24 +61,8 @@ __all__ = [
     "run_query",
     "explain",
     "plan_query",
-    "expression_spark_sql",
-    "ResolveTable",
-    "Scan",
-    "ReadTableFunction",
+    "QuerySources",
 ]
-
-#: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
-#: itself or return None (then run_query raises Doris's message).
-ResolveTable = Callable[[ast.TableName], TableMeta | None]
-#: Read the stored rows of `meta`: the given partitions (None: all) and, per partition, buckets
-#: (None: all). Returns a DataFrame with the table's columns plus whatever hidden columns the
-#: files hold (`__load_seq`, `__row_seq` for UNIQUE/AGGREGATE). Must accept an empty partition
-#: list (return an empty DataFrame with the table's schema). It may return (DataFrame, the data
-#: files it reads) instead, sparing a Spark round trip to list them.
-Scan = Callable[[TableMeta, list | None, dict | None], "DataFrame | tuple[DataFrame, Sequence[str]]"]  # noqa: F821
-#: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
-#: (lower-case keys) to a DataFrame.
-ReadTableFunction = Callable[[str, dict], "DataFrame"]  # noqa: F821
 
 _VIEW_PREFIX = "__dorisql_"
 _view_counter = itertools.count()
@@ -128,11 +116,18 @@ class JoinSides:
     right: TableRef
 
     @property
-    def on(self) -> exp.Expression | None:
+    def select(self) -> exp.Select:
+        """The SELECT whose FROM the join is in (a colocated join's, as `plan_join` checked)."""
+        select = self.join.parent
+        assert isinstance(select, exp.Select), select
+        return select
+
+    @property
+    def on(self) -> exp.Expr | None:
         return self.join.args.get("on")
 
     @property
-    def using(self) -> list[exp.Expression]:
+    def using(self) -> list[exp.Expr]:
         return list(self.join.args.get("using") or [])
 
     @property
@@ -149,10 +144,10 @@ class JoinPlan:
 
     strategy: str
     reason: str = ""
-    decision: object = None  # colocate_join.Decision
+    decision: colocate_join.Decision | None = None
 
 
-def plan_join(sides: JoinSides, colocation=None) -> JoinPlan | None:
+def plan_join(sides: JoinSides, colocation: colocate_join.ColocationContext | None = None) -> JoinPlan | None:
     """The planner's seam for joins between dorisql tables: a plan, or None (no colocation
     information: Spark's join, nothing to report).
 
@@ -196,11 +191,11 @@ def plan_join(sides: JoinSides, colocation=None) -> JoinPlan | None:
     return JoinPlan("colocate", "", decision)
 
 
-def _other_conditions(sides: JoinSides, decision) -> list[exp.Expression]:
+def _other_conditions(sides: JoinSides, decision: colocate_join.Decision) -> list[exp.Expr]:
     """The ON conjuncts besides the bucket-column equalities the colocate join joins on."""
     left, right = sides.left[0], sides.right
     keys = {(a.lower(), b.lower()) for a, b in decision.keys}
-    out = []
+    out: list[exp.Expr] = []
     for c in split_conjuncts(sides.on):
         pair = _equality_columns(c, left, right)
         if pair is None or (pair[0].lower(), pair[1].lower()) not in keys:
@@ -221,7 +216,7 @@ def _side_of_column(col: exp.Column, left: TableRef, right: TableRef) -> tuple[s
     return found[0] if len(found) == 1 else None
 
 
-def _equality_columns(c: exp.Expression, left: TableRef, right: TableRef) -> tuple[str, str] | None:
+def _equality_columns(c: exp.Expr, left: TableRef, right: TableRef) -> tuple[str, str] | None:
     if not isinstance(c, exp.EQ) or not isinstance(c.this, exp.Column) or not isinstance(c.expression, exp.Column):
         return None
     a, b = _side_of_column(c.this, left, right), _side_of_column(c.expression, left, right)
@@ -239,11 +234,11 @@ def _equality_columns(c: exp.Expression, left: TableRef, right: TableRef) -> tup
 _COLOCATED_ALIAS = "__colocated"
 
 
-def _rewrite_colocated(sides: JoinSides, view: str, join_type: str, extra: list[exp.Expression]) -> None:
+def _rewrite_colocated(sides: JoinSides, view: str, join_type: str, extra: list[exp.Expr]) -> None:
     """Replace ``FROM a JOIN b ON ...`` by ``FROM <view> __colocated`` and point the select's
     column references at the view's positional columns (keeping output names)."""
 
-    select = sides.join.parent
+    select = sides.select
     left, right = sides.left[0], sides.right
     with_left = join_type not in ("right semi", "right anti")
     with_right = join_type not in ("left semi", "left anti")
@@ -251,8 +246,8 @@ def _rewrite_colocated(sides: JoinSides, view: str, join_type: str, extra: list[
     def target(tag: str, i: int) -> exp.Column:
         return exp.column(column_name(tag, i), table=_COLOCATED_ALIAS)
 
-    def expand(refs) -> list[exp.Expression]:
-        out: list[exp.Expression] = []
+    def expand(refs) -> list[exp.Expr]:
+        out: list[exp.Expr] = []
         for tag, ref in refs:
             for i, c in enumerate(ref.meta.definition.columns):
                 out.append(exp.alias_(target(tag, i), c.name, quoted=True))
@@ -301,7 +296,7 @@ class QueryPlan:
 # --------------------------------------------------------------------------- predicates
 
 
-def _with_of(node: exp.Expression) -> exp.With | None:
+def _with_of(node: exp.Expr) -> exp.With | None:
     w = node.args.get("with_") if "with_" in node.args else node.args.get("with")
     return w if isinstance(w, exp.With) else None
 
@@ -319,11 +314,11 @@ def _is_cte_reference(table: exp.Table) -> bool:
     return False
 
 
-def _has_null_test(e: exp.Expression) -> bool:
+def _has_null_test(e: exp.Expr) -> bool:
     return any(True for _ in e.find_all(exp.Is, exp.NullSafeEQ))
 
 
-def _conjuncts_for(table: exp.Table) -> list[exp.Expression]:
+def _conjuncts_for(table: exp.Table) -> list[exp.Expr]:
     """The predicates that may prune the rows read from `table` (see the module notes)."""
     parent = table.parent
     if isinstance(parent, exp.From):
@@ -342,8 +337,8 @@ def _conjuncts_for(table: exp.Table) -> list[exp.Expression]:
             return []
     # Is the table on the null-supplying side of an outer join?
     null_supplying = False
-    own: list[exp.Expression] = []
-    others: list[exp.Expression] = []
+    own: list[exp.Expr] = []
+    others: list[exp.Expr] = []
     for k, join in enumerate(joins, start=1):
         side = (join.side or "").upper()
         kind = (join.kind or "").upper()
@@ -391,7 +386,7 @@ class _Sources:
     functions: list[exp.Table] = field(default_factory=list)  # table functions in FROM
 
 
-def refuse_time_travel(tree: exp.Expression) -> None:
+def refuse_time_travel(tree: exp.Expr) -> None:
     """``FOR VERSION AS OF`` / ``FOR TIME AS OF`` (and Spark's ``VERSION|TIMESTAMP AS OF``):
     Doris reads older snapshots of external Iceberg, Paimon and Hudi tables only; a Doris table
     (and so a dorisql table) has none to read."""
@@ -403,7 +398,7 @@ def refuse_time_travel(tree: exp.Expression) -> None:
             )
 
 
-def _sources(tree: exp.Expression) -> _Sources:
+def _sources(tree: exp.Expr) -> _Sources:
     """Classify every `exp.Table` of the tree; refuse what dorisql cannot read."""
     found = _Sources()
     for t in tree.find_all(exp.Table):
@@ -430,8 +425,6 @@ def _sources(tree: exp.Expression) -> _Sources:
 
 #: The read-only database of metadata views (dorisql.statements.show.client_metadata builds its tables).
 SYSTEM_DATABASE = "information_schema"
-#: Read information_schema.<name> to a DataFrame (raises UnknownTableError for other names).
-SystemTable = Callable[[str], "DataFrame"]  # noqa: F821
 
 
 def _is_system(t: exp.Table, current_db: str | None) -> bool:
@@ -482,63 +475,10 @@ def _join_sides(refs: Sequence[TableRef]) -> list[JoinSides]:
     return out
 
 
-# --------------------------------------------------------------------------- expressions
-
-
-def expression_spark_sql(text: str, rewrite: Callable[[exp.Expression], exp.Expression] | None = None) -> str:
-    """A Doris scalar expression (an INSERT ... VALUES value, a column DEFAULT) as Spark SQL,
-    under a query's rules: allowed functions only, and no table, query or table function.
-    `rewrite` (e.g. a literal shaped by its column's type) is applied to the expression first."""
-    select = parse_query(f"SELECT {text}")
-    check_functions(select)
-    clauses = [key for key, value in select.args.items() if value and key != "expressions"]
-    if (
-        not isinstance(select, exp.Select)
-        or clauses
-        or len(select.expressions) != 1
-        or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table))
-    ):
-        raise NotSupportedError(f"a query or table in a value: {text}")
-    if rewrite is not None:
-        item = select.expressions[0]
-        item.replace(rewrite(item.copy()))
-    translate_functions(select)
-    return select.expressions[0].sql(dialect="spark", comments=False)
-
-
-# --------------------------------------------------------------------------- column headers
-
-
-def _outer_select(tree: exp.Expression) -> exp.Select | None:
-    """The SELECT that names the query's columns (the first one of a UNION chain)."""
-    node: exp.Expression | None = tree
-    while node is not None and not isinstance(node, exp.Select):
-        node = node.this if isinstance(node, (exp.SetOperation, exp.Subquery, exp.Paren)) else None
-    return node
-
-
-def name_columns(tree: exp.Expression) -> None:
-    """Alias each unaliased item of the query's SELECT list by its text as written, in place:
-    Doris's column headers (``count(*)``, ``sum(x)``, ``'abc'``) rather than Spark's
-    (``count(1)``, ``abc``). Plain columns and ``*`` keep the names Spark gives them."""
-    select = _outer_select(tree)
-    if select is None:
-        return
-    # One new list set at once: replacing item by item re-parents the whole list each time
-    # (sqlglot's Expression.replace), quadratic in the number of items.
-    items = []
-    for item in checked(select.expressions):
-        text = header_text(item)
-        if text is not None:
-            item = exp.alias_(item, exp.to_identifier(text, quoted=True), copy=False)  # re-parented
-        items.append(item)
-    select.set("expressions", items)
-
-
 # --------------------------------------------------------------------------- planning
 
 
-def right_semi_joins_as_left(tree: exp.Expression) -> None:
+def right_semi_joins_as_left(tree: exp.Expr) -> None:
     """Spark SQL has LEFT SEMI/ANTI joins only; Doris also has RIGHT ones. ``FROM a RIGHT SEMI
     JOIN b ON c`` is ``FROM b LEFT SEMI JOIN a ON c`` (both keep b's rows that have (SEMI) or
     have not (ANTI) a match in a), so a SELECT of one such join is rewritten in place; after
@@ -559,60 +499,57 @@ def right_semi_joins_as_left(tree: exp.Expression) -> None:
             join.set("side", "LEFT")
 
 
-def plan_query(
-    spark,
-    query: ast.Query | str,
-    resolve_table: ResolveTable,
-    scan: Scan,
-    current_db: str | None,
-    read_table_function: ReadTableFunction | None = None,
-    colocation=None,
-    system_table: SystemTable | None = None,
-    prepare: Callable[[exp.Expression], object] | None = None,
-) -> QueryPlan:
+def plan_query(spark, query: ast.Query | str, sources: QuerySources | None = None, **fields: Any) -> QueryPlan:
     """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
 
     The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
-    `prepare` rewrites the parsed tree first (the session's ``@@x`` and DATABASE() values);
-    `system_table` reads the tables of information_schema.
+    `sources` says where the query's tables are read from (see QuerySources); its fields may be
+    given as keyword arguments instead (``resolve_table=..., scan=..., current_db=...``).
     """
+    if sources is None:
+        sources = QuerySources(**fields)
+    current_db = sources.current_db
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
     refuse_time_travel(tree)
     name_columns(tree)  # before `prepare`: an item's header is its text as written
-    if prepare is not None:
-        prepare(tree)
+    if sources.prepare is not None:
+        sources.prepare(tree)
     check_functions(tree)
     translate_functions(tree)
     right_semi_joins_as_left(tree)
-    sources = _sources(tree)
-    system = [t for t in sources.tables if system_table is not None and _is_system(t, current_db)]
+    found = _sources(tree)
+    system_table, read_table_function = sources.system_table, sources.read_table_function
+    system = [t for t in found.tables if system_table is not None and _is_system(t, current_db)]
     refs = [
-        TableRef(node=t, meta=_resolve(resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t))
-        for t in sources.tables
+        TableRef(
+            node=t, meta=_resolve(sources.resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t)
+        )
+        for t in found.tables
         if not any(t is s for s in system)
     ]
-    calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in sources.functions]
+    calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in found.functions]
     if calls and read_table_function is None:
         raise NotSupportedError(f"table function {calls[0][1]}() here")
     jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
     plan = QueryPlan(spark_sql="")
     colocated: dict[int, JoinSides] = {}  # id(ref.node) of each table read by a colocated join
     for sides in _join_sides(refs):
-        special = plan_join(sides, colocation)
+        special = plan_join(sides, sources.colocation)
         if special is not None:
             plan.joins.append((sides, special))
             if special.strategy == "colocate":
                 colocated[id(sides.left[0].node)] = colocated[id(sides.right.node)] = sides
-    raws: dict[int, tuple[object, tuple[str, ...]]] = {}
+    scanned: dict[int, TableScan] = {}  # id(ref.node) -> its scan, for the colocated joins
     try:
         for t, name, properties in calls:
+            assert read_table_function is not None  # (refused above without it)
             view = register_view(read_table_function(name, properties), "tvf")
             plan.views[view] = f"{name}()"
             _point_at_view(t, view, keep_name=False)
         for t in system:
             if t.args.get("partition") is not None:
                 raise NotSupportedError("PARTITION clause after an information_schema table")
-            assert system_table is not None
+            assert system_table is not None  # (`system` is empty without it)
             view = register_view(system_table(t.name), "schema")
             plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
             _point_at_view(t, view, keep_name=True)
@@ -620,28 +557,17 @@ def plan_query(
             meta, t = ref.meta, ref.node
             pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
             buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
-            scanned = scan(meta, list(pruned.partitions), buckets)
-            # scan -> a raw frame, or (raw, files) or (raw, files, rows that need no merge)
-            raw, listed, *rest = scanned if isinstance(scanned, tuple) else (scanned, None)
-            merged = rest[0] if rest else None
-            try:
-                files = tuple(raw.inputFiles()) if listed is None else tuple(listed)
-            except Exception:  # pragma: no cover - e.g. a non-file source: EXPLAIN lists no files
-                if id(t) in colocated:
-                    raise  # the colocate join reads exactly these files: never an empty guess
-                files = ()
-            plan.scans.append(
-                _scan_info(meta, t, pruned, ref.selected, files, len(getattr(raw, "dorisql_deletes", ())))
-            )
+            scan = sources.scan(meta, list(pruned.partitions), buckets)
+            plan.scans.append(_scan_info(scan, t, pruned, ref.selected))
             if id(t) in colocated:
-                raws[id(t)] = (raw, files)
+                scanned[id(t)] = scan
                 continue
-            view = register_view(merge_with_merged(raw, merged, meta), "scan")
+            view = register_view(scan.rows(), "scan")
             plan.views[view] = f"{meta.db}.{meta.name}"
             _point_at_view(t, view, keep_name=True)
         for sides, special in plan.joins:
             if special.strategy == "colocate":
-                _plan_colocated(spark, plan, sides, special, raws)
+                _plan_colocated(spark, plan, sides, special, scanned)
         for col in checked(tree.find_all(exp.Column)):
             if col.args.get("db") is not None:
                 col.set("db", None)
@@ -660,27 +586,25 @@ def plan_query(
     return plan
 
 
-def _plan_colocated(
-    spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, raws: dict[int, tuple[object, tuple[str, ...]]]
-) -> None:
+def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, scanned: dict[int, TableScan]) -> None:
 
     decision = special.decision
     assert isinstance(decision, colocate_join.Decision)
     left, right = sides.left[0], sides.right
     view = _view_name("colocate")
-    select = sides.join.parent
+    select = sides.select
     # an INNER join's other conditions filter its rows in Spark; the others' ran in the tasks
     extra = _other_conditions(sides, decision) if decision.residual is None else []
     _rewrite_colocated(sides, view, decision.join_type, extra)
     # built after the rewrite: the view then carries only the columns the query reads
     joined = colocate_join.build(
-        spark, decision, (left.meta, *raws[id(left.node)]), (right.meta, *raws[id(right.node)]), _view_columns(select)
+        spark, decision, scanned[id(left.node)], scanned[id(right.node)], _view_columns(select)
     )
     joined.createOrReplaceTempView(view)
     plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
 
 
-def _view_columns(select: exp.Expression) -> set[str]:
+def _view_columns(select: exp.Expr) -> set[str]:
     """The colocated view's columns `select` (rewritten) reads; a nested colocated join's
     columns may be included too (a superset only costs reading them)."""
     return {c.name for c in select.find_all(exp.Column) if c.table == _COLOCATED_ALIAS}
@@ -708,13 +632,14 @@ def _point_at_view(t: exp.Table, view: str, keep_name: bool) -> None:
         t.set("alias", exp.TableAlias(this=exp.to_identifier(name, quoted=True)))
 
 
-def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, files, deletes: int = 0) -> ScanInfo:
+def _scan_info(scan: TableScan, t: exp.Table, pruned: PruneResult, selected) -> ScanInfo:
+    meta = scan.meta
     by_name = {p.name: p for p in meta.partitions}
     in_parts = sum(by_name[n].buckets for n in pruned.partitions if n in by_name)
     return ScanInfo(
         table=f"{meta.db}.{meta.name}",
         alias=t.alias or None,
-        key_model=key_model(meta),
+        key_model=scan.key_model,
         partitions=tuple(pruned.partitions),
         partitions_total=len(meta.partitions),
         buckets_read=pruned.bucket_count(meta),
@@ -722,46 +647,22 @@ def _scan_info(meta: TableMeta, t: exp.Table, pruned: PruneResult, selected, fil
         buckets_in_partitions=in_parts,
         buckets=pruned.buckets,
         explicit_partitions=tuple(selected) if selected is not None else None,
-        files=files,
-        delete_versions=deletes,
+        files=scan.files,
+        delete_versions=len(scan.deletes),
     )
 
 
-def run_query(
-    spark,
-    query: ast.Query | str,
-    resolve_table: ResolveTable,
-    scan: Scan,
-    current_db: str | None,
-    read_table_function: ReadTableFunction | None = None,
-    colocation=None,
-    system_table: SystemTable | None = None,
-    prepare: Callable[[exp.Expression], object] | None = None,
-):
+def run_query(spark, query: ast.Query | str, sources: QuerySources):
     """Run a SELECT: returns (DataFrame, [ScanInfo per table reference, in source order]).
 
     The DataFrame is lazy (nothing executed yet); its columns are the query's output columns.
     """
-    df, plan = _run(
-        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
-    )
+    df, plan = _run(spark, query, sources)
     return df, plan.scans
 
 
-def _run(
-    spark,
-    query,
-    resolve_table,
-    scan,
-    current_db,
-    read_table_function=None,
-    colocation=None,
-    system_table=None,
-    prepare=None,
-):
-    plan = plan_query(
-        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
-    )
+def _run(spark, query: ast.Query | str, sources: QuerySources):
+    plan = plan_query(spark, query, sources)
     try:
         df = spark.sql(plan.spark_sql)
     except DorisqlError:
@@ -828,25 +729,15 @@ def spark_plan_lines(df, verbose: bool = False) -> list[str]:
 
 
 def explain(
-    spark,
-    statement: ast.Explain | ast.Query | str,
-    resolve_table: ResolveTable,
-    scan: Scan,
-    current_db: str | None,
-    verbose: bool | None = None,
-    read_table_function: ReadTableFunction | None = None,
-    colocation=None,
-    system_table: SystemTable | None = None,
-    prepare: Callable[[exp.Expression], object] | None = None,
+    spark, statement: ast.Explain | ast.Query | str, sources: QuerySources, verbose: bool | None = None
 ) -> list[str]:
     """EXPLAIN: the lines to print (one column, `Explain String` in Doris)."""
+    query: ast.Query | str
     if isinstance(statement, ast.Explain):
         query, verbose = statement.query, statement.verbose if verbose is None else verbose
     else:
         query = statement
-    df, plan = _run(
-        spark, query, resolve_table, scan, current_db, read_table_function, colocation, system_table, prepare
-    )
+    df, plan = _run(spark, query, sources)
     lines = ["PLAN FRAGMENT 0", ""]
     lines += join_lines(plan.joins)
     lines += scan_lines(plan.scans)

@@ -32,7 +32,7 @@ Node = tuple
 _INTS = ("TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT")
 _STRINGS = ("CHAR", "VARCHAR", "STRING", "TEXT")
 
-_COMPARISONS = {
+_COMPARISONS: dict[type[exp.Expr], str] = {
     exp.EQ: "equal",
     exp.NEQ: "not_equal",
     exp.LT: "less",
@@ -41,7 +41,11 @@ _COMPARISONS = {
     exp.GTE: "greater_equal",
 }
 # checked variants: an overflow is an error, as in Spark's ANSI mode, never a wrapped value
-_ARITHMETIC = {exp.Add: "add_checked", exp.Sub: "subtract_checked", exp.Mul: "multiply_checked"}
+_ARITHMETIC: dict[type[exp.Expr], str] = {
+    exp.Add: "add_checked",
+    exp.Sub: "subtract_checked",
+    exp.Mul: "multiply_checked",
+}
 
 
 class Untranslatable(Exception):
@@ -78,7 +82,7 @@ def _comparable(a: str, b: str) -> bool:
 
 
 def compile_conditions(
-    conditions: Sequence[exp.Expression],
+    conditions: Sequence[exp.Expr],
     column: Callable[[exp.Column], tuple[str, ast.DataType] | None],
 ) -> Node:
     """The conjunction of `conditions` as a tree; `column` maps a column reference to its name in
@@ -99,7 +103,7 @@ def compile_conditions(
     return tree
 
 
-def _literal(e: exp.Expression) -> tuple[Node, str]:
+def _literal(e: exp.Expr) -> tuple[Node, str]:
     if isinstance(e, exp.Boolean):
         return ("lit", bool(e.this), "boolean"), "boolean"
     if isinstance(e, exp.Literal) and e.is_string:
@@ -147,7 +151,7 @@ def _decimal(node: Node) -> Node:
     return ("lit", Decimal(node[1]), "decimal") if node[0] == "lit" else ("cast_decimal", node)
 
 
-def _compile(e: exp.Expression, column) -> tuple[Node, str]:
+def _compile(e: exp.Expr, column) -> tuple[Node, str]:
     if isinstance(e, exp.Paren):
         return _compile(e.this, column)
     if isinstance(e, exp.Column):
@@ -193,7 +197,7 @@ def _compile(e: exp.Expression, column) -> tuple[Node, str]:
     raise Untranslatable(f"{type(e).__name__.lower()} is not evaluated within a bucket")
 
 
-def _boolean(e: exp.Expression, column) -> Node:
+def _boolean(e: exp.Expr, column) -> Node:
     node, family = _compile(e, column)
     if family != "boolean":
         raise Untranslatable(f"{e.sql(dialect='spark')} is not a condition")

@@ -55,6 +55,12 @@ def needs_merge(meta: TableMeta) -> bool:
     return key_model(meta) in ("UNIQUE", "AGGREGATE")
 
 
+def _key_columns(meta: TableMeta) -> list[str]:
+    """The key columns a UNIQUE/AGGREGATE merge groups by, as declared."""
+    keys = meta.definition.keys
+    return list(keys.columns) if keys is not None else []
+
+
 def _df_column(df: DataFrame, name: str) -> str:
     """The DataFrame's spelling of a column (Parquet keeps case; Doris names are case-insensitive)."""
     lowered = name.lower()
@@ -81,7 +87,7 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     for hidden in (LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN):
         if hidden not in df.columns:
             raise AnalysisError(f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
-    key_names = [k for k in meta.definition.keys.columns]
+    key_names = _key_columns(meta)
     key_cols = [F.col(quote_name(_df_column(df, k))) for k in key_names]
     # Commit order first (the later commit wins, as Doris's versions), then load and row order.
     commit_seq = F.col(COMMIT_SEQ_COLUMN) if COMMIT_SEQ_COLUMN in df.columns else F.lit(0)
@@ -147,7 +153,7 @@ def _declared_sql(df: DataFrame, meta: TableMeta, alias: str = "") -> str:
 
 @dataclass(frozen=True)
 class MergedRows:
-    """Stored rows with one row per key (a compaction's output; dorisql.statements.load.insert.scan_table),
+    """Stored rows with one row per key (a compaction's output; dorisql.tablets.read.scan_table),
     and whether they are all of the scan (`alone`: no other rowset to merge them with)."""
 
     frame: DataFrame
@@ -165,7 +171,7 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
         return merge_rows(df, meta)
     if merged.alone:
         return declared_columns(merged.frame, meta)
-    keys = [k for k in meta.definition.keys.columns]
+    keys = _key_columns(meta)
     if merged.oldest and key_model(meta) == "UNIQUE":
         return _latest_over_oldest(merged.frame, df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle

@@ -1,14 +1,20 @@
-"""TODO docstring"""
+"""Reading a table's stored rows: the one scan of a query (`scan_table`, a `TableScan`) and the
+file reader it shares with compaction (`read_table_files`)."""
 
 from __future__ import annotations
 
-from dorisql.catalog.model import PARTITION_COLUMN, TableMeta
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from dorisql.catalog.model import TableMeta
 from dorisql.session.session import Session
-from dorisql.storage.delta import read_files
+from dorisql.storage.delta import FileEntry, read_files
+from dorisql.storage.layout import COMMIT_VERSION_PATTERN, PARTITION_COLUMN, commit_version
 from dorisql.tablets.consistency import table_storage
-from dorisql.tablets.deletes import applicable, apply_deletes, delete_versions
-from dorisql.tablets.merge import MergedRows, key_model, needs_merge
-from dorisql.tablets.rowsets import COMMIT_VERSION_PATTERN, commit_version, merged_are_oldest, merged_files
+from dorisql.tablets.deletes import DeleteVersion, applicable, apply_deletes, delete_versions
+from dorisql.tablets.merge import MergedRows, key_model, merge_with_merged, needs_merge
+from dorisql.tablets.rowsets import merged_are_oldest, merged_files
 from dorisql.tablets.scans import SCANS
 from dorisql.tablets.tables import (
     COMMIT_SEQ_COLUMN,
@@ -22,8 +28,13 @@ from dorisql.types import (
     spark_type,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
+
+__all__ = ["TableScan", "scan_table", "read_table_files", "MERGE_JOIN_MAX_BYTES", "UNIQUE_ANTI_JOIN_MAX_ROWS"]
+
 #: The most bytes of later rowsets whose keys a scan broadcasts to pass a compaction's merged rows
-#: without a shuffle (engine.merge.merge_with_merged); Spark's own broadcast limit is 10 MB.
+#: without a shuffle (dorisql.tablets.merge.merge_with_merged); Spark's own broadcast limit is 10 MB.
 MERGE_JOIN_MAX_BYTES = 8 * 2**20
 
 
@@ -33,20 +44,66 @@ MERGE_JOIN_MAX_BYTES = 8 * 2**20
 UNIQUE_ANTI_JOIN_MAX_ROWS = 1_000_000
 
 
-def scan_table(session: Session, meta: TableMeta, partitions=None, buckets=None):
-    """A DataFrame of the table's stored rows (before key-model merge), pruned to the given
-    partitions (names) and buckets ({partition: {bucket, ...}}), the files it reads (the
-    snapshot's list: asking Spark for it again costs a round trip per table and query), and the
-    rows that need no merge among themselves (engine.merge.MergedRows, or None): (frame, uris,
-    merged); `frame` then holds the other rows."""
+@dataclass(frozen=True)
+class TableScan:
+    """What a scan of one table yields (`scan_table`; the query planner's `QuerySources.scan`).
+
+    The stored rows come in up to two parts: `frame`, the rows that still meet the key-model
+    merge, and `merged`, a compaction's output read apart (one row per key already; see
+    dorisql.tablets.merge.MergedRows). `rows()` puts them together as Doris returns them.
+    """
+
+    meta: TableMeta
+    #: The stored rows that need the key-model merge (every row when `merged` is None): the
+    #: table's columns plus the hidden order columns (``__load_seq``, ``__row_seq``,
+    #: ``__commit_seq``) a UNIQUE/AGGREGATE merge needs; delete versions already applied.
+    frame: DataFrame
+    #: Every data file the scan reads, `merged`'s included (their URIs, as Spark and pyarrow open
+    #: them): the snapshot's list, so nobody asks Spark for it again.
+    files: tuple[str, ...]
+    #: The delete versions (DELETE FROM) applied to the files read, oldest first: a reader of
+    #: `files` (the colocate join, dorisql.query.colocate_join) applies them too.
+    deletes: tuple[DeleteVersion, ...] = ()
+    #: The rows that need no merge among themselves, read apart (None: none).
+    merged: MergedRows | None = None
+    #: The pruning the scan applied: the partitions read (names, table order; live ones only) and,
+    #: where bucket-pruned, the buckets read per partition (None: every bucket).
+    partitions: tuple[str, ...] = ()
+    buckets: Mapping[str, frozenset[int]] | None = None
+
+    @property
+    def key_model(self) -> str:
+        """The merge rule the rows meet: DUPLICATE | UNIQUE | AGGREGATE."""
+        return key_model(self.meta)
+
+    def rows(self) -> DataFrame:
+        """The table's rows as Doris returns them: key model applied, hidden columns gone."""
+        return merge_with_merged(self.frame, self.merged, self.meta)
+
+    def __iter__(self):
+        """(frame, files, merged): the shape scan_table returned before it returned a TableScan
+        (tests/compaction/test_execution.py still unpacks it so)."""
+        return iter((self.frame, list(self.files), self.merged))
+
+
+def scan_table(
+    session: Session,
+    meta: TableMeta,
+    partitions: Sequence[str] | None = None,
+    buckets: Mapping[str, Sequence[int] | set[int] | frozenset[int]] | None = None,
+) -> TableScan:
+    """The table's stored rows (before the key-model merge), pruned to the given partitions
+    (names; None: all) and buckets ({partition: {bucket, ...}}; None: all), with the files they
+    come from and the delete versions applied to them (see TableScan)."""
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
     with table_storage(session.warehouse, meta) as store:  # refuses a log behind the catalog
         snapshot = store.snapshot(partitions=set(keys.values()))
+    chosen = None
     if buckets is not None:
-        buckets = {keys[name]: chosen for name, chosen in buckets.items() if name in keys}
+        chosen = {keys[name]: set(wanted) for name, wanted in buckets.items() if name in keys}
     files = [
-        f for f in snapshot.files if buckets is None or f.partition not in buckets or f.bucket in buckets[f.partition]
+        f for f in snapshot.files if chosen is None or f.partition not in chosen or f.bucket in chosen[f.partition]
     ]
 
     SCANS.record(store.path, {(f.partition, f.bucket) for f in files})
@@ -54,7 +111,7 @@ def scan_table(session: Session, meta: TableMeta, partitions=None, buckets=None)
     deletes = _deletes_for(snapshot, files)
     # A UNIQUE/AGGREGATE tablet's largest compaction output holds one row per key: read apart
     # (`merged`), its rows meet the key-model merge (a shuffle of every row it reads) only where
-    # the tablet's later rowsets repeat their keys (engine.merge.merge_with_merged).
+    # the tablet's later rowsets repeat their keys (dorisql.tablets.merge.merge_with_merged).
     done = merged_files(files) if needs_merge(meta) else set()
     unmerged = [f for f in files if f.path not in done]
     later_bytes = sum(f.size for f in unmerged)
@@ -70,8 +127,6 @@ def scan_table(session: Session, meta: TableMeta, partitions=None, buckets=None)
     if unmerged and not anti_join and too_big:
         done, unmerged = set(), files
     frame = read_table_files(session.spark, meta, unmerged, deletes, session.now())
-    # The colocate join reads the same files itself (dorisql.query.colocate_join): it applies them too.
-    frame.dorisql_deletes = deletes  # type: ignore[attr-defined]
     merged = None
     if done:
         # Alone, or the oldest rows under the anti join: the merged rows meet no order
@@ -86,7 +141,15 @@ def scan_table(session: Session, meta: TableMeta, partitions=None, buckets=None)
             alone=not unmerged,
             oldest=oldest,
         )
-    return frame, [f.uri for f in files], merged
+    return TableScan(
+        meta=meta,
+        frame=frame,
+        files=tuple(f.uri for f in files),
+        deletes=deletes,
+        merged=merged,
+        partitions=tuple(keys),
+        buckets=None if buckets is None else {name: frozenset(wanted) for name, wanted in buckets.items()},
+    )
 
 
 def read_table_files(spark, meta: TableMeta, files, deletes=(), now=None, *, ordered: bool = True):
@@ -154,13 +217,13 @@ def _commit_seq():
     return F.when(version == "", F.lit(0)).otherwise(version.cast("long"))
 
 
-def _deletes_for(snapshot, files) -> tuple:
+def _deletes_for(snapshot, files: Sequence[FileEntry]) -> tuple[DeleteVersion, ...]:
     """The delete versions of the snapshot that apply to at least one of `files`."""
 
     live = delete_versions(snapshot)
     if not live:
         return ()
-    used: dict[int, object] = {}
+    used: dict[int, DeleteVersion] = {}
     for f in files:
         for d in applicable(live, f.partition, commit_version(f.path)):
             used[d.version] = d

@@ -127,7 +127,7 @@ def is_table_position(node: exp.Expr) -> bool:
     return isinstance(node.parent, exp.Table) and node.arg_key == "this"
 
 
-def check_functions(tree: exp.Expression) -> None:
+def check_functions(tree: exp.Expr) -> None:
     """Refuse the query if it calls a function that is not allowed (table functions aside)."""
     for node in checked(tree.find_all(exp.Func)):
         name = call_name(node)
@@ -155,7 +155,7 @@ _UNIT_ARITHMETIC = {
 _TIME_UNITS = ("HOUR", "MINUTE", "SECOND")
 
 
-def _int_count(node: exp.Expression) -> exp.Expression:
+def _int_count(node: exp.Expr) -> exp.Expr:
     """A day/month count as Spark's DATE_ADD / ADD_MONTHS want it: an INT (Doris takes any
     integer expression, e.g. ``id % 366`` of a BIGINT ``id``)."""
     if isinstance(node, exp.Literal) and not node.is_string:
@@ -165,7 +165,7 @@ def _int_count(node: exp.Expression) -> exp.Expression:
     return exp.cast(node, exp.DataType.build("INT"))
 
 
-def _date_arith(node: exp.Expression, unit: str, subtract: bool, value: exp.Expression, count) -> exp.Expression:
+def _date_arith(node: exp.Expr, unit: str, subtract: bool, value: exp.Expr, count) -> exp.Expr:
     if unit in _TIME_UNITS:  # sqlglot's Spark output drops sub-day units: say it explicitly
         if subtract:
             count = exp.Neg(this=exp.Paren(this=count))
@@ -174,7 +174,7 @@ def _date_arith(node: exp.Expression, unit: str, subtract: bool, value: exp.Expr
     return cls(this=value, expression=_int_count(count), unit=exp.var(unit))
 
 
-def translate_functions(tree: exp.Expression) -> exp.Expression:
+def translate_functions(tree: exp.Expr) -> exp.Expr:
     """Rewrite, in place, the Doris calls that Spark lacks or types differently into Spark's
     equivalents (the rest sqlglot's Doris → Spark translation already handles); returns the tree.
 
@@ -252,7 +252,7 @@ _CHECKED_AFTER = frozenset({"concat", "concat_ws"})
 _GUARDED = frozenset(_GROWTH) | _CHECKED_AFTER
 
 
-def _bound_sizes(tree: exp.Expression) -> None:
+def _bound_sizes(tree: exp.Expr) -> None:
     """Each call of `_GROWTH` becomes one that refuses, before it runs, a result over
     MAX_STRING_BYTES (Doris's limit; an array: that many elements); each of `_CHECKED_AFTER`
     refuses a result over it once built. A refusal is Spark's ``raise_error`` with LIMIT_MESSAGE,

@@ -21,9 +21,9 @@ from sqlglot import exp
 
 from dorisql import ast
 from dorisql.errors import AnalysisError, DorisqlError
-from dorisql.query.planner import expression_spark_sql
 from dorisql.syntax.dialect import parse_query
 from dorisql.syntax.generator import quote_string, type_sql
+from dorisql.translate.expressions import expression_spark_sql
 from dorisql.types import spark_string, spark_type
 
 _COMPLEX = ("ARRAY", "MAP", "STRUCT")
@@ -105,14 +105,14 @@ def _type_text(column: ast.ColumnDef) -> str:
     return type_sql(column.type)
 
 
-def _map_key(node: exp.Expression) -> exp.Expression:
+def _map_key(node: exp.Expr) -> exp.Expr:
     # sqlglot reads `{'k': 1}` as a struct whose keys are identifiers: the key is their text
     if isinstance(node, exp.Identifier):
         return exp.null() if not node.quoted and node.name.upper() == "NULL" else exp.Literal.string(node.name)
     return node
 
 
-def shaped(node: exp.Expression, data_type: ast.DataType) -> exp.Expression:
+def shaped(node: exp.Expr, data_type: ast.DataType) -> exp.Expr:
     """`node` (a Doris literal read by sqlglot) rebuilt for Spark in the shape of `data_type`:
     ``[...]`` an ARRAY, ``{k: v, ...}`` a MAP, ``{v, ...}`` a STRUCT's fields in order. Anything
     else (NULL, a scalar, a function call) is left as it is."""
@@ -142,7 +142,7 @@ def shaped(node: exp.Expression, data_type: ast.DataType) -> exp.Expression:
         items = [i.expression if isinstance(i, exp.PropertyEQ) else i for i in node.expressions]
         if len(items) != len(data_type.fields):
             return node  # the cast to the column's type refuses it
-        args: list[exp.Expression] = []
+        args: list[exp.Expr] = []
         for field, item in zip(data_type.fields, items):
             args += [exp.Literal.string(field.name), shaped(item, field.type)]
         return exp.Anonymous(this="NAMED_STRUCT", expressions=args)

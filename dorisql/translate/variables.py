@@ -20,10 +20,10 @@ from sqlglot import exp
 from dorisql import __version__
 from dorisql.errors import AnalysisError
 from dorisql.partitioning.dynamic import system_time_zone
-from dorisql.query.planner import name_columns
 from dorisql.settings import SESSION_DEFAULTS
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import call_name, parse_query, replace_node
+from dorisql.translate.expressions import name_columns
 
 #: What VERSION() and @@version answer: Doris answers a MySQL 5.7 version so that drivers pick
 #: their 5.7 code paths (GlobalVariable.version in fe-core).
@@ -138,7 +138,7 @@ def variable_value(session_vars: Mapping[str, str], name: str) -> str:
     return values[lowered]
 
 
-def _literal(value) -> exp.Expression:
+def _literal(value) -> exp.Expr:
     if value is None:
         return exp.Null()
     if isinstance(value, int):
@@ -156,7 +156,7 @@ def _typed(value: str):
     return value
 
 
-def substitute(tree: exp.Expression, session_vars: Mapping[str, str], identity: SessionIdentity) -> bool:
+def substitute(tree: exp.Expr, session_vars: Mapping[str, str], identity: SessionIdentity) -> bool:
     """Replace every ``@@x`` and session function call of `tree` by its value, in place.
     True if anything was replaced."""
 
@@ -168,6 +168,7 @@ def substitute(tree: exp.Expression, session_vars: Mapping[str, str], identity: 
             replace_node(node, _literal(_typed(variable_value(session_vars, name))))
             changed = True
             continue
+        assert isinstance(node, exp.Func)  # (what find_all was asked for, but a SessionParameter)
         field = _SESSION_FUNCTIONS.get(call_name(node) or "")
         if field is None or node.expressions or (not isinstance(node, exp.Anonymous) and node.this is not None):
             continue  # another function, or a call with arguments: the allow-list judges it
@@ -176,7 +177,7 @@ def substitute(tree: exp.Expression, session_vars: Mapping[str, str], identity: 
     return changed
 
 
-def _constant(node: exp.Expression):
+def _constant(node: exp.Expr):
     """The Python value of a literal item, or raise LookupError if it is not one."""
     if isinstance(node, exp.Alias):
         return _constant(node.this)

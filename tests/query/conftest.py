@@ -3,7 +3,8 @@
 Tables are written the way the storage layer lays them out: Parquet under
 `<root>/<db>/<table>/__partition=<p>/__bucket=<b>/`, with `__bucket = pmod(hash(cast cols), n)`
 computed by Spark with each partition's own bucket count, and `__load_seq` / `__row_seq` for
-UNIQUE and AGGREGATE tables. The scan callback reads exactly the chosen tablet folders.
+UNIQUE and AGGREGATE tables. The scan reads exactly the chosen tablet folders; `Lake.sources`
+is what the planner reads the lake through.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_expr_sql
 from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.query.sources import QuerySources
+from dorisql.tablets.read import TableScan
 from dorisql.types import spark_type
 
 
@@ -83,6 +86,17 @@ class Lake:
 
     def resolve(self, name: ast.TableName) -> TableMeta | None:
         return self.tables.get((name.db, name.name))
+
+    def sources(self, db: str | None) -> QuerySources:
+        """The lake as the query planner reads it, `db` the current database."""
+        return QuerySources(resolve_table=self.resolve, scan=self.table_scan, current_db=db)
+
+    def table_scan(self, meta: TableMeta, partitions, buckets) -> TableScan:
+        """`scan` as a TableScan: the rows read and the files Spark lists for them."""
+        frame = self.scan(meta, partitions, buckets)
+        names = partitions if partitions is not None else [p.name for p in meta.partitions]
+        chosen = None if buckets is None else {name: frozenset(b) for name, b in buckets.items()}
+        return TableScan(meta, frame, tuple(frame.inputFiles()), partitions=tuple(names), buckets=chosen)
 
     def load(self, meta: TableMeta, rows: Sequence[tuple], partition_of) -> None:
         """Append one load. `partition_of(row)` names each row's partition."""

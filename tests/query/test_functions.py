@@ -11,9 +11,9 @@ from sqlglot import exp
 
 from dorisql import ast
 from dorisql.errors import AnalysisError, NotSupportedError
-from dorisql.query.planner import expression_spark_sql
 from dorisql.syntax import parse
 from dorisql.syntax.dialect import parse_query
+from dorisql.translate.expressions import expression_spark_sql
 from dorisql.translate.functions import ALLOWED_FUNCTIONS, call_name, check_functions, is_table_position
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,12 +9,11 @@ import pytest
 import dorisql
 from dorisql import ast
 from dorisql.errors import AnalysisError
-from dorisql.query.planner import expression_spark_sql, name_columns
-from dorisql.result import Float32, Result, float_text
+from dorisql.result import Float32, Result, float_text, render_value
 from dorisql.shell.formatting import format_result
-from dorisql.result import render_value
 from dorisql.syntax import parse_one
 from dorisql.syntax.dialect import parse_query
+from dorisql.translate.expressions import expression_spark_sql, name_columns
 from dorisql.translate.functions import translate_functions
 from dorisql.translate.literals import default_sql, value_sql
 

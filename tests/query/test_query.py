@@ -72,7 +72,7 @@ def users(lake):
 
 
 def run(lake, sql, db="db"):
-    return run_query(lake.spark, ast.Query(sql=sql), lake.resolve, lake.scan, db)
+    return run_query(lake.spark, ast.Query(sql=sql), lake.sources(db))
 
 
 def rows(df):
@@ -195,9 +195,7 @@ def test_join_seam_sees_both_tables_before_anything_is_read(lake, events, users,
         lake.spark,
         """SELECT u.name FROM events e JOIN users PARTITION (p_cn) u
                                      ON e.k = u.k AND u.name <> 'x' WHERE e.v > 0""",
-        lake.resolve,
-        lake.scan,
-        "db",
+        lake.sources("db"),
     )
     try:
         ((sides, scans_then),) = seen
@@ -263,9 +261,7 @@ def test_explain(lake, events):
     lines = explain(
         lake.spark,
         ast.Explain(query=ast.Query(sql="SELECT * FROM events WHERE d = '2020-05-29' AND k = 6")),
-        lake.resolve,
-        lake.scan,
-        "db",
+        lake.sources("db"),
     )
     text = "\n".join(lines)
     assert "0:VOlapScanNode" in text
@@ -274,6 +270,6 @@ def test_explain(lake, events):
     assert "tablets=1/8" in text
     assert f"buckets: p20200529=[{bucket_of([6], ['int'], 8)}]" in text
     assert "Spark physical plan" in text and "Scan parquet" in text
-    lines = explain(lake.spark, ast.Query(sql="SELECT count(*) FROM events"), lake.resolve, lake.scan, "db")
+    lines = explain(lake.spark, ast.Query(sql="SELECT count(*) FROM events"), lake.sources("db"))
     assert "     partitions=4/4 (p0,p20200528,p20200529,p20200530)" in lines
     assert "     tablets=22/22" in lines

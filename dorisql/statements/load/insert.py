@@ -17,13 +17,14 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_expr_sql
-from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, LoadError
 from dorisql.partitioning.keys import routing_sql
 from dorisql.query import table_functions as tvf
 from dorisql.query.colocate_join import ColocationContext
 from dorisql.query.planner import explain as explain_query
 from dorisql.query.planner import register_view, run_query
+from dorisql.query.sources import QuerySources
 from dorisql.result import Float32, Result
 from dorisql.session.committed import after_commit
 from dorisql.session.session import Session
@@ -31,7 +32,9 @@ from dorisql.statements.ddl.alter_columns import schema_changed
 from dorisql.statements.ddl.colocation_groups import group_of
 from dorisql.statements.ddl.partitions import bump_versions, refuse_temporary_on_legacy
 from dorisql.statements.load.new_partitions import ensure_partitions
-from dorisql.statements.show.client_metadata import identity, schema_table_frame
+from dorisql.statements.show.client_metadata import identity
+from dorisql.statements.show.information_schema import schema_table_frame
+from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.storage.sizing import explained_bytes
 from dorisql.storage.spark_views import release_views
 from dorisql.syntax.cancel import checked
@@ -73,9 +76,9 @@ def _resolver(session: Session):
     return resolve
 
 
-def _planner_callbacks(session: Session) -> dict:
-    """How the query planner reaches the engine: catalog lookups, table scans, table functions,
-    information_schema, the session's values (``@@x``, DATABASE())."""
+def query_sources(session: Session) -> QuerySources:
+    """How the query planner reaches the session: catalog lookups, table scans, table functions,
+    information_schema, colocation groups, the session's values (``@@x``, DATABASE())."""
 
     spark = session.spark
 
@@ -89,23 +92,23 @@ def _planner_callbacks(session: Session) -> dict:
             staging=session.local_files,
         )
 
-    return {
-        "resolve_table": _resolver(session),
-        "scan": lambda meta, partitions, buckets: scan_table(session, meta, partitions, buckets),
-        "current_db": session.current_db,
-        "read_table_function": read_table_function,
-        "colocation": ColocationContext(
+    return QuerySources(
+        resolve_table=_resolver(session),
+        scan=lambda meta, partitions, buckets: scan_table(session, meta, partitions, buckets),
+        current_db=session.current_db,
+        read_table_function=read_table_function,
+        colocation=ColocationContext(
             group_of=lambda meta: group_of(session, meta),
             disabled=session.frontend("disable_colocate_join") == "true",
         ),
-        "system_table": lambda name: schema_table_frame(session, name),
-        "prepare": lambda tree: substitute(tree, session.session_vars, identity(session)),
-    }
+        system_table=lambda name: schema_table_frame(session, name),
+        prepare=lambda tree: substitute(tree, session.session_vars, identity(session)),
+    )
 
 
 def _run_query(session: Session, query: ast.Query):
 
-    return run_query(session.spark, query, **_planner_callbacks(session))
+    return run_query(session.spark, query, query_sources(session))
 
 
 def select(session: Session, stmt: ast.Query) -> Result:
@@ -142,7 +145,7 @@ def _shown_value(value, data_type):
 
 def explain(session: Session, stmt: ast.Explain) -> Result:
 
-    lines = explain_query(session.spark, stmt.query, verbose=stmt.verbose, **_planner_callbacks(session))
+    lines = explain_query(session.spark, stmt.query, query_sources(session), verbose=stmt.verbose)
     return Result.table(["Explain String"], [(line,) for line in lines])
 
 

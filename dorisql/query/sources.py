@@ -1,0 +1,59 @@
+"""What the query planner reads a query's tables through: `QuerySources`.
+
+The planner (:mod:`dorisql.query.planner`) knows SQL trees, pruning and joins; it reaches the
+catalog, the stored rows and the session only through one `QuerySources`, which the statement
+layer builds from a session (dorisql.statements.load.insert.query_sources) and tests build
+from their own small tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+
+from dorisql import ast
+from dorisql.catalog.model import TableMeta
+from dorisql.query.colocate_join import ColocationContext
+from dorisql.tablets.read import TableScan
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
+
+__all__ = ["QuerySources", "ResolveTable", "Scan", "ReadTableFunction", "SystemTable", "Prepare"]
+
+#: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
+#: itself or return None (then the planner raises Doris's message).
+ResolveTable = Callable[[ast.TableName], "TableMeta | None"]
+#: Read the stored rows of a table: the given partitions (names, table order; may be empty: then
+#: no rows, with the table's columns) and, per partition, the buckets (None: every bucket).
+Scan = Callable[[TableMeta, Sequence[str], "Mapping[str, set[int]] | None"], TableScan]
+#: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
+#: (lower-case keys) to a DataFrame.
+ReadTableFunction = Callable[[str, dict], "DataFrame"]
+#: Read information_schema.<name> to a DataFrame (raises UnknownTableError for other names).
+SystemTable = Callable[[str], "DataFrame"]
+#: Rewrite a parsed query in place before it is planned (the session's ``@@x`` and DATABASE()).
+Prepare = Callable[[exp.Expr], object]
+
+
+@dataclass(frozen=True)
+class QuerySources:
+    """Everything a query reads besides its own text, and the names it resolves against."""
+
+    #: The catalog: a table reference to its metadata.
+    resolve_table: ResolveTable
+    #: The stored rows of a table, pruned (dorisql.tablets.read.scan_table).
+    scan: Scan
+    #: The database unqualified names are in (None: none selected).
+    current_db: str | None
+    #: ``local()``, ``s3()``, ``hdfs()`` in FROM (None: refused).
+    read_table_function: ReadTableFunction | None = None
+    #: Colocation groups and the FE switch (None: every join is Spark's, unreported).
+    colocation: ColocationContext | None = None
+    #: information_schema's tables (None: information_schema is an ordinary database name).
+    system_table: SystemTable | None = None
+    #: Applied to the parsed query first (None: nothing to substitute).
+    prepare: Prepare | None = None

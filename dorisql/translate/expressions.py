@@ -1,0 +1,74 @@
+"""Doris expressions and SELECT lists as Spark SQL: pure tree work, no table and no Spark.
+
+- `expression_spark_sql`: one Doris scalar expression (an INSERT ... VALUES value, a column
+  DEFAULT, a Stream Load column mapping) as Spark SQL text, under a query's rules;
+- `name_columns`: a query's unaliased SELECT items named by their text as written (Doris's
+  column headers).
+
+The query planner (:mod:`dorisql.query.planner`) applies both to whole queries; the literal and
+variable translation (:mod:`dorisql.translate.literals`, :mod:`dorisql.translate.variables`)
+and the loads use them on their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlglot import exp
+
+from dorisql.errors import NotSupportedError
+from dorisql.syntax.cancel import checked
+from dorisql.syntax.dialect import header_text, parse_query
+from dorisql.translate.functions import check_functions, translate_functions
+
+__all__ = ["expression_spark_sql", "name_columns"]
+
+
+def expression_spark_sql(text: str, rewrite: Callable[[exp.Expr], exp.Expr] | None = None) -> str:
+    """A Doris scalar expression (an INSERT ... VALUES value, a column DEFAULT) as Spark SQL,
+    under a query's rules: allowed functions only, and no table, query or table function.
+    `rewrite` (e.g. a literal shaped by its column's type) is applied to the expression first."""
+    select = parse_query(f"SELECT {text}")
+    check_functions(select)
+    clauses = [key for key, value in select.args.items() if value and key != "expressions"]
+    if (
+        not isinstance(select, exp.Select)
+        or clauses
+        or len(select.expressions) != 1
+        or any(True for _ in select.expressions[0].find_all(exp.Query, exp.Table))
+    ):
+        raise NotSupportedError(f"a query or table in a value: {text}")
+    if rewrite is not None:
+        item = select.expressions[0]
+        item.replace(rewrite(item.copy()))
+    translate_functions(select)
+    return select.expressions[0].sql(dialect="spark", comments=False)
+
+
+# --------------------------------------------------------------------------- column headers
+
+
+def _outer_select(tree: exp.Expr) -> exp.Select | None:
+    """The SELECT that names the query's columns (the first one of a UNION chain)."""
+    node: exp.Expr | None = tree
+    while node is not None and not isinstance(node, exp.Select):
+        node = node.this if isinstance(node, (exp.SetOperation, exp.Subquery, exp.Paren)) else None
+    return node
+
+
+def name_columns(tree: exp.Expr) -> None:
+    """Alias each unaliased item of the query's SELECT list by its text as written, in place:
+    Doris's column headers (``count(*)``, ``sum(x)``, ``'abc'``) rather than Spark's
+    (``count(1)``, ``abc``). Plain columns and ``*`` keep the names Spark gives them."""
+    select = _outer_select(tree)
+    if select is None:
+        return
+    # One new list set at once: replacing item by item re-parents the whole list each time
+    # (sqlglot's Expression.replace), quadratic in the number of items.
+    items = []
+    for item in checked(select.expressions):
+        text = header_text(item)
+        if text is not None:
+            item = exp.alias_(item, exp.to_identifier(text, quoted=True), copy=False)  # re-parented
+        items.append(item)
+    select.set("expressions", items)
