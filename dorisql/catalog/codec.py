@@ -9,7 +9,8 @@ The format is generic, driven by `dataclasses.fields` and type tags, never by th
 
 - a dataclass is an object `{"@": "<ClassName>", "<field>": <value>, ...}`; fields whose value is
   their plain default are left out (so documents stay small and a field added later with a default
-  reads old documents); fields with a `default_factory` are always written;
+  reads old documents); fields with a `default_factory` are always written; a field a class no
+  longer has is read and ignored when `RETIRED_FIELDS` names it, refused otherwise;
 - a tuple is a JSON array; a list is `{"@": "list", "v": [...]}`; a dict is
   `{"@": "dict", "v": [[key, value], ...]}` (keys may be any encodable value);
 - datetime / date / Decimal are `{"@": "datetime", "v": "<isoformat>"}` (likewise "date",
@@ -34,6 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from dorisql import ast
+from dorisql.bucketing.auto_buckets import BucketDecision
 from dorisql.catalog import model
 
 TAG = "@"
@@ -81,6 +83,11 @@ class _ClassPlan:
         )
 
 
+#: Fields a class no longer has that catalog documents written before may still carry: dropped
+#: on decode. TableMeta.layout: the storage layout, the same for every table since folders and
+#: partition values are keyed by id (TableMeta's docstring).
+RETIRED_FIELDS: dict[str, frozenset[str]] = {"TableMeta": frozenset({"layout"})}
+
 _BY_NAME: dict[str, _ClassPlan] = {}
 _BY_CLASS: dict[type, _ClassPlan] = {}
 _RESERVED = {"list", "dict", "datetime", "date", "decimal", "MAXVALUE"}
@@ -116,6 +123,7 @@ def _register_module(module: ModuleType) -> None:
 
 _register_module(ast)
 _register_module(model)
+register(BucketDecision)  # a field of PartitionMeta, defined in dorisql.bucketing
 
 
 # --------------------------------------------------------------------------- encode
@@ -230,7 +238,16 @@ def _dataclass_builder(plan: _ClassPlan) -> Callable[[dict], Any]:
         except TypeError as exc:
             raise CodecError(f"cannot rebuild {name}: {exc}") from None
 
-    return build
+    retired = RETIRED_FIELDS.get(name)
+    if retired is None:
+        return build
+
+    def build_without_retired(d: dict) -> Any:
+        for key in retired.intersection(d):
+            del d[key]
+        return build(d)
+
+    return build_without_retired
 
 
 def _iso(kind: str, parse: Callable[[str], Any]) -> Callable[[dict], Any]:

@@ -17,11 +17,6 @@ from dorisql.bucketing.auto_buckets import BucketDecision
 #: The text of a MAXVALUE bound in PartitionMeta.lower/upper.
 MAXVALUE_TEXT = "MAXVALUE"
 
-#: Storage layouts: dorisql 0.1 kept tables at <db>/<table name> with partitions by name; since
-#: then tables live at <db>/<table id> with partitions by id (see TableMeta.layout).
-LEGACY_LAYOUT = 1
-ID_LAYOUT = 2
-
 #: The name and column of the hidden Delta partition columns.
 PARTITION_COLUMN = "__partition"
 BUCKET_COLUMN = "__bucket"
@@ -82,6 +77,10 @@ class TableMeta:
     `definition` is the CREATE TABLE as normalised by dorisql, with `partition.items` empty: the
     live partition list is `partitions`. `version` is the catalog row version that an update must
     match (optimistic concurrency).
+
+    Storage is keyed by ids, as Doris keys tablets: the Delta folder is ``<db>/<table id>`` and
+    ``__partition`` holds partition ids, so RENAME is a catalog change and a name dropped and
+    re-created (even concurrently) never shares files with the old one.
     """
 
     id: int
@@ -92,11 +91,6 @@ class TableMeta:
     version: int = 0
     created_at: dt.datetime = field(default_factory=dt.datetime.now)
     dynamic_state: DynamicState = field(default_factory=DynamicState)
-    #: Storage layout. ID_LAYOUT (what CREATE TABLE makes): the Delta folder is <db>/<table id>
-    #: and ``__partition`` holds partition ids, as Doris keys tablets by id: RENAME is a catalog
-    #: change, and a name dropped and re-created (even concurrently) never shares files with the
-    #: old one. Tables made by dorisql 0.1 have no layout stored and read as LEGACY_LAYOUT.
-    layout: int = 1
     #: The latest Delta version this catalog entry is known to follow: a load or truncate records
     #: the version it committed. The table's Delta log must have reached it; an older log lost
     #: commits (a deleted ``_delta_log`` file), so reads and writes refuse it instead of serving
@@ -133,7 +127,7 @@ class TableMeta:
     def partition_key(self, partition: PartitionMeta) -> str:
         """The partition's value in the Delta partition column ``__partition``: its immutable id,
         so RENAME PARTITION touches no file and a re-created name never sees a dropped one's files."""
-        return partition.name if self.layout == LEGACY_LAYOUT else str(partition.id)
+        return str(partition.id)
 
     def partition_keys(self, names=None) -> dict[str, str]:
         """Partition name -> Delta partition value, for the named partitions (default: all)."""

@@ -8,10 +8,10 @@ from pathlib import Path
 import pyarrow as pa
 
 from dorisql import ast
-from dorisql.catalog.model import BUCKET_COLUMN, LEGACY_LAYOUT, PARTITION_COLUMN, TableMeta
+from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
 from dorisql.errors import AnalysisError
 from dorisql.types import arrow_type, spark_type
-from dorisql.warehouse import table_id_path, table_path
+from dorisql.warehouse import table_id_path
 
 #: Load order columns, written only for UNIQUE and AGGREGATE tables so "latest row" is defined.
 LOAD_SEQ_COLUMN = "__load_seq"
@@ -26,16 +26,9 @@ def needs_sequence(definition: ast.CreateTable) -> bool:
     return definition.keys is not None and definition.keys.type in ("UNIQUE", "AGGREGATE")
 
 
-def table_dir(warehouse: Path, db: str, name: str) -> Path:
-
-    return Path(table_path(warehouse, db, name))
-
-
 def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
-    """A table's Delta folder: ``<warehouse>/<db>/<table id>`` (see TableMeta.layout)."""
+    """A table's Delta folder: ``<warehouse>/<db>/<table id>`` (see TableMeta)."""
 
-    if meta.layout == LEGACY_LAYOUT:
-        return table_dir(warehouse, meta.db, meta.name)
     return table_id_path(warehouse, meta.db, meta.id)
 
 

@@ -156,6 +156,17 @@ def test_old_documents_read_with_defaults_for_new_fields():
     assert decode(doc) == PartitionMeta(id=7, name="p", buckets=2, created_at=dt.datetime(2020, 1, 1))
 
 
+def test_a_retired_field_of_a_stored_document_is_read_and_ignored():
+    """Tables created before TableMeta lost its `layout` field carry "layout": 2 (keyed by id)."""
+    meta = samples.table_meta(n_partitions=2)
+    doc = json.loads(encode(meta))
+    assert "layout" not in doc
+    doc["layout"] = 2
+    assert decode(json.dumps(doc)) == meta
+    with pytest.raises(CodecError, match="no field 'layout'"):
+        decode('{"@":"PartitionMeta","id":7,"name":"p","buckets":2,"layout":2}')
+
+
 def test_stable_across_processes():
     """Same value, same text, in a fresh interpreter with another hash seed."""
     value = samples.table_meta(n_partitions=4)

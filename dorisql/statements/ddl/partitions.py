@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from dorisql import ast, table_properties
 from dorisql.analysis.checks import check_partition_distribution
 from dorisql.bucketing import auto_buckets as auto
-from dorisql.catalog.model import LEGACY_LAYOUT, DynamicState, PartitionMeta, TableMeta
+from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
 from dorisql.catalog.recycle_entries import files_by_partition, partition_entries
-from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError
+from dorisql.errors import AnalysisError, DorisqlError
 from dorisql.partitioning import auto_partitions, dynamic, keys, temporary
 from dorisql.partitioning.keys import build_partitions, component_text, partition_columns
 from dorisql.result import Result
@@ -108,8 +108,6 @@ def add_partition(session: Session, meta: TableMeta, action: ast.AddPartition) -
     temporary partitions only (Doris: it may overlap formal ones); names are unique across both."""
 
     item = action.partition
-    if action.temporary:
-        refuse_temporary_on_legacy(meta)
     if has_pending_drops(session, meta):  # a crashed drop of a partition with this name, perhaps
         finish_pending_drops(session, meta)
     explicit = action.distribution.buckets if action.distribution is not None else None
@@ -142,11 +140,8 @@ def add_partition(session: Session, meta: TableMeta, action: ast.AddPartition) -
 
 
 def refuse_temporary_on_legacy(meta: TableMeta) -> None:
-    """Temporary partitions need files keyed by partition id (REPLACE renames without moving
-    files); dorisql 0.1 tables key them by name."""
-
-    if meta.layout == LEGACY_LAYOUT:
-        raise NotSupportedError("temporary partitions on a table created by dorisql 0.1 (re-create the table)")
+    """Nothing to refuse: every table keys its files by partition id, which temporary partitions
+    need. Kept only for statements.load.insert, which still calls it; goes once that call does."""
 
 
 def drop_temp_partition(session: Session, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
@@ -185,7 +180,6 @@ def replace_partitions(session: Session, meta: TableMeta, action: ast.ReplacePar
     copied or moved."""
 
     strict, use_temp_name = temporary.replace_options(action)
-    refuse_temporary_on_legacy(meta)
 
     def swap(current: TableMeta) -> TableMeta:
         temporary.check_replace(current, action.partitions, action.temp_partitions, strict)

@@ -31,8 +31,8 @@ from dorisql.catalog.base import (
     RECYCLED_TABLE,
     RecycleBinEntry,
 )
-from dorisql.catalog.model import LEGACY_LAYOUT, PartitionMeta, TableMeta
-from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, ExecutionError, NotSupportedError
+from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.errors import AlreadyExistsError, AnalysisError, CatalogError, ExecutionError
 from dorisql.partitioning.keys import RangeDef, from_meta, partition_columns, table_partitions
 from dorisql.result import Result
 from dorisql.session.session import Session
@@ -65,8 +65,6 @@ def table_folder(warehouse: Path, meta: TableMeta) -> Path | None:
     expected = meta_dir(warehouse, meta)
     if expected.is_dir():
         return expected
-    if meta.layout == LEGACY_LAYOUT:
-        return None
     for db_folder in database_folders(warehouse):
         candidate = db_folder / str(meta.id)
         if candidate.is_dir():
@@ -83,10 +81,10 @@ def database_folders(warehouse: Path) -> list[Path]:
 
 
 def _move_table_folder(session: Session, meta: TableMeta, db: str, name: str) -> tuple[Path, Path] | None:
-    """Put a recycled table's folder where the recovered table will look for it (its database,
-    or its name for dorisql 0.1 tables, may change), before the catalog commit. Returns the
-    move made, (from, to), so a failed commit can put the folder back; if the process dies
-    instead, `table_folder` still finds an id-named folder."""
+    """Put a recycled table's folder where the recovered table will look for it (its database
+    may change), before the catalog commit. Returns the move made, (from, to), so a failed
+    commit can put the folder back; if the process dies instead, `table_folder` still finds an
+    id-named folder."""
     source = table_folder(session.warehouse, meta)
     if source is None:
         raise ExecutionError(
@@ -210,8 +208,6 @@ def recover_partition(session: Session, stmt: ast.RecoverPartition) -> Result:
             f"No partition named '{stmt.name}' or partition id '{_shown_id(stmt.id)}' in table {stmt.table.name}"
         )
     recovered = dataclasses.replace(entry.partition, name=target)
-    if meta.layout == LEGACY_LAYOUT and target != entry.name:
-        raise NotSupportedError("RECOVER PARTITION ... AS on a table made by dorisql 0.1 (its files are keyed by name)")
     _check_no_conflict(meta, recovered, stmt.name)
 
     def put_back(current: TableMeta) -> TableMeta:

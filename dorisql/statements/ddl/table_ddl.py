@@ -8,7 +8,7 @@ Order of work, so that a crash at any point leaves a consistent warehouse:
   leave the folders alone (RECOVER brings them back; engine.recycle). With FORCE they remove
   the catalog entries first, then the folders.
 - RENAME TABLE / PARTITION are catalog changes only: folders and Delta partition values are
-  keyed by immutable ids (TableMeta.layout).
+  keyed by immutable ids (TableMeta).
 - DROP PARTITION records its intent, updates the catalog (and the recycle bin), then commits
   the Delta `remove`s under the table's commit lock (engine.partitions.drop_partitions finishes
   an interrupted one).
@@ -24,7 +24,7 @@ from typing import Any
 
 from dorisql import ast
 from dorisql.analysis.checks import normalize_create_table
-from dorisql.catalog.model import ID_LAYOUT, LEGACY_LAYOUT, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import (
     AlreadyExistsError,
     AnalysisError,
@@ -45,7 +45,7 @@ from dorisql.storage.locks import LOCK_FILE, table_lock
 from dorisql.syntax.generator import to_sql
 from dorisql.tablets.consistency import has_storage, require_storage, table_storage
 from dorisql.tablets.tables import arrow_schema, meta_dir
-from dorisql.warehouse import table_id_path, table_path, validate_name
+from dorisql.warehouse import table_id_path, validate_name
 
 # ---------------------------------------------------------------------- databases
 
@@ -120,7 +120,6 @@ def new_table_storage(session: Session, definition: ast.CreateTable, stmt: ast.S
         definition=stored,
         partitions=tuple(partition_list),
         created_at=session.now(),
-        layout=ID_LAYOUT,
     )
     meta = parts.with_dynamic_state_created(session, meta)
     DeltaStore.create(meta_dir(session.warehouse, meta), arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})
@@ -209,17 +208,13 @@ def drop_table(session: Session, stmt: ast.DropTable) -> Result:
 
 
 def _drop_damaged_table(session: Session, damaged: DamagedTableError) -> None:
-    """DROP TABLE of a table whose catalog entry cannot be read: its folder is found by id
-    (or, for a dorisql 0.1 table, by name), the entry goes, nothing else is touched."""
+    """DROP TABLE of a table whose catalog entry cannot be read: its folder is found by id,
+    the entry goes, nothing else is touched."""
 
     session.catalog.drop_table(damaged.db, damaged.name, if_exists=True)
-    for folder in (
-        table_id_path(session.warehouse, damaged.db, damaged.table_id),
-        table_path(session.warehouse, damaged.db, damaged.name),
-    ):
-        if (folder / "_delta_log").is_dir():
-            shutil.rmtree(folder, ignore_errors=True)
-            return
+    folder = table_id_path(session.warehouse, damaged.db, damaged.table_id)
+    if (folder / "_delta_log").is_dir():
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _remove_lock_only_folder(location) -> None:
@@ -381,23 +376,8 @@ def _rename_table(session: Session, meta: TableMeta, action: ast.RenameTable) ->
     validate_name("table", action.new_name)
     if session.catalog.table_exists(meta.db, action.new_name):
         raise AlreadyExistsError(f"Table '{action.new_name}' already exists")
-    if meta.layout != LEGACY_LAYOUT:  # the folder is named by id: a catalog change only
-        return session.catalog.rename_table(meta.db, meta.name, action.new_name, expected_version=meta.version)
-    old_dir = meta_dir(session.warehouse, meta)
-    with table_lock(str(old_dir)):
-        renamed = dataclasses.replace(
-            meta,
-            name=action.new_name,
-            definition=dataclasses.replace(meta.definition, table=ast.TableName(action.new_name, meta.db)),
-        )
-        new_dir = meta_dir(session.warehouse, renamed)
-        old_dir.rename(new_dir)
-        try:
-            session.catalog.rename_table(meta.db, meta.name, action.new_name)
-        except BaseException:
-            new_dir.rename(old_dir)
-            raise
-    return session.catalog.load_table(meta.db, action.new_name)
+    # the folder is named by id: a catalog change only
+    return session.catalog.rename_table(meta.db, meta.name, action.new_name, expected_version=meta.version)
 
 
 def _rename_partition(session: Session, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
@@ -416,15 +396,8 @@ def _rename_partition(session: Session, meta: TableMeta, action: ast.RenameParti
             ),
         )
 
-    if meta.layout != LEGACY_LAYOUT:  # files are keyed by the partition id: one catalog change
-        return session.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
-    # dorisql 0.1 tables key files by partition name: relink them, then the catalog.
-    if meta.partition(action.new_name) is not None:
-        raise AnalysisError(f"Duplicate partition name {action.new_name}")
-    location = meta_dir(session.warehouse, meta)
-    with table_lock(str(location)):
-        DeltaStore(location).rename_partition(old.name, action.new_name)
-        return session.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
+    # files are keyed by the partition id: one catalog change
+    return session.catalog.update_table(meta.db, meta.name, rename, table_id=meta.id)
 
 
 def _modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartition) -> TableMeta:
