@@ -99,11 +99,6 @@ def state_dir(env: Mapping[str, str] = os.environ) -> Path:
     return _xdg(env, "XDG_STATE_HOME", ".local/state") / "dorisql"
 
 
-def data_dir(env: Mapping[str, str] = os.environ) -> Path:
-    """``$XDG_DATA_HOME/dorisql`` (``~/.local/share/dorisql``): the default warehouse lives here."""
-    return _xdg(env, "XDG_DATA_HOME", ".local/share") / "dorisql"
-
-
 def default_config_path(env: Mapping[str, str] = os.environ) -> Path:
     return config_dir(env) / "config.toml"
 

@@ -112,18 +112,6 @@ def validate_name(kind: str, name: object) -> str:
     return name
 
 
-def validate_database_name(name: str) -> str:
-    return validate_name("database", name)
-
-
-def validate_table_name(name: str) -> str:
-    return validate_name("table", name)
-
-
-def validate_partition_name(name: str) -> str:
-    return validate_name("partition", name)
-
-
 # --------------------------------------------------------------------------- the root
 
 

@@ -21,7 +21,7 @@ from dorisql import types as T
 from dorisql.analysis.checks import _nullable
 from dorisql.errors import AnalysisError, NotSupportedError
 
-__all__ = ["apply_action", "in_place_widening", "doris_allows_type_change", "is_light"]
+__all__ = ["apply_action", "in_place_widening", "doris_allows_type_change"]
 
 _INTS = ("TINYINT", "SMALLINT", "INT", "BIGINT", "LARGEINT")
 _STRINGS = ("CHAR", "VARCHAR", "STRING")
@@ -348,8 +348,3 @@ def _rename_everywhere(definition: ast.CreateTable, old: str, new: str) -> ast.C
             out, distribution=dataclasses.replace(out.distribution, columns=swap(out.distribution.columns))
         )
     return out
-
-
-def is_light(action: ast.SchemaChange) -> bool:
-    """Doris's light schema change: metadata only (ADD/DROP value columns, comments, rename)."""
-    return not isinstance(action, ast.ModifyColumn)

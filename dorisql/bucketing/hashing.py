@@ -21,10 +21,10 @@ import decimal as _decimal
 import math
 import re
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["SEED", "bucket_expr_sql", "bucket_of", "spark_hash", "bucket_literal_sql"]
+__all__ = ["SEED", "bucket_expr_sql", "bucket_of", "spark_hash"]
 
 #: Spark's seed for ``hash(...)`` (Murmur3Hash default).
 SEED = 42
@@ -50,26 +50,6 @@ def bucket_expr_sql(columns: Sequence[str], buckets_sql: str) -> str:
     if not columns:
         raise ValueError("bucket_expr_sql needs at least one column")
     return f"pmod(hash({', '.join(columns)}), {buckets_sql})"
-
-
-def bucket_literal_sql(value: Any, spark_type: str) -> str:
-    """A Spark SQL literal cast to ``spark_type`` (helper for tests and pruning debug output)."""
-    if value is None:
-        return f"CAST(NULL AS {spark_type})"
-    if isinstance(value, bool):
-        return f"CAST({'true' if value else 'false'} AS {spark_type})"
-    if isinstance(value, str):
-        return "CAST('" + value.replace("\\", "\\\\").replace("'", "\\'") + f"' AS {spark_type})"
-    if isinstance(value, (_dt.datetime, _dt.date)):
-        text = value.isoformat(sep=" ") if isinstance(value, _dt.datetime) else value.isoformat()
-        return f"CAST('{text}' AS {spark_type})"
-    if isinstance(value, bytes):
-        return f"CAST(X'{value.hex()}' AS {spark_type})"
-    return (
-        f"CAST({value!r} AS {spark_type})"
-        if not isinstance(value, _decimal.Decimal)
-        else f"CAST({value} AS {spark_type})"
-    )
 
 
 def bucket_of(values: Sequence[Any], spark_types: Sequence[str], buckets: int) -> int:
@@ -274,8 +254,3 @@ def _hash_bytes(data: bytes, seed: int) -> int:
 
 def _signed(h: int) -> int:
     return h - (1 << 32) if h & 0x80000000 else h
-
-
-def buckets_of_many(rows: Iterable[Sequence[Any]], spark_types: Sequence[str], buckets: int) -> list[int]:
-    """:func:`bucket_of` for several rows of the same column types."""
-    return [bucket_of(r, spark_types, buckets) for r in rows]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dorisql import ast
 from dorisql.ast import DataType
 from dorisql.catalog.base import ColocationGroup, group_key
-from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "doris_type_name",
     "schema_of",
     "check_schema",
-    "check_partition",
     "check_new_group",
     "check_dynamic_buckets",
     "replica_allocation_text",
@@ -144,12 +143,6 @@ def check_schema(group: ColocationGroup, meta: TableMeta) -> None:
         _check_distribution(group, p.buckets, columns)
     for p in meta.partitions:
         _check_replication(group, p.replication_num)
-
-
-def check_partition(group: ColocationGroup, meta: TableMeta, partition: PartitionMeta) -> None:
-    """A partition added to a member table (ADD PARTITION, dynamic partitions)."""
-    _check_distribution(group, partition.buckets, _distribution_columns(meta.definition))
-    _check_replication(group, partition.replication_num)
 
 
 def check_new_group(meta: TableMeta) -> None:
