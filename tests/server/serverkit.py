@@ -7,11 +7,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from isolation import require_tool
+from waiting import wait_until
 
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
 
@@ -40,16 +40,19 @@ class Server:
 
 
 def wait_for_port(process: subprocess.Popen, port: int, log: Path, timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def listening() -> bool:
         if process.poll() is not None:
             raise AssertionError(f"dorisql server exited with {process.returncode}:\n{log.read_text()}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
+                return True
         except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"dorisql server did not listen on {port} within {timeout} s:\n{log.read_text()}")
+            return False
+
+    try:
+        wait_until(listening, timeout, f"dorisql server to listen on {port}", interval=0.2)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}:\n{log.read_text()}") from None
 
 
 def stop_server(process: subprocess.Popen, timeout: float = 60) -> None:

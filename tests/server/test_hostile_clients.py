@@ -35,6 +35,7 @@ from .rawclient import (
     handshake_response,
 )
 from .serverkit import require_mysql_client
+from waiting import wait_until
 
 pytestmark = pytest.mark.spark
 
@@ -310,10 +311,12 @@ def test_users_see_and_kill_only_their_own_connections(loaded):
             cur.execute("SHOW PROCESSLIST")  # ADMIN sees everyone
             users = {row[2] for row in cur.fetchall()}
             assert {"root", "kim", "lee"} <= users
-            deadline = time.monotonic() + 10
-            while kim2.thread_id() in {row[1] for row in _processlist(cur)} and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert kim2.thread_id() not in {row[1] for row in _processlist(cur)}
+            wait_until(
+                lambda: kim2.thread_id() not in {row[1] for row in _processlist(cur)},
+                10,
+                "kim's killed connection to leave the process list",
+                interval=0.1,
+            )
             with kim.cursor() as kc:  # lee's refused KILL changed nothing
                 kc.execute("SELECT 1")
                 assert kc.fetchone() == (1,)
@@ -479,9 +482,8 @@ def test_a_killed_spark_driver_is_replaced_and_the_server_goes_on(loaded):
     jvms = [pid for pid in _children(loaded.process.pid) if b"java" in open(f"/proc/{pid}/cmdline", "rb").read()]
     assert len(jvms) == 1, jvms
     os.kill(jvms[0], signal.SIGKILL)
-    deadline = time.monotonic() + 30  # the kill takes effect a moment later: until then it runs
-    while _running(jvms[0]) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    # the kill takes effect a moment later: until then it runs
+    wait_until(lambda: not _running(jvms[0]), 30, "the killed driver JVM to stop running")
     with loaded.connect(database="h", read_timeout=300) as conn, conn.cursor() as cur:
         cur.execute("SELECT count(*) FROM victim")
         assert cur.fetchone() == (1,)
