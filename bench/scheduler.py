@@ -31,7 +31,8 @@ from dorisql import ast
 from dorisql.config import Config
 from dorisql.engine import Engine
 from dorisql.jobs import scheduler
-from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.log import DDL_PROPERTY
 from dorisql.tablets.tables import arrow_schema, meta_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

@@ -26,10 +26,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.config import Config
 from dorisql.engine import Engine
 from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.storage.spark import create_session
 from dorisql.tablets.tables import meta_dir, spark_ddl_schema
 

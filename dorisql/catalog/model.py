@@ -17,10 +17,6 @@ from dorisql.bucketing.auto_buckets import BucketDecision
 #: The text of a MAXVALUE bound in PartitionMeta.lower/upper.
 MAXVALUE_TEXT = "MAXVALUE"
 
-#: The name and column of the hidden Delta partition columns.
-PARTITION_COLUMN = "__partition"
-BUCKET_COLUMN = "__bucket"
-
 
 @dataclass(frozen=True)
 class PartitionMeta:

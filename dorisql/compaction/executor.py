@@ -38,15 +38,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import CommitConflictError
 from dorisql.session import failures
 from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN, range_suffix
 from dorisql.storage.locks import tablet_lock
 from dorisql.tablets.deletes import retire_delete_versions
 from dorisql.tablets.merge import _df_column, merge_rows, needs_merge
 from dorisql.tablets.read import read_table_files
-from dorisql.tablets.rowsets import TabletRowset, needed_delete_versions, range_suffix
+from dorisql.tablets.rowsets import TabletRowset, needed_delete_versions
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 
 CUMULATIVE, BASE = "CUMULATIVE", "BASE"

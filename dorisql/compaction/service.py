@@ -33,7 +33,8 @@ from dorisql.compaction.executor import BASE, CUMULATIVE, MB, CompactionTask, _m
 from dorisql.compaction.policy import CompactionConfig
 from dorisql.errors import CommitConflictError, DorisqlError
 from dorisql.session.session import Session
-from dorisql.storage.delta import DeltaStore, Snapshot
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.snapshot import Snapshot
 from dorisql.tablets.consistency import table_storage
 from dorisql.tablets.deletes import delete_versions
 from dorisql.tablets.rowset_types import Rowset

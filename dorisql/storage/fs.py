@@ -22,7 +22,11 @@ __all__ = [
     "remove_files",
     "remove_tree",
     "open_input",
+    "FILE_THREADS",
 ]
+
+#: Threads for work on many files at once: footers, copies, pyarrow writes (they release the GIL).
+FILE_THREADS = 8
 
 
 def local_path(path: str | os.PathLike) -> str:

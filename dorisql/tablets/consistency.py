@@ -23,7 +23,9 @@ from pathlib import Path
 
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import TableStorageError
-from dorisql.storage.delta import DeltaStore, LogBehindError
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import DELTA_LOG_DIR
+from dorisql.storage.log import LogBehindError
 from dorisql.tablets.tables import meta_dir
 
 
@@ -33,7 +35,7 @@ def qualified(meta: TableMeta) -> str:
 
 def has_storage(warehouse: Path, meta: TableMeta) -> bool:
     """One stat: the table's Delta log folder exists."""
-    return (meta_dir(warehouse, meta) / "_delta_log").is_dir()
+    return (meta_dir(warehouse, meta) / DELTA_LOG_DIR).is_dir()
 
 
 def missing_message(warehouse: Path, meta: TableMeta) -> str:

@@ -4,9 +4,10 @@ Versions. A load's files are named ``<spark name>.v<N>.parquet``: N is the Delta
 commit became (``storage.delta._stamp_commit_version``, under the commit lock). A compaction's
 output files are named ``<spark name>.v<start>-<end>.parquet``: the Delta version range of the
 rowsets it merged. The name is the record: it survives restarts, every process and outside
-writer sees it, and the reads derive ``__commit_seq`` from it (`COMMIT_VERSION_PATTERN`, the
-*end* of a range), so the rows of a compacted file keep their place in Doris's version order:
-every later rowset of the tablet has a higher version, every earlier one a lower one.
+writer sees it, and the reads derive ``__commit_seq`` from it (the *end* of a range; the names
+are parsed by dorisql.storage.layout), so the rows of a compacted file keep their place in
+Doris's version order: every later rowset of the tablet has a higher version, every earlier one
+a lower one.
 
 A rowset of a tablet (one ``__partition``/``__bucket`` folder) is the set of its live files
 sharing one name range. A DELETE is a delete version: a Delta commit d with no files, recorded as
@@ -27,18 +28,14 @@ of the view unchanged.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from dorisql.storage.layout import output_range_stamp, version_range
 from dorisql.tablets.rowset_types import Rowset, TabletState
 
 __all__ = [
-    "COMMIT_VERSION_PATTERN",
-    "version_range",
-    "commit_version",
-    "range_suffix",
     "TabletRowset",
     "TabletView",
     "tablet_views",
@@ -47,34 +44,6 @@ __all__ = [
     "merged_are_oldest",
 ]
 
-#: The Delta version whose order a data file's rows take (the end of a range): group 1.
-#: Matches ``x.v12.parquet`` (a load) and ``x.v0-12.parquet`` (a compaction's output).
-COMMIT_VERSION_PATTERN = r"\.v(?:\d+-)?(\d+)\.parquet$"
-_RANGE = re.compile(r"\.v(\d+)(?:-(\d+))?\.parquet$")
-
-
-def version_range(path: str) -> tuple[int, int] | None:
-    """``(start, end)`` of a data file's name; None for a file without a stamp (written before
-    versions were stamped: its rows read as version 0)."""
-    m = _RANGE.search(path)
-    if m is None:
-        return None
-    start = int(m.group(1))
-    return start, int(m.group(2)) if m.group(2) is not None else start
-
-
-def commit_version(path: str) -> int:
-    """The Delta version whose order a data file's rows take: the end of its range; 0 for a file
-    without a stamp."""
-    found = version_range(path)
-    return found[1] if found is not None else 0
-
-
-def range_suffix(start: int, end: int) -> str:
-    """What a compaction's output file names end with."""
-    return f".v{start}-{end}.parquet"
-
-
 def merged_files(files: Iterable[DataFile]) -> set[str]:
     """The files whose rows a read need not merge among themselves: per tablet, the files of its
     largest compaction output (one ``.v<start>-<end>`` range), whose rows hold one row per key.
@@ -82,9 +51,9 @@ def merged_files(files: Iterable[DataFile]) -> set[str]:
     overlapping rowsets); a tablet's keys never occur in another tablet."""
     outputs: dict[tuple[str, int], dict[str, list]] = {}
     for f in files:
-        m = _RANGE.search(f.path)
-        if m is not None and m.group(2) is not None:
-            outputs.setdefault((f.partition, f.bucket), {}).setdefault(m.group(0), []).append(f)
+        stamp = output_range_stamp(f.path)
+        if stamp is not None:
+            outputs.setdefault((f.partition, f.bucket), {}).setdefault(stamp, []).append(f)
     chosen: set[str] = set()
     for by_range in outputs.values():
         largest = max(by_range.values(), key=lambda group: sum(f.size for f in group))
@@ -112,7 +81,7 @@ def merged_are_oldest(files: Iterable[DataFile], merged: set[str]) -> bool:
 
 
 class DataFile(Protocol):
-    """What the view needs of a file (storage.delta.FileEntry has it), read-only (as in a frozen
+    """What the view needs of a file (storage.snapshot.FileEntry has it), read-only (as in a frozen
     dataclass)."""
 
     @property

@@ -8,8 +8,9 @@ from pathlib import Path
 import pyarrow as pa
 
 from dorisql import ast
-from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError
+from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.types import arrow_type, spark_type
 from dorisql.warehouse import table_id_path
 

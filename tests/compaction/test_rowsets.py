@@ -6,15 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from dorisql.tablets.rowsets import (
-    COMMIT_VERSION_PATTERN,
-    merged_are_oldest,
-    merged_files,
-    needed_delete_versions,
-    range_suffix,
-    tablet_views,
-    version_range,
-)
+from dorisql.storage.layout import COMMIT_VERSION_PATTERN, range_suffix, version_range
+from dorisql.tablets.rowsets import merged_are_oldest, merged_files, needed_delete_versions, tablet_views
 
 
 @dataclass(frozen=True)

@@ -158,7 +158,7 @@ def test_apply_and_retire(eng, spark):
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
-    from dorisql.storage.delta import read_files
+    from dorisql.storage.spark_io import read_files
 
     run(eng, "CREATE TABLE r (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
     run(eng, "INSERT INTO r VALUES (1, 1), (2, 2), (3, 3)")

@@ -20,8 +20,9 @@ def main() -> None:
     parts = int(sys.argv[2]) if len(sys.argv) > 2 else 30
     buckets = int(sys.argv[3]) if len(sys.argv) > 3 else 8
     from dorisql.bucketing.hashing import bucket_expr_sql
-    from dorisql.storage.delta import DeltaStore, arrow_schema_from_spark
+    from dorisql.storage.delta import DeltaStore
     from dorisql.storage.spark import create_session
+    from dorisql.storage.spark_io import arrow_schema_from_spark
 
     spark = create_session("local[*]", conf={"spark.driver.memory": "4g", "spark.ui.showConsoleProgress": "false"})
     base = spark.range(rows).selectExpr(

@@ -56,7 +56,8 @@ def sample_df(spark):
 @pytest.fixture
 def table(spark, warehouse):
     """An empty dorisql Delta table with the sample schema, stamped with a DDL property."""
-    from dorisql.storage.delta import DeltaStore, arrow_schema_from_spark
+    from dorisql.storage.delta import DeltaStore
+    from dorisql.storage.spark_io import arrow_schema_from_spark
 
     schema = spark.createDataFrame([], DATA_DDL).schema
     store = DeltaStore.create(

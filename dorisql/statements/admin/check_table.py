@@ -31,15 +31,14 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from dorisql import ast
-from dorisql.catalog.model import BUCKET_COLUMN, PARTITION_COLUMN, TableMeta
+from dorisql.catalog.model import TableMeta
 from dorisql.result import Result, size_text
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import PENDING_DROP_FILE
 from dorisql.statements.handler import Handlers
 from dorisql.statements.load.stream_load import orphan_bodies
-from dorisql.storage.delta import STAGING_DIR
+from dorisql.storage.layout import BUCKET_COLUMN, COMMIT_VERSION_PATTERN, DELTA_LOG_DIR, PARTITION_COLUMN, STAGING_DIR
 from dorisql.tablets.consistency import log_error_reason, qualified
-from dorisql.tablets.rowsets import COMMIT_VERSION_PATTERN
 from dorisql.tablets.tables import arrow_schema, meta_dir
 
 CHECK_COLUMNS = ("Table", "Partition", "Problem", "Severity", "Detail")
@@ -89,7 +88,7 @@ def check_table(warehouse: Path, meta: TableMeta, now: float, grace: float = GRA
     dates the files: those younger than `grace` outside the log are not judged."""
     location = meta_dir(warehouse, meta)
     findings = _catalog_findings(meta)
-    log_dir = location / "_delta_log"
+    log_dir = location / DELTA_LOG_DIR
     if not log_dir.is_dir():
         what = "folder" if not location.is_dir() else "Delta log (_delta_log)"
         findings.append(

@@ -47,7 +47,8 @@ from dorisql.statements.ddl.recycle_bin import database_folders, table_folder
 from dorisql.statements.handler import Handlers
 from dorisql.statements.load.stream_load import expire_labels, orphan_bodies
 from dorisql.storage import fs
-from dorisql.storage.delta import STAGING_DIR, DeltaStore
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import DELTA_LOG_DIR, STAGING_DIR
 from dorisql.storage.locks import table_lock
 from dorisql.tablets.tables import meta_dir
 
@@ -230,7 +231,7 @@ def _delete_partition_files(
     with table_lock(str(folder)):
         if owner_live and has_pending_drops(session, owner):
             finish_pending_drops(session, owner)  # an interrupted RECOVER PARTITION re-added some
-        live = {f.path for f in store.snapshot().files} if (folder / "_delta_log").is_dir() else set()
+        live = {f.path for f in store.snapshot().files} if (folder / DELTA_LOG_DIR).is_dir() else set()
         paths = [f.path for f in entry.files if f.path not in live]
         report.count_deleted(store.delete_files(paths))
 
@@ -238,7 +239,7 @@ def _delete_partition_files(
 def _clean_table(session: Session, meta: TableMeta, settings: _Settings, report: TrashReport) -> None:
 
     folder = meta_dir(session.warehouse, meta)
-    if not (folder / "_delta_log").is_dir():
+    if not (folder / DELTA_LOG_DIR).is_dir():
         return
     store = DeltaStore(folder)
     wall = settings.wall_now.timestamp()
@@ -283,7 +284,7 @@ def _remove_orphan_folders(session: Session, live: list[TableMeta], settings: _S
                 continue
             if child.name.isdigit() and int(child.name) in known_ids:
                 continue  # moved by an unfinished RECOVER DATABASE ... AS: table_folder finds it
-            if not (child.name.isdigit() or (child / "_delta_log").is_dir()):
+            if not (child.name.isdigit() or (child / DELTA_LOG_DIR).is_dir()):
                 continue
             if _mtime_old_enough(child, settings, wall):
                 fs.remove_tree(str(child))

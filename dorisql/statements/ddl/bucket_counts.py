@@ -16,6 +16,7 @@ from dorisql.catalog.model import TableMeta
 from dorisql.partitioning.keys import sorted_partition_names
 from dorisql.session.session import Session
 from dorisql.statements.ddl.colocation_groups import check_create, member_decision
+from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.spark import executors, is_local_master
 from dorisql.tablets.partition_sizes import table_stats
 from dorisql.tablets.tables import meta_dir
@@ -110,7 +111,7 @@ def next_decision(
 def partition_size_history(session: Session, meta: TableMeta, exclude: str | None = None) -> list[int]:
     """Stored sizes of the partitions that hold data, in range order (oldest first)."""
 
-    if not (meta_dir(session.warehouse, meta) / "_delta_log").is_dir():
+    if not (meta_dir(session.warehouse, meta) / DELTA_LOG_DIR).is_dir():
         return []  # CREATE TABLE: the Delta table does not exist yet, so nothing holds data
     stats = table_stats(session, meta)
     return [

@@ -25,8 +25,10 @@ from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements.ddl.bucket_counts import initial_decision, next_decision
 from dorisql.statements.ddl.colocation_groups import check_set_properties
-from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.locks import table_lock
+from dorisql.storage.log import DDL_PROPERTY
 from dorisql.syntax.generator import to_sql
 from dorisql.tablets.consistency import check_log_reached
 from dorisql.tablets.tables import column, meta_dir
@@ -210,7 +212,7 @@ def _swap_then_remove(session: Session, meta: TableMeta, change, operation: str)
             _finish_pending_drops_locked(session, meta, location)
         updated = session.catalog.update_table(meta.db, meta.name, unlist, table_id=meta.id)
         if gone:
-            if (location / "_delta_log").is_dir():
+            if (location / DELTA_LOG_DIR).is_dir():
                 DeltaStore(location).drop_partitions(gone, operation=operation)
             _clear_pending_drops(location)
     return updated
@@ -261,7 +263,7 @@ def drop_partitions(
         check_log_reached(session.warehouse, meta)  # a lost commit: refuse before changing anything
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(session, meta, location)
-        has_log = (location / "_delta_log").is_dir()
+        has_log = (location / DELTA_LOG_DIR).is_dir()
         recycled = None
         if not force:
             files = files_by_partition(DeltaStore(location).snapshot()) if has_log else {}
@@ -342,7 +344,7 @@ def _finish_pending_drops_locked(session: Session, meta: TableMeta, location) ->
     current = session.catalog.load_table(meta.db, meta.name)
     live = current.storage_keys()  # temporary partitions' files are live too
     stale = [k for k in keys if k not in live]
-    if stale and (location / "_delta_log").is_dir():
+    if stale and (location / DELTA_LOG_DIR).is_dir():
         DeltaStore(location).drop_partitions(stale, operation="dorisql DROP PARTITION (recovery)")
     _clear_pending_drops(location)
     return stale
@@ -703,7 +705,7 @@ def _stamp_ddl(session: Session, meta: TableMeta) -> None:
     """Keep the Delta table's ``dorisql.ddl`` property in step with the Doris definition."""
 
     location = meta_dir(session.warehouse, meta)
-    if (location / "_delta_log").is_dir():
+    if (location / DELTA_LOG_DIR).is_dir():
         DeltaStore(location).set_properties({DDL_PROPERTY: to_sql(meta.definition)})
 
 

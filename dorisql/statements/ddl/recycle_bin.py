@@ -38,8 +38,10 @@ from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import finish_pending_drops, mark_pending_drops
 from dorisql.statements.handler import Handlers
-from dorisql.storage.delta import DeltaStore, FileEntry
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.locks import table_lock
+from dorisql.storage.snapshot import FileEntry
 from dorisql.tablets.tables import meta_dir
 from dorisql.warehouse import validate_name
 
@@ -321,7 +323,7 @@ def _table_bytes(session: Session, meta: TableMeta) -> int:
     SHOW must not fail for one damaged entry)."""
 
     folder = table_folder(session.warehouse, meta)
-    if folder is None or not (folder / "_delta_log").is_dir():
+    if folder is None or not (folder / DELTA_LOG_DIR).is_dir():
         return 0
     try:
         return DeltaStore(folder).snapshot().total_bytes

@@ -40,8 +40,10 @@ from dorisql.statements.ddl import partitions as parts
 from dorisql.statements.ddl import recycle_bin as recycle
 from dorisql.statements.ddl.alter_columns import SCHEMA_CHANGES, alter_schema, modify_partition, new_definition
 from dorisql.statements.handler import Handlers
-from dorisql.storage.delta import DDL_PROPERTY, DeltaStore
+from dorisql.storage.delta import DeltaStore
+from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.locks import LOCK_FILE, table_lock
+from dorisql.storage.log import DDL_PROPERTY
 from dorisql.syntax.generator import to_sql
 from dorisql.tablets.consistency import has_storage, require_storage, table_storage
 from dorisql.tablets.tables import arrow_schema, meta_dir
@@ -213,7 +215,7 @@ def _drop_damaged_table(session: Session, damaged: DamagedTableError) -> None:
 
     session.catalog.drop_table(damaged.db, damaged.name, if_exists=True)
     folder = table_id_path(session.warehouse, damaged.db, damaged.table_id)
-    if (folder / "_delta_log").is_dir():
+    if (folder / DELTA_LOG_DIR).is_dir():
         shutil.rmtree(folder, ignore_errors=True)
 
 

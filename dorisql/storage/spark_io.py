@@ -1,0 +1,81 @@
+"""Spark's view of a table's files: a DataFrame over a list of them, and the Arrow (= Delta)
+schema of a Spark schema."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pyarrow as pa
+
+from dorisql.storage import fs
+from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
+from dorisql.storage.snapshot import FileEntry
+
+__all__ = ["read_files", "arrow_schema_from_spark"]
+
+
+def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_path: str | None = None):
+    """``spark.read.schema(schema).parquet(*paths)``; no files gives an empty DataFrame.
+
+    With ``base_path`` (the table folder) the result also has ``__partition`` and ``__bucket``.
+    """
+    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+    uris = [f.uri if isinstance(f, FileEntry) else str(f) for f in files]
+    schema = spark_schema
+    if base_path is not None:
+        schema = StructType(
+            list(spark_schema.fields)
+            + [StructField(PARTITION_COLUMN, StringType(), True), StructField(BUCKET_COLUMN, IntegerType(), True)]
+        )
+    if not uris:
+        return spark.createDataFrame([], schema)
+    reader = spark.read.schema(schema)
+    if base_path is not None:
+        reader = reader.option("basePath", fs.spark_uri(base_path))
+    return reader.parquet(*uris)
+
+
+def arrow_schema_from_spark(spark_schema, *, with_partition_columns: bool = True) -> pa.Schema:
+    """The Arrow (= Delta) schema of a Spark schema, plus ``__partition`` string and ``__bucket`` int."""
+    fields = [pa.field(f.name, _arrow_type(f.dataType), nullable=f.nullable) for f in spark_schema.fields]
+    if with_partition_columns:
+        names = {f.name for f in fields}
+        if PARTITION_COLUMN not in names:
+            fields.append(pa.field(PARTITION_COLUMN, pa.string()))
+        if BUCKET_COLUMN not in names:
+            fields.append(pa.field(BUCKET_COLUMN, pa.int32()))
+    return pa.schema(fields)
+
+
+def _arrow_type(t) -> pa.DataType:
+    from pyspark.sql import types as T
+
+    simple = {
+        T.ByteType: pa.int8(),
+        T.ShortType: pa.int16(),
+        T.IntegerType: pa.int32(),
+        T.LongType: pa.int64(),
+        T.FloatType: pa.float32(),
+        T.DoubleType: pa.float64(),
+        T.BooleanType: pa.bool_(),
+        T.DateType: pa.date32(),
+        T.TimestampNTZType: pa.timestamp("us"),
+        T.TimestampType: pa.timestamp("us", tz="UTC"),
+        T.BinaryType: pa.binary(),
+        T.StringType: pa.string(),
+        T.VarcharType: pa.string(),
+        T.CharType: pa.string(),
+    }
+    for cls, at in simple.items():
+        if isinstance(t, cls):
+            return at
+    if isinstance(t, T.DecimalType):
+        return pa.decimal128(t.precision, t.scale)
+    if isinstance(t, T.ArrayType):
+        return pa.list_(_arrow_type(t.elementType))
+    if isinstance(t, T.MapType):
+        return pa.map_(_arrow_type(t.keyType), _arrow_type(t.valueType))
+    if isinstance(t, T.StructType):
+        return pa.struct([pa.field(f.name, _arrow_type(f.dataType), nullable=f.nullable) for f in t.fields])
+    raise NotImplementedError(f"no Delta type for Spark type {t.simpleString()}")
