@@ -44,6 +44,7 @@ __all__ = [
     "merged_are_oldest",
 ]
 
+
 def merged_files(files: Iterable[DataFile]) -> set[str]:
     """The files whose rows a read need not merge among themselves: per tablet, the files of its
     largest compaction output (one ``.v<start>-<end>`` range), whose rows hold one row per key.
