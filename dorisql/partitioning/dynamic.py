@@ -417,170 +417,36 @@ def parse_properties(
     read. Returns None when there are none. ``partition_column_type`` is 'DATE' or 'DATETIME'
     (DATEV2/DATETIMEV2 accepted); ``default_time_zone`` is used when time_zone is absent (Doris:
     the machine's zone; None here means ``system_time_zone()``). Raises AnalysisError with
-    Doris's message, naming the property and value.
+    Doris's message, naming the property and value. The steps check in Doris's order, so the
+    first error is Doris's.
     """
     dyn = {k: v for k, v in props.items() if k.startswith(PROPERTY_PREFIX)}
     if not dyn:
         return None
-    unknown = {k: v for k, v in dyn.items() if k not in KNOWN_PROPERTIES}
-    if unknown:
-        listed = ", ".join(f"{k}={v}" for k, v in unknown.items())
-        raise AnalysisError(f"Unknown properties: {{{listed}}}")
+    _check_known(dyn)
     column_kind = normalize_column_type(partition_column_type)
-
-    def given(key: str) -> str | None:
-        value = dyn.get(key)
-        return None if value is None or value == "" else value
-
-    # checkInputDynamicPartitionProperties: required keys
-    if given(TIME_UNIT) is None:
-        raise AnalysisError("Must assign dynamic_partition.time_unit properties")
-    if given(PREFIX) is None:
-        raise AnalysisError("Must assign dynamic_partition.prefix properties")
-    if given(END) is None:
-        raise AnalysisError("Must assign dynamic_partition.end properties")
-
+    _check_required(dyn)
     # analyzeDynamicPartition, in Doris's order
-    unit_text = dyn[TIME_UNIT]
-    time_unit = unit_text.upper()
-    if time_unit not in TIME_UNITS:
-        raise _fail(f"Unsupported time unit {unit_text}. Expect HOUR/DAY/WEEK/MONTH/YEAR.", TIME_UNIT, unit_text)
-    if time_unit == "HOUR" and column_kind == "DATE":
-        raise AnalysisError(f"{TIME_UNIT} could not be HOUR when type of partition column {partition_column} is DATE")
-
-    prefix = dyn[PREFIX]
-    if not _PARTITION_NAME.match(prefix):
-        raise _fail(f"Invalid dynamic partition prefix: {prefix}.", PREFIX, prefix)
-
-    buckets = None
-    if BUCKETS in dyn:
-        text = dyn[BUCKETS]
-        if text == "":
-            raise _fail("Dynamic partition buckets is empty", BUCKETS, text)
-        buckets = _parse_int(text)
-        if buckets is None:
-            raise _fail(f"Invalid dynamic partition buckets {text}", BUCKETS, text)
-        if buckets <= 0:
-            raise _fail("Dynamic partition buckets must greater than 0", BUCKETS, text)
-        too_many = bucket_limit_error(buckets)
-        if too_many:
-            raise _fail(too_many, BUCKETS, text)
-
-    enable = True
-    if ENABLE in dyn:
-        text = dyn[ENABLE]
-        parsed = _parse_bool(text)
-        if parsed is None:
-            raise _fail(f"Invalid dynamic partition enable: {text}. Expected true or false", ENABLE, text)
-        enable = parsed
-
-    start = MIN_START_OFFSET
-    if given(START) is not None:
-        text = dyn[START]
-        start_number = _parse_int(text)
-        if start_number is None:
-            raise _fail(f"Invalid dynamic partition start {text}", START, text)
-        if start_number >= 0:
-            raise _fail("Dynamic partition start must less than 0", START, text)
-        start = start_number
-
-    text = dyn[END]
-    end = _parse_int(text)
-    if end is None:
-        raise _fail(f"Invalid dynamic partition end {text}", END, text)
-    if end < 0 or (end == 0 and not auto_partition):
-        raise _fail("Dynamic partition end must greater than 0", END, text)
-
-    create_history = False
-    if CREATE_HISTORY_PARTITION in dyn:
-        text = dyn[CREATE_HISTORY_PARTITION]
-        parsed = _parse_bool(text)
-        if parsed is None:
-            raise _fail(
-                f"Invalid dynamic partition create_history_partition: {text}. Expected true or false",
-                CREATE_HISTORY_PARTITION,
-                text,
-            )
-        create_history = parsed
-
-    history_num = NOT_SET_HISTORY_PARTITION_NUM
-    if HISTORY_PARTITION_NUM in dyn:
-        text = dyn[HISTORY_PARTITION_NUM]
-        number = _parse_int(text)
-        if number is None:
-            raise _fail(f"Invalid properties: {HISTORY_PARTITION_NUM}", HISTORY_PARTITION_NUM, text)
-        if number < 0 and number != NOT_SET_HISTORY_PARTITION_NUM:
-            raise _fail("Dynamic history partition num must greater than 0", HISTORY_PARTITION_NUM, text)
-        history_num = number
-
-    if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM and start == MIN_START_OFFSET:
-        raise AnalysisError("Provide start or history_partition_num property when creating history partition")
-    # Doris checks the count here, before the remaining properties (only when enabled).
-    expected = _expected_num(create_history, start, end, history_num)
-    if enable and expected > max_dynamic_partition_num:
-        raise AnalysisError(too_many_message(expected, max_dynamic_partition_num))
-
-    start_day_of_month = 1
-    if START_DAY_OF_MONTH in dyn:
-        text = dyn[START_DAY_OF_MONTH]
-        number = _parse_int(text) if text else None
-        if number is None:
-            raise _fail(f"Invalid properties: {START_DAY_OF_MONTH}", START_DAY_OF_MONTH, text)
-        if number < 1 or number > 28:
-            raise _fail(f"{START_DAY_OF_MONTH} should between 1 and 28", START_DAY_OF_MONTH, text)
-        start_day_of_month = number
-
-    start_day_of_week = 1
-    if START_DAY_OF_WEEK in dyn:
-        text = dyn[START_DAY_OF_WEEK]
-        number = _parse_int(text) if text else None
-        if number is None:
-            raise _fail(f"Invalid properties: {START_DAY_OF_WEEK}", START_DAY_OF_WEEK, text)
-        if number < 1 or number > 7:
-            raise _fail(f"{START_DAY_OF_WEEK} should between 1 and 7", START_DAY_OF_WEEK, text)
-        start_day_of_week = number
-
-    time_zone = given(TIME_ZONE)
-    if time_zone is None:
-        time_zone = default_time_zone or system_time_zone()
+    time_unit = _time_unit(dyn, column_kind, partition_column)
+    prefix = _prefix(dyn)
+    buckets = _buckets(dyn)
+    enable = _enable(dyn)
+    start = _start(dyn)
+    end = _end(dyn, auto_partition)
+    create_history = _create_history(dyn)
+    history_num = _history_num(dyn)
+    _check_partition_count(create_history, start, end, history_num, enable, max_dynamic_partition_num)
+    start_day_of_month = _day_number(dyn, START_DAY_OF_MONTH, 28)
+    start_day_of_week = _day_number(dyn, START_DAY_OF_WEEK, 7)
+    time_zone = _given(dyn, TIME_ZONE) or default_time_zone or system_time_zone()
     resolve_time_zone(time_zone)
-
-    replication_num = None
-    if REPLICATION_NUM in dyn:
-        text = dyn[REPLICATION_NUM]
-        if text == "":
-            raise _fail(f"Invalid properties: {REPLICATION_NUM}", REPLICATION_NUM, text)
-        number = _parse_int(text)
-        if number is None:
-            raise _fail(f"Invalid dynamic partition replication num: {text}.", REPLICATION_NUM, text)
-        if number <= 0:
-            raise _fail("Dynamic partition replication num must greater than 0", REPLICATION_NUM, text)
-        replication_num = number
-
-    hot_partition_num = 0
-    if HOT_PARTITION_NUM in dyn:
-        text = dyn[HOT_PARTITION_NUM]
-        if text == "":
-            raise _fail(f"Invalid properties: {HOT_PARTITION_NUM}", HOT_PARTITION_NUM, text)
-        number = _parse_int(text)
-        if number is None:
-            raise _fail(f"Invalid {HOT_PARTITION_NUM} value", HOT_PARTITION_NUM, text)
-        if number < 0:
-            raise _fail(f"{HOT_PARTITION_NUM} must larger than 0.", HOT_PARTITION_NUM, text)
-        hot_partition_num = number
-
-    allocation = given(REPLICATION_ALLOCATION)
-    if allocation is not None:
-        # DynamicPartitionUtil.checkReplicaAllocation: backends must exist for every tag
-        unavailable = table_properties.unavailable_replica_tags(allocation, given(STORAGE_MEDIUM))
-        if unavailable:
-            raise AnalysisError(unavailable)
-
+    replication_num = _replication_num(dyn)
+    hot_partition_num = _hot_partition_num(dyn)
+    _check_replica_allocation(dyn)
     reserved = None
     if RESERVED_HISTORY_PERIODS in dyn:
         reserved = _check_reserved_history_periods(dyn[RESERVED_HISTORY_PERIODS], time_unit)
-
-    result = DynamicPartitionProperties(
+    return DynamicPartitionProperties(
         time_unit=time_unit,
         end=end,
         prefix=prefix,
@@ -589,17 +455,193 @@ def parse_properties(
         start=start,
         buckets=buckets,
         replication_num=replication_num,
-        replication_allocation=given(REPLICATION_ALLOCATION),
+        replication_allocation=_given(dyn, REPLICATION_ALLOCATION),
         start_day_of_week=start_day_of_week,
         start_day_of_month=start_day_of_month,
         create_history_partition=create_history,
         history_partition_num=history_num,
         reserved_history_periods=reserved,
         hot_partition_num=hot_partition_num,
-        storage_medium=given(STORAGE_MEDIUM),
-        storage_policy=given(STORAGE_POLICY),
+        storage_medium=_given(dyn, STORAGE_MEDIUM),
+        storage_policy=_given(dyn, STORAGE_POLICY),
     )
-    return result
+
+
+def _given(dyn: Mapping[str, str], key: str) -> str | None:
+    """The property's value, None when it is absent or empty."""
+    value = dyn.get(key)
+    return None if value is None or value == "" else value
+
+
+def _check_known(dyn: Mapping[str, str]) -> None:
+    unknown = {k: v for k, v in dyn.items() if k not in KNOWN_PROPERTIES}
+    if unknown:
+        listed = ", ".join(f"{k}={v}" for k, v in unknown.items())
+        raise AnalysisError(f"Unknown properties: {{{listed}}}")
+
+
+def _check_required(dyn: Mapping[str, str]) -> None:
+    """checkInputDynamicPartitionProperties: the keys a dynamic partition table must set."""
+    if _given(dyn, TIME_UNIT) is None:
+        raise AnalysisError("Must assign dynamic_partition.time_unit properties")
+    if _given(dyn, PREFIX) is None:
+        raise AnalysisError("Must assign dynamic_partition.prefix properties")
+    if _given(dyn, END) is None:
+        raise AnalysisError("Must assign dynamic_partition.end properties")
+
+
+def _time_unit(dyn: Mapping[str, str], column_kind: str, partition_column: str) -> str:
+    unit_text = dyn[TIME_UNIT]
+    time_unit = unit_text.upper()
+    if time_unit not in TIME_UNITS:
+        raise _fail(f"Unsupported time unit {unit_text}. Expect HOUR/DAY/WEEK/MONTH/YEAR.", TIME_UNIT, unit_text)
+    if time_unit == "HOUR" and column_kind == "DATE":
+        raise AnalysisError(f"{TIME_UNIT} could not be HOUR when type of partition column {partition_column} is DATE")
+    return time_unit
+
+
+def _prefix(dyn: Mapping[str, str]) -> str:
+    prefix = dyn[PREFIX]
+    if not _PARTITION_NAME.match(prefix):
+        raise _fail(f"Invalid dynamic partition prefix: {prefix}.", PREFIX, prefix)
+    return prefix
+
+
+def _buckets(dyn: Mapping[str, str]) -> int | None:
+    if BUCKETS not in dyn:
+        return None
+    text = dyn[BUCKETS]
+    if text == "":
+        raise _fail("Dynamic partition buckets is empty", BUCKETS, text)
+    buckets = _parse_int(text)
+    if buckets is None:
+        raise _fail(f"Invalid dynamic partition buckets {text}", BUCKETS, text)
+    if buckets <= 0:
+        raise _fail("Dynamic partition buckets must greater than 0", BUCKETS, text)
+    too_many = bucket_limit_error(buckets)
+    if too_many:
+        raise _fail(too_many, BUCKETS, text)
+    return buckets
+
+
+def _enable(dyn: Mapping[str, str]) -> bool:
+    if ENABLE not in dyn:
+        return True
+    text = dyn[ENABLE]
+    parsed = _parse_bool(text)
+    if parsed is None:
+        raise _fail(f"Invalid dynamic partition enable: {text}. Expected true or false", ENABLE, text)
+    return parsed
+
+
+def _start(dyn: Mapping[str, str]) -> int:
+    if _given(dyn, START) is None:
+        return MIN_START_OFFSET
+    text = dyn[START]
+    start = _parse_int(text)
+    if start is None:
+        raise _fail(f"Invalid dynamic partition start {text}", START, text)
+    if start >= 0:
+        raise _fail("Dynamic partition start must less than 0", START, text)
+    return start
+
+
+def _end(dyn: Mapping[str, str], auto_partition: bool) -> int:
+    text = dyn[END]
+    end = _parse_int(text)
+    if end is None:
+        raise _fail(f"Invalid dynamic partition end {text}", END, text)
+    if end < 0 or (end == 0 and not auto_partition):
+        raise _fail("Dynamic partition end must greater than 0", END, text)
+    return end
+
+
+def _create_history(dyn: Mapping[str, str]) -> bool:
+    if CREATE_HISTORY_PARTITION not in dyn:
+        return False
+    text = dyn[CREATE_HISTORY_PARTITION]
+    parsed = _parse_bool(text)
+    if parsed is None:
+        raise _fail(
+            f"Invalid dynamic partition create_history_partition: {text}. Expected true or false",
+            CREATE_HISTORY_PARTITION,
+            text,
+        )
+    return parsed
+
+
+def _history_num(dyn: Mapping[str, str]) -> int:
+    if HISTORY_PARTITION_NUM not in dyn:
+        return NOT_SET_HISTORY_PARTITION_NUM
+    text = dyn[HISTORY_PARTITION_NUM]
+    number = _parse_int(text)
+    if number is None:
+        raise _fail(f"Invalid properties: {HISTORY_PARTITION_NUM}", HISTORY_PARTITION_NUM, text)
+    if number < 0 and number != NOT_SET_HISTORY_PARTITION_NUM:
+        raise _fail("Dynamic history partition num must greater than 0", HISTORY_PARTITION_NUM, text)
+    return number
+
+
+def _check_partition_count(
+    create_history: bool, start: int, end: int, history_num: int, enable: bool, limit: int
+) -> None:
+    """The history settings agree, and an enabled table would not make too many partitions
+    (Doris checks the count here, before the remaining properties)."""
+    if create_history and history_num == NOT_SET_HISTORY_PARTITION_NUM and start == MIN_START_OFFSET:
+        raise AnalysisError("Provide start or history_partition_num property when creating history partition")
+    expected = _expected_num(create_history, start, end, history_num)
+    if enable and expected > limit:
+        raise AnalysisError(too_many_message(expected, limit))
+
+
+def _day_number(dyn: Mapping[str, str], key: str, last: int) -> int:
+    """start_day_of_month (1..28) or start_day_of_week (1..7); 1 when absent."""
+    if key not in dyn:
+        return 1
+    text = dyn[key]
+    number = _parse_int(text) if text else None
+    if number is None:
+        raise _fail(f"Invalid properties: {key}", key, text)
+    if number < 1 or number > last:
+        raise _fail(f"{key} should between 1 and {last}", key, text)
+    return number
+
+
+def _replication_num(dyn: Mapping[str, str]) -> int | None:
+    if REPLICATION_NUM not in dyn:
+        return None
+    text = dyn[REPLICATION_NUM]
+    if text == "":
+        raise _fail(f"Invalid properties: {REPLICATION_NUM}", REPLICATION_NUM, text)
+    number = _parse_int(text)
+    if number is None:
+        raise _fail(f"Invalid dynamic partition replication num: {text}.", REPLICATION_NUM, text)
+    if number <= 0:
+        raise _fail("Dynamic partition replication num must greater than 0", REPLICATION_NUM, text)
+    return number
+
+
+def _hot_partition_num(dyn: Mapping[str, str]) -> int:
+    if HOT_PARTITION_NUM not in dyn:
+        return 0
+    text = dyn[HOT_PARTITION_NUM]
+    if text == "":
+        raise _fail(f"Invalid properties: {HOT_PARTITION_NUM}", HOT_PARTITION_NUM, text)
+    number = _parse_int(text)
+    if number is None:
+        raise _fail(f"Invalid {HOT_PARTITION_NUM} value", HOT_PARTITION_NUM, text)
+    if number < 0:
+        raise _fail(f"{HOT_PARTITION_NUM} must larger than 0.", HOT_PARTITION_NUM, text)
+    return number
+
+
+def _check_replica_allocation(dyn: Mapping[str, str]) -> None:
+    """DynamicPartitionUtil.checkReplicaAllocation: backends must exist for every tag."""
+    allocation = _given(dyn, REPLICATION_ALLOCATION)
+    if allocation is not None:
+        unavailable = table_properties.unavailable_replica_tags(allocation, _given(dyn, STORAGE_MEDIUM))
+        if unavailable:
+            raise AnalysisError(unavailable)
 
 
 def too_many_message(expected: int, limit: int) -> str:
