@@ -45,10 +45,10 @@ from dorisql.storage.delta import DeltaStore
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN, range_suffix
 from dorisql.storage.locks import tablet_lock
 from dorisql.tablets.deletes import retire_delete_versions
-from dorisql.tablets.merge import _df_column, merge_rows, needs_merge
+from dorisql.tablets.merge import merge_rows, needs_merge
 from dorisql.tablets.read import read_table_files
 from dorisql.tablets.rowsets import TabletRowset, needed_delete_versions
-from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
+from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, df_column
 
 CUMULATIVE, BASE = "CUMULATIVE", "BASE"
 MB = 1024 * 1024
@@ -216,7 +216,7 @@ def _write(store, merged, meta, tablet, files, versions, read_version, kind, out
     (partition, bucket), (start, end) = tablet, versions
     size = sum(f.size for f in files)  # an upper bound of the output's size
     count = max(1, math.ceil(size / max(1, int(output_file_size))))
-    keys = [F.col(f"`{_df_column(merged, k)}`") for k in _sort_columns(meta)]
+    keys = [F.col(f"`{df_column(merged, k)}`") for k in _sort_columns(meta)]
     if count == 1:  # a tablet is compacted by one task, as by one thread in Doris
         laid = merged.coalesce(1).sortWithinPartitions(*keys)
     else:  # key ranges per file: the files of the rowset do not overlap

@@ -35,10 +35,11 @@ from sqlglot import exp
 from dorisql import ast
 from dorisql import types as T
 from dorisql.errors import AnalysisError, NotSupportedError, UnknownColumnError
+from dorisql.syntax.dialect import parse_query
+from dorisql.tablets.tables import df_column
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
-from dorisql.syntax.dialect import parse_query
 
 __all__ = [
     "PROPERTY_PREFIX",
@@ -398,14 +399,6 @@ def applicable(deletes: Iterable[DeleteVersion], partition: str, version: int) -
 # --------------------------------------------------------------------------- applying them
 
 
-def _df_column(df: DataFrame, name: str) -> str:
-    lowered = name.lower()
-    for c in df.columns:
-        if c.lower() == lowered:
-            return c
-    raise AnalysisError(f"Unknown column '{name}' in table data")
-
-
 def apply_deletes(
     df: DataFrame,
     deletes: Sequence[DeleteVersion],
@@ -429,7 +422,7 @@ def apply_deletes(
         if d.partitions is not None and partition_column is not None:
             matched = matched & F.col(partition_column).isin(sorted(d.partitions))
         for c in parse_predicate(d.predicate):
-            name = _df_column(df, c.column)
+            name = df_column(df, c.column)
             col = F.col(_quote_name(name))
             dtype = types[name]
             values = [F.lit(v).cast(dtype) for v in c.values]

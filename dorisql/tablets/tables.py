@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
@@ -13,6 +14,9 @@ from dorisql.errors import AnalysisError
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.types import arrow_type, spark_type
 from dorisql.warehouse import table_id_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame
 
 #: Load order columns, written only for UNIQUE and AGGREGATE tables so "latest row" is defined.
 LOAD_SEQ_COLUMN = "__load_seq"
@@ -31,6 +35,15 @@ def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
     """A table's Delta folder: ``<warehouse>/<db>/<table id>`` (see TableMeta)."""
 
     return table_id_path(warehouse, meta.db, meta.id)
+
+
+def df_column(df: DataFrame, name: str) -> str:
+    """The DataFrame's spelling of a column (Parquet keeps case; Doris names are case-insensitive)."""
+    lowered = name.lower()
+    for c in df.columns:
+        if c.lower() == lowered:
+            return c
+    raise AnalysisError(f"Unknown column '{name}' in table data")
 
 
 def storage_view(meta: TableMeta) -> TableMeta:
