@@ -12,7 +12,7 @@ import dataclasses
 import re
 
 from dorisql import ast, table_properties
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.bucketing.bucket_limits import bucket_limit_error
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.partitioning import auto_partitions as auto
@@ -110,7 +110,7 @@ def _column_map(stmt: ast.CreateTable) -> dict[str, ast.ColumnDef]:
 def _default_nullable(c: ast.ColumnDef) -> bool:
     """Doris 2.x: a column without NULL/NOT NULL is nullable, except the aggregate-state types
     (HLL, BITMAP, QUANTILE_STATE, AGG_STATE), which Doris requires to be NOT NULL."""
-    if T.canonical(c.type).name in T.AGG_ONLY_TYPES:
+    if doris_types.canonical(c.type).name in doris_types.AGG_ONLY_TYPES:
         return False
     return True
 
@@ -119,20 +119,20 @@ def _nullable(c: ast.ColumnDef) -> bool:
     """The column's nullability as stored: as written, else Doris's default; the aggregate-state
     types are NOT NULL even when written NULL (current Doris accepts `b BITMAP BITMAP_UNION NULL`,
     e.g. regression suite test_analyze_with_agg_complex_type)."""
-    if T.canonical(c.type).name in T.AGG_ONLY_TYPES:
+    if doris_types.canonical(c.type).name in doris_types.AGG_ONLY_TYPES:
         return False
     return c.nullable if c.nullable is not None else _default_nullable(c)
 
 
 def _agg_compatible(agg: str, t: ast.DataType) -> bool:
     """Doris AggregateType.checkCompatibility."""
-    n = T.canonical(t).name
+    n = doris_types.canonical(t).name
     if agg == "SUM":
-        return n in T.INTEGER_TYPES or n in T.FLOAT_TYPES or n == "DECIMAL"
+        return n in doris_types.INTEGER_TYPES or n in doris_types.FLOAT_TYPES or n == "DECIMAL"
     if agg in ("MAX", "MIN"):
         return (
-            n in T.INTEGER_TYPES
-            or n in T.FLOAT_TYPES
+            n in doris_types.INTEGER_TYPES
+            or n in doris_types.FLOAT_TYPES
             or n in ("DECIMAL", "DATE", "DATETIME", "CHAR", "VARCHAR", "STRING", "BOOLEAN", "IPV4", "IPV6")
         )
     if agg in ("REPLACE", "REPLACE_IF_NOT_NULL", "NONE", "GENERIC"):
@@ -164,17 +164,17 @@ def default_keys(columns: tuple[ast.ColumnDef, ...]) -> ast.KeysDesc:
     keys = []
     length = 0
     for c in columns:
-        t = T.canonical(c.type)
-        length += T.index_size(t)
+        t = doris_types.canonical(c.type)
+        length += doris_types.index_size(t)
         if len(keys) >= SHORTKEY_MAX_COLUMN_COUNT or length > SHORTKEY_MAXSIZE_BYTES:
-            if not keys and t.name in T.STRING_TYPES:
+            if not keys and t.name in doris_types.STRING_TYPES:
                 keys.append(c.name)
             break
         if (
-            t.name in T.FLOAT_TYPES
+            t.name in doris_types.FLOAT_TYPES
             or t.name in ("STRING", "JSON", "VARIANT")
-            or t.name in T.COMPLEX_TYPES
-            or t.name in T.AGG_ONLY_TYPES
+            or t.name in doris_types.COMPLEX_TYPES
+            or t.name in doris_types.AGG_ONLY_TYPES
         ):
             break
         keys.append(c.name)
@@ -213,7 +213,10 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
         nullable = _nullable(c)
         columns.append(
             dataclasses.replace(
-                c, type=T.canonical(c.type), nullable=nullable, agg_type=c.agg_type.upper() if c.agg_type else None
+                c,
+                type=doris_types.canonical(c.type),
+                nullable=nullable,
+                agg_type=c.agg_type.upper() if c.agg_type else None,
             )
         )
     columns_t = tuple(columns)
@@ -312,7 +315,7 @@ def _check_buckets(dist: ast.DistributedBy) -> None:
 def _column_text(c: ast.ColumnDef) -> str:
     """A column as Doris's Column.toString prints it in messages: `k1` INT NOT NULL."""
     nullable = _nullable(c)
-    return f"`{c.name}` {T.type_sql(T.canonical(c.type))} {'NULL' if nullable else 'NOT NULL'}"
+    return f"`{c.name}` {doris_types.type_sql(doris_types.canonical(c.type))} {'NULL' if nullable else 'NOT NULL'}"
 
 
 def check_partition_distribution(table: ast.CreateTable, dist: ast.DistributedBy | None) -> None:
@@ -380,8 +383,8 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
         check_column_name(c.name)
         if c.name.upper().startswith("__DORIS_"):
             raise AnalysisError(f"Disable to create table column with name start with __DORIS_: {c.name.upper()}")
-        T.check_type(c.type, c.name)
-        T.check_sub_types(c.type)
+        doris_types.check_type(c.type, c.name)
+        doris_types.check_sub_types(c.type)
         if c.agg_type and c.agg_type.upper() not in AGG_TYPES:
             raise AnalysisError(f"Unknown aggregate type {c.agg_type} for column '{c.name}'")
 
@@ -441,27 +444,29 @@ def _check_keys(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
 def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None:
     key_set = {k.lower() for k in keys.columns}
     for c in stmt.columns:
-        t = T.canonical(c.type)
+        t = doris_types.canonical(c.type)
         is_key = c.name.lower() in key_set
-        if t.name in T.AGG_ONLY_TYPES:
+        if t.name in doris_types.AGG_ONLY_TYPES:
             if is_key:
                 raise AnalysisError(f"Key column can not set complex type:{c.name}")
             if keys.type == "AGGREGATE" and c.agg_type is None:
                 raise AnalysisError(f"complex type have to use aggregate function: {c.name}")
             # A written NULL is accepted (current Doris does; these columns are stored NOT NULL).
         if is_key:
-            msg = T.key_type_error(t, c.name)
+            msg = doris_types.key_type_error(t, c.name)
             if msg:
                 raise AnalysisError(msg)
         agg = c.agg_type.upper() if c.agg_type else None
         if agg is not None:
             if agg != "GENERIC" and not _agg_compatible(agg, t):
-                raise AnalysisError(f"Aggregate type {agg} is not compatible with primitive type {T.type_sql(t)}")
+                raise AnalysisError(
+                    f"Aggregate type {agg} is not compatible with primitive type {doris_types.type_sql(t)}"
+                )
             if agg == "REPLACE_IF_NOT_NULL" and c.nullable is False:
                 raise AnalysisError(
                     f"REPLACE_IF_NOT_NULL column must be nullable, maybe should use REPLACE, column:{c.name}"
                 )
-            if t.name in T.COMPLEX_TYPES and agg not in ("NONE", "REPLACE", "REPLACE_IF_NOT_NULL"):
+            if t.name in doris_types.COMPLEX_TYPES and agg not in ("NONE", "REPLACE", "REPLACE_IF_NOT_NULL"):
                 raise AnalysisError(f"{t.name} column can't support aggregation {agg}")
         _check_complex_default(c, t)
         if c.default is not None and c.default.kind == "null" and c.nullable is False:
@@ -470,12 +475,12 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
             c.default is not None
             and c.default.kind in ("string", "number")
             and c.default.value is not None
-            and t.name not in T.COMPLEX_TYPES
-            and t.name not in T.AGG_ONLY_TYPES
+            and t.name not in doris_types.COMPLEX_TYPES
+            and t.name not in doris_types.AGG_ONLY_TYPES
             and t.name not in ("JSON", "VARIANT")
         ):
             try:
-                T.parse_value(c.default.value, t)
+                doris_types.parse_value(c.default.value, t)
             except AnalysisError as e:
                 raise AnalysisError(f"Invalid default value for '{c.name}': {e.message}") from None
         if c.auto_increment:
@@ -531,12 +536,13 @@ def _check_partition(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool, allow
                 raise AnalysisError("The partition column could not be aggregated column")
             if mow:
                 raise AnalysisError("Merge-on-Write table's partition column must be KEY column")
-        msg = T.partition_type_error(c.type, c.name, kind)
+        msg = doris_types.partition_type_error(c.type, c.name, kind)
         if msg:
             raise AnalysisError(msg)
         nullable = c.nullable if c.nullable is not None else _default_nullable(c)
         if part.auto_partition and kind == "RANGE":
-            if T.canonical(c.type).name not in T.DATE_TYPES:  # PartitionExprUtil: date_trunc of a date
+            # PartitionExprUtil: date_trunc of a date
+            if doris_types.canonical(c.type).name not in doris_types.DATE_TYPES:
                 raise AnalysisError("partition expr date_trunc is illegal!")
             if nullable:
                 raise AnalysisError("AUTO RANGE PARTITION doesn't support NULL column")
@@ -592,7 +598,7 @@ def _check_distribution(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:
                 raise AnalysisError(f"column {name} is not found in distribution desc")
             if keys.type in ("AGGREGATE", "UNIQUE") and name.lower() not in key_set:
                 raise AnalysisError(f"Distribution column[{name}] is not key column")
-            msg = T.distribution_type_error(c.type, c.name)
+            msg = doris_types.distribution_type_error(c.type, c.name)
             if msg:
                 raise AnalysisError(msg)
     else:
@@ -688,7 +694,7 @@ def _check_property_values(props: dict[str, str], keys_type: str | None) -> None
                 raise AnalysisError(f"Invalid storage medium: {value}")
         elif k == "storage_cooldown_time":
             try:
-                T.parse_datetime(value)
+                doris_types.parse_datetime(value)
             except AnalysisError:
                 raise AnalysisError(f"Invalid storage_cooldown_time: {value}") from None
         elif k in (

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 
 from dorisql import ast
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.analysis.checks import _nullable
 from dorisql.errors import AnalysisError, NotSupportedError
 
@@ -46,11 +46,11 @@ _DORIS_MATRIX: dict[str, set[str]] = {
 
 def _type_name(t: ast.DataType) -> str:
     """Doris prints the primitive type in "Can not change X to Y"."""
-    return T.primitive_name(t)
+    return doris_types.primitive_name(t)
 
 
 def doris_allows_type_change(old: ast.DataType, new: ast.DataType) -> bool:
-    old, new = T.canonical(old), T.canonical(new)
+    old, new = doris_types.canonical(old), doris_types.canonical(new)
     if old == new:
         return True
     return new.name in _DORIS_MATRIX.get(old.name, set())
@@ -58,7 +58,7 @@ def doris_allows_type_change(old: ast.DataType, new: ast.DataType) -> bool:
 
 def in_place_widening(old: ast.DataType, new: ast.DataType) -> bool:
     """True when files written with `old` read correctly as `new` (no rewrite needed)."""
-    old, new = T.canonical(old), T.canonical(new)
+    old, new = doris_types.canonical(old), doris_types.canonical(new)
     if old == new:
         return True
     if old.name in _INTS[:4] and new.name in _INTS[:4]:
@@ -149,8 +149,8 @@ def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tupl
         if agg is not None:
             raise AnalysisError(f"Can not assign aggregation method on column in Duplicate data model table: {name}")
         is_key = c.key
-    t = T.check_type(T.canonical(c.type), name)
-    if t.name in T.AGG_ONLY_TYPES:
+    t = doris_types.check_type(doris_types.canonical(c.type), name)
+    if t.name in doris_types.AGG_ONLY_TYPES:
         raise NotSupportedError(f"{t.name} columns")
     nullable = _nullable(c)
     if c.default is not None and c.default.kind == "null" and not nullable:
@@ -160,11 +160,11 @@ def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tupl
         raise AnalysisError(f"Can not add not null column without default value: {name}")
     if c.default is not None and c.default.kind in ("string", "number") and c.default.value is not None:
         try:
-            T.parse_value(c.default.value, t)
+            doris_types.parse_value(c.default.value, t)
         except AnalysisError as e:
             raise AnalysisError(f"Invalid default value for '{name}': {e.message}") from None
     if is_key:
-        msg = T.key_type_error(t, name)
+        msg = doris_types.key_type_error(t, name)
         if msg:
             raise AnalysisError(msg)
     return dataclasses.replace(c, type=t, nullable=nullable, agg_type=agg, key=False), is_key
@@ -298,11 +298,11 @@ def _modify(definition, action: ast.ModifyColumn, columns, keys, parts, dist) ->
         raise AnalysisError(f"Can not modify partition column[{name}].")
     if name.lower() in dist:
         raise AnalysisError(f"Can not modify distribution column[{name}]. index[{table}]")
-    new_type = T.check_type(T.canonical(new.type), name)
+    new_type = doris_types.check_type(doris_types.canonical(new.type), name)
     modified = dataclasses.replace(
         new, name=name, type=new_type, nullable=_nullable(new), agg_type=agg if model == "AGGREGATE" else None
     )
-    old_type = T.canonical(old.type)
+    old_type = doris_types.canonical(old.type)
     if not doris_allows_type_change(old_type, new_type):
         raise AnalysisError(f"Can not change {_type_name(old_type)} to {_type_name(new_type)}")
     if (old.agg_type or None) != (modified.agg_type or None):
@@ -316,7 +316,7 @@ def _modify(definition, action: ast.ModifyColumn, columns, keys, parts, dist) ->
             raise AnalysisError("Cannot shorten string length")
     if not in_place_widening(old_type, new_type):
         raise NotSupportedError(
-            f"ALTER TABLE ... MODIFY COLUMN from {T.type_sql(old_type)} to {T.type_sql(new_type)} "
+            f"ALTER TABLE ... MODIFY COLUMN from {doris_types.type_sql(old_type)} to {doris_types.type_sql(new_type)} "
             "(it needs a data rewrite; dorisql changes types only where the stored files read as the new type)"
         )
     if modified.comment is None:

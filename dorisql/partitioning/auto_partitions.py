@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from dorisql import ast
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.errors import AnalysisError
 from dorisql.partitioning import keys as K
 
@@ -229,11 +229,11 @@ def needed_items(meta, values: list[tuple]) -> list[ast.RangePartition | ast.Lis
                 upper = (ast.MAXVALUE,) if new.upper is None else (new.upper,)
                 made[new.name] = ast.RangePartition(new.name, upper, lower=(new.lower,), if_not_exists=True)
         return list(made.values())
-    has_string = any(T.canonical(t).name in T.STRING_TYPES for t in ptypes)
+    has_string = any(doris_types.canonical(t).name in doris_types.STRING_TYPES for t in ptypes)
     for combo in sorted(values, key=lambda v: tuple((x is not None, str(x)) for x in v)):
         if K.route(combo, existing) is not None:
             continue
-        texts = tuple(None if v is None else T.format_value(v, t) for v, t in zip(combo, ptypes))
+        texts = tuple(None if v is None else doris_types.format_value(v, t) for v, t in zip(combo, ptypes))
         name = list_partition_name(texts, has_string)
         if name not in made:
             made[name] = ast.ListPartition(name, (texts,), if_not_exists=True)

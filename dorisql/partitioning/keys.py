@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.ast import (
     MAXVALUE,
     BatchRangePartition,
@@ -154,7 +154,7 @@ class PartitionKey:
 
     def __str__(self) -> str:
         """Doris PartitionKey.toString: `types: [DATE]; keys: [2017-02-01]; `."""
-        names = ", ".join(T.canonical(t).name for t in self.types)
+        names = ", ".join(doris_types.canonical(t).name for t in self.types)
         keys = ", ".join(_display(v, t) for v, t in zip(self.values, self.types))
         return f"types: [{names}]; keys: [{keys}]; "
 
@@ -166,7 +166,7 @@ class PartitionKey:
                 parts.append("MAXVALUE")
             elif v is None:
                 parts.append("NULL")
-            elif T.is_date_like(t):
+            elif doris_types.is_date_like(t):
                 parts.append(f"'{_display(v, t)}'")
             else:
                 parts.append(f'"{_display(v, t)}"')
@@ -180,8 +180,8 @@ def component_text(v: Any, t: DataType) -> str | None:
     if v is MAX:
         return MAXVALUE_TEXT
     if v is MIN:
-        return T.min_text(t)
-    return T.format_value(v, t)
+        return doris_types.min_text(t)
+    return doris_types.format_value(v, t)
 
 
 def _display(v: Any, t: DataType) -> str:
@@ -193,7 +193,7 @@ def _normalize(v: Any, t: DataType) -> Any:
     """A value equal to the type minimum is MIN (Doris: LiteralExpr.isMinValue)."""
     if v is None or v is MIN or v is MAX or isinstance(v, dt.date):
         return v  # Python has no date at the DATE/DATETIME minimum (0000-01-01)
-    m = T.min_value(t)
+    m = doris_types.min_value(t)
     if m is not None and type(v) is type(m) and v == m:
         return MIN
     return v
@@ -208,7 +208,9 @@ def range_key(values: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
 
 def _is_maxvalue_text(text: Any, t: DataType) -> bool:
     """MAXVALUE, as the parser's singleton or as text (a string column's 'MAXVALUE' is a value)."""
-    return text is MAX or (isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT and not T.is_string_like(t))
+    return text is MAX or (
+        isinstance(text, str) and text.strip().upper() == MAXVALUE_TEXT and not doris_types.is_string_like(t)
+    )
 
 
 @functools.lru_cache(maxsize=65536)
@@ -223,11 +225,15 @@ def parse_component(text: Any, t: DataType) -> Any:
         return None
     if _is_maxvalue_text(text, t):
         return MAX
-    if not T.is_string_like(t) and T.canonical(t).name != "BOOLEAN" and T.is_min_text(text, t):
+    if (
+        not doris_types.is_string_like(t)
+        and doris_types.canonical(t).name != "BOOLEAN"
+        and doris_types.is_min_text(text, t)
+    ):
         return MIN
-    if T.is_date_like(t):
-        return T.parse_partition_date(text, t)
-    return T.parse_value(text, t)
+    if doris_types.is_date_like(t):
+        return doris_types.parse_partition_date(text, t)
+    return doris_types.parse_value(text, t)
 
 
 def parse_range_key(texts: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
@@ -404,7 +410,7 @@ class ListDef:
         """Doris's text: `[types: [VARCHAR]; keys: [Beijing]; , types: [VARCHAR]; keys: [Shanghai]; ]`;
         a default partition's key prints `keys: [default key]` (PartitionKey.toString)."""
         if self.default:
-            names = ", ".join(T.canonical(t).name for t in self.keys[0].types)
+            names = ", ".join(doris_types.canonical(t).name for t in self.keys[0].types)
             return f"[types: [{names}]; keys: [default key]; ]"
         return "[" + ", ".join(str(k) for k in self.keys) + "]"
 
@@ -419,14 +425,16 @@ class ListDef:
 #: Doris LiteralExpr.createInfinity: the column types that have a minimum, so that a DEFAULT list
 #: partition's key can be made of it. Doris refuses a default partition on the others (CHAR,
 #: VARCHAR, BOOLEAN) with "Invalid data type for creating infinity: VARCHAR(20)".
-_INFINITY_TYPES = (*T.INTEGER_TYPES, "DATE", "DATETIME")
+_INFINITY_TYPES = (*doris_types.INTEGER_TYPES, "DATE", "DATETIME")
 
 
 def default_list(name: str, types: Sequence[DataType]) -> ListDef:
     """The DEFAULT list partition `name` of a table whose partition columns have `types`."""
     for t in types:
-        if T.canonical(t).name not in _INFINITY_TYPES:
-            raise AnalysisError(f"Invalid data type for creating infinity: {T.type_sql(T.canonical(t))}")
+        if doris_types.canonical(t).name not in _INFINITY_TYPES:
+            raise AnalysisError(
+                f"Invalid data type for creating infinity: {doris_types.type_sql(doris_types.canonical(t))}"
+            )
     return ListDef(name, (min_key(types),), default=True)
 
 
@@ -436,8 +444,8 @@ def _identity(key: PartitionKey) -> tuple:
     partition holding the type minimum (e.g. TINYINT -128) conflicts with a default partition."""
     out = []
     for v, t in zip(key.values, key.types):
-        c = T.canonical(t)
-        if v is not None and v is not MIN and c.name in T.INTEGER_TYPES and v == T.min_value(c):
+        c = doris_types.canonical(t)
+        if v is not None and v is not MIN and c.name in doris_types.INTEGER_TYPES and v == doris_types.min_value(c):
             out.append(MIN_SORT_KEY)
         else:
             out.append(component_sort_key(v))
@@ -473,7 +481,7 @@ def _desc_sql(item: RangePartition | ListPartition, types: Sequence[DataType] = 
 
 
 def _normal_date_text(v: Any, t: DataType) -> Any:
-    if not isinstance(v, str) or not T.is_date_like(t):
+    if not isinstance(v, str) or not doris_types.is_date_like(t):
         return v
     try:
         return component_text(parse_list_component(v, t), t)
@@ -664,13 +672,13 @@ def expand_batch(
             begin += item.interval
         return out
 
-    if not T.is_date_like(t):
+    if not doris_types.is_date_like(t):
         raise AnalysisError("Multi build partition start or end time style is illegal.")
     cur = _probe_datetime(start, unit)
     stop_t = _probe_datetime(end, unit)
     if not cur < stop_t:
         raise AnalysisError("Multi build partition start time should less than end time.")
-    date_col = T.canonical(t).name == "DATE"
+    date_col = doris_types.canonical(t).name == "DATE"
 
     def text(d: dt.datetime) -> str:
         return d.date().isoformat() if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
@@ -727,21 +735,21 @@ def _list_key(
 def parse_list_component(text: str, t: DataType) -> Any:
     """Type one LIST value as Doris's FE does (PartitionKey.createListPartitionKey):
 
-    - DATE / DATETIME: `T.parse_partition_date` (two-digit years; a DATE value with a time part
+    - DATE / DATETIME: `doris_types.parse_partition_date` (two-digit years; a DATE value with a time part
       is refused); the type minimum ('0000-01-01', which Python's dates cannot hold) is MIN. No
       row can hold it here (dorisql stores dates from 0001-01-01), so it routes nothing.
     - CHAR / VARCHAR: kept as written, even longer than the column (CREATE TABLE accepts
       `VALUES IN ("ddd")` on a CHAR(1) column and keeps "ddd": no row can match it, and a row
       'd' is not routed there). ADD PARTITION refuses such a value (`check_list_value_lengths`).
     """
-    c = T.canonical(t)
-    if T.is_date_like(c):
-        if T.is_min_text(text, c):
+    c = doris_types.canonical(t)
+    if doris_types.is_date_like(c):
+        if doris_types.is_min_text(text, c):
             return MIN
-        return T.parse_partition_date(text, c)
+        return doris_types.parse_partition_date(text, c)
     if c.name in ("CHAR", "VARCHAR"):
         return text
-    return T.parse_value(text, c)
+    return doris_types.parse_value(text, c)
 
 
 def check_list_value_lengths(item: ListPartition, types: Sequence[DataType]) -> None:
@@ -749,10 +757,11 @@ def check_list_value_lengths(item: ListPartition, types: Sequence[DataType]) -> 
     LiteralExprUtils.normalizePartitionValueString; CREATE TABLE does not check it)."""
     for tup in item.values:
         for v, t in zip(tup, types):
-            c = T.canonical(t)
+            c = doris_types.canonical(t)
             if isinstance(v, str) and c.name in ("CHAR", "VARCHAR") and c.params and len(v) > c.params[0]:
                 raise AnalysisError(
-                    f"Partition value {v}'s length exceeds type length: {len(v)} > {c.params[0]} for {T.type_sql(c)}"
+                    f"Partition value {v}'s length exceeds type length: {len(v)} > {c.params[0]} "
+                    f"for {doris_types.type_sql(c)}"
                 )
 
 
@@ -981,12 +990,12 @@ def _not(x: str) -> str:
 
 
 def _min_literal(t: DataType) -> str:
-    c = T.canonical(t)
+    c = doris_types.canonical(t)
     if c.name == "DATE":
         return "DATE'0000-01-01'"
     if c.name == "DATETIME":
         return "TIMESTAMP_NTZ'0000-01-01 00:00:00'"
-    return T.spark_literal(T.min_value(c), c)
+    return doris_types.spark_literal(doris_types.min_value(c), c)
 
 
 def _less(col: str, v: Any, t: DataType) -> str:
@@ -995,13 +1004,13 @@ def _less(col: str, v: Any, t: DataType) -> str:
         return "TRUE"
     if v is MIN:
         return f"({col} IS NULL)"
-    return f"({col} IS NULL OR {col} < {T.spark_literal(v, t)})"
+    return f"({col} IS NULL OR {col} < {doris_types.spark_literal(v, t)})"
 
 
 def _equal(col: str, v: Any, t: DataType) -> str:
     if v is MAX:
         return "FALSE"
-    lit = _min_literal(t) if v is MIN else T.spark_literal(v, t)
+    lit = _min_literal(t) if v is MIN else doris_types.spark_literal(v, t)
     return f"({col} IS NOT NULL AND {col} = {lit})"
 
 
@@ -1024,7 +1033,7 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
     if len(cols) == 1:
         t = d.keys[0].types[0]
         vals = [k.values[0] for k in d.keys if k.values[0] is not MIN]  # MIN: a date no row holds
-        lits = [T.spark_literal(v, t) for v in vals if v is not None]
+        lits = [doris_types.spark_literal(v, t) for v in vals if v is not None]
         parts = []
         if lits:
             parts.append(f"({cols[0]} IS NOT NULL AND {cols[0]} IN ({', '.join(lits)}))")
@@ -1038,7 +1047,7 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
         alts.append(
             _and(
                 *(
-                    f"({c} IS NULL)" if v is None else f"({c} IS NOT NULL AND {c} = {T.spark_literal(v, t)})"
+                    f"({c} IS NULL)" if v is None else f"({c} IS NOT NULL AND {c} = {doris_types.spark_literal(v, t)})"
                     for c, v, t in zip(cols, k.values, k.types)
                 )
             )
@@ -1060,7 +1069,7 @@ def routing_sql(partitions: Any, column_sql_names: Sequence[str] | None = None) 
         if definition.partition is None:
             if not meta.partitions:
                 return "CAST(NULL AS STRING)"
-            return T.spark_string(meta.partitions[0].name)
+            return doris_types.spark_string(meta.partitions[0].name)
         _, ptypes = partition_columns(definition)
         partitions = from_meta(meta.partitions, ptypes)
         column_sql_names = ["`" + c.replace("`", "``") + "`" for c in definition.partition.columns]
@@ -1072,12 +1081,12 @@ def routing_sql(partitions: Any, column_sql_names: Sequence[str] | None = None) 
     for p in partitions:
         if isinstance(p, ListDef) and p.default:
             if otherwise == "CAST(NULL AS STRING)":
-                otherwise = T.spark_string(p.name)
+                otherwise = doris_types.spark_string(p.name)
             continue
         cond = range_condition(p.range, cols) if isinstance(p, RangeDef) else list_condition(p, cols)
         if cond == "FALSE":
             continue
-        branches.append(f"WHEN {cond} THEN {T.spark_string(p.name)}")
+        branches.append(f"WHEN {cond} THEN {doris_types.spark_string(p.name)}")
     if not branches:
         return otherwise
     return "CASE " + " ".join(branches) + f" ELSE {otherwise} END"
@@ -1097,7 +1106,7 @@ def partition_columns(definition: Any) -> tuple[tuple[str, ...], tuple[DataType,
         if c is None:
             raise AnalysisError(f"partition key {col} is not exists")
         names.append(c.name)
-        types.append(T.canonical(c.type))
+        types.append(doris_types.canonical(c.type))
     return tuple(names), tuple(types)
 
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from dorisql import ast
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.errors import AnalysisError, NotSupportedError, UnknownColumnError
 from dorisql.syntax.dialect import parse_query
 from dorisql.tablets.tables import df_column
@@ -146,9 +146,9 @@ def _key_model(definition: ast.CreateTable) -> str:
 def _check_column(definition: ast.CreateTable, column: ast.ColumnDef) -> None:
     """Doris's DeleteFromCommand.checkColumn, in its order."""
     t = column.type
-    if T.is_complex(t) or T.canonical(t).name in ("HLL", "BITMAP", "QUANTILE_STATE", "AGG_STATE"):
-        raise AnalysisError(f"Can not apply delete condition to column type: {T.type_sql(t)}")
-    if T.is_float(t):
+    if doris_types.is_complex(t) or doris_types.canonical(t).name in ("HLL", "BITMAP", "QUANTILE_STATE", "AGG_STATE"):
+        raise AnalysisError(f"Can not apply delete condition to column type: {doris_types.type_sql(t)}")
+    if doris_types.is_float(t):
         raise AnalysisError(f"Column[{column.name}] type is float or double.")
     model = _key_model(definition)
     keys = {k.lower() for k in definition.keys.columns} if definition.keys is not None else set()
@@ -195,7 +195,7 @@ def _expr_type(definition: ast.CreateTable, e: exp.Expression) -> str:
     """A short type name for Doris's 'expr type' in messages (a column's type; else the kind)."""
     if isinstance(e, exp.Column):
         try:
-            return T.type_sql(_column_of(definition, e.name).type).lower()
+            return doris_types.type_sql(_column_of(definition, e.name).type).lower()
         except AnalysisError:
             return "unknown"
     if isinstance(e, exp.Literal):
@@ -224,10 +224,10 @@ def _literal_text(e: exp.Expression) -> str | None:
 
 def _typed_text(column: ast.ColumnDef, text: str) -> str:
     try:
-        value = T.parse_value(text, column.type)
+        value = doris_types.parse_value(text, column.type)
     except AnalysisError:
         raise AnalysisError(f"Invalid column value[{text}] for column {column.name}") from None
-    return T.format_value(value, column.type)
+    return doris_types.format_value(value, column.type)
 
 
 def _condition(definition: ast.CreateTable, e: exp.Expression, negate: bool = False) -> Condition:
@@ -310,7 +310,9 @@ def analyze_conditions(definition: ast.CreateTable, where: exp.Expression) -> tu
 
 
 def _quote_value(column: ast.ColumnDef | None, text: str) -> str:
-    if column is not None and (T.is_integer(column.type) or T.canonical(column.type).name == "DECIMAL"):
+    if column is not None and (
+        doris_types.is_integer(column.type) or doris_types.canonical(column.type).name == "DECIMAL"
+    ):
         return text
     return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
 

@@ -422,13 +422,13 @@ def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
 
 def schema_table_frame(session: Session, name: str):
     """information_schema.`name` as a Spark DataFrame (what a query of it reads)."""
-    from pyspark.sql import types as T
+    from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType, TimestampType
 
     lowered = name.lower()
     if lowered not in SCHEMA_TABLES:
         raise UnknownTableError(f"Table [{name}] does not exist in database [{INFORMATION_SCHEMA}].")
-    spark_types = {_V: T.StringType(), _B: T.LongType(), _I: T.IntegerType(), _T: T.TimestampType()}
+    spark_types = {_V: StringType(), _B: LongType(), _I: IntegerType(), _T: TimestampType()}
     columns = SCHEMA_TABLES[lowered]
-    schema = T.StructType([T.StructField(column, spark_types[kind], True) for column, kind in columns])
+    schema = StructType([StructField(column, spark_types[kind], True) for column, kind in columns])
     rows = [tuple(row.get(column) for column, _ in columns) for row in schema_table_rows(session, lowered)]
     return session.spark.createDataFrame(rows, schema)
