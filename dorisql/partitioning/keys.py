@@ -38,7 +38,7 @@ import bisect
 import calendar
 import datetime as dt
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -637,6 +637,23 @@ def expand_batch(
     YEAR `<prefix>yyyy`. WEEK/MONTH/YEAR steps snap to the start of the week/month/year; every
     unit except DAY clips the last upper bound to `end` (Doris does not clip DAY).
     """
+    start, end, unit = _batch_bounds(item)
+    out: list[RangePartition] = []
+
+    def emit(name: str, lo: str, hi: str) -> None:
+        out.append(RangePartition(name=name, upper=(hi,), lower=(lo,)))
+        if len(out) > limit:
+            raise AnalysisError(f"The number of Multi partitions too much, should not exceed:{limit}")
+
+    if unit is None:
+        _number_batch(start, end, item.interval, prefix, emit)
+    else:
+        _time_batch(start, end, item.interval, unit, t, prefix, emit)
+    return out
+
+
+def _batch_bounds(item: BatchRangePartition) -> tuple[str, str, str | None]:
+    """The batch's start, end and time unit (None: a number interval), checked as Doris does."""
     if len(item.start) != 1 or len(item.end) != 1:
         raise AnalysisError(
             "partition column number in multi partition clause must be one but start column size is "
@@ -650,28 +667,29 @@ def expand_batch(
     unit = item.unit.upper() if item.unit else None
     if unit is not None and unit not in _UNITS:
         raise AnalysisError(f"Multi build partition does not support time interval type: {unit}")
-    out: list[RangePartition] = []
+    return start, end, unit
 
-    def emit(name: str, lo: str, hi: str) -> None:
-        out.append(RangePartition(name=name, upper=(hi,), lower=(lo,)))
-        if len(out) > limit:
-            raise AnalysisError(f"The number of Multi partitions too much, should not exceed:{limit}")
 
-    if unit is None:
-        try:
-            begin, stop = int(start), int(end)
-        except ValueError:
-            raise AnalysisError(
-                "Batch build partition INTERVAL is number type but From or TO does not type match."
-            ) from None
-        if begin >= stop:
-            raise AnalysisError("Multi build partition start number should less than end number.")
-        while begin < stop:
-            hi = min(begin + item.interval, stop)
-            emit(f"{prefix}{begin}_{hi}", str(begin), str(hi))
-            begin += item.interval
-        return out
+def _number_batch(start: str, end: str, interval: int, prefix: str, emit: Callable[[str, str, str], None]) -> None:
+    """[begin, begin + interval) ranges up to `end`, the last one clipped to it."""
+    try:
+        begin, stop = int(start), int(end)
+    except ValueError:
+        raise AnalysisError(
+            "Batch build partition INTERVAL is number type but From or TO does not type match."
+        ) from None
+    if begin >= stop:
+        raise AnalysisError("Multi build partition start number should less than end number.")
+    while begin < stop:
+        hi = min(begin + interval, stop)
+        emit(f"{prefix}{begin}_{hi}", str(begin), str(hi))
+        begin += interval
 
+
+def _time_batch(
+    start: str, end: str, n: int, unit: str, t: DataType, prefix: str, emit: Callable[[str, str, str], None]
+) -> None:
+    """Ranges of `n` units from `start` to `end`, each upper bound the next one's lower bound."""
     if not doris_types.is_date_like(t):
         raise AnalysisError("Multi build partition start or end time style is illegal.")
     cur = _probe_datetime(start, unit)
@@ -683,32 +701,30 @@ def expand_batch(
     def text(d: dt.datetime) -> str:
         return d.date().isoformat() if date_col else d.strftime("%Y-%m-%d %H:%M:%S")
 
-    n = item.interval
     upper_text = text(cur)
     while cur < stop_t:
-        lower_text = upper_text  # each upper bound is the next partition's lower bound
-        if unit == "HOUR":
-            name = prefix + cur.strftime("%Y%m%d%H")
-            cur = cur + dt.timedelta(hours=n)
-        elif unit == "DAY":
-            name = prefix + cur.strftime("%Y%m%d")
-            cur = cur + dt.timedelta(days=n)
-        elif unit == "WEEK":
-            name = f"{prefix}{cur.year:04d}_{_week_of_year(cur):02d}"
-            cur = cur - dt.timedelta(days=cur.weekday())
-            cur = cur + dt.timedelta(weeks=n)
-        elif unit == "MONTH":
-            name = prefix + cur.strftime("%Y%m")
-            cur = add_months(cur.replace(day=1), n)
-        else:
-            name = prefix + f"{cur.year:04d}"
-            cur = cur.replace(month=1, day=1)
-            cur = cur.replace(year=cur.year + n)
+        lower_text = upper_text
+        name, cur = _time_step(cur, unit, n, prefix)
         if unit != "DAY" and cur > stop_t:
             cur = stop_t
         upper_text = text(cur)
         emit(name, lower_text, upper_text)
-    return out
+
+
+def _time_step(cur: dt.datetime, unit: str, n: int, prefix: str) -> tuple[str, dt.datetime]:
+    """The name of the partition starting at `cur`, and where the next one starts (WEEK, MONTH
+    and YEAR snap to the start of their week, month, year before stepping)."""
+    if unit == "HOUR":
+        return prefix + cur.strftime("%Y%m%d%H"), cur + dt.timedelta(hours=n)
+    if unit == "DAY":
+        return prefix + cur.strftime("%Y%m%d"), cur + dt.timedelta(days=n)
+    if unit == "WEEK":
+        name = f"{prefix}{cur.year:04d}_{_week_of_year(cur):02d}"
+        return name, cur - dt.timedelta(days=cur.weekday()) + dt.timedelta(weeks=n)
+    if unit == "MONTH":
+        return prefix + cur.strftime("%Y%m"), add_months(cur.replace(day=1), n)
+    year_start = cur.replace(month=1, day=1)
+    return prefix + f"{cur.year:04d}", year_start.replace(year=year_start.year + n)
 
 
 # --------------------------------------------------------------------------- lists
