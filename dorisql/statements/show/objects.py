@@ -134,79 +134,114 @@ def shown_properties(definition: ast.CreateTable, system_zone: str | None = None
     to CREATE TABLE gives the same list: SHOW CREATE TABLE round-trips.
     """
 
-    given = {k.lower(): v for k, v in definition.properties}
-    shown: dict[str, str] = {}
-    used = {"replication_num", "replication_allocation"}
+    shown = _ShownProperties(definition)
+    keys_type = definition.keys.type if definition.keys else "DUPLICATE"
+    _shown_replication(shown, definition, system_zone)
+    _shown_storage(shown, keys_type)
+    _shown_row_store_and_pages(shown)
+    _shown_compaction_and_commit(shown, keys_type)
+    for key, value in definition.properties:  # what Doris would not print: as given
+        if key.lower() not in shown.used and key.lower() not in shown.shown:
+            shown.shown[key] = value
+    return tuple(shown.shown.items())
 
-    def take(key: str, default: str | None = None, value=None) -> None:
-        used.add(key)
-        text = given.get(key, default) if value is None else value
+
+class _ShownProperties:
+    """The properties given (keys lowered), the ones shown so far in order, and the keys Doris
+    prints or drops itself (`used`: not repeated as given at the end)."""
+
+    def __init__(self, definition: ast.CreateTable):
+        self.given = {k.lower(): v for k, v in definition.properties}
+        self.shown: dict[str, str] = {}
+        self.used = {"replication_num", "replication_allocation"}
+
+    def take(self, key: str, default: str | None = None, value=None) -> None:
+        """Show `key`: `value`, else as given, else `default`; nothing when all are None."""
+        self.used.add(key)
+        text = self.given.get(key, default) if value is None else value
         if text is not None:
-            shown[key] = text
+            self.shown[key] = text
 
-    take("replication_allocation", value=_replica_allocation(given) or "tag.location.default: 1")
-    take("min_load_replica_num", "-1")
+    def is_true(self, key: str, default: str = "false") -> bool:
+        return self.given.get(key, default).strip().lower() == "true"
+
+
+def _shown_replication(p: _ShownProperties, definition: ast.CreateTable, system_zone: str | None) -> None:
+    """Replicas, bloom filters, sync and colocation, then every dynamic_partition.* setting."""
+    given = p.given
+    p.take("replication_allocation", value=_replica_allocation(given) or "tag.location.default: 1")
+    p.take("min_load_replica_num", "-1")
     if "bloom_filter_columns" in given:
         columns = [c.strip() for c in given["bloom_filter_columns"].split(",") if c.strip()]
-        take("bloom_filter_columns", value=", ".join(columns))
-    take("is_being_synced", "false")
-    take("colocate_with")
+        p.take("bloom_filter_columns", value=", ".join(columns))
+    p.take("is_being_synced", "false")
+    p.take("colocate_with")
     dyn = {k: v for k, v in given.items() if k.startswith(dynamic.PROPERTY_PREFIX)}
     if dyn:
-        used.update(dyn)
-        shown.update(_dynamic_shown(definition, given, system_zone))
-    if given.get("in_memory", "false").strip().lower() == "true":
-        take("in_memory", value="true")
-    used.add("in_memory")
-    take("storage_medium", value=given.get("storage_medium", "hdd").strip().lower())
-    take("storage_format", value="V2")
-    take("inverted_index_storage_format", value=given.get("inverted_index_storage_format", "V2").upper())
+        p.used.update(dyn)
+        p.shown.update(_dynamic_shown(definition, given, system_zone))
+
+
+def _shown_storage(p: _ShownProperties, keys_type: str) -> None:
+    """Memory, medium and formats, compression, merge-on-write, schema change, storage policy,
+    the sequence column."""
+    given = p.given
+    if p.is_true("in_memory"):
+        p.take("in_memory", value="true")
+    p.used.add("in_memory")
+    p.take("storage_medium", value=given.get("storage_medium", "hdd").strip().lower())
+    p.take("storage_format", value="V2")
+    p.take("inverted_index_storage_format", value=given.get("inverted_index_storage_format", "V2").upper())
     compression = given.get("compression", "LZ4F").strip().upper()
-    used.add("compression")
+    p.used.add("compression")
     if compression not in ("LZ4F", "DEFAULT"):
-        shown["compression"] = compression
-    take("estimate_partition_size")
-    keys_type = definition.keys.type if definition.keys else "DUPLICATE"
+        p.shown["compression"] = compression
+    p.take("estimate_partition_size")
     if keys_type == "UNIQUE":
-        take("enable_unique_key_merge_on_write", "true")
-    used.add("light_schema_change")
-    if given.get("light_schema_change", "true").strip().lower() == "true":
-        shown["light_schema_change"] = "true"
+        p.take("enable_unique_key_merge_on_write", "true")
+    p.used.add("light_schema_change")
+    if p.is_true("light_schema_change", "true"):
+        p.shown["light_schema_change"] = "true"
     if given.get("storage_policy"):
-        take("storage_policy")
-    used.add("storage_policy")
+        p.take("storage_policy")
+    p.used.add("storage_policy")
     for key in ("function_column.sequence_col", "function_column.sequence_type"):
-        take(key)
-    if given.get("store_row_column", "false").strip().lower() == "true" or given.get("row_store_columns"):
+        p.take(key)
+
+
+def _shown_row_store_and_pages(p: _ShownProperties) -> None:
+    """The row store, the page size, skipping index writes on load."""
+    given = p.given
+    if p.is_true("store_row_column") or given.get("row_store_columns"):
         if given.get("row_store_columns"):
-            take("row_store_columns")
+            p.take("row_store_columns")
         else:
-            take("store_row_column", value="true")
-        take("row_store_page_size", "16384")
-    used.update(("store_row_column", "row_store_columns", "row_store_page_size"))
+            p.take("store_row_column", value="true")
+        p.take("row_store_page_size", "16384")
+    p.used.update(("store_row_column", "row_store_columns", "row_store_page_size"))
     if given.get("storage_page_size", "65536").strip() != "65536":
-        take("storage_page_size")
-    used.add("storage_page_size")
-    if given.get("skip_write_index_on_load", "false").strip().lower() == "true":
-        take("skip_write_index_on_load", value="true")
-    used.add("skip_write_index_on_load")
-    policy = given.get("compaction_policy", "").strip().lower()
-    used.add("compaction_policy")
+        p.take("storage_page_size")
+    p.used.add("storage_page_size")
+    if p.is_true("skip_write_index_on_load"):
+        p.take("skip_write_index_on_load", value="true")
+    p.used.add("skip_write_index_on_load")
+
+
+def _shown_compaction_and_commit(p: _ShownProperties, keys_type: str) -> None:
+    """The compaction policy and its settings, group commit, merge-on-write light deletes."""
+    policy = p.given.get("compaction_policy", "").strip().lower()
+    p.used.add("compaction_policy")
     if policy and policy != "size_based":
-        shown["compaction_policy"] = policy
+        p.shown["compaction_policy"] = policy
         if policy == "time_series":
             for key, default in _TIME_SERIES_DEFAULTS:
-                take(key, default)
-    take("disable_auto_compaction", "false")
-    take("enable_single_replica_compaction", "false")
-    take("group_commit_interval_ms", "10000")
-    take("group_commit_data_bytes", "134217728")
-    if keys_type == "UNIQUE" and shown.get("enable_unique_key_merge_on_write", "").lower() == "true":
-        take("enable_mow_light_delete", "false")
-    for key, value in definition.properties:  # what Doris would not print: as given
-        if key.lower() not in used and key.lower() not in shown:
-            shown[key] = value
-    return tuple(shown.items())
+                p.take(key, default)
+    p.take("disable_auto_compaction", "false")
+    p.take("enable_single_replica_compaction", "false")
+    p.take("group_commit_interval_ms", "10000")
+    p.take("group_commit_data_bytes", "134217728")
+    if keys_type == "UNIQUE" and p.shown.get("enable_unique_key_merge_on_write", "").lower() == "true":
+        p.take("enable_mow_light_delete", "false")
 
 
 def _dynamic_shown(definition: ast.CreateTable, given: dict[str, str], system_zone: str | None) -> dict[str, str]:
