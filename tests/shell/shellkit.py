@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shutil
 import sys
-import time
 from pathlib import Path
 
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
@@ -67,12 +66,3 @@ class Repl:
     def close(self) -> None:
         if self.child.isalive():
             self.child.terminate(force=True)
-
-
-def wait_for(predicate, timeout: float = 10.0, interval: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return predicate()

@@ -4,7 +4,6 @@ terminal, PROMPT_TOOLKIT_NO_CPR=1, isolated HOME and XDG folders, a temporary wa
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -63,7 +62,7 @@ def test_a_semicolon_inside_a_string_does_not_end_the_statement(repl):
 def test_tab_completes_a_keyword(repl):
     shell = repl()
     shell.send("SHO\t")
-    time.sleep(0.3)
+    shell.expect("W")  # the completion is on the screen (drawn as a change: the W, or SHOW anew)
     shell.line(" DATABASES;")
     out = shell.expect(DONE)
     assert "ERROR" not in ANSI_ESCAPE.sub("", out)
@@ -73,9 +72,10 @@ def test_tab_completes_a_keyword(repl):
 def test_tab_completes_a_table_name(repl, dorisql):
     _make_table(dorisql)
     shell = repl("-D", "d1")
-    time.sleep(0.5)  # names load in the background
+    # names load in the background, on the thread that runs statements: loaded once one has run
+    shell.run("SHOW TABLES;", r"1 row in set", db="d1")
     shell.send("DESC sales_o\t")
-    time.sleep(0.3)
+    shell.expect("rders")  # the completion is on the screen
     shell.line(";")
     out = shell.expect(DONE)
     assert "order_date" in ANSI_ESCAPE.sub("", out)
@@ -90,7 +90,7 @@ def test_history_is_recalled_after_a_restart(repl, shell_env):
     assert "SHOW DATABASES LIKE 'hist_db';" in open(history).read()
     again = repl()
     again.send("\x1b[A")  # up arrow: the last statement of the previous session
-    time.sleep(0.3)
+    again.expect("'hist_db'")  # recalled on the screen
     again.send("\r")
     out = again.expect(r"1 row in set")
     assert "| hist_db  |" in ANSI_ESCAPE.sub("", out)
@@ -100,7 +100,7 @@ def test_history_is_recalled_after_a_restart(repl, shell_env):
 def test_ctrl_c_at_the_prompt_clears_the_line(repl):
     shell = repl()
     shell.send("SHOW DATAB")
-    time.sleep(0.2)
+    shell.expect("DATAB")  # typed, on the screen
     shell.send("\x03")
     shell.prompt()
     out = shell.run("SHOW DATABASES;", DONE)
@@ -157,11 +157,12 @@ def test_source_a_file(repl, tmp_path):
 
 
 def _typed_output(shell, text: str) -> str:
+    """What the screen showed of `text` typed at the prompt (then cleared)."""
     shell.send(text)
-    time.sleep(0.8)
+    shell.expect(re.escape(text[-3:]))  # drawn: all of it, highlighted as it is drawn
     shell.send("\x03")  # clear the line
     shell.prompt()
-    return "".join(shell.transcript[-1:])
+    return "".join(shell.transcript[-2:])
 
 
 def test_colour_is_used_and_no_color_turns_it_off(repl):
