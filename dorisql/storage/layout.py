@@ -40,8 +40,8 @@ __all__ = [
     "tablet_folder",
 ]
 
-#: The hidden Delta partition columns: the partition's name (its id, or its name in a legacy
-#: table) and the bucket number. Their values live in folder names, not in the files.
+#: The hidden Delta partition columns: the partition's id and the bucket number. Their values
+#: live in folder names, not in the files.
 PARTITION_COLUMN = "__partition"
 BUCKET_COLUMN = "__bucket"
 

@@ -49,33 +49,33 @@ def arrow_schema_from_spark(spark_schema, *, with_partition_columns: bool = True
 
 
 def _arrow_type(t) -> pa.DataType:
-    from pyspark.sql import types as T
+    from pyspark.sql import types as spark_types
 
     simple = {
-        T.ByteType: pa.int8(),
-        T.ShortType: pa.int16(),
-        T.IntegerType: pa.int32(),
-        T.LongType: pa.int64(),
-        T.FloatType: pa.float32(),
-        T.DoubleType: pa.float64(),
-        T.BooleanType: pa.bool_(),
-        T.DateType: pa.date32(),
-        T.TimestampNTZType: pa.timestamp("us"),
-        T.TimestampType: pa.timestamp("us", tz="UTC"),
-        T.BinaryType: pa.binary(),
-        T.StringType: pa.string(),
-        T.VarcharType: pa.string(),
-        T.CharType: pa.string(),
+        spark_types.ByteType: pa.int8(),
+        spark_types.ShortType: pa.int16(),
+        spark_types.IntegerType: pa.int32(),
+        spark_types.LongType: pa.int64(),
+        spark_types.FloatType: pa.float32(),
+        spark_types.DoubleType: pa.float64(),
+        spark_types.BooleanType: pa.bool_(),
+        spark_types.DateType: pa.date32(),
+        spark_types.TimestampNTZType: pa.timestamp("us"),
+        spark_types.TimestampType: pa.timestamp("us", tz="UTC"),
+        spark_types.BinaryType: pa.binary(),
+        spark_types.StringType: pa.string(),
+        spark_types.VarcharType: pa.string(),
+        spark_types.CharType: pa.string(),
     }
     for cls, at in simple.items():
         if isinstance(t, cls):
             return at
-    if isinstance(t, T.DecimalType):
+    if isinstance(t, spark_types.DecimalType):
         return pa.decimal128(t.precision, t.scale)
-    if isinstance(t, T.ArrayType):
+    if isinstance(t, spark_types.ArrayType):
         return pa.list_(_arrow_type(t.elementType))
-    if isinstance(t, T.MapType):
+    if isinstance(t, spark_types.MapType):
         return pa.map_(_arrow_type(t.keyType), _arrow_type(t.valueType))
-    if isinstance(t, T.StructType):
+    if isinstance(t, spark_types.StructType):
         return pa.struct([pa.field(f.name, _arrow_type(f.dataType), nullable=f.nullable) for f in t.fields])
     raise NotImplementedError(f"no Delta type for Spark type {t.simpleString()}")
