@@ -133,7 +133,7 @@ def _jvm_class_archive() -> None:
     size, deadline = -1, time.monotonic() + 120
     while time.monotonic() < deadline and (not archive.exists() or archive.stat().st_size != size):
         size = archive.stat().st_size if archive.exists() else -1
-        time.sleep(2)
+        time.sleep(2)  # a size unchanged over 2 s: written (the JVM gives no other sign that it is done)
     if archive.exists():  # else (no Java, an old one): the tests start their JVMs as before
         os.environ["SPARK_SUBMIT_OPTS"] += f" {_ARCHIVE_LOGGING} -XX:SharedArchiveFile={archive}"
 

@@ -185,7 +185,7 @@ from dorisql.storage.locks import table_lock
 open_catalog(sys.argv[1], sys.argv[2])
 with table_lock(sys.argv[3]):
     print("held", flush=True)
-    time.sleep(600)
+    time.sleep(600)  # holds the lock until the test kills it
 """
 
 

@@ -7,10 +7,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from .conftest import delta_rows, delta_version, rows, run, table_path
+from waiting import wait_until
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
 TABLE = """CREATE TABLE {name} (id BIGINT NOT NULL, day DATE NOT NULL, v VARCHAR(32))
@@ -57,11 +57,12 @@ def test_killed_load_leaves_the_table_as_it_was(engine):
     version, before = delta_version(engine, "victim"), delta_rows(engine, "victim")
     proc = _dorisql(engine.warehouse, _load_sql("victim", 1000, 3_001_000, 24))
     try:
-        deadline = time.monotonic() + 240
-        while not _staged_files(path):
+
+        def writing() -> bool:
             assert proc.poll() is None, f"the load ended before it could be killed: {proc.communicate()}"
-            assert time.monotonic() < deadline, "Spark never started writing"
-            time.sleep(0.05)
+            return bool(_staged_files(path))
+
+        wait_until(writing, 240, "Spark to start writing the load's files")
         os.killpg(proc.pid, signal.SIGKILL)  # the dorisql process and its JVM
         proc.wait(timeout=30)
     finally:

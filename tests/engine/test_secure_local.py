@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from dorisql.storage import local_files
 from dorisql.storage.local_files import LocalFiles
 
 from .conftest import rows, run
+from waiting import wait_until
 
 SECRET = "root:x:0:0:the secret row\n"
 INSIDE = "1,inside\n2,inside\n"
@@ -44,7 +44,7 @@ _RACER = textwrap.dedent(
         else:
             os.symlink(secret, tmp)
         os.replace(tmp, target)  # atomic: race.csv is always either a file or a link
-        time.sleep(0.001)
+        time.sleep(0.001)  # the race's pace (a swap every ~1 ms), not a wait
     print(n)
     """
 )
@@ -62,10 +62,12 @@ def racing(tmp_path):
     secret.write_text(SECRET)
     (secure / "race.csv").write_text(INSIDE)
     stop = tmp_path / "stop"
+    first = os.lstat(secure / "race.csv").st_ino
     racer = subprocess.Popen(
         [sys.executable, "-c", _RACER, str(secure), str(secret), str(stop)], stdout=subprocess.PIPE, text=True
     )
-    time.sleep(0.2)
+    # racing once it has replaced race.csv (os.replace: another inode)
+    wait_until(lambda: os.lstat(secure / "race.csv").st_ino != first, 30, "the racer's first swap")
     try:
         yield secure, secret
     finally:
@@ -221,7 +223,7 @@ def test_a_killed_process_copies_are_removed_by_the_next_read(tree):
             "-c",
             "import sys, time; from pathlib import Path; from dorisql.storage.local_files import LocalFiles;"
             f"LocalFiles(Path({str(warehouse)!r})).stage(Path({str(secure / 'a.csv')!r}), [Path({str(secure)!r})], 'a');"
-            "print('staged', flush=True); time.sleep(600)",
+            "print('staged', flush=True); time.sleep(600)",  # holds its copies until it is killed
         ],
         stdout=subprocess.PIPE,
         text=True,

@@ -159,7 +159,7 @@ def test_spark_starts_on_a_machine_without_java(tmp_path, spark_process_env):
     try:
         while proc.poll() is None:
             executables.update(_executables(_children(proc.pid)))
-            time.sleep(0.05)
+            time.sleep(0.05)  # the sampling interval (not a wait: the loop watches until the process leaves)
     finally:
         if proc.poll() is None:
             proc.kill()
