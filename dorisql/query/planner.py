@@ -30,7 +30,6 @@ import dataclasses
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel, UnsupportedError
@@ -499,15 +498,12 @@ def right_semi_joins_as_left(tree: exp.Expr) -> None:
             join.set("side", "LEFT")
 
 
-def plan_query(spark, query: ast.Query | str, sources: QuerySources | None = None, **fields: Any) -> QueryPlan:
+def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPlan:
     """Register the scans of `query` as temporary views and return the Spark SQL that reads them.
 
     The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
-    `sources` says where the query's tables are read from (see QuerySources); its fields may be
-    given as keyword arguments instead (``resolve_table=..., scan=..., current_db=...``).
+    `sources` says where the query's tables are read from (see QuerySources).
     """
-    if sources is None:
-        sources = QuerySources(**fields)
     current_db = sources.current_db
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
     refuse_time_travel(tree)

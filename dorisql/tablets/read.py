@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from dorisql.catalog.model import TableMeta
 from dorisql.session.session import Session
-from dorisql.storage.delta import FileEntry, read_files
 from dorisql.storage.layout import COMMIT_VERSION_PATTERN, PARTITION_COLUMN, commit_version
+from dorisql.storage.snapshot import FileEntry
+from dorisql.storage.spark_io import read_files
 from dorisql.tablets.consistency import table_storage
 from dorisql.tablets.deletes import DeleteVersion, applicable, apply_deletes, delete_versions
 from dorisql.tablets.merge import MergedRows, key_model, merge_with_merged, needs_merge
@@ -79,11 +80,6 @@ class TableScan:
     def rows(self) -> DataFrame:
         """The table's rows as Doris returns them: key model applied, hidden columns gone."""
         return merge_with_merged(self.frame, self.merged, self.meta)
-
-    def __iter__(self):
-        """(frame, files, merged): the shape scan_table returned before it returned a TableScan
-        (tests/compaction/test_execution.py still unpacks it so)."""
-        return iter((self.frame, list(self.files), self.merged))
 
 
 def scan_table(

@@ -16,8 +16,8 @@ from deltalake import DeltaTable
 from dorisql.compaction import executor, service
 from dorisql.errors import CommitConflictError
 from dorisql.jobs import scheduler
-from dorisql.statements.load.insert import scan_table
 from dorisql.tablets.merge import merge_with_merged
+from dorisql.tablets.read import scan_table
 
 from .conftest import parquet_files_on_disk, rows, run, table_path
 
@@ -94,7 +94,8 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
             columns = [c for c in outside[0] if not c.startswith("__")]
             assert sorted(tuple(r[c] for c in columns) for r in outside) == before, table
         if table != "dup":  # each tablet is one merged rowset: a scan reads it without the merge
-            unmerged, _, merged = scan_table(engine, engine.catalog.load_table("d", table))
+            scan = scan_table(engine, engine.catalog.load_table("d", table))
+            unmerged, merged = scan.frame, scan.merged
             assert merged is not None and merged.alone and merged.frame.count() == len(before), table
             assert unmerged.count() == 0
     # later loads still win over (UNIQUE) or add to (AGGREGATE) the compacted rows
@@ -104,14 +105,16 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     assert everything(engine, "uni") == sorted([(0, "v0"), (1, "late"), (2, "v2"), (10, "x"), (11, "x"), (12, "x")])
     # only the late row is read apart; the compacted rows are merged with it where keys recur
     uni = engine.catalog.load_table("d", "uni")
-    unmerged, _, merged = scan_table(engine, uni)
+    scan = scan_table(engine, uni)
+    unmerged, merged = scan.frame, scan.merged
     assert unmerged.count() == 1 and merged is not None and not merged.alone and merged.frame.count() == 6
     assert rows(engine, "SELECT count(*), count(DISTINCT k) FROM uni") == [(6, 6)]
     # UNIQUE with the compacted rows older than the rest: every key's latest row comes from one
     # broadcast anti join, no shuffle; a load's own repeats keep its last row, a later load wins
     run(engine, "INSERT INTO uni VALUES (2, 'a'), (2, 'b'), (0, 'z'); INSERT INTO uni VALUES (0, 'y')")
     assert everything(engine, "uni") == sorted([(0, "y"), (1, "late"), (2, "b"), (10, "x"), (11, "x"), (12, "x")])
-    unmerged, _, merged = scan_table(engine, uni)
+    scan = scan_table(engine, uni)
+    unmerged, merged = scan.frame, scan.merged
     assert merged is not None and merged.oldest
     assert "__commit_seq" not in merged.frame.columns  # no order comparison: read as stored
     merge_with_merged(unmerged, merged, uni).explain(mode="formatted")
@@ -129,7 +132,7 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     run(engine, "INSERT INTO nk VALUES (NULL, 'a'), (1, 'a'); INSERT INTO nk VALUES (NULL, 'b')")
     service.full_compaction(engine, engine.catalog.load_table("d", "nk"))
     run(engine, "INSERT INTO nk VALUES (NULL, 'c'), (NULL, 'd')")
-    _, _, merged = scan_table(engine, engine.catalog.load_table("d", "nk"))
+    merged = scan_table(engine, engine.catalog.load_table("d", "nk")).merged
     assert merged is not None and merged.oldest
     assert sorted(rows(engine, "SELECT * FROM nk"), key=str) == sorted([(None, "d"), (1, "a")], key=str)
     # not when an unmerged rowset is older than the merged one: a merged row may supersede it
@@ -140,12 +143,13 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     tablets = service.table_tablets(engine, no)
     ((key, view),) = tablets.views.items()
     service.compact(engine, tablets, key, view.rowsets[1:], executor.CUMULATIVE)
-    unmerged, _, merged = scan_table(engine, no)
+    scan = scan_table(engine, no)
+    unmerged, merged = scan.frame, scan.merged
     assert merged is not None and not merged.oldest and "__commit_seq" in merged.frame.columns
     assert rows(engine, "SELECT * FROM no ORDER BY k") == [(1, "b"), (2, "c"), (4, "d")]
     # a delete version orders the merged rows again: they are read with their order then
     run(engine, "DELETE FROM nk WHERE k = 1")
-    _, _, merged = scan_table(engine, engine.catalog.load_table("d", "nk"))
+    merged = scan_table(engine, engine.catalog.load_table("d", "nk")).merged
     assert merged is not None and merged.oldest and "__commit_seq" in merged.frame.columns
     assert rows(engine, "SELECT * FROM nk") == [(None, "d")]
 

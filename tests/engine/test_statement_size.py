@@ -19,11 +19,16 @@ import pytest
 from dorisql import ast
 from dorisql.errors import CancelledError
 from dorisql.query.planner import plan_query
+from dorisql.query.sources import QuerySources
 from dorisql.syntax import parse_one
 from dorisql.syntax.cancel import cancellable
+from dorisql.syntax.dialect import parse_query
+from dorisql.translate.expressions import name_columns
+from dorisql.translate.functions import check_functions, translate_functions
 from dorisql.translate.variables import SessionIdentity, constant_select
 
 from .conftest import rows, run
+from waiting import wait_until
 
 
 def _constants(n: int) -> str:
@@ -44,21 +49,13 @@ def _own_work(sql: str) -> None:
     statement = parse_one(sql)
     if isinstance(statement, ast.Query):
         constant_select(statement.sql, {}, SessionIdentity(database="d", connection_id=1))
-        plan_query(
-            None,
-            statement,
-            resolve_table=lambda t: None,
-            scan=lambda *a: None,
-            current_db="d",
-            prepare=lambda tree: None,
-        ) if not statement.tables else _translated(statement.sql)
+        sources = QuerySources(
+            resolve_table=lambda t: None, scan=lambda *a: None, current_db="d", prepare=lambda tree: None
+        )
+        plan_query(None, statement, sources) if not statement.tables else _translated(statement.sql)
 
 
 def _translated(sql: str) -> str:
-    from dorisql.query.planner import name_columns
-    from dorisql.syntax.dialect import parse_query
-    from dorisql.translate.functions import check_functions, translate_functions
-
     tree = parse_query(sql)
     name_columns(tree)
     check_functions(tree)
@@ -182,10 +179,9 @@ def test_many_constants_run_and_a_kill_stops_a_hundred_thousand(engine):
 
     worker = threading.Thread(target=execute)
     worker.start()
-    # Kept on purpose: the cancel is to land inside dorisql's own work on the statement (the
-    # query read again, its items named), which takes seconds here and shows no sign of where
-    # it is; a cancel before the statement starts is forgotten by design (running_statement).
-    time.sleep(0.5)
+    # the statement has started (a cancel from before it would be forgotten): dorisql's own work
+    # on it (the query read again, its items named) takes seconds, so the cancel lands inside it
+    wait_until(lambda: engine.executing, 60, "the statement to start")
     engine.cancel()
     start = time.perf_counter()
     worker.join(60)
