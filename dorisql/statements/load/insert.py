@@ -31,6 +31,7 @@ from dorisql.session.session import Session
 from dorisql.statements.ddl.alter_columns import schema_changed
 from dorisql.statements.ddl.colocation_groups import group_of
 from dorisql.statements.ddl.partitions import bump_versions, refuse_temporary_on_legacy
+from dorisql.statements.handler import Handlers
 from dorisql.statements.load.new_partitions import ensure_partitions
 from dorisql.statements.show.client_metadata import identity
 from dorisql.statements.show.information_schema import schema_table_frame
@@ -165,6 +166,7 @@ def insert(session: Session, stmt: ast.Insert) -> Result:
     if stmt.rows is not None:
         source = _values_frame(session.spark, stmt.rows, target, session.now())
     else:
+        assert stmt.query is not None  # ast.Insert has exactly one of rows and query
         source, _ = _run_query(session, stmt.query)
         if len(source.columns) != len(target):
             raise AnalysisError(
@@ -721,7 +723,7 @@ def _bump_loaded_partitions(
     )
 
 
-HANDLERS = {
+HANDLERS: Handlers = {
     ast.Insert: insert,
     ast.Query: select,
     ast.Explain: explain,
