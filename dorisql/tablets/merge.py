@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.syntax.generator import quote_name
-from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, HIDDEN_COLUMNS, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
+from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, HIDDEN_COLUMNS, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, df_column
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -61,15 +61,6 @@ def _key_columns(meta: TableMeta) -> list[str]:
     return list(keys.columns) if keys is not None else []
 
 
-def _df_column(df: DataFrame, name: str) -> str:
-    """The DataFrame's spelling of a column (Parquet keeps case; Doris names are case-insensitive)."""
-    lowered = name.lower()
-    for c in df.columns:
-        if c.lower() == lowered:
-            return c
-    raise AnalysisError(f"Unknown column '{name}' in table data")
-
-
 def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     """`df` (rows of `meta` as stored, hidden columns included or not) merged by the key model.
 
@@ -82,13 +73,13 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     if model == "DUPLICATE":
         return declared_columns(df, meta)
     columns = [c.name for c in meta.definition.columns]
-    out_cols = [F.col(quote_name(_df_column(df, c))).alias(c) for c in columns]
+    out_cols = [F.col(quote_name(df_column(df, c))).alias(c) for c in columns]
 
     for hidden in (LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN):
         if hidden not in df.columns:
             raise AnalysisError(f"table {meta.db}.{meta.name} ({model} KEY) has no {hidden} column in its data files")
     key_names = _key_columns(meta)
-    key_cols = [F.col(quote_name(_df_column(df, k))) for k in key_names]
+    key_cols = [F.col(quote_name(df_column(df, k))) for k in key_names]
     # Commit order first (the later commit wins, as Doris's versions), then load and row order.
     commit_seq = F.col(COMMIT_SEQ_COLUMN) if COMMIT_SEQ_COLUMN in df.columns else F.lit(0)
     order = F.struct(commit_seq, F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
@@ -109,8 +100,8 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
         if col.name.lower() in key_set:
             continue
         agg = (col.agg_type or "").upper()
-        c = F.col(quote_name(_df_column(df, col.name)))
-        dtype = df.schema[_df_column(df, col.name)].dataType
+        c = F.col(quote_name(df_column(df, col.name)))
+        dtype = df.schema[df_column(df, col.name)].dataType
         if agg == "SUM":
             expr = F.sum(c).cast(dtype)  # Doris keeps the declared type (Spark widens INT sums)
         elif agg == "MAX":
@@ -129,9 +120,9 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
             raise NotSupportedError(f"aggregation type {agg} (column '{col.name}')")
         aggs.append(expr.alias(col.name))
     if not aggs:
-        merged = df.select(*[F.col(quote_name(_df_column(df, k))).alias(k) for k in key_names]).distinct()
+        merged = df.select(*[F.col(quote_name(df_column(df, k))).alias(k) for k in key_names]).distinct()
     else:
-        merged = df.groupBy(*[F.col(quote_name(_df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
+        merged = df.groupBy(*[F.col(quote_name(df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
     return merged.select(*[F.col(quote_name(c)) for c in columns])
 
 
@@ -147,7 +138,7 @@ def _declared_sql(df: DataFrame, meta: TableMeta, alias: str = "") -> str:
     """The select list of `declared_columns` (columns of `alias`, when given)."""
     prefix = f"{alias}." if alias else ""
     return ", ".join(
-        f"{prefix}{quote_name(_df_column(df, c.name))} AS {quote_name(c.name)}" for c in meta.definition.columns
+        f"{prefix}{quote_name(df_column(df, c.name))} AS {quote_name(c.name)}" for c in meta.definition.columns
     )
 
 
@@ -175,7 +166,7 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     if merged.oldest and key_model(meta) == "UNIQUE":
         return _latest_over_oldest(merged.frame, df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
-    later_keys = ", ".join(f"{quote_name(_df_column(df, k))} AS `__key{i}`" for i, k in enumerate(keys))
+    later_keys = ", ".join(f"{quote_name(df_column(df, k))} AS `__key{i}`" for i, k in enumerate(keys))
     base = merged.frame
     same_key = _same_key_sql(base, "b", keys, meta)
 
@@ -208,7 +199,7 @@ def _latest_over_oldest(oldest: DataFrame, later: DataFrame, keys: list[str], me
     statement: each Column call would be a Py4J round trip."""
     order_columns = [quote_name(c) for c in (COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN)]
     order, own_order = ", ".join(order_columns), ", ".join(f"l.{c}" for c in order_columns)
-    newer_keys = ", ".join(f"{quote_name(_df_column(later, k))} AS `__key{i}`" for i, k in enumerate(keys))
+    newer_keys = ", ".join(f"{quote_name(df_column(later, k))} AS `__key{i}`" for i, k in enumerate(keys))
     sql = f"""
         WITH newer AS (SELECT {newer_keys}, struct({order}) AS `__order` FROM {{later}})
         SELECT /*+ BROADCAST(n) */ {_declared_sql(oldest, meta, "o")}
@@ -229,6 +220,6 @@ def _same_key_sql(rows: DataFrame, alias: str, keys: list[str], meta: TableMeta)
     side too, which then holds only the matching rows."""
     not_null = {c.name.lower() for c in meta.definition.columns if c.nullable is False}
     return " AND ".join(
-        f"{alias}.{quote_name(_df_column(rows, k))} {'=' if k.lower() in not_null else '<=>'} n.`__key{i}`"
+        f"{alias}.{quote_name(df_column(rows, k))} {'=' if k.lower() in not_null else '<=>'} n.`__key{i}`"
         for i, k in enumerate(keys)
     )
