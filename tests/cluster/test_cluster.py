@@ -30,6 +30,8 @@ import pytest
 
 from dorisql.storage.spark import ensure_java
 
+from waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 QUICKSTART = ROOT / "examples" / "quickstart.sql"
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
@@ -112,12 +114,12 @@ class Cluster:
                 [spark_class, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1"]
                 + ["--cores", "1", "--memory", "1g", "--work-dir", str(work), "--webui-port", "0", self.url],
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.alive_workers() == 2:
-                return
-            time.sleep(0.5)
-        raise AssertionError(f"the standalone cluster did not come up: see {self.root}/*.out")
+        wait_until(
+            lambda: self.alive_workers() == 2,
+            timeout,
+            f"the standalone cluster to come up (see {self.root}/*.out)",
+            interval=0.5,
+        )
 
     def alive_workers(self) -> int:
         try:
@@ -126,6 +128,13 @@ class Cluster:
         except OSError:
             return 0
         return sum(1 for w in state.get("workers", []) if w.get("state") == "ALIVE")
+
+    def started_tasks(self) -> list[int]:
+        """Per worker: how many tasks its executors have started so far (their logs' lines)."""
+        return [
+            sum(p.read_text(errors="replace").count("Running task ") for p in work.glob("app-*/*/stderr"))
+            for work in self.work_dirs
+        ]
 
     def executor_logs(self) -> str:
         """Everything the executors logged (``<work dir>/<app id>/<executor id>/stderr``)."""
@@ -173,16 +182,16 @@ def connect_url(cluster):
     # the server is an application's driver: not the daemons' small heap (spark-daemon.sh applies it)
     env = {**cluster.env, "SPARK_DAEMON_MEMORY": "1g"}
     process = cluster.spawn("connect", argv, env)
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
+
+    def listening() -> bool:
         assert process.poll() is None, f"the Spark Connect server exited: see {cluster.root}/connect.out"
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return True
         except OSError:
-            time.sleep(0.5)
-    else:
-        raise AssertionError(f"the Spark Connect server did not listen: see {cluster.root}/connect.out")
+            return False
+
+    wait_until(listening, 240, f"the Spark Connect server to listen (see {cluster.root}/connect.out)", interval=0.5)
     return f"sc://127.0.0.1:{port}"
 
 
@@ -308,10 +317,17 @@ def test_ctrl_c_in_the_shell_interrupts_a_statement_on_spark_connect(cluster, co
     shell = pexpect.spawn(DORISQL, argv, env=env, dimensions=(40, 120), encoding="utf-8", timeout=60)
     try:
         shell.expect(r"dorisql>")
+        before = cluster.started_tasks()
         shell.send(
             'SELECT max(sha2(cast(number AS STRING), 256)) FROM numbers("number" = "50000000000", "backend_num" = "2");\r'
         )
-        time.sleep(8)  # running on both executors by now (no progress line with --remote)
+        # running on both executors (no progress line with --remote: their logs say so)
+        wait_until(
+            lambda: all(now > then for now, then in zip(cluster.started_tasks(), before)),
+            240,
+            "the statement's tasks to run on both executors",
+            interval=0.5,
+        )
         shell.send("\x03")
         shell.expect(r"ERROR 1317 \(70100\): Query execution was interrupted")
         shell.expect(r"dorisql>")
