@@ -171,23 +171,9 @@ def _stream_load(session, db, table, options, receive_body, error_url, user, sta
         placeholder = running or LoadRecord(db, label, table, 0, LOADING, _wall_clock())
         return _exists(label, placeholder, "RUNNING")
     try:
-        existing = session.catalog.get_load(db, label)
-        if existing is not None and existing.state == FINISHED:
-            return _exists(label, existing, "FINISHED")
-        if existing is not None and existing.state == LOADING:  # left by a load that died
-            version = _committed_version(session, existing)
-            if version is not None:  # the label is taken, recorded now or by a later request
-                _record(
-                    session,
-                    dataclasses.replace(
-                        existing,
-                        state=FINISHED,
-                        delta_version=version,
-                        finished_at=_wall_clock(),
-                        message=f"committed at Delta version {version}; recorded after its process stopped",
-                    ),
-                )
-                return _exists(label, existing, "FINISHED")
+        taken = _label_taken(session, db, label)
+        if taken is not None:
+            return taken
         record = LoadRecord(db, label, meta.name, session.catalog.next_id(), LOADING, _wall_clock(), user=user)
         held = session.catalog.claim_load(record, replace_states=(LOADING, CANCELLED))
         if held is not None:  # (cannot happen while the lock is held; kept safe all the same)
@@ -240,6 +226,30 @@ def _stream_load(session, db, table, options, receive_body, error_url, user, sta
         return _timed(outcome, started)
     finally:
         lock.__exit__(None, None, None)
+
+
+def _label_taken(session: Session, db: str, label: str) -> Outcome | None:
+    """The answer when the label (its lock held) already names a load: one that finished, or
+    one left LOADING by a process that died after its Delta commit (recorded FINISHED now).
+    None: the label is free (unused, cancelled, or left LOADING without a commit)."""
+    existing = session.catalog.get_load(db, label)
+    if existing is not None and existing.state == FINISHED:
+        return _exists(label, existing, "FINISHED")
+    if existing is not None and existing.state == LOADING:  # left by a load that died
+        version = _committed_version(session, existing)
+        if version is not None:  # the label is taken, recorded now or by a later request
+            _record(
+                session,
+                dataclasses.replace(
+                    existing,
+                    state=FINISHED,
+                    delta_version=version,
+                    finished_at=_wall_clock(),
+                    message=f"committed at Delta version {version}; recorded after its process stopped",
+                ),
+            )
+            return _exists(label, existing, "FINISHED")
+    return None
 
 
 def _failure_message(session: Session, exc: Exception) -> str:
