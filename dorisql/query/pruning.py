@@ -34,7 +34,7 @@ from typing import Any
 
 from sqlglot import exp
 
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.ast import ColumnDef, DataType
 from dorisql.bucketing.hashing import bucket_of
 from dorisql.catalog.model import PartitionMeta, TableMeta
@@ -106,8 +106,8 @@ def _to_typed(value: str | decimal.Decimal, doris_type: DataType) -> Any:
 
     A comparison, not a store: `k < 10.5` on an INT column compares with 10.5, and a literal
     out of the column's range still compares. Dates and booleans are read by dorisql.types."""
-    name = T.canonical(doris_type).name
-    if T.is_integer(doris_type) or T.is_float(doris_type) or name == "DECIMAL":
+    name = doris_types.canonical(doris_type).name
+    if doris_types.is_integer(doris_type) or doris_types.is_float(doris_type) or name == "DECIMAL":
         if isinstance(value, bool):
             raise _Unknown(value)
         try:
@@ -116,10 +116,10 @@ def _to_typed(value: str | decimal.Decimal, doris_type: DataType) -> Any:
             raise _Unknown(value) from e
         if not d.is_finite():
             raise _Unknown(value)
-        if T.is_integer(doris_type) and d == d.to_integral_value():
+        if doris_types.is_integer(doris_type) and d == d.to_integral_value():
             return int(d)
         return d
-    if T.is_string_like(doris_type):
+    if doris_types.is_string_like(doris_type):
         if not isinstance(value, str):
             raise _Unknown(value)
         return value
@@ -132,7 +132,7 @@ def _to_typed(value: str | decimal.Decimal, doris_type: DataType) -> Any:
         return _datetime(value)
     if name == "BOOLEAN":
         try:
-            return T.parse_bool(str(value))
+            return doris_types.parse_bool(str(value))
         except DorisqlError as e:
             raise _Unknown(value) from e
     raise _Unknown(value)
@@ -141,7 +141,7 @@ def _to_typed(value: str | decimal.Decimal, doris_type: DataType) -> Any:
 def _datetime(value: Any) -> dt.datetime:
     """A date or datetime literal (dorisql.types' formats, fractions kept), or raise _Unknown."""
     try:
-        return T.parse_datetime(str(value), 6)
+        return doris_types.parse_datetime(str(value), 6)
     except DorisqlError as e:
         raise _Unknown(value) from e
 
@@ -157,7 +157,7 @@ def _typed_partitions(
 ) -> dict[str, K.PartitionDef | None]:
     """Partitions of `meta` in the partition key model (keys.RangeDef / ListDef), or None when
     their catalog texts cannot be typed (then they are always kept)."""
-    types = tuple(T.canonical(c.type) for c in cols)
+    types = tuple(doris_types.canonical(c.type) for c in cols)
     out: dict[str, K.PartitionDef | None] = {}
     for p in partitions:
         try:
@@ -318,7 +318,11 @@ class _Analyzer:
             raw = -decimal.Decimal(e.this.this)
         else:
             raise _Unknown(e)
-        if isinstance(raw, str) and T.is_string_like(col.type) and not (isinstance(e, exp.Literal) and e.is_string):
+        if (
+            isinstance(raw, str)
+            and doris_types.is_string_like(col.type)
+            and not (isinstance(e, exp.Literal) and e.is_string)
+        ):
             raise _Unknown(e)
         if cast_to is not None:
             raw = _apply_cast(raw, cast_to, col)
@@ -434,15 +438,19 @@ def _looks_numeric(text: str) -> bool:
 def _apply_cast(raw: Any, cast_to: str, col: ColumnDef) -> Any:
     """CAST(literal AS type) compared with `col`: keep the cases whose meaning is unambiguous."""
     target = cast_to.upper()  # a sqlglot type name
-    numeric_column = T.is_integer(col.type) or T.is_float(col.type) or T.canonical(col.type).name == "DECIMAL"
+    numeric_column = (
+        doris_types.is_integer(col.type)
+        or doris_types.is_float(col.type)
+        or doris_types.canonical(col.type).name == "DECIMAL"
+    )
     if target in ("DATE", "DATE32"):
         return _datetime(raw).date().isoformat()
     if target.startswith("TIMESTAMP") or target.startswith("DATETIME"):
         v = _datetime(raw)
-        if T.canonical(col.type).name == "DATE" and v.time() != dt.time(0):
+        if doris_types.canonical(col.type).name == "DATE" and v.time() != dt.time(0):
             raise _Unknown(raw)
         return v.isoformat(sep=" ")
-    if target in ("VARCHAR", "CHAR", "TEXT", "STRING") and T.is_string_like(col.type):
+    if target in ("VARCHAR", "CHAR", "TEXT", "STRING") and doris_types.is_string_like(col.type):
         return str(raw)
     if target in ("INT", "BIGINT", "SMALLINT", "TINYINT", "DECIMAL", "DOUBLE", "FLOAT") and numeric_column:
         if target in ("INT", "BIGINT", "SMALLINT", "TINYINT"):
@@ -516,7 +524,7 @@ def _bound_sort_key(v: Any, t: DataType) -> tuple:
     """A bound component's sort key for comparing with query values: MIN as the type's minimum
     value where Python has one (a row holding that value is routed as MIN)."""
     if v is K.MIN:
-        m = T.min_value(t)
+        m = doris_types.min_value(t)
         return _MIN_VALUE if m is None else _sort_key(m)
     return _sort_key(v)
 
@@ -699,7 +707,7 @@ def _prune_buckets(meta: TableMeta, nodes: list[_Node], partitions: Sequence[str
     sets = [sorted(pinned[c.name.lower()], key=_sort_any) for c in cols]
     if math.prod(len(s) for s in sets) > MAX_BUCKET_COMBINATIONS:
         return None
-    types = [T.spark_type(c.type).lower() for c in cols]
+    types = [doris_types.spark_type(c.type).lower() for c in cols]
     combos = list(itertools.product(*sets))
     out: dict[str, frozenset[int]] = {}
     try:

@@ -138,7 +138,7 @@ class DorisError(MysqlError):
     """A MySQL error with its SQLSTATE."""
 
     def __init__(self, msg: str, code: int, sqlstate: str | None = None):
-        super().__init__(msg, code=code)  # type: ignore[arg-type]
+        super().__init__(msg, code=code)
         self.sqlstate = sqlstate or SQLSTATES.get(code, "HY000")
 
 
@@ -259,8 +259,8 @@ _DECIMAL = re.compile(r"decimal\((\d+),(\d+)\)")
 
 
 def _decimal_scale(values: Sequence[Any]) -> int:
-    scales = [-v.as_tuple().exponent for v in values if isinstance(v, decimal.Decimal) and v.is_finite()]
-    return max([0, *(s for s in scales if isinstance(s, int))])
+    exponents = [v.as_tuple().exponent for v in values if isinstance(v, decimal.Decimal) and v.is_finite()]
+    return max([0, *(-e for e in exponents if isinstance(e, int))])
 
 
 def column_from_spark(name: str, spark_type: str, values: Sequence[Any]) -> ColumnMeta:

@@ -21,14 +21,14 @@ import dataclasses
 from typing import Any
 
 from dorisql import ast
-from dorisql import types as T
+from dorisql import types as doris_types
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.syntax.dialect import Dorisql
 
 #: CreateTableInfo.validateCreateTableAsSelect: "bucket num is hard coded 10".
 CTAS_BUCKETS = 10
 
-_VARCHAR_MAX = ast.DataType("VARCHAR", (T.MAX_VARCHAR_LENGTH,))
+_VARCHAR_MAX = ast.DataType("VARCHAR", (doris_types.MAX_VARCHAR_LENGTH,))
 
 _SIMPLE = {
     "boolean": "BOOLEAN",
@@ -78,7 +78,7 @@ def ctas_columns(
     for i, (name, spark) in enumerate(fields):
         origin = origins[i] if origins else None
         if origin is not None:
-            data_type, nullable = T.canonical(origin.type), origin.nullable is not False
+            data_type, nullable = doris_types.canonical(origin.type), origin.nullable is not False
         else:
             data_type, nullable = doris_type(spark), True
         if i == 0 and data_type.name == "STRING":  # a first column cannot be STRING

@@ -141,11 +141,6 @@ def add_partition(session: Session, meta: TableMeta, action: ast.AddPartition) -
     return session.catalog.update_table(meta.db, meta.name, add, table_id=meta.id)
 
 
-def refuse_temporary_on_legacy(meta: TableMeta) -> None:
-    """Nothing to refuse: every table keys its files by partition id, which temporary partitions
-    need. Kept only for statements.load.insert, which still calls it; goes once that call does."""
-
-
 def drop_temp_partition(session: Session, meta: TableMeta, action: ast.DropPartition) -> TableMeta:
     """DROP TEMPORARY PARTITION: like DROP PARTITION ... FORCE (intent, catalog, Delta removes;
     Doris keeps no recycle-bin entry for temporary partitions)."""

@@ -30,7 +30,7 @@ from dorisql.session.committed import after_commit
 from dorisql.session.session import Session
 from dorisql.statements.ddl.alter_columns import schema_changed
 from dorisql.statements.ddl.colocation_groups import group_of
-from dorisql.statements.ddl.partitions import bump_versions, refuse_temporary_on_legacy
+from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.handler import Handlers
 from dorisql.statements.load.new_partitions import ensure_partitions
 from dorisql.statements.show.client_metadata import identity
@@ -128,17 +128,17 @@ def select(session: Session, stmt: ast.Query) -> Result:
 def _shown_value(value, data_type):
     """A fetched value with FLOAT values marked as such (`Float32`: Doris prints them with
     float32 digits; Spark hands them over as Python doubles), inside arrays, maps and structs too."""
-    from pyspark.sql import types as T
+    from pyspark.sql import types as spark_types
 
     if value is None:
         return None
-    if isinstance(data_type, T.FloatType):
+    if isinstance(data_type, spark_types.FloatType):
         return Float32(value)
-    if isinstance(data_type, T.ArrayType):
+    if isinstance(data_type, spark_types.ArrayType):
         return [_shown_value(v, data_type.elementType) for v in value]
-    if isinstance(data_type, T.MapType):
+    if isinstance(data_type, spark_types.MapType):
         return {_shown_value(k, data_type.keyType): _shown_value(v, data_type.valueType) for k, v in value.items()}
-    if isinstance(data_type, T.StructType):
+    if isinstance(data_type, spark_types.StructType):
         # shown as Doris shows a struct: {"name":value, ...}
         return {f.name: _shown_value(v, f.dataType) for v, f in zip(value, data_type.fields)}
     return value
@@ -159,8 +159,6 @@ def insert(session: Session, stmt: ast.Insert) -> Result:
     db = session.resolve_db(stmt.table.db)
     meta = session.catalog.load_table(db, stmt.table.name)
     require_storage(session.warehouse, meta)
-    if stmt.temporary:
-        refuse_temporary_on_legacy(meta)
     target = _target_columns(meta, stmt.columns)
 
     if stmt.rows is not None:
