@@ -32,8 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from dorisql.catalog.postgres import PostgresCatalog
-from dorisql.catalog.urls import redact
 from dorisql.catalog.store import SqliteCatalog
+from dorisql.catalog.urls import redact
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

@@ -8,7 +8,7 @@ does in Python before Spark sees anything (no Spark is started):
 - ``parse``: dorisql.syntax.parse_one (statement split, size and nesting limits, the query read
   by sqlglot or the statement by the Lark grammar, dorisql.analysis.checks);
 - ``plan`` (queries): the engine's SELECT path up to the Spark SQL text: the check for a SELECT
-  of constants only (engine.variables.constant_select), then engine.query.plan_query (items
+  of constants only (translate.variables.constant_select), then query.planner.plan_query (items
   named by their text, the function allow-list, Doris → Spark rewrites, the Spark SQL written).
 
 Shapes: ``consts`` is ``SELECT 0, 1, ..., n-1``; ``calls`` is ``SELECT ifnull(abs(0), 1), ...``;

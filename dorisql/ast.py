@@ -276,7 +276,7 @@ class CreateTable(Statement):
     rollups: tuple[RollupDef, ...] = ()
     properties: Properties = ()
     #: CREATE TABLE ... AS <query>: `columns` is empty until the engine derives them from the
-    #: query (dorisql.analysis.ctas_rules).
+    #: query (dorisql.translate.ctas_columns).
     as_query: Query | None = None
 
 

@@ -65,7 +65,7 @@ _COLUMN_NAME = re.compile(r'[_a-zA-Z@0-9 \t\n\x0b\f\r/][.a-zA-Z0-9_+-/?@#$%^&*" 
 #: Doris SchemaChangeHandler.SHADOW_NAME_PREFIX; CreateMaterializedViewStmt's MV column prefixes.
 SHADOW_NAME_PREFIX = "__doris_shadow_"
 MV_NAME_PREFIXES = ("mv_", "mva_")
-#: Columns dorisql adds to a table's data files (catalog.model, engine.tables), and the prefix of
+#: Columns dorisql adds to a table's data files (catalog.model, tablets.tables), and the prefix of
 #: the names it uses inside queries and loads: a user column with one of them would clash.
 DORISQL_HIDDEN_COLUMNS = ("__partition", "__bucket", "__load_seq", "__row_seq", "__commit_seq")
 DORISQL_NAME_PREFIX = "__dorisql"
@@ -254,7 +254,7 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
 def check(stmt: ast.Statement, *, allow_partition_column_nullable: bool = True) -> None:
     """Catalog-free semantic checks of one statement (no-op for statements without any)."""
     if isinstance(stmt, ast.CreateTable) and stmt.as_query is not None:
-        check_supported(stmt)  # the rest once the engine knows the query's columns (dorisql.analysis.ctas_rules)
+        check_supported(stmt)  # the rest once the engine knows the query's columns (dorisql.translate.ctas_columns)
     elif isinstance(stmt, ast.CreateTable):
         check_create_table(stmt, allow_partition_column_nullable=allow_partition_column_nullable)
     elif isinstance(stmt, ast.AlterTable):

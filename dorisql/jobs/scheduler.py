@@ -118,7 +118,7 @@ COMPACTION = Job(
 
 def default_jobs() -> list[Job]:
     """The frontend's background jobs, in the order a round runs them: the dynamic partition
-    scheduler, then the trash job (engine.trash), which deletes what the recycle bin let go, then
+    scheduler, then the trash job (statements.admin.trash), which deletes what the recycle bin let go, then
     compaction (dorisql.compaction.service), which merges the small files loads leave."""
 
     return [DYNAMIC_PARTITIONS, TRASH, COMPACTION]

@@ -241,7 +241,7 @@ def _read(side: _Side, bucket: int, indices: Sequence[int], schema):
         return table
     if table.num_rows == 0:
         return schema.empty_table()
-    # commit order, then load order, then row order: the latest row last (engine.merge)
+    # commit order, then load order, then row order: the latest row last (tablets.merge)
     table = table.sort_by(
         [(COMMIT_SEQ_COLUMN, "ascending"), (LOAD_SEQ_COLUMN, "ascending"), (ROW_SEQ_COLUMN, "ascending")]
     )
@@ -340,7 +340,7 @@ def build(
     sides, structs = [], []
     for tag, scan in (("l", left), ("r", right)):
         meta = scan.meta
-        # the merged rows have the stored columns' types (engine.merge): read off the raw scan's
+        # the merged rows have the stored columns' types (tablets.merge): read off the raw scan's
         # schema, without planning the merge in Spark only to ask for its schema
         stored = {f.name.lower(): f.dataType for f in scan.frame.schema.fields}
         fields = [

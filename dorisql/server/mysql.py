@@ -118,7 +118,7 @@ ER_HANDSHAKE_ERROR = 1043
 ER_UNKNOWN_STMT_HANDLER = 1243
 
 #: The largest packet a logged-in client may send: a statement of the longest length
-#: (syntax.limits, Doris's max_allowed_packet) with its command byte and query attributes.
+#: (syntax.input_limits, Doris's max_allowed_packet) with its command byte and query attributes.
 MAX_PACKET_BYTES = MAX_STATEMENT_BYTES + 64 * 1024
 
 SQLSTATES: dict[int, str] = {

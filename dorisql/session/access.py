@@ -134,8 +134,8 @@ _FILTERED_AFTER: dict[type, tuple[str, frozenset[str]]] = {
 
 def filter_result(catalog: Catalog, identity: ast.UserIdentity, stmt: ast.Statement, result: Result, db: str | None):
     """The rows of a listing the user may see. Most listings filter at their source
-    (dorisql.session.visibility.Visibility, used by engine.metadata, engine.show, engine.users);
-    this drops the rows of the ones in `_FILTERED_AFTER`."""
+    (dorisql.session.visibility.Visibility, used by statements.show.client_metadata,
+    statements.show.objects and statements.admin.users); this drops the rows of the ones in `_FILTERED_AFTER`."""
 
     rule = _FILTERED_AFTER.get(type(stmt))
     if rule is None or not result.columns:

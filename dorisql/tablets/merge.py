@@ -10,7 +10,7 @@ them). Reading applies the table's key model, all inside Spark (no collect on th
   SUM, MAX, MIN, REPLACE (the latest row's value), REPLACE_IF_NOT_NULL (the latest non-NULL
   value; NULL when all are NULL). HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC: not supported.
 
-Hidden columns (engine.tables.HIDDEN_COLUMNS) never come out.
+Hidden columns (tablets.tables.HIDDEN_COLUMNS) never come out.
 
 After a compaction most rows sit in one merged rowset per tablet (`MergedRows`): those whose key
 no later rowset repeats pass without the merge's shuffle (`merge_with_merged`).
@@ -149,7 +149,7 @@ class MergedRows:
 
     frame: DataFrame
     alone: bool
-    #: In every tablet these rows are older than all its other rows (compaction.rowsets.
+    #: In every tablet these rows are older than all its other rows (tablets.rowsets.
     #: merged_are_oldest): under UNIQUE KEY they then supersede none of them.
     oldest: bool = False
 

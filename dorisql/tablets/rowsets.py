@@ -98,7 +98,7 @@ class DataFile(Protocol):
 
 
 class DeleteLike(Protocol):
-    """What the view needs of a delete version (compaction.deletes.DeleteVersion has it)."""
+    """What the view needs of a delete version (tablets.deletes.DeleteVersion has it)."""
 
     version: int
     partitions: Any  # frozenset[str] | None: None = every partition

@@ -14,8 +14,8 @@ import sqlite3
 
 import pytest
 
-from dorisql.server.stream_load_request import parse_options
 from dorisql.statements.load.stream_load import stream_load
+from dorisql.statements.load.stream_load_options import parse_options
 
 from .conftest import delta, delta_version, rows, run
 

@@ -131,7 +131,7 @@ def test_no_function_that_leaves_the_data_is_allowed():
 
 
 def test_values_expressions_follow_the_same_rules():
-    # (inside the check of the result's size: engine.functions._bound_sizes)
+    # (inside the check of the result's size: translate.functions._bound_sizes)
     assert "(CONCAT('a', COALESCE(NULL, 'b')))" in expression_spark_sql("concat('a', ifnull(NULL, 'b'))")
     with pytest.raises(AnalysisError, match="Can not found function 'reflect'"):
         expression_spark_sql("reflect('java.lang.System', 'exit', 3)")

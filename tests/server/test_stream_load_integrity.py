@@ -20,8 +20,8 @@ import time
 import pytest
 
 from dorisql.catalog.base import LoadRecord
-from dorisql.server.stream_load_request import parse_options
 from dorisql.statements.load.stream_load import body_dir, label_expired, stream_load
+from dorisql.statements.load.stream_load_options import parse_options
 
 from httpkit import put_stream_load
 from isolation import dorisql_env, mount_tmpfs, unmount
@@ -34,7 +34,7 @@ _KILLED_LOAD = textwrap.dedent(
     from dorisql.config import Config
     from dorisql.engine import Engine
     from dorisql.statements.load.stream_load import stream_load
-    from dorisql.server.stream_load_request import parse_options
+    from dorisql.statements.load.stream_load_options import parse_options
 
     engine = Engine(Config(warehouse=sys.argv[1]))
 

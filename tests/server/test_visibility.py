@@ -71,7 +71,7 @@ def warehouse(tmp_path_factory, make_engine):
     path = tmp_path_factory.mktemp("visibility")
     root = make_engine(path)
     root.execute_sql(DDL)
-    # two Stream Load records and their error logs as the loads write them (engine.stream_load):
+    # two Stream Load records and their error logs as the loads write them (statements.load.stream_load):
     # one by 'loader' into d2.secret, one by 'former' (who holds no privilege any more) into
     # d2.other; and a log no record names any more (its label was reused)
     now = dt.datetime(2026, 1, 2, 3, 4, 5)

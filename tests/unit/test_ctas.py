@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from dorisql import ast
-from dorisql.translate.ctas_columns import ctas_columns, ctas_definition, doris_type, query_origins, update_query
 from dorisql.errors import AnalysisError
 from dorisql.syntax import parse
+from dorisql.translate.ctas_columns import ctas_columns, ctas_definition, doris_type, query_origins, update_query
 
 V = ast.DataType("VARCHAR", (65533,))
 

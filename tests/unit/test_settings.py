@@ -1,4 +1,4 @@
-"""ADMIN SET FRONTEND CONFIG values (engine.settings.check_frontend_setting)."""
+"""ADMIN SET FRONTEND CONFIG values (settings.check_frontend_setting)."""
 
 from __future__ import annotations
 

@@ -378,7 +378,7 @@ def _files(files: list[_LiveFile]) -> str:
 
 
 def _pending_drops(location: Path) -> set[str]:
-    """Storage keys an interrupted DROP PARTITION recorded (engine.partitions' intent file)."""
+    """Storage keys an interrupted DROP PARTITION recorded (statements.ddl.partitions' intent file)."""
 
     try:
         with open(location / PENDING_DROP_FILE, encoding="utf-8") as f:

@@ -14,7 +14,7 @@ What is deleted, and when. "Now" is the engine's clock (``engine.now()``: ``SET 
    file the latest snapshot references, never a file a recycle-bin partition holds.
 3. Stream Load bodies (``_staging/stream_load/<txn>.body``) that no live load owns: a load
    holds its body's lock while the body exists, so a body whose lock is free belongs to a load
-   that was killed (engine.stream_load.orphan_bodies); only bodies older than a minute of real
+   that was killed (statements.load.stream_load.orphan_bodies); only bodies older than a minute of real
    time are judged.
 4. Stream Load labels of loads that ended more than ``label_keep_max_second`` ago by the
    engine's clock (Doris's label cleaning; three days by default): the label may be used again.
@@ -168,7 +168,7 @@ def run_trash_pass(session: Session) -> TrashReport:
 
 
 def _expire_labels(session: Session, settings: _Settings, report: TrashReport) -> None:
-    """Stream Load labels older than label_keep_max_second (engine.stream_load.expire_labels)."""
+    """Stream Load labels older than label_keep_max_second (statements.load.stream_load.expire_labels)."""
 
     try:
         report.labels = len(expire_labels(session, settings.now))
@@ -177,7 +177,7 @@ def _expire_labels(session: Session, settings: _Settings, report: TrashReport) -
 
 
 def _remove_orphan_bodies(session: Session, settings: _Settings, report: TrashReport) -> None:
-    """Stream Load bodies of loads that were killed (engine.stream_load.orphan_bodies: none a
+    """Stream Load bodies of loads that were killed (statements.load.stream_load.orphan_bodies: none a
     live load holds, whatever the clocks say)."""
 
     try:

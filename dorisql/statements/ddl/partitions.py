@@ -227,9 +227,9 @@ def drop_partitions(
     its partition guard. Rows never remain in a dropped partition.
 
     Unless `force`, the partitions go into the catalog recycle bin in the same catalog commit
-    (engine.recycle), each with the files the Delta commit is about to remove: the snapshot is
+    (statements.ddl.recycle_bin), each with the files the Delta commit is about to remove: the snapshot is
     read under the lock, so no commit can change those files in between. The files stay on
-    disk until RECOVER PARTITION adds them back or the bin entry expires (engine.trash). With
+    disk until RECOVER PARTITION adds them back or the bin entry expires (statements.admin.trash). With
     `force` they are ordinary removed files, deleted once trash_file_expire_time_sec has passed.
 
     Crash safety: before the catalog commit, the partitions' storage keys are written to an

@@ -11,7 +11,7 @@ catalog table (dorisql.catalog), and the data waits on disk where it was:
   bucket, size, rows, modification time) as they were in the snapshot the drop removed, so
   RECOVER PARTITION adds exactly those files back in one Delta commit.
 
-The trash job (engine.trash) deletes an entry's data once the entry expires. RECOVER takes an
+The trash job (statements.admin.trash) deletes an entry's data once the entry expires. RECOVER takes an
 entry out of the bin in the same catalog transaction that makes the object live again, so a
 recovery and an expiry never both happen.
 """
@@ -182,7 +182,7 @@ def recover_partition(session: Session, stmt: ast.RecoverPartition) -> Result:
     """RECOVER PARTITION: the files come back in Delta first, then the partition in the catalog.
 
     Crash safety (the two cannot be one transaction): before the Delta commit, the partition's
-    Delta value is recorded in the table's pending-drop intent file (engine.partitions). If the
+    Delta value is recorded in the table's pending-drop intent file (statements.ddl.partitions). If the
     process dies after the Delta commit and before the catalog commit, the catalog still lacks
     the partition, so the next access to the table (DROP / ADD PARTITION, a scheduler pass, the
     trash job, or retrying this statement) removes the re-added files again: the partition is

@@ -5,12 +5,12 @@ Order of work, so that a crash at any point leaves a consistent warehouse:
   catalog entry that makes it visible (a crash in between leaves an unreferenced folder, which
   the trash job removes).
 - DROP TABLE / DATABASE move the catalog entries into the recycle bin in one catalog commit and
-  leave the folders alone (RECOVER brings them back; engine.recycle). With FORCE they remove
+  leave the folders alone (RECOVER brings them back; statements.ddl.recycle_bin). With FORCE they remove
   the catalog entries first, then the folders.
 - RENAME TABLE / PARTITION are catalog changes only: folders and Delta partition values are
   keyed by immutable ids (TableMeta).
 - DROP PARTITION records its intent, updates the catalog (and the recycle bin), then commits
-  the Delta `remove`s under the table's commit lock (engine.partitions.drop_partitions finishes
+  the Delta `remove`s under the table's commit lock (statements.ddl.partitions.drop_partitions finishes
   an interrupted one).
 """
 

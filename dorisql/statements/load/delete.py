@@ -54,7 +54,7 @@ def delete(session: Session, stmt: ast.Delete) -> Result:
             partition_names=shown,
             created=session.now().strftime("%Y-%m-%d %H:%M:%S"),
         )
-    # Committed: the DELETE has happened; a catalog that cannot record it is a warning (engine.committed).
+    # Committed: the DELETE has happened; a catalog that cannot record it is a warning (session.committed).
 
     warning = after_commit(
         "The DELETE", recorded.version, lambda: bump_versions(session, meta, list(keys), delta_version=recorded.version)

@@ -221,7 +221,7 @@ def show_columns(session: Session, stmt: ast.ShowColumns) -> Result:
 
 def describe(session: Session, stmt: ast.Describe) -> Result:
     """DESC of an information_schema table: its columns as SHOW COLUMNS shows them; DESC of a
-    dorisql table as before (engine.show)."""
+    dorisql table as before (statements.show.objects)."""
 
     if not is_information_schema(stmt.table.db or session.current_db) or stmt.all:
         return describe_table(session, stmt)

@@ -63,7 +63,7 @@ def _like(pattern: str | None, value: str) -> bool:
 # ---------------------------------------------------------------------- databases and tables
 
 
-# SHOW DATABASES and SHOW TABLES: engine.metadata (with FULL, WHERE and information_schema).
+# SHOW DATABASES and SHOW TABLES: statements.show.client_metadata (with FULL, WHERE and information_schema).
 
 
 def load_meta(session: Session, table: ast.TableName) -> TableMeta:
