@@ -1,6 +1,6 @@
 """The engine: the one door the front ends (shell, scripts, server) run statements through.
 
-`Engine` is a `dorisql.session.Session` that can execute: it parses (cancellably), sends each
+`Engine` is a `dorisql.session.session.Session` that can execute: it parses (cancellably), sends each
 statement through `dorisql.statements.dispatch` and keeps the notes SHOW WARNINGS reports.
 """
 

@@ -3,5 +3,5 @@ Spark; one thread) and the frontend's job list with `dorisql scheduler` (`schedu
 partition scheduler, the trash job, compaction).
 
 Layer: above statements (a pass runs the same code as its statement) and compaction; below the
-engine façade. Jobs get a `dorisql.session.Session` from a factory, not an `Engine`.
+engine façade. Jobs get a `dorisql.session.session.Session` from a factory, not an `Engine`.
 """

@@ -4,7 +4,7 @@ colocation groups, CTAS), `load` (INSERT, DELETE, Stream Load, AUTO PARTITION), 
 SHOW PROC, what MySQL clients ask, information_schema), `admin` (ADMIN CHECK/COMPACT/CLEAN TRASH,
 users and grants), and `session_statements` (USE, SET, SYNC, ADMIN SET FRONTEND CONFIG).
 
-Each handler takes a `dorisql.session.Session` and the statement and returns a `dorisql.result.Result`.
+Each handler takes a `dorisql.session.session.Session` and the statement and returns a `dorisql.result.Result`.
 
 Layer: above query, compaction, tablets and session; below jobs and the engine façade.
 """
