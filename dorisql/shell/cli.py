@@ -26,8 +26,6 @@ from dorisql.config import ConfigError, load_config, parse_assignment, remote_ur
 from dorisql.engine import Engine
 from dorisql.errors import DorisqlError
 from dorisql.jobs import scheduler
-from dorisql.server.main import DEFAULT_HOST, DEFAULT_HTTP_PORT, DEFAULT_QUERY_PORT, ServerOptions
-from dorisql.server.main import run_server as serve
 from dorisql.shell.batch import BatchRunner, run_batch
 from dorisql.shell.execute import use_statement
 from dorisql.shell.formatting import format_error
@@ -260,6 +258,8 @@ _SERVER_KEYS = ("host", "query_port", "http_port")
 
 def server_options(args, config):
     """`dorisql server`'s address and ports: flags, then the config file's [server] table."""
+    # Imported here, not at the top: mysql-mimic loads only for `dorisql server`.
+    from dorisql.server.main import DEFAULT_HOST, DEFAULT_HTTP_PORT, DEFAULT_QUERY_PORT, ServerOptions  # noqa: PLC0415
 
     unknown = sorted(set(config.server) - set(_SERVER_KEYS))
     if unknown:
@@ -296,6 +296,7 @@ def run_server(args, config) -> int:
     except DorisqlError as err:
         print(f"dorisql server: {err}", file=sys.stderr)
         return EXIT_USAGE
+    from dorisql.server.main import run_server as serve  # noqa: PLC0415  (see server_options)
 
     return serve(config, options)
 

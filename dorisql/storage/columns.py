@@ -8,10 +8,7 @@ import re
 import uuid
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from dorisql.storage import fs
 from dorisql.storage.layout import BUCKET_COLUMN, COMMIT_VERSION_PATTERN, PARTITION_COLUMN
@@ -20,6 +17,9 @@ from dorisql.storage.log import DeltaLog, commit_info
 from dorisql.storage.snapshot import FileEntry
 from dorisql.storage.staging import write_parquet
 from dorisql.storage.stats import read_footer_stats
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
 
 __all__ = ["change_schema", "rename_columns"]
 
@@ -96,6 +96,8 @@ def _renamed_copy(table_path: str, f: FileEntry, lowered: Mapping[str, str], tag
     """A copy of ``f`` next to it holding each column of ``lowered`` (old name, lower case) under
     its new name too (its path added to ``written`` before it is written); returns its ``add``
     action (``dataChange`` false)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
     from deltalake.transaction import AddAction
 
     source = os.path.join(table_path, f.path)

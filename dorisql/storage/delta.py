@@ -36,9 +36,7 @@ start method for any multiprocessing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from dorisql.errors import CommitConflictError
 from dorisql.storage import columns, fs, partition_files, staging, vacuum
@@ -49,6 +47,9 @@ from dorisql.storage.sizing import DEFAULT_TARGET_FILE_SIZE
 from dorisql.storage.snapshot import CommitResult, FileEntry, WriteResult, tablet_rows_of
 from dorisql.storage.spark_io import read_files
 from dorisql.storage.staging import Staged
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
 
 __all__ = ["DeltaStore", "PartitionGuard"]
 

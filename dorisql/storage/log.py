@@ -18,15 +18,16 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dorisql.errors import CommitConflictError, ExecutionError
 from dorisql.storage import fs
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.storage.locks import table_lock
 from dorisql.storage.snapshot import FileEntry, PartitionStats, Snapshot, live_paths, snapshot_of
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
 
 __all__ = ["DeltaLog", "LogBehindError", "DDL_PROPERTY", "commit_info", "add_action"]
 
@@ -142,6 +143,8 @@ class DeltaLog:
         return version
 
     def arrow_schema(self) -> pa.Schema:
+        import pyarrow as pa
+
         return pa.schema(self._table().schema())
 
     # ----------------------------------------------------------------- snapshot

@@ -8,8 +8,11 @@ over to a new file every `rows_per_file` rows (its ``maxRecordsPerFile`` write o
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import pyarrow as pa
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
+
 
 #: The default target size of one data file (setting ``target_file_size_bytes``): a tablet gets
 #: one file per load up to this size, then one more per further ~256 MiB. Doris flushes a
@@ -48,6 +51,8 @@ def schema_row_bytes(schema: pa.Schema) -> int:
 
 
 def _type_bytes(t: pa.DataType) -> int:
+    import pyarrow as pa
+
     if pa.types.is_struct(t):
         return sum(_type_bytes(t.field(i).type) for i in range(t.num_fields))
     try:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
-
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from dorisql.storage import fs
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    pass
 
 __all__ = [
     "FileEntry",
@@ -184,6 +184,9 @@ def snapshot_of(
 ) -> Snapshot:
     """The files of ``dt`` (a ``deltalake.DeltaTable`` of the folder ``table_path``, at the
     version it was loaded as), optionally only some partitions and/or buckets."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     actions = pa.table(dt.get_add_actions(flatten=True))
     pcol, bcol = f"partition.{PARTITION_COLUMN}", f"partition.{BUCKET_COLUMN}"
     if partitions is not None:
@@ -213,4 +216,6 @@ def snapshot_of(
 
 def live_paths(dt: Any) -> set[str]:
     """Paths (relative to the table folder, as on disk) of the files in ``dt``'s snapshot."""
+    import pyarrow as pa
+
     return {unquote(p) for p in pa.table(dt.get_add_actions(flatten=True)).column("path").to_pylist()}

@@ -4,12 +4,14 @@ schema of a Spark schema."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from dorisql.storage import fs
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.storage.snapshot import FileEntry
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
 
 __all__ = ["read_files", "arrow_schema_from_spark"]
 
@@ -38,6 +40,8 @@ def read_files(spark, files: Iterable[FileEntry | str], spark_schema, *, base_pa
 
 def arrow_schema_from_spark(spark_schema, *, with_partition_columns: bool = True) -> pa.Schema:
     """The Arrow (= Delta) schema of a Spark schema, plus ``__partition`` string and ``__bucket`` int."""
+    import pyarrow as pa
+
     fields = [pa.field(f.name, _arrow_type(f.dataType), nullable=f.nullable) for f in spark_schema.fields]
     if with_partition_columns:
         names = {f.name for f in fields}
@@ -49,6 +53,7 @@ def arrow_schema_from_spark(spark_schema, *, with_partition_columns: bool = True
 
 
 def _arrow_type(t) -> pa.DataType:
+    import pyarrow as pa
     from pyspark.sql import types as spark_types
 
     simple = {

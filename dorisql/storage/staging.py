@@ -16,11 +16,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import reduce
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from dorisql.errors import ExecutionError
 from dorisql.storage import fs, sizing
@@ -37,6 +33,9 @@ from dorisql.storage.layout import (
 from dorisql.storage.log import add_action
 from dorisql.storage.snapshot import FileEntry
 from dorisql.storage.stats import read_footer_stats
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
 
 __all__ = [
     "Staged",
@@ -86,6 +85,8 @@ def new_staging_dir(table_path: str) -> str:
 def check_layout_columns(rows, partition: str | None) -> None:
     """Rows to write have ``__partition`` and ``__bucket`` (only ``__bucket`` when every row is
     in ``partition``)."""
+    import pyarrow as pa
+
     columns = rows.column_names if isinstance(rows, pa.Table) else rows.columns
     for col in (BUCKET_COLUMN,) if partition is not None else (PARTITION_COLUMN, BUCKET_COLUMN):
         if col not in columns:
@@ -104,6 +105,8 @@ def write_rows(
     """Write ``rows`` (a Spark DataFrame or a ``pyarrow.Table``) into the staging folder, one
     file per tablet per ``target_file_size`` bytes (about; ``row_bytes()``: the stored size of a
     row). See ``DeltaStore._stage`` for the shapes and the options."""
+    import pyarrow as pa
+
     if isinstance(rows, pa.Table):
         _write_arrow(staged, rows, target_file_size, row_bytes, partition)
     else:
@@ -167,6 +170,8 @@ def _tablets(table: pa.Table, layout: list[str], partition: str | None) -> Itera
     """(partition, bucket, rows without the layout columns) per tablet of ``table``, each
     tablet's rows in their order (a stable sort: of two rows of one key in one load, the later
     wins a UNIQUE merge)."""
+    import pyarrow.compute as pc
+
     if table.num_rows == 0:
         return
     for col in layout:
@@ -190,6 +195,8 @@ def write_parquet(table: pa.Table, path: str) -> None:
     or measure column of many distinct values then costs no dictionary building it would throw
     away (writing 333,333 rows of three columns: 76 ms and 2.65 MB with 1 MiB, 43 ms and
     2.11 MB with 64 KiB), and a column of a few thousand distinct values keeps its dictionary."""
+    import pyarrow.parquet as pq
+
     pq.write_table(
         table,
         path,
@@ -203,6 +210,9 @@ def write_parquet(table: pa.Table, path: str) -> None:
 def row_bytes(dt) -> float:
     """The stored size of one row of ``dt`` (a ``deltalake.DeltaTable``), for sizing files
     (`sizing.row_bytes`)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     actions = pa.table(dt.get_add_actions(flatten=True))
     total_bytes = pc.sum(actions["size_bytes"]).as_py() or 0
     total_rows = pc.sum(actions["num_records"]).as_py() or 0

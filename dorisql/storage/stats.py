@@ -23,12 +23,13 @@ import datetime as dt
 import decimal
 import json
 import math
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from dorisql.storage import fs
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
 __all__ = ["FooterStats", "read_footer_stats", "STRING_PREFIX_LENGTH"]
 
@@ -50,6 +51,8 @@ class FooterStats:
 
 def read_footer_stats(path: str) -> FooterStats:
     """Read only the footer of one Parquet file and build its Delta stats."""
+    import pyarrow.parquet as pq
+
     with fs.open_input(path) as f:
         f.seek(0, 2)
         size = f.tell()
@@ -59,6 +62,8 @@ def read_footer_stats(path: str) -> FooterStats:
 
 
 def stats_json(md: pq.FileMetaData) -> str:
+    import pyarrow as pa
+
     arrow_schema = md.schema.to_arrow_schema()
     leaf_index: dict[str, int] = {}
     for i in range(md.num_columns):
@@ -116,6 +121,8 @@ _SKIP = _Skip()
 
 
 def _bound(t: pa.DataType, st, which: str):
+    import pyarrow as pa
+
     if pa.types.is_timestamp(t):
         raw = st.min_raw if which == "min" else st.max_raw
         return int(raw)  # in the column's unit
@@ -133,6 +140,8 @@ def _bound(t: pa.DataType, st, which: str):
 
 
 def _to_json_bound(t: pa.DataType, value, *, upper: bool):
+    import pyarrow as pa
+
     if pa.types.is_timestamp(t):
         per_ms = _UNIT_PER_MS[t.unit]
         ms = value * 1000 if per_ms is None else (-(-value // per_ms) if upper else value // per_ms)

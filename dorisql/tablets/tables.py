@@ -6,14 +6,15 @@ import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pyarrow as pa
-
 from dorisql import ast
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.types import arrow_type, spark_type
 from dorisql.warehouse import table_id_path
+
+if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
+    import pyarrow as pa
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -56,6 +57,7 @@ def storage_view(meta: TableMeta) -> TableMeta:
 
 def arrow_schema(definition: ast.CreateTable) -> pa.Schema:
     """The Delta table schema: user columns, load-order columns if needed, then the layout columns."""
+    import pyarrow as pa
 
     fields = [pa.field(c.name, arrow_type(c.type), nullable=True) for c in definition.columns]
     if needs_sequence(definition):

@@ -25,6 +25,8 @@ LAZY_PROJECT_IMPORTS = {
     # `dorisql catalog migrate`.
     ("dorisql.catalog", "dorisql.catalog.postgres"),
     ("dorisql.shell.cli", "dorisql.catalog.migrate"),
+    # mysql-mimic loads only for `dorisql server` (the one import from shell to server).
+    ("dorisql.shell.cli", "dorisql.server.main"),
 }
 
 
