@@ -40,7 +40,7 @@ from dorisql.errors import AnalysisError, DorisqlError, NoDatabaseSelectedError,
 from dorisql.query import colocate_join, residual
 from dorisql.query.colocate_join import column_name
 from dorisql.query.pruning import PruneResult, prune, split_conjuncts
-from dorisql.query.sources import QuerySources, ResolveTable
+from dorisql.query.sources import QuerySources, ReadTableFunction, ResolveTable, Scan, SystemTable
 from dorisql.query.table_functions import TABLE_FUNCTIONS, table_function_properties
 from dorisql.session import failures
 from dorisql.storage.spark_views import drop_views, release_views
@@ -503,8 +503,40 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
 
     The caller runs `spark.sql(plan.spark_sql)` and then drops `plan.views` (run_query does both).
     `sources` says where the query's tables are read from (see QuerySources).
+
+    The steps: the tree checked and translated (`_prepared_tree`), its tables resolved
+    (`_resolved_tables`), its joins between dorisql tables planned (`_planned_joins`), every
+    source registered as a view (table functions, information_schema tables, scans: `_register_*`),
+    the colocated joins built, and the Spark SQL written (`_spark_sql`). A failure drops the
+    views registered so far.
     """
-    current_db = sources.current_db
+    tree = _prepared_tree(query, sources)
+    found = _sources(tree)
+    system, refs = _resolved_tables(found.tables, sources)
+    calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in found.functions]
+    if calls and sources.read_table_function is None:
+        raise NotSupportedError(f"table function {calls[0][1]}() here")
+    jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
+    plan = QueryPlan(spark_sql="")
+    colocated = _planned_joins(plan, refs, sources.colocation)
+    try:
+        _register_table_functions(plan, calls, sources.read_table_function)
+        _register_system_tables(plan, system, sources.system_table)
+        scanned = _register_scans(plan, jobs, sources.scan, colocated)
+        for sides, special in plan.joins:
+            if special.strategy == "colocate":
+                _plan_colocated(spark, plan, sides, special, scanned)
+        plan.spark_sql = _spark_sql(tree)
+    except BaseException:
+        drop_views(spark, plan.views)
+        raise
+    return plan
+
+
+def _prepared_tree(query: ast.Query | str, sources: QuerySources) -> exp.Expr:
+    """The query parsed, its items named, the session's values substituted, its functions
+    checked and translated to Spark's, and RIGHT SEMI joins written as LEFT ones."""
+
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
     refuse_time_travel(tree)
     name_columns(tree)  # before `prepare`: an item's header is its text as written
@@ -513,73 +545,102 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     check_functions(tree)
     translate_functions(tree)
     right_semi_joins_as_left(tree)
-    found = _sources(tree)
-    system_table, read_table_function = sources.system_table, sources.read_table_function
-    system = [t for t in found.tables if system_table is not None and _is_system(t, current_db)]
+    return tree
+
+
+def _resolved_tables(tables: Sequence[exp.Table], sources: QuerySources) -> tuple[list[exp.Table], list[TableRef]]:
+    """(The information_schema tables; every other table, resolved in the catalog)."""
+
+    current_db, system_table = sources.current_db, sources.system_table
+    system = [t for t in tables if system_table is not None and _is_system(t, current_db)]
     refs = [
         TableRef(
             node=t, meta=_resolve(sources.resolve_table, t, current_db, is_temporary(t)), selected=partition_names(t)
         )
-        for t in found.tables
+        for t in tables
         if not any(t is s for s in system)
     ]
-    calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in found.functions]
-    if calls and read_table_function is None:
-        raise NotSupportedError(f"table function {calls[0][1]}() here")
-    jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
-    plan = QueryPlan(spark_sql="")
-    colocated: dict[int, JoinSides] = {}  # id(ref.node) of each table read by a colocated join
+    return system, refs
+
+
+def _planned_joins(
+    plan: QueryPlan, refs: Sequence[TableRef], colocation: colocate_join.ColocationContext | None
+) -> dict[int, JoinSides]:
+    """Plan the joins between dorisql tables (into `plan.joins`): the colocated ones' sides, by
+    id(ref.node) of each table they read."""
+
+    colocated: dict[int, JoinSides] = {}
     for sides in _join_sides(refs):
-        special = plan_join(sides, sources.colocation)
+        special = plan_join(sides, colocation)
         if special is not None:
             plan.joins.append((sides, special))
             if special.strategy == "colocate":
                 colocated[id(sides.left[0].node)] = colocated[id(sides.right.node)] = sides
-    scanned: dict[int, TableScan] = {}  # id(ref.node) -> its scan, for the colocated joins
+    return colocated
+
+
+def _register_table_functions(
+    plan: QueryPlan, calls: list[tuple[exp.Table, str, dict]], read_table_function: ReadTableFunction | None
+) -> None:
+    """Each table function in FROM (``local()``, ``s3()``...) read into a view the tree reads."""
+
+    for t, name, properties in calls:
+        assert read_table_function is not None  # (refused above without it)
+        view = register_view(read_table_function(name, properties), "tvf")
+        plan.views[view] = f"{name}()"
+        _point_at_view(t, view, keep_name=False)
+
+
+def _register_system_tables(plan: QueryPlan, system: list[exp.Table], system_table: SystemTable | None) -> None:
+    """Each information_schema table read into a view the tree reads."""
+
+    for t in system:
+        if t.args.get("partition") is not None:
+            raise NotSupportedError("PARTITION clause after an information_schema table")
+        assert system_table is not None  # (`system` is empty without it)
+        view = register_view(system_table(t.name), "schema")
+        plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
+        _point_at_view(t, view, keep_name=True)
+
+
+def _register_scans(
+    plan: QueryPlan, jobs: list[tuple[TableRef, list[exp.Expr]]], scan_table: Scan, colocated: dict[int, JoinSides]
+) -> dict[int, TableScan]:
+    """Each dorisql table's pruned scan (reported in `plan.scans`) as a view the tree reads,
+    except a colocated join's tables, whose scans are returned (by id(ref.node)) for the join."""
+
+    scanned: dict[int, TableScan] = {}
+    for ref, conjuncts in jobs:
+        meta, t = ref.meta, ref.node
+        pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
+        buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
+        scan = scan_table(meta, list(pruned.partitions), buckets)
+        plan.scans.append(_scan_info(scan, t, pruned, ref.selected))
+        if id(t) in colocated:
+            scanned[id(t)] = scan
+            continue
+        view = register_view(scan.rows(), "scan")
+        plan.views[view] = f"{meta.db}.{meta.name}"
+        _point_at_view(t, view, keep_name=True)
+    return scanned
+
+
+def _spark_sql(tree: exp.Expr) -> str:
+    """The tree (its tables now views) as Spark SQL, columns unqualified by database."""
+
+    for col in checked(tree.find_all(exp.Column)):
+        if col.args.get("db") is not None:
+            col.set("db", None)
+            col.set("catalog", None)
+    checkpoint()
     try:
-        for t, name, properties in calls:
-            assert read_table_function is not None  # (refused above without it)
-            view = register_view(read_table_function(name, properties), "tvf")
-            plan.views[view] = f"{name}()"
-            _point_at_view(t, view, keep_name=False)
-        for t in system:
-            if t.args.get("partition") is not None:
-                raise NotSupportedError("PARTITION clause after an information_schema table")
-            assert system_table is not None  # (`system` is empty without it)
-            view = register_view(system_table(t.name), "schema")
-            plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
-            _point_at_view(t, view, keep_name=True)
-        for ref, conjuncts in jobs:
-            meta, t = ref.meta, ref.node
-            pruned = prune(meta, conjuncts, selected=ref.selected, qualifiers=_qualifiers(t))
-            buckets = None if pruned.buckets is None else {k: set(v) for k, v in pruned.buckets.items()}
-            scan = sources.scan(meta, list(pruned.partitions), buckets)
-            plan.scans.append(_scan_info(scan, t, pruned, ref.selected))
-            if id(t) in colocated:
-                scanned[id(t)] = scan
-                continue
-            view = register_view(scan.rows(), "scan")
-            plan.views[view] = f"{meta.db}.{meta.name}"
-            _point_at_view(t, view, keep_name=True)
-        for sides, special in plan.joins:
-            if special.strategy == "colocate":
-                _plan_colocated(spark, plan, sides, special, scanned)
-        for col in checked(tree.find_all(exp.Column)):
-            if col.args.get("db") is not None:
-                col.set("db", None)
-                col.set("catalog", None)
-        checkpoint()
-        try:
-            plan.spark_sql = tree.sql(
-                dialect="spark", unsupported_level=ErrorLevel.RAISE, normalize_functions=False, comments=False
-            )
-        except UnsupportedError as e:
-            raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
-        checkpoint()  # (writing a huge query's text takes a while: cancelled meanwhile, not run)
-    except BaseException:
-        drop_views(spark, plan.views)
-        raise
-    return plan
+        spark_sql = tree.sql(
+            dialect="spark", unsupported_level=ErrorLevel.RAISE, normalize_functions=False, comments=False
+        )
+    except UnsupportedError as e:
+        raise NotSupportedError(str(e).splitlines()[0] if str(e) else "query construct") from None
+    checkpoint()  # (writing a huge query's text takes a while: cancelled meanwhile, not run)
+    return spark_sql
 
 
 def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, scanned: dict[int, TableScan]) -> None:

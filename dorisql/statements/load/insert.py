@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING
 
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_expr_sql
@@ -54,6 +56,9 @@ from dorisql.types import (
     spark_string,
     spark_type,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import Observation
 
 _BAD = "__dorisql_bad"
 _WHY = "__dorisql_why"
@@ -153,6 +158,19 @@ def explain(session: Session, stmt: ast.Explain) -> Result:
 # ---------------------------------------------------------------------- loading
 
 
+class SourceSize(enum.Enum):
+    """What a load's caller knows of its source's size, which decides how its rows are written.
+    With the setting `small_load_max_bytes` 0, every load is written as LARGE."""
+
+    #: Collected to this process as Arrow and written by pyarrow (`_small_source`): an INSERT's
+    #: VALUES list is.
+    SMALL = "small"
+    #: Written by Spark's executors.
+    LARGE = "large"
+    #: Spark's estimate of the source decides between the two (`_small_source`).
+    ESTIMATED = "estimated"
+
+
 def insert(session: Session, stmt: ast.Insert) -> Result:
     """INSERT INTO / INSERT OVERWRITE, into formal or (TEMPORARY PARTITION) temporary partitions."""
 
@@ -180,7 +198,8 @@ def insert(session: Session, stmt: ast.Insert) -> Result:
         overwrite=stmt.overwrite,
         overwrite_detected=stmt.all_partitions,
         temporary=stmt.temporary,
-        small=True if stmt.rows is not None else None,  # a VALUES list: its rows are in the statement
+        # a VALUES list: its rows are in the statement
+        size=SourceSize.SMALL if stmt.rows is not None else SourceSize.ESTIMATED,
     )
     return result
 
@@ -199,7 +218,7 @@ def load_frame(
     temporary: bool = False,
     filter_policy=None,
     metadata=None,
-    small: bool | None = None,
+    size: SourceSize = SourceSize.ESTIMATED,
 ):
     """Load a DataFrame (one column per `target` column, in order) into the table in one Delta
     commit: (Result, the store's write outcome, the table as loaded: with the partitions an
@@ -219,141 +238,242 @@ def load_frame(
     `filter_policy(bad, total)`, when given, decides instead of strict mode whether rows that
     fit no partition or column may be left out: it raises to refuse the load (Stream Load's
     max_filter_ratio), under the commit lock like the strict-mode check. `metadata` goes into
-    the Delta commit's commitInfo (a Stream Load's label: docs/stream_load.md). `small`: whether
-    the source is small (`_small_source`; an INSERT's VALUES list is); None: Spark's estimate
-    decides; with the setting `small_load_max_bytes` 0, no load is."""
-    from pyspark.sql import Observation
-    from pyspark.sql import functions as F
+    the Delta commit's commitInfo (a Stream Load's label: docs/stream_load.md). `size`: what the
+    caller knows of the source's size (`SourceSize`).
 
-    db = meta.db
+    The steps (`_Load`): the rows routed (`_Load.route`), counted as they are collected or
+    written (`_Load.rows`), staged and committed under the guard (`_Load.commit`), and the
+    committed versions recorded in the catalog (`_Load.record`)."""
+
     source = source.toDF(*[f"__src{i}" for i in range(len(target))])
     if not partitions and not temporary:  # INSERT ... PARTITION (p) into an AUTO PARTITION table creates none
         meta = ensure_partitions(session, meta, source, target, listed=listed)
-    # The partitions the statement addresses: the formal ones, or the temporary ones.
-    view = meta.temporary_view() if temporary else meta
-    named = set(view.partition_keys(partitions).values()) if partitions else set()
-    # Every row that is kept lands in this partition (the only one named, or the table's only
-    # one): it is written into that folder (DeltaStore._stage), without a __partition column.
-    keys = named or set(view.partition_keys().values())
-    only = next(iter(keys)) if len(keys) == 1 else None
-    with _as_view(session, source) as relation:
+    load = _Load(
+        session,
+        meta,
+        source,
+        target,
+        partitions,
+        listed=listed,
+        overwrite=overwrite,
+        overwrite_detected=overwrite_detected,
+        temporary=temporary,
+        filter_policy=filter_policy,
+    )
+    routed, small = load.route(size)
+    written = load.commit(load.rows(routed, small), text, metadata)
+    return load.result(load.record(written)), written, meta
 
-        def route():
-            return _routed_frame(session, view, source, target, partitions, relation, with_partition=only is None)
 
-        limit = int(session.frontend("small_load_max_bytes"))
-        if limit == 0:  # every load is written by Spark's executors
-            routed, small = route(), False
-        elif small is None:  # Spark plans the estimate while it plans the routing statement
+class _Load:
+    """One load_frame call's state: the table as loaded, the partitions it addresses, and the
+    row counts (filled when the rows are collected, or once Spark has written them)."""
+
+    def __init__(
+        self,
+        session: Session,
+        meta: TableMeta,
+        source,
+        target,
+        partitions,
+        *,
+        listed: bool,
+        overwrite: bool,
+        overwrite_detected: bool,
+        temporary: bool,
+        filter_policy,
+    ) -> None:
+        self.session, self.meta, self.source, self.target = session, meta, source, target
+        self.partitions, self.listed, self.temporary = partitions, listed, temporary
+        self.overwrite, self.overwrite_detected, self.filter_policy = overwrite, overwrite_detected, filter_policy
+        # The partitions the statement addresses: the formal ones, or the temporary ones.
+        self.view = meta.temporary_view() if temporary else meta
+        self.named: set[str] = set(self.view.partition_keys(partitions).values()) if partitions else set()
+        # Every row that is kept lands in this partition (the only one named, or the table's only
+        # one): it is written into that folder (DeltaStore._stage), without a __partition column.
+        keys = self.named or set(self.view.partition_keys().values())
+        self.only: str | None = next(iter(keys)) if len(keys) == 1 else None
+        self.counts: dict[str, int] = {}
+        #: A large load's counts, observed while Spark writes it (None: a small load, counted already).
+        self.observation: Observation | None = None
+
+    # ------------------------------------------------------------------ the rows
+
+    def route(self, size: SourceSize):
+        """(The routed frame, whether it is collected as a small load). Spark plans the size
+        estimate, when one is needed, while it plans the routing statement."""
+
+        session = self.session
+        with _as_view(session, self.source) as relation:
+            limit = int(session.frontend("small_load_max_bytes"))
+            if limit == 0:  # every load is written by Spark's executors
+                return self._routed(relation), False
+            if size is not SourceSize.ESTIMATED:
+                return self._routed(relation), size is SourceSize.SMALL
             estimate = _ESTIMATES.submit(_small_source, session.spark, relation, limit)
             try:
-                routed = route()
+                routed = self._routed(relation)
             finally:
                 wait([estimate])  # done with the view before it goes
-            small = estimate.result()
-        else:
-            routed = route()
-    counts: dict[str, int] = {}
-    observation = None
-    if small:
-        rows, counts["total"], counts["bad"] = _collected(routed)
-    else:
-        observation = Observation("dorisql_load")
+            return routed, estimate.result()
+
+    def _routed(self, relation: str):
+
+        return _routed_frame(
+            self.session,
+            self.view,
+            self.source,
+            self.target,
+            self.partitions,
+            relation,
+            with_partition=self.only is None,
+        )
+
+    def rows(self, routed, small: bool):
+        """The rows to store, without the refused ones: a small load's collected (and counted)
+        now, a large load's as a frame that counts them while Spark writes it."""
+        from pyspark.sql import Observation
+        from pyspark.sql import functions as F
+
+        if small:
+            rows, self.counts["total"], self.counts["bad"] = _collected(routed)
+            return rows
+        self.observation = Observation("dorisql_load")
         # SQL text, not Column objects: each Column function call is a Py4J round trip
         observed = routed.observe(
-            observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad")
+            self.observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad")
         )
-        rows = observed.filter(f"NOT `{_BAD}`").drop(_BAD)
+        return observed.filter(f"NOT `{_BAD}`").drop(_BAD)
 
-    def strict_violation() -> bool:
-        if observation is not None:  # filled once Spark has written the files
-            metrics = observation.get
+    def strict_violation(self) -> bool:
+        """Whether strict mode refuses the load (the counts taken first, when Spark observed
+        them); with a `filter_policy`, it decides instead, raising to refuse."""
+
+        counts = self.counts
+        if self.observation is not None:  # filled once Spark has written the files
+            metrics = self.observation.get
             counts["total"], counts["bad"] = int(metrics.get("total") or 0), int(metrics.get("bad") or 0)
-        if filter_policy is not None:
-            filter_policy(counts["bad"], counts["total"])  # raises to refuse
+        if self.filter_policy is not None:
+            self.filter_policy(counts["bad"], counts["total"])  # raises to refuse
             return False
-        return bool(counts["bad"]) and session.strict_mode()
+        return bool(counts["bad"]) and self.session.strict_mode()
 
-    def current_table() -> TableMeta:
-        return session.catalog.load_table(db, meta.name) if listed else meta
+    # ------------------------------------------------------------------ the commit
 
-    def as_addressed(table: TableMeta) -> TableMeta:
-        return table.temporary_view() if temporary else table
+    def commit(self, rows, text, metadata):
+        """Stage the rows and commit them in one Delta commit under the guard: the store's write
+        outcome. A strict-mode refusal (before writing, under the lock, or with nothing written)
+        is a LoadError with sample rows, and leaves the table as it was."""
 
-    def guard(touched: frozenset) -> None:
-        # Under the storage commit lock, just before the Delta commit.
-        if strict_violation():
+        try:
+            if self.observation is None and self.strict_violation():  # counted already: refused before writing
+                raise _StrictModeViolation()
+            # The commit is refused under the lock when the log is behind the catalog (a lost commit
+            # whose version number this one would otherwise take).
+            with table_storage(self.session.warehouse, self.meta) as store:
+                written = self._write(store, rows, text, metadata)
+            if not written.committed and self.strict_violation():  # nothing written, so the guard did not run
+                raise _StrictModeViolation()
+        except _StrictModeViolation:
+            raise LoadError(
+                _filtered_message(
+                    self.session,
+                    self.view,
+                    self.source,
+                    self.target,
+                    self.partitions,
+                    self.counts["bad"],
+                    self.counts["total"],
+                )
+            ) from None
+        return written
+
+    def _write(self, store, rows, text, metadata):
+
+        size = int(self.session.frontend("target_file_size_bytes"))
+        if self.overwrite:
+            return store.overwrite(
+                rows,
+                self.replaced,
+                statement=text,
+                metadata=metadata,
+                expected_partitions=self.guard,
+                target_file_size=size,
+                partition=self.only,
+            )
+        return store.write(
+            rows,
+            operation="dorisql INSERT",
+            statement=text,
+            metadata=metadata,
+            expected_partitions=self.guard,
+            target_file_size=size,
+            partition=self.only,
+        )
+
+    def guard(self, touched: frozenset) -> None:
+        """Under the storage commit lock, just before the Delta commit: strict mode, every
+        partition written still the same one, and the schema unchanged."""
+
+        if self.strict_violation():
             raise _StrictModeViolation()
-        if listed:  # CREATE TABLE ... AS SELECT loads a table not yet in the catalog
-            current = current_table()
-            _check_partitions_still_exist(view, as_addressed(current), set(touched) | named)
+        if self.listed:  # CREATE TABLE ... AS SELECT loads a table not yet in the catalog
+            current = self._current_table()
+            _check_partitions_still_exist(self.view, self._as_addressed(current), set(touched) | self.named)
 
-            if schema_changed(meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
+            if schema_changed(self.meta, current):  # ALTER TABLE ... COLUMN committed meanwhile
                 raise CommitConflictError(
                     f"The schema of table '{current.name}' was changed while loading; "
                     "nothing was loaded, retry the load"
                 )
 
-    def replaced(touched: frozenset) -> set[str]:
-        # Under the same lock, after the guard: the partitions INSERT OVERWRITE empties.
-        if overwrite_detected:
+    def replaced(self, touched: frozenset) -> set[str]:
+        """Under the same lock, after the guard: the partitions INSERT OVERWRITE empties."""
+
+        if self.overwrite_detected:
             return set(touched)
-        if partitions:
-            return named
-        return set(as_addressed(current_table()).partition_keys().values())
+        if self.partitions:
+            return self.named
+        return set(self._as_addressed(self._current_table()).partition_keys().values())
 
-    try:
-        if observation is None and strict_violation():  # counted already: refused before writing
-            raise _StrictModeViolation()
-        # The commit is refused under the lock when the log is behind the catalog (a lost commit
-        # whose version number this one would otherwise take).
-        with table_storage(session.warehouse, meta) as store:
-            size = int(session.frontend("target_file_size_bytes"))
-            if overwrite:
-                written = store.overwrite(
-                    rows,
-                    replaced,
-                    statement=text,
-                    metadata=metadata,
-                    expected_partitions=guard,
-                    target_file_size=size,
-                    partition=only,
-                )
-            else:
-                written = store.write(
-                    rows,
-                    operation="dorisql INSERT",
-                    statement=text,
-                    metadata=metadata,
-                    expected_partitions=guard,
-                    target_file_size=size,
-                    partition=only,
-                )
-        if not written.committed and strict_violation():  # nothing written, so the guard did not run
-            raise _StrictModeViolation()
-    except _StrictModeViolation:
-        raise LoadError(
-            _filtered_message(session, view, source, target, partitions, counts["bad"], counts["total"])
-        ) from None
-    warning = None
-    if written.committed and listed:
-        # Committed: the statement has happened. A catalog that cannot record it now is a
-        # warning on its success, not its failure (engine.committed: a retry would load twice).
+    def _current_table(self) -> TableMeta:
 
-        changed = set(written.partitions) | {f.partition for f in written.removed}
-        warning = after_commit(
-            "The load",
-            written.version,
-            lambda: _bump_loaded_partitions(session, view, changed, written.version, temporary=temporary),
-        )
-    elif not written.committed:
-        strict_violation()
-    total, bad = counts["total"], counts["bad"]
-    message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
-    result = Result.ok(total - bad, message=message)
-    if warning:
-        result.warnings.append(warning)
-    return result, written, meta
+        return self.session.catalog.load_table(self.meta.db, self.meta.name) if self.listed else self.meta
+
+    def _as_addressed(self, table: TableMeta) -> TableMeta:
+
+        return table.temporary_view() if self.temporary else table
+
+    # ------------------------------------------------------------------ after the commit
+
+    def record(self, written) -> str | None:
+        """After the commit: the loaded partitions' versions in the catalog (a warning when it
+        cannot record them), or, with nothing committed, the counts taken."""
+
+        if written.committed and self.listed:
+            # Committed: the statement has happened. A catalog that cannot record it now is a
+            # warning on its success, not its failure (engine.committed: a retry would load twice).
+
+            changed = set(written.partitions) | {f.partition for f in written.removed}
+            return after_commit(
+                "The load",
+                written.version,
+                lambda: _bump_loaded_partitions(
+                    self.session, self.view, changed, written.version, temporary=self.temporary
+                ),
+            )
+        if not written.committed:
+            self.strict_violation()
+        return None
+
+    def result(self, warning: str | None) -> Result:
+
+        total, bad = self.counts["total"], self.counts["bad"]
+        message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
+        result = Result.ok(total - bad, message=message)
+        if warning:
+            result.warnings.append(warning)
+        return result
 
 
 #: Threads that plan a load's size estimate while the caller plans its routing statement (each
@@ -504,12 +624,42 @@ def _routed_frame(
     already has the table's type is neither cast nor checked for fit (Spark would drop the cast;
     the check could never fire). Rows are routed among the named partitions only when the
     statement names some (a row outside them is refused either way), so a one-partition load
-    tests one range per row instead of every partition's."""
+    tests one range per row instead of every partition's.
+
+    The statement's three levels: the typed columns with the value checks (`_typed_columns`),
+    each row's partition (`_partition_routing`), and the outputs (`_diagnosis_outputs`, or
+    `_storage_outputs`)."""
 
     definition = meta.definition
+    columns, checks = _typed_columns(session, definition, source, target)
+    value_bad = " OR ".join(f"coalesce({check}, false)" for check, _ in checks) or "false"
+    typed = [*columns, f"{value_bad} AS `{_BAD}`"]
+    if diagnose:
+        typed += _diagnosis_columns(target, checks)
+    routed, names, partition_ok = _partition_routing(meta, only_partitions, diagnose)
+    kept = [quote_name(c.name) for c in definition.columns]
+    outputs = [*kept, f"`{_BAD}` OR NOT coalesce({partition_ok}, false) AS `{_BAD}`"]
+    if diagnose:
+        outputs += _diagnosis_outputs(target, names, partition_ok)
+    else:
+        outputs += _storage_outputs(session, routed, with_partition)
+    head = (
+        f"SELECT {', '.join(outputs)} FROM (SELECT *, {routing_sql(routed)} AS `{PARTITION_COLUMN}` FROM "
+        f"(SELECT {', '.join(typed)} FROM "
+    )
+    return session.spark.sql(f"{head}{relation}) AS typed) AS routed")
+
+
+def _typed_columns(
+    session: Session, definition: ast.CreateTable, source, target: list[ast.ColumnDef]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """(Each table column's value, cast to its type, as SQL; the checks its value must pass:
+    (SQL condition that the value is bad, SQL text of why)). A column the load does not name is
+    its default."""
+
     by_name = {c.name.lower(): i for i, c in enumerate(target)}
     source_types = {f.name: f.dataType.simpleString() for f in source.schema.fields}
-    columns, checks = [], []  # checks: (SQL condition, SQL reason), only the first with diagnose
+    columns, checks = [], []
     for c in definition.columns:
         stype = spark_type(c.type)
         index = by_name.get(c.name.lower())
@@ -531,12 +681,24 @@ def _routed_frame(
             reason = _format_sql(f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({length} bytes)", raw)
             checks.append((f"(octet_length({typed}) > {length})", reason))
         columns.append(f"{typed} AS {quote_name(c.name)}")
-    value_bad = " OR ".join(f"coalesce({check}, false)" for check, _ in checks) or "false"
-    extra = []
-    if diagnose:
-        extra = [f"CAST(`__src{i}` AS STRING) AS `{_RAW}{i}`" for i in range(len(target))]
-        reasons = ", ".join(f"CASE WHEN coalesce({check}, false) THEN {reason} END" for check, reason in checks)
-        extra.append(f"concat_ws('; '{', ' if reasons else ''}{reasons}) AS `{_WHY}`")
+    return columns, checks
+
+
+def _diagnosis_columns(target: list[ast.ColumnDef], checks: list[tuple[str, str]]) -> list[str]:
+    """With diagnose, beside the typed columns: the raw source values as text, and why each
+    value check a row fails failed (_WHY)."""
+
+    extra = [f"CAST(`__src{i}` AS STRING) AS `{_RAW}{i}`" for i in range(len(target))]
+    reasons = ", ".join(f"CASE WHEN coalesce({check}, false) THEN {reason} END" for check, reason in checks)
+    extra.append(f"concat_ws('; '{', ' if reasons else ''}{reasons}) AS `{_WHY}`")
+    return extra
+
+
+def _partition_routing(
+    meta: TableMeta, only_partitions: tuple[str, ...], diagnose: bool
+) -> tuple[TableMeta, list[str], str]:
+    """(The table whose partitions the rows are routed among; the partitions the statement
+    names; the SQL condition that a row's partition is one it may load into)."""
 
     # Rows are routed to partition names to explain a refusal, else straight to storage keys.
     routed = meta if diagnose else storage_view(meta)
@@ -550,33 +712,38 @@ def _routed_frame(
         # named ones only would send it rows of the others.
         if not diagnose and all(p.values != () for p in routed.partitions if p.name in allowed):
             routed = dataclasses.replace(routed, partitions=tuple(p for p in routed.partitions if p.name in allowed))
-    kept = [quote_name(c.name) for c in definition.columns]
-    outputs = [*kept, f"`{_BAD}` OR NOT coalesce({partition_ok}, false) AS `{_BAD}`"]
-    if diagnose:
-        # Doris's words (BE VOlapTableSink: "no partition for this tuple. tuple=...")
-        no_partition = f"WHEN `{PARTITION_COLUMN}` IS NULL THEN 'no partition for this tuple'"
-        if names:
-            why = spark_string(f"its partition %s is not one of PARTITION ({', '.join(names)})")
-            no_partition += f" WHEN NOT ({partition_ok}) THEN format_string({why}, `{PARTITION_COLUMN}`)"
-        outputs += [
-            *[f"`{_RAW}{i}`" for i in range(len(target))],
-            # an empty reason is NULL, which concat_ws skips: no leading "; "
-            f"concat_ws('; ', CASE WHEN `{_WHY}` != '' THEN `{_WHY}` END, CASE {no_partition} END) AS `{_WHY}`",
-            f"`{PARTITION_COLUMN}`",
-        ]
-    else:
-        outputs += [
-            *([f"`{PARTITION_COLUMN}`"] if with_partition else []),
-            f"{_bucket_sql(routed)} AS `{BUCKET_COLUMN}`",
-        ]
-        if needs_sequence(definition):
-            outputs.append(f"CAST({session.catalog.next_id()} AS BIGINT) AS `{LOAD_SEQ_COLUMN}`")
-            outputs.append(f"monotonically_increasing_id() AS `{ROW_SEQ_COLUMN}`")
-    head = (
-        f"SELECT {', '.join(outputs)} FROM (SELECT *, {routing_sql(routed)} AS `{PARTITION_COLUMN}` FROM "
-        f"(SELECT {', '.join(columns + [f'{value_bad} AS `{_BAD}`'] + extra)} FROM "
-    )
-    return session.spark.sql(f"{head}{relation}) AS typed) AS routed")
+    return routed, names, partition_ok
+
+
+def _diagnosis_outputs(target: list[ast.ColumnDef], names: list[str], partition_ok: str) -> list[str]:
+    """With diagnose, after the kept columns: the raw values, every reason a row was refused
+    (its values' and its partition's), and its partition."""
+
+    # Doris's words (BE VOlapTableSink: "no partition for this tuple. tuple=...")
+    no_partition = f"WHEN `{PARTITION_COLUMN}` IS NULL THEN 'no partition for this tuple'"
+    if names:
+        why = spark_string(f"its partition %s is not one of PARTITION ({', '.join(names)})")
+        no_partition += f" WHEN NOT ({partition_ok}) THEN format_string({why}, `{PARTITION_COLUMN}`)"
+    return [
+        *[f"`{_RAW}{i}`" for i in range(len(target))],
+        # an empty reason is NULL, which concat_ws skips: no leading "; "
+        f"concat_ws('; ', CASE WHEN `{_WHY}` != '' THEN `{_WHY}` END, CASE {no_partition} END) AS `{_WHY}`",
+        f"`{PARTITION_COLUMN}`",
+    ]
+
+
+def _storage_outputs(session: Session, routed: TableMeta, with_partition: bool) -> list[str]:
+    """For storing, after the kept columns: the partition (unless every row goes to one), the
+    bucket, and the load order of a table that needs one (sequence columns)."""
+
+    outputs = [
+        *([f"`{PARTITION_COLUMN}`"] if with_partition else []),
+        f"{_bucket_sql(routed)} AS `{BUCKET_COLUMN}`",
+    ]
+    if needs_sequence(routed.definition):
+        outputs.append(f"CAST({session.catalog.next_id()} AS BIGINT) AS `{LOAD_SEQ_COLUMN}`")
+        outputs.append(f"monotonically_increasing_id() AS `{ROW_SEQ_COLUMN}`")
+    return outputs
 
 
 #: Why a row with a text value that is not UTF-8 was filtered; Doris's CSV reader says
