@@ -257,6 +257,12 @@ class Session:
             self.local_files.release()
 
     @property
+    def executing(self) -> bool:
+        """A statement is running (inside `running_statement`): a `cancel` now reaches it, while
+        one from before a statement starts is forgotten."""
+        return self._executing
+
+    @property
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
 
