@@ -25,9 +25,7 @@ from dorisql.tablets.tables import (
     spark_ddl_schema,
 )
 from dorisql.translate.literals import default_sql
-from dorisql.types import (
-    spark_type,
-)
+from dorisql.types import spark_type
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame

@@ -111,8 +111,10 @@ def next_decision(
 def partition_size_history(session: Session, meta: TableMeta, exclude: str | None = None) -> list[int]:
     """Stored sizes of the partitions that hold data, in range order (oldest first)."""
 
-    if not (meta_dir(session.warehouse, meta) / DELTA_LOG_DIR).is_dir():
-        return []  # CREATE TABLE: the Delta table does not exist yet, so nothing holds data
+    # CREATE TABLE: the table has no id yet (partitions.initial_partitions plans its first dynamic
+    # partitions on an id-0 shell) or no Delta table yet, so nothing holds data.
+    if not meta.id or not (meta_dir(session.warehouse, meta) / DELTA_LOG_DIR).is_dir():
+        return []
     stats = table_stats(session, meta)
     return [
         stats[name].data_size
