@@ -57,6 +57,12 @@ __all__ = ["DeltaStore", "PartitionGuard"]
 #: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
 PartitionGuard = Callable[[frozenset], bool | None]
 
+#: Called as ``before_commit(store, staged, overwrite)`` when a statement's written files are
+#: about to be committed, before the table's commit lock is taken: the point at which another
+#: statement can still commit first. None in dorisql itself; tests set it to pause a statement
+#: there or to interleave another one (tests/engine/test_commit_order.py, test_overwrite.py).
+before_commit: Callable[[DeltaStore, Staged, bool], None] | None = None
+
 
 class DeltaStore(DeltaLog):
     """The Delta table in one folder ``<warehouse>/<db>/<table>``.
@@ -234,6 +240,8 @@ class DeltaStore(DeltaLog):
             raise
 
     def _commit_overwrite(self, staged: Staged, replaced, operation, statement, metadata, guard) -> WriteResult:
+        if before_commit is not None:
+            before_commit(self, staged, True)
         touched = frozenset(p for p, _ in tablet_rows_of(staged.entries))
         with table_lock(self.path, self.lock_timeout):
             dt = self._table()
@@ -467,6 +475,8 @@ class DeltaStore(DeltaLog):
     def _commit(
         self, staged: Staged | None, removes, read_version, data_change, operation, statement, metadata, guard
     ) -> WriteResult:
+        if before_commit is not None and staged is not None and staged.entries:
+            before_commit(self, staged, False)
         adds = staged.adds if staged else []
         with table_lock(self.path, self.lock_timeout):
             dt = self._table()

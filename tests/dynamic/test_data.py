@@ -123,17 +123,13 @@ def test_load_racing_a_drop_that_wins_fails_cleanly(hs, monkeypatch, make_engine
         except BaseException as exc:  # pragma: no cover - reported below
             dropper_result["error"] = exc
 
-    original = delta_mod.DeltaStore._commit
+    def commit(store, staged, overwrite):  # the load's files are written, not committed
+        assert list(folder.glob(f"__partition={p29}/*/*.parquet"))
+        thread = threading.Thread(target=dropper)
+        thread.start()
+        thread.join(60)
 
-    def commit(self, staged, *args, **kw):
-        if staged is not None and staged.entries:  # the load's files are written, not committed
-            assert list(folder.glob(f"__partition={p29}/*/*.parquet"))
-            thread = threading.Thread(target=dropper)
-            thread.start()
-            thread.join(60)
-        return original(self, staged, *args, **kw)
-
-    monkeypatch.setattr(delta_mod.DeltaStore, "_commit", commit)
+    monkeypatch.setattr(delta_mod, "before_commit", commit)
     with pytest.raises(CommitConflictError, match="p20200529 of table 't' was dropped or replaced while loading"):
         h.sql("INSERT INTO t VALUES ('2020-05-29', 1), ('2020-05-29', 2)")
     assert "error" not in dropper_result

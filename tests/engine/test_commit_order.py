@@ -17,16 +17,14 @@ def _load_paused_before_commit(monkeypatch, engine, sql: str):
     """Start `sql` on a thread; it routes and writes its files, then waits before committing.
     Returns (resume, finish): resume() lets it commit, finish() joins and re-raises its error."""
     reached, resume = threading.Event(), threading.Event()
-    original = delta_mod.DeltaStore._commit
     outcome: dict = {}
 
-    def paused(self, staged, *args, **kw):
-        if staged is not None and staged.entries and threading.current_thread().name == "first-load":
+    def paused(store, staged, overwrite):
+        if threading.current_thread().name == "first-load":
             reached.set()
             resume.wait(120)
-        return original(self, staged, *args, **kw)
 
-    monkeypatch.setattr(delta_mod.DeltaStore, "_commit", paused)
+    monkeypatch.setattr(delta_mod, "before_commit", paused)
 
     def target():
         try:

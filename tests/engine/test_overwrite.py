@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from dorisql.errors import CommitConflictError, LoadError
-from dorisql.storage.delta import DeltaStore
+from dorisql.storage import delta as delta_mod
 
 from .conftest import delta, rows, run, table_path
 
@@ -74,16 +74,14 @@ def test_overwrite_whole_table_and_auto_detected_partitions(engine):
 
 def _interleave(monkeypatch, action):
     """Run `action` (a real statement) once, right before the overwrite takes the commit lock."""
-    original = DeltaStore._commit_overwrite
     done = []
 
-    def commit(self, *args, **kwargs):
-        if not done:
+    def interleaved(store, staged, overwrite):
+        if overwrite and not done:
             done.append(True)
             action()
-        return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(DeltaStore, "_commit_overwrite", commit)
+    monkeypatch.setattr(delta_mod, "before_commit", interleaved)
 
 
 def test_concurrent_load_into_another_partition_is_kept(engine, make_engine, spark, monkeypatch):
