@@ -42,7 +42,6 @@ failure_logger = logging.getLogger("dorisql.failures")
 
 
 def default_log_path(env: Mapping[str, str] = os.environ) -> Path:
-
     return state_dir(env) / LOG_NAME
 
 

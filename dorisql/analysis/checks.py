@@ -727,5 +727,4 @@ def _check_property_values(props: dict[str, str], keys_type: str | None) -> None
 
 
 def _check_dynamic(stmt: ast.CreateTable) -> None:
-
     validate_properties(stmt)

@@ -275,7 +275,6 @@ def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, parti
 
 
 def _modify(definition, action: ast.ModifyColumn, columns, keys, parts, dist) -> ast.CreateTable:
-
     table = definition.table.name
     new = action.column
     at = _find(columns, new.name)

@@ -244,7 +244,6 @@ def _db(db: str | None, current_db: str | None, privileges: frozenset[str]) -> l
 
 
 def _query(query: ast.Query, current_db: str | None) -> list[Need]:
-
     needs = [n for t in query.tables for n in _table(t, current_db, frozenset((SELECT,)))]
     # local() reads the server's own files: Doris allows it to ADMIN only.
     if _LOCAL_TVF.search(mask(query.sql)):
@@ -279,7 +278,6 @@ def _insert(stmt: ast.Insert, current_db):
 
 
 def _update(stmt: ast.Update, current_db):
-
     needs = _table(stmt.table, current_db, _one(LOAD))
     if stmt.from_sql:  # UPDATE ... FROM s: the joined tables are read
         sources = query_tables(f"SELECT 1 FROM {stmt.from_sql}")

@@ -158,7 +158,6 @@ UserChange = Callable[[UserEntry], UserEntry]
 
 
 def _builtin_users() -> dict[tuple[str, str], UserEntry]:
-
     every = Grant("*", "*", (ADMIN,))
     return {
         ("root", "%"): UserEntry("root", "%", grants=(every,), comment="ROOT", created_at=dt.datetime(1970, 1, 1)),

@@ -48,10 +48,6 @@ __all__ = ["PostgresCatalog", "AdvisoryLocks", "redact", "is_postgres_url"]
 _WRITER_KEY = (0x646F7269, 1)
 
 
-
-
-
-
 def _scrub(text: str, url: str) -> str:
     """A driver message with the URL's password taken out, should libpq ever quote it."""
     password = urlsplit(url).password

@@ -203,7 +203,6 @@ def compact_tablet(
 
 
 def _message(exc: BaseException) -> str:
-
     try:
         return str(failures.translate(exc)) if isinstance(exc, Exception) else type(exc).__name__
     except Exception:  # the message must never hide the failure itself

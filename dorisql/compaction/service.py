@@ -191,7 +191,6 @@ def full_compaction(session: Session, meta: TableMeta, partitions: Iterable[str]
 
 
 def _config(session: Session):
-
     return CompactionConfig.from_settings(_settings(session))
 
 
@@ -422,7 +421,6 @@ def run_pass(session: Session, clock: Callable[[], float] = time.time) -> PassRe
 
 
 def _short(exc: BaseException) -> str:
-
     return _message(exc)
 
 

@@ -157,7 +157,6 @@ def _local_path(uri: str) -> str:
 
 
 def side_of(meta: TableMeta, files: Sequence[str], deletes: Sequence[DeleteVersion] = ()) -> _Side:
-
     model = key_model(meta)
     keys = tuple(meta.definition.keys.columns) if meta.definition.keys is not None else ()
     key_set = {k.lower() for k in keys}

@@ -644,7 +644,6 @@ def _spark_sql(tree: exp.Expr) -> str:
 
 
 def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan, scanned: dict[int, TableScan]) -> None:
-
     decision = special.decision
     assert isinstance(decision, colocate_join.Decision)
     left, right = sides.left[0], sides.right

@@ -401,11 +401,9 @@ class _Handler(BaseHTTPRequestHandler):
             engine.close()
 
     def _fail(self, label: str, message: str) -> None:
-
         self._send_json(HTTPStatus.OK, response(Outcome(label=label, status="Fail", message=message)))
 
     def _stream_load(self, engine: Engine, db: str, table: str) -> None:
-
         identity = self._authenticate(engine)
         if identity is None:
             return

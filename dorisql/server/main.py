@@ -118,7 +118,6 @@ def build_listeners(context: ServerContext, options: ServerOptions) -> list[List
 
 
 def start_spark(config: Config):
-
     session = create_session(master=config.master, conf=config.spark_conf, remote=config.remote)
     logfile.capture_spark_logs()
     return session

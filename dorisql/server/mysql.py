@@ -573,7 +573,6 @@ class ServerSession(BaseSession):
 
     @staticmethod
     def _use(engine: Engine, database: str) -> None:
-
         engine.execute(parse_one("USE " + quote_name(database)))
 
     def _execute(self, sql: str, single: bool = False) -> tuple[list[Result], DorisqlError | None]:

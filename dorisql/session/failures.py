@@ -478,7 +478,6 @@ def _table_of(path: str, warehouse: Path | None) -> str | None:
 
 
 def _table_name(warehouse: Path, db: str, table_id: int) -> str | None:
-
     try:
         catalog = open_catalog(warehouse)
         try:

@@ -47,7 +47,6 @@ class Session:
         spark=None,
         spark_source: Callable[[threading.Event], Any] | None = None,
     ):
-
         self.config = config or Config()
         self.warehouse = resolve_root(self.config.warehouse)
         if not self.warehouse.is_dir():
@@ -166,7 +165,6 @@ class Session:
         return self._spark
 
     def _spark_alive(self) -> bool:
-
         return is_alive(self._spark)
 
     def _restart_dead_spark(self) -> None:

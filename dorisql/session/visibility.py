@@ -47,7 +47,6 @@ class Visibility:
 
     @classmethod
     def for_identity(cls, catalog: Catalog, identity: ast.UserIdentity | None) -> Visibility:
-
         if identity is None or (identity.user, identity.host) == (ROOT.user, ROOT.host):
             return cls(None, ROOT.user)
         return cls(tuple(grants_of(catalog, identity)), identity.user)

@@ -200,12 +200,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def open_engine(config):
-
     return Engine(config)
 
 
 def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool, verbose: bool = False) -> int:
-
     divert_jvm_stderr(state_dir() / "spark.log")
     try:
         engine = open_engine(config)

@@ -125,7 +125,6 @@ class Shell:
 
     def open_engine(self) -> None:
         def make() -> Engine:
-
             return Engine(self.config)
 
         self.engine = self.worker.submit(make).result()

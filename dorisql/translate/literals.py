@@ -101,7 +101,6 @@ def complex_sql(column: ast.ColumnDef, literal: ast.Literal) -> str:
 
 
 def _type_text(column: ast.ColumnDef) -> str:
-
     return type_sql(column.type)
 
 

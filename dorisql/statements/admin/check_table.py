@@ -445,7 +445,6 @@ def _uncommitted_findings(meta: TableMeta, files: list[_DiskFile]) -> list[Findi
 
 
 def _staging_leftovers(location: Path, now: float, grace: float) -> list[Finding]:
-
     staging = location / STAGING_DIR
     if not staging.is_dir():
         return []
@@ -511,5 +510,4 @@ def _mtime(path: Path) -> float:
 
 
 def _size(size: int) -> str:
-
     return size_text(size).strip()

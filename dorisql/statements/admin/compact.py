@@ -72,7 +72,6 @@ SHOW_TABLETS_COLUMNS = (
 
 
 def show_tablets(session: Session, stmt: ast.ShowTablets) -> Result:
-
     meta = session.catalog.load_table(session.resolve_db(stmt.table.db), stmt.table.name)
     names: list[str] = []
     for name in stmt.partitions:

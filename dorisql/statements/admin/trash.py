@@ -237,7 +237,6 @@ def _delete_partition_files(
 
 
 def _clean_table(session: Session, meta: TableMeta, settings: _Settings, report: TrashReport) -> None:
-
     folder = meta_dir(session.warehouse, meta)
     if not (folder / DELTA_LOG_DIR).is_dir():
         return

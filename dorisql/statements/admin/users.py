@@ -193,7 +193,6 @@ def _time(value) -> str:
 
 
 def _load_matches(predicate: ast.Predicate | None, record: LoadRecord, status: str) -> bool:
-
     if predicate is None:
         return True
     if isinstance(predicate, ast.BoolOp):

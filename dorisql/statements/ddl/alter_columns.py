@@ -156,7 +156,6 @@ _TIMEOUT_SECONDS = 86400
 
 
 def show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) -> Result:
-
     db = session.resolve_db(stmt.db)
     if not session.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
@@ -199,7 +198,6 @@ _PARTITION_PROPERTIES = (
 
 
 def modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartition) -> TableMeta:
-
     props = {k.lower(): v for k, v in action.properties}
     if not props:
         raise AnalysisError("Properties is not set")

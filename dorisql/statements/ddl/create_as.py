@@ -26,7 +26,6 @@ from dorisql.translate.ctas_columns import ctas_columns, ctas_definition, query_
 
 
 def create_table_as_select(session: Session, stmt: ast.CreateTable) -> Result:
-
     assert stmt.as_query is not None
     db = session.resolve_db(stmt.table.db)
     if ddl.name_taken(session, db, stmt):

@@ -393,7 +393,6 @@ def bump_versions(
 
 
 def _partition_type(definition: ast.CreateTable) -> str:
-
     if definition.partition is None or not definition.partition.columns:
         return "DATE"
     return column(definition, definition.partition.columns[0]).type.name
@@ -423,7 +422,6 @@ def _planner_bounds(lower: tuple, upper: tuple, column_type: ast.DataType) -> tu
 
 
 def existing_for_planner(meta: TableMeta) -> list[dynamic.ExistingPartition]:
-
     result = []
     ptype = None
     for p in meta.partitions:

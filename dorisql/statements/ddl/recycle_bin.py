@@ -152,7 +152,6 @@ def recover_database(session: Session, stmt: ast.RecoverDatabase) -> Result:
 
 
 def recover_table(session: Session, stmt: ast.RecoverTable) -> Result:
-
     db = session.resolve_db(stmt.table.db)
     database = session.catalog.get_database(db)
     target = validate_name("table", stmt.new_name or stmt.table.name)

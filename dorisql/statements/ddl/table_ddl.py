@@ -220,7 +220,6 @@ def _drop_damaged_table(session: Session, damaged: DamagedTableError) -> None:
 
 
 def _remove_lock_only_folder(location) -> None:
-
     try:
         if set(os.listdir(location)) <= {LOCK_FILE}:
             shutil.rmtree(location, ignore_errors=True)
@@ -374,7 +373,6 @@ def _set_properties(session: Session, meta: TableMeta, action: ast.SetProperties
 
 
 def _rename_table(session: Session, meta: TableMeta, action: ast.RenameTable) -> TableMeta:
-
     validate_name("table", action.new_name)
     if session.catalog.table_exists(meta.db, action.new_name):
         raise AlreadyExistsError(f"Table '{action.new_name}' already exists")
@@ -383,7 +381,6 @@ def _rename_table(session: Session, meta: TableMeta, action: ast.RenameTable) ->
 
 
 def _rename_partition(session: Session, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
-
     old = _partition(meta, action.old_name)
 
     def rename(current: TableMeta) -> TableMeta:
@@ -403,7 +400,6 @@ def _rename_partition(session: Session, meta: TableMeta, action: ast.RenameParti
 
 
 def _modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartition) -> TableMeta:
-
     return modify_partition(session, meta, action)
 
 

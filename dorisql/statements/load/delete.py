@@ -33,7 +33,6 @@ def _ok(txn: int) -> Result:
 
 
 def delete(session: Session, stmt: ast.Delete) -> Result:
-
     db = session.resolve_db(stmt.table.db)
     meta = session.catalog.load_table(db, stmt.table.name)
     require_storage(session.warehouse, meta)

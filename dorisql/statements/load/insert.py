@@ -113,12 +113,10 @@ def query_sources(session: Session) -> QuerySources:
 
 
 def _run_query(session: Session, query: ast.Query):
-
     return run_query(session.spark, query, query_sources(session))
 
 
 def select(session: Session, stmt: ast.Query) -> Result:
-
     constant = constant_select(stmt.sql, session.session_vars, identity(session))
     if constant is not None:  # SELECT @@version_comment, DATABASE(), ...: no Spark needed
         return Result.table(*constant)
@@ -150,7 +148,6 @@ def _shown_value(value, data_type):
 
 
 def explain(session: Session, stmt: ast.Explain) -> Result:
-
     lines = explain_query(session.spark, stmt.query, query_sources(session), verbose=stmt.verbose)
     return Result.table(["Explain String"], [(line,) for line in lines])
 
@@ -318,7 +315,6 @@ class _Load:
             return routed, estimate.result()
 
     def _routed(self, relation: str):
-
         return _routed_frame(
             self.session,
             self.view,
@@ -389,7 +385,6 @@ class _Load:
         return written
 
     def _write(self, store, rows, text, metadata):
-
         size = int(self.session.frontend("target_file_size_bytes"))
         if self.overwrite:
             return store.overwrite(
@@ -437,11 +432,9 @@ class _Load:
         return set(self._as_addressed(self._current_table()).partition_keys().values())
 
     def _current_table(self) -> TableMeta:
-
         return self.session.catalog.load_table(self.meta.db, self.meta.name) if self.listed else self.meta
 
     def _as_addressed(self, table: TableMeta) -> TableMeta:
-
         return table.temporary_view() if self.temporary else table
 
     # ------------------------------------------------------------------ after the commit
@@ -467,7 +460,6 @@ class _Load:
         return None
 
     def result(self, warning: str | None) -> Result:
-
         total, bad = self.counts["total"], self.counts["bad"]
         message = f"{bad} rows filtered (enable_insert_strict = false)" if bad else None
         result = Result.ok(total - bad, message=message)
@@ -526,7 +518,6 @@ def _small_source(spark, relation: str, limit: int) -> bool:
 
 
 def _target_columns(meta: TableMeta, columns: tuple[str, ...]) -> list[ast.ColumnDef]:
-
     if not columns:
         return list(meta.definition.columns)
     seen: set[str] = set()
@@ -797,7 +788,6 @@ def _bucket_sql(meta: TableMeta) -> str:
 
 
 def _type_text(data_type: ast.DataType) -> str:
-
     return type_sql(data_type)
 
 
@@ -881,7 +871,6 @@ def _check_partitions_still_exist(loaded: TableMeta, current: TableMeta, touched
 def _bump_loaded_partitions(
     session: Session, meta: TableMeta, touched: set[str], delta_version: int, temporary: bool = False
 ) -> None:
-
     names = {meta.partition_key(p): p.name for p in meta.partitions}
     bump_versions(
         session, meta, [names[key] for key in touched if key in names], delta_version=delta_version, temporary=temporary

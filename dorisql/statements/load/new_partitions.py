@@ -40,7 +40,6 @@ def ensure_partitions(session: Session, meta: TableMeta, source, target, *, list
     limit = int(session.frontend("max_auto_partition_num"))
 
     def add(current: TableMeta) -> TableMeta:
-
         missing = [item for item in auto.needed_items(current, values) if current.partition(item.name) is None]
         if not missing:  # another load created them meanwhile
             return current

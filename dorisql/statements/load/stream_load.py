@@ -87,7 +87,6 @@ def error_log_dir(warehouse: Path) -> Path:
 
 
 def _label_lock(warehouse: Path, db: str, label: str):
-
     digest = hashlib.sha1(f"{db}\0{label}".encode()).hexdigest()
     return file_lock(str(body_dir(warehouse) / "labels" / f"{digest}.lock"), 0.0, f"label {label}")
 
@@ -419,7 +418,6 @@ def _header_expression(text: str, what: str):
 
 
 def _plain(name: str):
-
     return ColumnMapping(name)
 
 

@@ -210,7 +210,6 @@ def schema_rows(session: Session) -> list[dict[str, Any]]:
 
 
 def partition_rows(session: Session, metas: Iterable[TableMeta]) -> list[dict[str, Any]]:
-
     out = []
     for meta in metas:
         definition = meta.definition

@@ -289,13 +289,11 @@ def _dynamic_shown(definition: ast.CreateTable, given: dict[str, str], system_zo
 
 
 def show_create_table(session: Session, stmt: ast.ShowCreateTable) -> Result:
-
     meta = load_meta(session, stmt.table)
     return Result.table(["Table", "Create Table"], [(meta.name, to_sql(current_definition(meta)) + ";")])
 
 
 def describe(session: Session, stmt: ast.Describe) -> Result:
-
     meta = load_meta(session, stmt.table)
     definition = meta.definition
     keys = set(definition.keys.columns) if definition.keys else set()
@@ -324,7 +322,6 @@ def describe(session: Session, stmt: ast.Describe) -> Result:
 
 
 def partition_rows(session: Session, meta: TableMeta) -> list[tuple[Any, ...]]:
-
     stats = table_stats(session, meta)
     definition = meta.definition
     partition_key = ", ".join(definition.partition.columns) if definition.partition else ""
@@ -471,12 +468,10 @@ def show_dynamic_partition_tables(session: Session, stmt: ast.ShowDynamicPartiti
 
 
 def show_proc(session: Session, stmt: ast.ShowProc) -> Result:
-
     return proc(session, stmt.path)
 
 
 def help_topic(session: Session, stmt: ast.Help) -> Result:
-
     return lookup(stmt.topic)
 
 

@@ -84,7 +84,6 @@ def _replicas(meta: TableMeta) -> int:
 
 
 def _size(session: Session, meta: TableMeta) -> int:
-
     return sum(s.data_size for s in table_stats(session, meta).values())
 
 
@@ -93,7 +92,6 @@ def root(session: Session) -> Result:
 
 
 def dbs(session: Session) -> Result:
-
     rows = []
     for name in session.catalog.list_databases():
         database = session.catalog.get_database(name)
@@ -173,7 +171,6 @@ def _colocation(session: Session, path: str) -> Result:
 
 
 def _compactions(session: Session, path: str) -> Result:
-
     return show_compactions(session)
 
 
