@@ -1,7 +1,7 @@
 """The frontend's background jobs and the ``dorisql scheduler`` command (cron: ``--once``;
-service: without), and the first of those jobs: Doris's dynamic partition scheduler, a pass over
-every dynamic table (``run_pass``). The trash job lives in :mod:`dorisql.statements.admin.trash`. How jobs
-are run: :mod:`dorisql.jobs.runner`."""
+service: without): Doris's dynamic partition scheduler, a pass over every dynamic table
+(``run_pass``, here), the trash job (its pass: dorisql.statements.admin.trash) and compaction (its
+pass: dorisql.compaction.service). How jobs are run: :mod:`dorisql.jobs.runner`."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from dorisql.session.session import Session
 from dorisql.statements.admin.trash import run_trash_pass
 from dorisql.statements.ddl import partitions as parts
 from dorisql.statements.ddl.partitions import LAST_PASS_FORMAT, LAST_PASS_KEY
-
-#: Catalog key of the time of the last complete scheduler pass (shown as LastSchedulerTime).
 
 
 @dataclass

@@ -738,6 +738,8 @@ def check_manual_change_allowed(session: Session, meta: TableMeta, what: str) ->
         raise AnalysisError(MANUAL_CHANGE_MESSAGE)
 
 
+#: Catalog key of the time of the last complete dynamic partition pass (SHOW DYNAMIC PARTITION
+#: TABLES shows it as LastSchedulerTime; dorisql.jobs.scheduler writes it).
 LAST_PASS_KEY = "dorisql.dynamic_scheduler.last_pass"
 
 
