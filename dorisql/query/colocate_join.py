@@ -30,7 +30,7 @@ from dorisql.catalog.base import ColocationGroup
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import NotSupportedError
 from dorisql.query.residual import to_expression
-from dorisql.storage.layout import BUCKET_COLUMN, COMMIT_VERSION_PATTERN
+from dorisql.storage.layout import BUCKET_IN_PATH, commit_version, partition_of_path
 from dorisql.tablets.deletes import DeleteVersion, applicable, arrow_keep_mask, parse_predicate
 from dorisql.tablets.merge import key_model
 from dorisql.tablets.read import TableScan
@@ -120,8 +120,7 @@ def decide(
 
 # ---------------------------------------------------------------------- the joined DataFrame
 
-_BUCKET_IN_PATH = re.compile(rf"/{BUCKET_COLUMN}=(\d+)/")
-_COMMIT_VERSION = re.compile(COMMIT_VERSION_PATTERN)  # a load's version, or a compaction's range end
+_BUCKET_IN_PATH = re.compile(BUCKET_IN_PATH)
 
 
 def _files_by_bucket(files: Sequence[str]) -> dict[int, list[str]]:
@@ -207,8 +206,7 @@ def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
             t = f.read(columns=stored, use_threads=False)
         out = t.rename_columns([*schema.names, *extra])
         if side.model != "DUPLICATE":
-            m = _COMMIT_VERSION.search(path)
-            version = int(m.group(1)) if m else 0
+            version = commit_version(path)
             out = out.append_column(COMMIT_SEQ_COLUMN, pa.repeat(pa.scalar(version, pa.int64()), out.num_rows))
         parts.append(out.cast(pa.schema([*schema, *list(out.schema)[len(schema) :]])))
     if not parts:
@@ -216,17 +214,11 @@ def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
     return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
 
 
-_PARTITION_IN_PATH = re.compile(r"/__partition=([^/]*)/")
-
-
 def _deletes_of(side: _Side, path: str) -> tuple:
     """The delete versions that apply to the file at `path` (by its partition and commit version)."""
     if not side.deletes:
         return ()
-    from urllib.parse import unquote
-
-    m, p = _COMMIT_VERSION.search(path), _PARTITION_IN_PATH.search(path)
-    return applicable(side.deletes, unquote(p.group(1)) if p else "", int(m.group(1)) if m else 0)
+    return applicable(side.deletes, partition_of_path(path), commit_version(path))
 
 
 def _read(side: _Side, bucket: int, indices: Sequence[int], schema):

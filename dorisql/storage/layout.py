@@ -60,6 +60,18 @@ COMMIT_VERSION_PATTERN = r"\.v(?:\d+-)?(\d+)\.parquet$"
 _RANGE = re.compile(r"\.v(\d+)(?:-(\d+))?\.parquet$")
 
 
+#: A data file's partition folder in its path: group 1 is the partition value, still escaped.
+PARTITION_IN_PATH = rf"/{PARTITION_COLUMN}=([^/]*)/"
+#: A data file's bucket folder in its path: group 1 is the bucket number.
+BUCKET_IN_PATH = rf"/{BUCKET_COLUMN}=(\d+)/"
+
+
+def partition_of_path(path: str) -> str:
+    """The partition value of a data file's path (unescaped; "" outside a partition folder)."""
+    found = re.search(PARTITION_IN_PATH, path)
+    return unescape_path_name(found.group(1)) if found else ""
+
+
 def version_range(path: str) -> tuple[int, int] | None:
     """``(start, end)`` of a data file's name; None for a file without a stamp (written before
     versions were stamped: its rows read as version 0)."""

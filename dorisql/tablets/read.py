@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from dorisql.catalog.model import TableMeta
 from dorisql.session.session import Session
-from dorisql.storage.layout import COMMIT_VERSION_PATTERN, PARTITION_COLUMN, commit_version
+from dorisql.storage.layout import COMMIT_VERSION_PATTERN, PARTITION_COLUMN, PARTITION_IN_PATH, commit_version
 from dorisql.storage.snapshot import FileEntry
 from dorisql.storage.spark_io import read_files
 from dorisql.tablets.consistency import table_storage
@@ -65,10 +65,6 @@ class TableScan:
     deletes: tuple[DeleteVersion, ...] = ()
     #: The rows that need no merge among themselves, read apart (None: none).
     merged: MergedRows | None = None
-    #: The pruning the scan applied: the partitions read (names, table order; live ones only) and,
-    #: where bucket-pruned, the buckets read per partition (None: every bucket).
-    partitions: tuple[str, ...] = ()
-    buckets: Mapping[str, frozenset[int]] | None = None
 
     @property
     def key_model(self) -> str:
@@ -141,8 +137,6 @@ def scan_table(
         files=tuple(f.uri for f in files),
         deletes=deletes,
         merged=merged,
-        partitions=tuple(keys),
-        buckets=None if buckets is None else {name: frozenset(wanted) for name, wanted in buckets.items()},
     )
 
 
@@ -194,7 +188,7 @@ def _apply_deletes(frame, deletes):
 
     scoped = any(d.partitions is not None for d in deletes)
     if scoped:
-        folder = F.regexp_extract(F.col("_metadata.file_path"), f"/{PARTITION_COLUMN}=([^/]*)/", 1)
+        folder = F.regexp_extract(F.col("_metadata.file_path"), PARTITION_IN_PATH, 1)
         frame = frame.withColumn(PARTITION_COLUMN, F.url_decode(folder))
     frame = apply_deletes(frame, deletes, PARTITION_COLUMN if scoped else None, COMMIT_SEQ_COLUMN)
     return frame.drop(PARTITION_COLUMN) if scoped else frame

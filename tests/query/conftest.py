@@ -94,9 +94,7 @@ class Lake:
     def table_scan(self, meta: TableMeta, partitions, buckets) -> TableScan:
         """`scan` as a TableScan: the rows read and the files Spark lists for them."""
         frame = self.scan(meta, partitions, buckets)
-        names = partitions if partitions is not None else [p.name for p in meta.partitions]
-        chosen = None if buckets is None else {name: frozenset(b) for name, b in buckets.items()}
-        return TableScan(meta, frame, tuple(frame.inputFiles()), partitions=tuple(names), buckets=chosen)
+        return TableScan(meta, frame, tuple(frame.inputFiles()))
 
     def load(self, meta: TableMeta, rows: Sequence[tuple], partition_of) -> None:
         """Append one load. `partition_of(row)` names each row's partition."""
