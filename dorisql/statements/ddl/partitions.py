@@ -161,14 +161,6 @@ def drop_temp_partition(session: Session, meta: TableMeta, action: ast.DropParti
     return _swap_then_remove(session, meta, drop, "dorisql DROP TEMPORARY PARTITION")
 
 
-def drop_all_temp_partitions(session: Session, meta: TableMeta, operation: str) -> TableMeta:
-    """Every temporary partition dropped, as DROP TEMPORARY PARTITION drops one (DROP TABLE
-    without FORCE: Doris's RECOVER TABLE gives the table back without them)."""
-    if not meta.temp_partitions:
-        return meta
-    return _swap_then_remove(session, meta, lambda current: dataclasses.replace(current, temp_partitions=()), operation)
-
-
 def replace_partitions(session: Session, meta: TableMeta, action: ast.ReplacePartition) -> TableMeta:
     """REPLACE PARTITION (p..) WITH TEMPORARY PARTITION (tp..): one catalog commit swaps them
     (queries read the partitions the catalog lists, so they see the old rows or the new, never

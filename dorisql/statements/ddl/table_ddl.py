@@ -185,9 +185,9 @@ def drop_table(session: Session, stmt: ast.DropTable) -> Result:
             return Result.ok()
         if found is None:
             return Result.ok()
+        # Temporary partitions stay with the table: Doris recycles the whole OlapTable, and
+        # RECOVER TABLE brings them back (catalog_recycle_bin_p0/test_temp_partitions_table).
         meta = found
-        if not stmt.force and meta.temp_partitions:  # Doris recovers a table without them
-            meta = parts.drop_all_temp_partitions(session, meta, "dorisql DROP TABLE (temporary partitions)")
         location = meta_dir(session.warehouse, meta)
         try:
             # Under the commit lock, so no load commits into the table while it leaves the catalog.
