@@ -126,13 +126,13 @@ def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tupl
     name = c.name
     model = _model(definition)
     agg = c.agg_type.upper() if c.agg_type else None
+    if c.key and agg is not None:
+        raise AnalysisError(f"Key column can not set aggregation type: {name}")  # ColumnDef.analyze, first
     if c.auto_increment:
         raise AnalysisError(f"Can not add auto-increment column {name}")
     if c.generated is not None:
         raise AnalysisError("Not supporting alter table add generated columns.")
     if model == "AGGREGATE":
-        if c.key and agg is not None:
-            raise AnalysisError(f"Can not assign aggregation method on key column: {name}")
         is_key = agg is None
         if agg == "SUM" and c.default is not None and c.default.value not in ("0", None):
             raise AnalysisError(f"The default value of '{name}' with SUM aggregation function must be zero")
@@ -275,36 +275,45 @@ def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, parti
 
 
 def _modify(definition, action: ast.ModifyColumn, columns, keys, parts, dist) -> ast.CreateTable:
+    """Doris 3.0's MODIFY COLUMN (ColumnDef analysis, SchemaChangeHandler.processModifyColumn, then
+    createJob's checks in its order): the clause says whether the column is a key (KEY; on an
+    AGGREGATE table, no aggregation method), the move and the key order come first, then
+    Column.checkSchemaChangeAllowed, then the partition and distribution columns. (Doris master's
+    ModifyColumnOp keeps the old column's key flag instead and words a few refusals differently.)"""
     table = definition.table.name
     new = action.column
-    at = _find(columns, new.name)
-    if at < 0:
-        raise AnalysisError(f"Column[{new.name}] does not exists")
-    old = columns[at]
-    name = old.name
+    name = new.name
     model = _model(definition)
     agg = new.agg_type.upper() if new.agg_type else None
-    is_key = name.lower() in keys
+    if new.key and agg is not None:
+        raise AnalysisError(f"Key column can not set aggregation type: {name}")  # ColumnDef.analyze
     if model == "AGGREGATE":
-        if new.key and agg is not None:
-            raise AnalysisError(f"Can not assign aggregation method on key column: {name}")
-        if not new.key and not is_key and agg is None:
-            raise AnalysisError(f"Aggregate method must be specified for value column: {name}")
+        is_key = agg is None
     elif agg is not None:
         kind = "Unique" if model == "UNIQUE" else "Duplicate"
         raise AnalysisError(f"Can not assign aggregation method on column in {kind} data model table: {name}")
-    if name.lower() in parts:
-        raise AnalysisError(f"Can not modify partition column[{name}].")
-    if name.lower() in dist:
-        raise AnalysisError(f"Can not modify distribution column[{name}]. index[{table}]")
+    else:
+        is_key = new.key
+    at = _find(columns, name)
+    if at < 0:
+        raise AnalysisError(f"Column[{name}] does not exists")
+    old = columns[at]
+    name = old.name
     new_type = doris_types.check_type(doris_types.canonical(new.type), name)
-    modified = dataclasses.replace(
-        new, name=name, type=new_type, nullable=_nullable(new), agg_type=agg if model == "AGGREGATE" else None
-    )
+    agg = agg if model == "AGGREGATE" else None
+    modified = dataclasses.replace(new, name=name, type=new_type, nullable=_nullable(new), agg_type=agg, key=False)
+    if modified.comment is None:
+        modified = dataclasses.replace(modified, comment=old.comment)
+    columns = _move(columns, at, modified, action.position)
+    was_key = name.lower() in keys
+    keys = (keys | {name.lower()}) if is_key else (keys - {name.lower()})
+    changed = _rebuild(definition, columns, keys)  # "value should be after key", "No key column left"
     old_type = doris_types.canonical(old.type)
     if not doris_allows_type_change(old_type, new_type):
         raise AnalysisError(f"Can not change {_type_name(old_type)} to {_type_name(new_type)}")
-    if (old.agg_type or None) != (modified.agg_type or None):
+    # A key has no aggregation method and a value has one (Doris's implicit NONE/REPLACE outside
+    # AGGREGATE tables): a key column turned value, or the reverse, changes it.
+    if (old.agg_type or None) != (modified.agg_type or None) or was_key != is_key:
         raise AnalysisError("Can not change aggregation type")
     if old.nullable is not False and modified.nullable is False:
         raise AnalysisError("Can not change from nullable to non-nullable")
@@ -313,20 +322,37 @@ def _modify(definition, action: ast.ModifyColumn, columns, keys, parts, dist) ->
     if old_type.name in ("CHAR", "VARCHAR") and new_type.name in ("CHAR", "VARCHAR"):
         if old_type.params and new_type.params and old_type.params[0] > new_type.params[0]:
             raise AnalysisError("Cannot shorten string length")
+    # a column only moved (same definition) may be a partition or distribution column
+    same = dataclasses.replace(old, type=old_type, key=False, comment=None) == dataclasses.replace(
+        modified, comment=None
+    )
+    if name.lower() in parts and not same:
+        raise AnalysisError(f"Can not modify partition column[{name}]. index[{table}]")
+    if name.lower() in dist and not same:
+        raise AnalysisError(f"Can not modify distribution column[{name}]. index[{table}]")
     if not in_place_widening(old_type, new_type):
         raise NotSupportedError(
             f"ALTER TABLE ... MODIFY COLUMN from {doris_types.type_sql(old_type)} to {doris_types.type_sql(new_type)} "
             "(it needs a data rewrite; dorisql changes types only where the stored files read as the new type)"
         )
-    if modified.comment is None:
-        modified = dataclasses.replace(modified, comment=old.comment)
-    del columns[at]
-    columns = (
-        _insert(columns, keys, dataclasses.replace(modified, key=False), is_key, action.position)
-        if (action.position is not None)
-        else columns[:at] + [dataclasses.replace(modified, key=False)] + columns[at:]
-    )
-    return _rebuild(definition, columns, keys)
+    return changed
+
+
+def _move(columns: list[ast.ColumnDef], at: int, column: ast.ColumnDef, position) -> list[ast.ColumnDef]:
+    """SchemaChangeHandler.processModifyColumn: in place, FIRST, or right after another column."""
+    out = list(columns)
+    if position is None:
+        out[at] = column
+        return out
+    if position.after is not None:
+        after = _find(out, position.after)
+        if after < 0:
+            raise AnalysisError(f"Column[{position.after}] does not exists")
+        if after == at:
+            raise AnalysisError(f"Column[{position.after}] modify position is invalid")
+    del out[at]
+    out.insert(0 if position.after is None else _find(out, position.after) + 1, column)
+    return out
 
 
 def _rename_everywhere(definition: ast.CreateTable, old: str, new: str) -> ast.CreateTable:

@@ -91,7 +91,7 @@ def test_aggregate_table_add_rules():
         "ADD COLUMN k3 INT DEFAULT '0' AFTER v2",
         "Invalid column order. value should be after key. index[a]",
     )
-    refused(a, "ADD COLUMN k3 INT KEY SUM", "Can not assign aggregation method on key column: k3")
+    refused(a, "ADD COLUMN k3 INT KEY SUM", "Key column can not set aggregation type: k3")  # test_agg_schema_key_add
     refused(
         a, "ADD COLUMN v3 INT SUM DEFAULT '5'", "The default value of 'v3' with SUM aggregation function must be zero"
     )
@@ -143,7 +143,7 @@ def test_modify_widenings_and_refusals():
     refused(d, "MODIFY COLUMN s VARCHAR(5)", "Cannot shorten string length")
     refused(d, "MODIFY COLUMN v BIGINT NOT NULL", "Can not change from nullable to non-nullable")
     refused(d, "MODIFY COLUMN v BIGINT DEFAULT '1'", "Can not change default value")
-    refused(d, "MODIFY COLUMN k BIGINT", "Can not modify distribution column[k]. index[d]")
+    refused(d, "MODIFY COLUMN k BIGINT KEY", "Can not modify distribution column[k]. index[d]")
     refused(d, "MODIFY COLUMN nope INT", "Column[nope] does not exists")
     # Doris allows INT -> VARCHAR (a heavy schema change that rewrites the data); dorisql does not yet
     with pytest.raises(NotSupportedError):
@@ -152,9 +152,13 @@ def test_modify_widenings_and_refusals():
 
 def test_modify_on_aggregate_table():
     a = table(AGG)
-    refused(a, "MODIFY COLUMN v1 BIGINT", "Aggregate method must be specified for value column: v1")
+    # no aggregation method on an AGGREGATE table: a key column (Doris's ColumnDef), so a value
+    # column without one changes its aggregation type
+    refused(a, "MODIFY COLUMN v1 BIGINT DEFAULT '0'", "Can not change aggregation type")
     refused(a, "MODIFY COLUMN v1 BIGINT MAX DEFAULT '0'", "Can not change aggregation type")
-    refused(a, "MODIFY COLUMN k1 BIGINT", "Can not modify partition column[k1].")
+    refused(a, "MODIFY COLUMN k1 INT KEY SUM", "Key column can not set aggregation type: k1")
+    refused(a, "MODIFY COLUMN k1 BIGINT", "Can not modify partition column[k1]. index[a]")
+    refused(a, "ADD COLUMN k3 INT KEY SUM DEFAULT '0'", "Key column can not set aggregation type: k3")
     assert alter(a, "MODIFY COLUMN v2 BIGINT REPLACE").columns[3].type == ast.DataType("BIGINT")
 
 
@@ -187,3 +191,41 @@ def test_type_matrix(old, new, allowed, in_place):
     assert doris_allows_type_change(ast.DataType(old), ast.DataType(new)) is allowed
     if allowed:
         assert in_place_widening(ast.DataType(old), ast.DataType(new)) is in_place
+
+
+# Doris's regression-test/suites/schema_change_p0/test_alter_table_modify_column.groovy (its dup table)
+DUP3 = """CREATE TABLE d3 (citycode SMALLINT DEFAULT '10', siteid INT DEFAULT '10', username VARCHAR(32) DEFAULT 'test',
+pv BIGINT DEFAULT '0') DUPLICATE KEY(citycode, siteid, username) DISTRIBUTED BY HASH(siteid) BUCKETS 1"""
+
+
+def test_modify_column_key_flag_comes_from_the_clause():
+    d = table(DUP3)
+    # a key column written without KEY becomes a value: first, it stands before the keys
+    refused(
+        d,
+        "MODIFY COLUMN citycode BIGINT DEFAULT '10' FIRST",
+        "Invalid column order. value should be after key. index[d3]",
+    )
+    # in an order Doris accepts, the key flag itself cannot change
+    refused(d, "MODIFY COLUMN username VARCHAR(32) DEFAULT 'test'", "Can not change aggregation type")
+    refused(d, "MODIFY COLUMN pv BIGINT KEY DEFAULT '0'", "Can not change aggregation type")
+    moved = alter(d, "MODIFY COLUMN username VARCHAR(32) KEY DEFAULT 'test' FIRST")
+    assert names(moved) == ["username", "citycode", "siteid", "pv"]
+    assert moved.keys.columns == ("username", "citycode", "siteid")
+
+
+def test_modify_column_positions():
+    d = table(DUP3)
+    refused(d, "MODIFY COLUMN siteid BIGINT AFTER not_exist_column", "Column[not_exist_column] does not exists")
+    refused(d, "MODIFY COLUMN pv BIGINT DEFAULT '0' AFTER pv", "Column[pv] modify position is invalid")
+    refused(
+        d,
+        "MODIFY COLUMN citycode SMALLINT KEY DEFAULT '10' AFTER pv",
+        "Invalid column order. value should be after key. index[d3]",
+    )
+    # the distribution column may move, not change
+    refused(
+        d, "MODIFY COLUMN siteid BIGINT KEY DEFAULT '10' FIRST", "Can not modify distribution column[siteid]. index[d3]"
+    )
+    moved = alter(d, "MODIFY COLUMN siteid INT KEY DEFAULT '10' AFTER username")
+    assert names(moved) == ["citycode", "username", "siteid", "pv"]
