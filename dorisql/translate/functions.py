@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import functools
 
+import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.spark import Spark
 
 from dorisql.errors import AnalysisError, InvalidValueError
 from dorisql.syntax.cancel import checked
@@ -183,8 +185,10 @@ def translate_functions(tree: exp.Expr) -> exp.Expr:
       literal: the count cast to INT (Spark's DATE_ADD and ADD_MONTHS refuse a BIGINT);
     - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``;
     - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string);
-    - the calls whose result can be far larger than their arguments are bounded (`_bound_sizes`).
+    - the calls whose result can be far larger than their arguments are bounded (`_bound_sizes`);
+    - division by zero, failed casts and invalid dates give NULL, as in Doris (`_null_semantics`).
     """
+    _null_semantics(tree)
     for node in checked(list(tree.find_all(exp.Func))):
         if is_table_position(node):
             continue
@@ -208,6 +212,59 @@ def translate_functions(tree: exp.Expr) -> exp.Expr:
             replace_node(node, exp.UnixToStr(this=node.this, format=node.args["format"]))
     _bound_sizes(tree)
     return tree
+
+
+# --------------------------------------------------------------------------- NULL, not an error
+
+#: Spark's Java pattern of a Doris date format (``'%Y-%m-%d'`` → ``'yyyy-M-d'``), as sqlglot's
+#: Spark output writes it.
+_SPARK_FORMAT = Spark().generator()
+
+
+def _try_cast(node: exp.Expr, to: str) -> exp.Expr:
+    return exp.TryCast(this=node, to=exp.DataType.build(to), safe=True)
+
+
+def _null_semantics(tree: exp.Expr) -> None:
+    """Where Spark (in ANSI mode, which the loads' strict-mode checks and the pyarrow residual of
+    a colocate join rely on) raises an error, Doris returns NULL: rewrite those expressions, in
+    place, into Spark's ``try_*`` forms (docs/compatibility.md, "NULL instead of an error").
+
+    - ``a / b`` → ``try_divide(a, b)``; ``a % b`` and ``mod(a, b)`` → ``try_mod(a, b)``;
+      ``a DIV b`` → ``a DIV nullif(b, 0)``; ``pmod(a, b)`` → ``pmod(a, nullif(b, 0))``
+      (Doris: division by zero is NULL);
+    - ``CAST(x AS t)`` / ``CONVERT(x, t)`` → ``TRY_CAST``: a value that is not a ``t`` or does
+      not fit it (``CAST('abc' AS INT)``, ``CAST(1000 AS TINYINT)``, ``CAST('2020-02-30' AS
+      DATE)``) is NULL (Doris's non-strict cast, its default);
+    - ``str_to_date`` → ``try_to_date`` / ``try_to_timestamp``; ``to_date`` / ``date`` →
+      ``try_to_date``; ``timestamp(x)`` and the value of ``date_format`` / the days of
+      ``datediff`` read through ``TRY_CAST``: an invalid date is NULL."""
+    for node in checked(list(tree.find_all(exp.Div, exp.Mod, exp.IntDiv, exp.Cast, exp.Func))):
+        if isinstance(node, exp.Div):
+            replace_node(node, exp.Anonymous(this="TRY_DIVIDE", expressions=[node.this, node.expression]))
+        elif isinstance(node, exp.Mod):
+            replace_node(node, exp.Anonymous(this="TRY_MOD", expressions=[node.this, node.expression]))
+        elif isinstance(node, exp.IntDiv):
+            node.set("expression", exp.Nullif(this=node.expression, expression=exp.Literal.number(0)))
+        elif isinstance(node, exp.Cast):
+            if not isinstance(node, exp.TryCast):
+                replace_node(node, exp.TryCast(**{**node.args, "safe": True}))
+        elif isinstance(node, exp.Anonymous) and call_name(node) == "pmod" and len(node.expressions) == 2:
+            dividend, divisor = node.expressions
+            node.set("expressions", [dividend, exp.Nullif(this=divisor, expression=exp.Literal.number(0))])
+        elif isinstance(node, (exp.StrToDate, exp.StrToTime)) and node.args.get("format") is not None:
+            name = "TRY_TO_DATE" if isinstance(node, exp.StrToDate) else "TRY_TO_TIMESTAMP"
+            pattern = sqlglot.parse_one(_SPARK_FORMAT.format_time(node) or "''", read="spark")
+            replace_node(node, exp.Anonymous(this=name, expressions=[node.this, pattern]))
+        elif isinstance(node, exp.TsOrDsToDate) and node.args.get("format") is None:
+            replace_node(node, exp.Anonymous(this="TRY_TO_DATE", expressions=[node.this]))
+        elif isinstance(node, exp.TsOrDsToTimestamp) or (
+            isinstance(node, exp.Timestamp) and node.this is not None and node.args.get("zone") is None
+        ):  # the value of date_format, timestamp(x) ...: sqlglot's Spark output casts it
+            replace_node(node, _try_cast(node.this, "TIMESTAMP"))
+        elif isinstance(node, exp.DateDiff) and node.args.get("unit") is None:
+            node.set("this", _try_cast(node.this, "DATE"))
+            node.set("expression", _try_cast(node.expression, "DATE"))
 
 
 # --------------------------------------------------------------------------- what one value may take
