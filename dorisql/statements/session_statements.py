@@ -11,6 +11,7 @@ from dorisql.session.session import Session
 from dorisql.settings import check_frontend_setting, normalize_bool
 from dorisql.statements.handler import Handlers
 from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
+from dorisql.translate.variables import check_settable
 
 
 def use(session: Session, stmt: ast.Use) -> Result:
@@ -28,7 +29,10 @@ def set_variable(session: Session, stmt: ast.SetVariable) -> Result:
     for prefix in ("session.", "global."):
         if name.startswith(prefix):
             name = name[len(prefix) :]
+    check_settable(name)  # before anything changes: an unknown name sets nothing
     value = stmt.value.value if stmt.value.value is not None else ""
+    if stmt.value.kind == "bool":
+        value = value.lower()  # as Doris shows a boolean variable: true / false
     if name in ("enable_insert_strict", "allow_partition_column_nullable"):
         value = normalize_bool(name, value)
     elif name == "dorisql_now":
@@ -39,8 +43,8 @@ def set_variable(session: Session, stmt: ast.SetVariable) -> Result:
                 raise AnalysisError(f"Invalid value for dorisql_now: {exc}") from None
         else:
             value = ""
-    # Other names are kept as they are: Doris has many variables dorisql has no use for, and a
-    # script that sets one must not fail.
+    # Other Doris variables are kept as they are: dorisql has no use for many of them, and a
+    # script written for Doris that sets one must not fail.
     session.session_vars[name] = value
     return Result.ok()
 

@@ -23,6 +23,7 @@ from dorisql.partitioning.dynamic import system_time_zone
 from dorisql.settings import SESSION_DEFAULTS
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import call_name, parse_query, replace_node
+from dorisql.translate.doris_variables import DORIS_VARIABLES
 from dorisql.translate.expressions import name_columns
 
 #: What VERSION() and @@version answer: Doris answers a MySQL 5.7 version so that drivers pick
@@ -131,11 +132,22 @@ def variable_value(session_vars: Mapping[str, str], name: str) -> str:
             scope, lowered = prefix[:-1].upper(), lowered[len(prefix) :]
     values = all_variables(session_vars, "GLOBAL" if scope == "GLOBAL" else None)
     if lowered not in values:
-        # Doris: ERR_UNKNOWN_SYSTEM_VARIABLE (common/ErrorCode.java: 1193, HY000)
-        err = AnalysisError(f"Unknown system variable '{lowered}'")
-        err.code = 1193
-        raise err
+        raise unknown_variable(lowered)
     return values[lowered]
+
+
+def unknown_variable(name: str) -> AnalysisError:
+    """Doris's ERR_UNKNOWN_SYSTEM_VARIABLE (common/ErrorCode.java: 1193, HY000)."""
+    err = AnalysisError(f"Unknown system variable '{name}'")
+    err.code = 1193
+    return err
+
+
+def check_settable(name: str) -> None:
+    """Refuse ``SET name`` for a name that is not a Doris variable nor one of dorisql's (lower
+    case, without scope): Doris's error, 1193."""
+    if name not in DORIS_VARIABLES and name not in SYSTEM_VARIABLES and name not in SESSION_DEFAULTS:
+        raise unknown_variable(name)
 
 
 def _literal(value) -> exp.Expr:
