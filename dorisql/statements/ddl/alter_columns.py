@@ -26,6 +26,7 @@ import dataclasses
 from dorisql import ast
 from dorisql.analysis.checks import _check_property_values
 from dorisql.analysis.schema_change_rules import apply_action
+from dorisql.catalog.colocation import colocate_name
 from dorisql.catalog.model import SchemaChangeJob, TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, NotSupportedError, UnknownDatabaseError
 from dorisql.result import Result, time_text
@@ -185,6 +186,23 @@ def show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) ->
 
 # ---------------------------------------------------------------------- MODIFY PARTITION
 
+#: The replica allocations of a table, its future partitions and its dynamic partitions.
+_ALLOCATIONS = ("replication_allocation", "default.replication_allocation", "dynamic_partition.replication_allocation")
+
+#: Doris's refusal of a replica allocation on a colocated table (regression-test/suites/
+#: schema_change_p0/test_alter_colocate_table.groovy: ALTER TABLE SET and MODIFY PARTITION (*)).
+COLOCATE_ALLOCATION_MESSAGE = (
+    "Invalid replication parameter: replication_num and replication_allocation can not be used together"
+)
+
+
+def check_colocate_replication(meta: TableMeta, props: dict[str, str]) -> None:
+    """A colocated table's replicas are its group's: only ALTER COLOCATE GROUP changes them."""
+    current = colocate_name(meta.definition)
+    if current and props.get("colocate_with", current) == current and any(key in props for key in _ALLOCATIONS):
+        raise AnalysisError(COLOCATE_ALLOCATION_MESSAGE)
+
+
 #: Doris ModifyPartitionClause / PropertyAnalyzer: what MODIFY PARTITION may set.
 _PARTITION_PROPERTIES = (
     "replication_num",
@@ -210,6 +228,10 @@ def modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartit
             raise AnalysisError(f"Partition[{name}] does not exist in table[{meta.name}]")
 
     _check_property_values(props, keys_type=None)  # the texts, as CREATE TABLE checks them
+    check_colocate_replication(meta, props)
+    if colocate_name(meta.definition) and "replication_num" in props:
+        # Doris modifyPartitionsProperty: a group's members keep the group's replicas
+        raise AnalysisError(f"table {meta.name} is colocate table, cannot change replicationNum")
     changes: dict = {}
     if props.get("in_memory", "false").strip().lower() == "true":
         raise AnalysisError("Not support set 'in_memory'='true' now!")
@@ -229,14 +251,12 @@ def modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartit
         changes["cooldown_time"] = when
     if "storage_policy" in props and props["storage_policy"].strip():
         raise NotSupportedError("storage_policy (remote storage)")
-    wanted = {n.lower() for n in names}
+    wanted = {meta.partition(n).name for n in names}  # type: ignore[union-attr]  # exact: pXXX3 is not pxxx3
 
     def change(current: TableMeta) -> TableMeta:
         return dataclasses.replace(
             current,
-            partitions=tuple(
-                dataclasses.replace(p, **changes) if p.name.lower() in wanted else p for p in current.partitions
-            ),
+            partitions=tuple(dataclasses.replace(p, **changes) if p.name in wanted else p for p in current.partitions),
         )
 
     return session.catalog.update_table(meta.db, meta.name, change, table_id=meta.id)

@@ -38,7 +38,13 @@ from dorisql.session.session import Session
 from dorisql.statements.admin import trash
 from dorisql.statements.ddl import partitions as parts
 from dorisql.statements.ddl import recycle_bin as recycle
-from dorisql.statements.ddl.alter_columns import SCHEMA_CHANGES, alter_schema, modify_partition, new_definition
+from dorisql.statements.ddl.alter_columns import (
+    SCHEMA_CHANGES,
+    alter_schema,
+    check_colocate_replication,
+    modify_partition,
+    new_definition,
+)
 from dorisql.statements.handler import Handlers
 from dorisql.storage.delta import DeltaStore
 from dorisql.storage.layout import DELTA_LOG_DIR
@@ -369,6 +375,7 @@ def _drop_partition(session: Session, meta: TableMeta, action: ast.DropPartition
 
 
 def _set_properties(session: Session, meta: TableMeta, action: ast.SetProperties) -> TableMeta:
+    check_colocate_replication(meta, {k.lower(): v for k, v in action.properties})
     return parts.set_properties(session, meta, dict(action.properties))
 
 
