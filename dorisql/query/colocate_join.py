@@ -31,7 +31,7 @@ from dorisql.catalog.model import TableMeta
 from dorisql.errors import NotSupportedError
 from dorisql.query.residual import to_expression
 from dorisql.storage.layout import BUCKET_IN_PATH, commit_version, partition_of_path
-from dorisql.tablets.deletes import DeleteVersion, applicable, arrow_keep_mask, parse_predicate
+from dorisql.tablets.deletes import DeleteVersion, applicable, arrow_keep_mask
 from dorisql.tablets.merge import key_model
 from dorisql.tablets.read import TableScan
 from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
@@ -198,7 +198,7 @@ def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
         # projection pushdown: Parquet decodes only these columns
         gone = _deletes_of(side, path)
         if gone:  # a DELETE after this file: drop its rows first, reading the columns it names
-            named = {c.column.lower() for d in gone for c in parse_predicate(d.predicate)}
+            named = {c.lower() for d in gone for c in d.columns()}
             wanted = list(dict.fromkeys([*stored, *(names[n] for n in sorted(named))]))
             full = f.read(columns=wanted, use_threads=False)
             t = full.filter(arrow_keep_mask(full, gone)).select(stored)

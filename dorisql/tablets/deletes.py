@@ -17,10 +17,12 @@ the commit that sets it is a Delta version of its own, so it sits in the tablets
 The condition rules are Doris's (Nereids ``DeleteFromCommand``, ``DeleteHandler``): conjuncts
 joined by AND of ``col op literal`` (=, !=, <, <=, >, >=), ``col [NOT] IN (literals)``,
 ``col IS [NOT] NULL``; no float/double or complex column; on AGGREGATE KEY tables key columns
-only. UNIQUE KEY tables: key columns only as well. Doris runs a DELETE with a value-column
-condition on a merge-on-write UNIQUE table as a load of delete-sign rows (the condition judged
-on each key's latest row); dorisql records every DELETE as a delete version, which judges raw
-rows, so it refuses that case rather than resurrect older versions of a key (docs/delete.md).
+only. ``col <=> v`` is ``col = v`` and ``col <=> NULL`` is ``col IS NULL``, as Nereids
+rewrites them in a filter (NullSafeEqualToEqual). On a UNIQUE KEY table a condition outside those
+rules (a value column, a function of a column, OR, ...) makes Doris fall back to a load of
+delete-sign rows for the keys whose latest row matches (DeleteFromUsingCommand); here that is a
+*key delete version*: the matching keys, recorded like any delete version, hide every row of
+those keys committed before it, which is what a delete-sign row does (docs/delete.md).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from sqlglot import exp
 
 from dorisql import ast
 from dorisql import types as doris_types
-from dorisql.errors import AnalysisError, NotSupportedError, UnknownColumnError
+from dorisql.errors import AnalysisError, UnknownColumnError
 from dorisql.syntax.dialect import parse_query
 from dorisql.tablets.tables import df_column
 
@@ -46,6 +48,8 @@ __all__ = [
     "MAX_IN_ELEMENTS",
     "Condition",
     "DeleteVersion",
+    "PredicateShapeError",
+    "MAX_KEY_DELETE_ROWS",
     "analyze_conditions",
     "predicate_sql",
     "parse_predicate",
@@ -62,6 +66,9 @@ __all__ = [
 PROPERTY_PREFIX = "dorisql.delete."
 #: Doris's ``max_allowed_in_element_num_of_delete`` (fe Config, default 1024).
 MAX_IN_ELEMENTS = 1024
+#: The most keys one key delete version records (its keys live in the table's Delta metadata,
+#: which every reader loads): dorisql's limit, Doris (a load) has none.
+MAX_KEY_DELETE_ROWS = 10_000
 
 _ONLY = "Where clause only supports compound predicate, binary predicate, is_null predicate or in predicate."
 _OPS: dict[type[exp.Expression], str] = {
@@ -71,9 +78,10 @@ _OPS: dict[type[exp.Expression], str] = {
     exp.LTE: "<=",
     exp.GT: ">",
     exp.GTE: ">=",
+    exp.NullSafeEQ: "<=>",
 }
-_NEGATED = {"=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
-_SWAPPED = {"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NEGATED = {"<=>": "!=", "=": "!=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_SWAPPED = {"<=>": "<=>", "=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 #: Doris's BinaryPredicate.Operator names, as SHOW DELETE prints them.
 _OP_NAMES = {"=": "EQ", "!=": "NE", "<": "LT", "<=": "LE", ">": "GT", ">=": "GE"}
 
@@ -103,17 +111,29 @@ class DeleteVersion:
     partition_names: str = "*"
     #: SHOW DELETE's CreateTime (``yyyy-MM-dd HH:mm:ss``).
     created: str = ""
+    #: A key delete version (UNIQUE KEY, Doris's delete-sign load): the key columns, and the
+    #: keys (canonical texts, None for NULL) whose rows it deletes, matched NULL-safely;
+    #: `predicate` is then the DELETE's WHERE as written, for information only.
+    key_columns: tuple[str, ...] = ()
+    key_rows: tuple[tuple[str | None, ...], ...] = ()
+
+    def columns(self) -> tuple[str, ...]:
+        """The columns a row's deletion depends on."""
+        if self.key_columns:
+            return self.key_columns
+        return tuple(dict.fromkeys(c.column for c in parse_predicate(self.predicate)))
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "predicate": self.predicate,
-                "partitions": None if self.partitions is None else sorted(self.partitions),
-                "partition_names": self.partition_names,
-                "created": self.created,
-            },
-            sort_keys=True,
-        )
+        data: dict[str, Any] = {
+            "predicate": self.predicate,
+            "partitions": None if self.partitions is None else sorted(self.partitions),
+            "partition_names": self.partition_names,
+            "created": self.created,
+        }
+        if self.key_columns:
+            data["key_columns"] = list(self.key_columns)
+            data["key_rows"] = [list(r) for r in self.key_rows]
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, version: int, text: str) -> DeleteVersion:
@@ -125,10 +145,17 @@ class DeleteVersion:
             predicate=data["predicate"],
             partition_names=data.get("partition_names", "*"),
             created=data.get("created", ""),
+            key_columns=tuple(data.get("key_columns", ())),
+            key_rows=tuple(tuple(r) for r in data.get("key_rows", ())),
         )
 
 
 # --------------------------------------------------------------------------- analysis (pure)
+
+
+class PredicateShapeError(AnalysisError):
+    """A condition Doris's delete-predicate path refuses (checkColumn, checkPredicate): on a
+    UNIQUE KEY table Doris then runs the DELETE as a delete-sign load (a key delete here)."""
 
 
 def _column_of(definition: ast.CreateTable, name: str) -> ast.ColumnDef:
@@ -147,30 +174,27 @@ def _check_column(definition: ast.CreateTable, column: ast.ColumnDef) -> None:
     """Doris's DeleteFromCommand.checkColumn, in its order."""
     t = column.type
     if doris_types.is_complex(t) or doris_types.canonical(t).name in ("HLL", "BITMAP", "QUANTILE_STATE", "AGG_STATE"):
-        raise AnalysisError(f"Can not apply delete condition to column type: {doris_types.type_sql(t)}")
+        raise PredicateShapeError(f"Can not apply delete condition to column type: {doris_types.type_sql(t)}")
     if doris_types.is_float(t):
-        raise AnalysisError(f"Column[{column.name}] type is float or double.")
+        raise PredicateShapeError(f"Column[{column.name}] type is float or double.")
     model = _key_model(definition)
     keys = {k.lower() for k in definition.keys.columns} if definition.keys is not None else set()
     if model == "DUPLICATE" or column.name.lower() in keys:
         return
     table = definition.table.name
     if model == "AGGREGATE":
-        raise AnalysisError(
+        raise PredicateShapeError(
             "delete predicate on value column only supports Unique table with merge-on-write enabled and "
             f"Duplicate table, but Table[{table}] is an Aggregate table."
         )
     mow = ast.props(definition.properties).get("enable_unique_key_merge_on_write", "true").lower() == "true"
     if not mow:
-        raise AnalysisError(
+        raise PredicateShapeError(
             "delete predicate on value column only supports Unique table with merge-on-write enabled and "
             f"Duplicate table, but Table[{table}] is an unique table without merge-on-write."
         )
-    # Doris rewrites this into a load of delete-sign rows judged on each key's latest row.
-    raise NotSupportedError(
-        f"DELETE with a condition on value column '{column.name}' of UNIQUE KEY table {table} "
-        "(dorisql deletes by key columns on UNIQUE KEY tables)"
-    )
+    # merge-on-write: Doris runs this as a load of delete-sign rows (a key delete here)
+    raise PredicateShapeError(f"delete predicate on value column '{column.name}' of a unique table")
 
 
 def _conjuncts(e: exp.Expression) -> list[exp.Expression]:
@@ -237,47 +261,53 @@ def _condition(definition: ast.CreateTable, e: exp.Expression, negate: bool = Fa
         inner = _unparen(e.this)
         if isinstance(inner, (exp.Is, exp.In, *_OPS)):
             return _condition(definition, inner, negate=True)
-        raise AnalysisError(f"{_ONLY} But we meet {_sql(inner)}")
+        raise PredicateShapeError(f"{_ONLY} But we meet {_sql(inner)}")
     if type(e) in _OPS:
         op = _OPS[type(e)]
         left, right = _unparen(e.this), _unparen(e.expression)
         if not isinstance(left, exp.Column) and isinstance(right, exp.Column):
             left, right, op = right, left, _SWAPPED[op]  # Nereids normalises `3 = k` to `k = 3`
         if not isinstance(left, exp.Column):
-            raise AnalysisError(
+            raise PredicateShapeError(
                 f"Left expr of binary predicate should be column name, predicate: {_sql(e)}, "
                 f"left expr type:{_expr_type(definition, left)}"
             )
         try:
             text = _literal_text(right)
         except TypeError:
-            raise AnalysisError(
+            raise PredicateShapeError(
                 f"Right expr of binary predicate should be value, predicate: {_sql(e)}, "
                 f"right expr type:{_expr_type(definition, right)}"
             ) from None
         column = _column_of(definition, left.name)
+        if op == "<=>":  # Nereids in a filter: k <=> NULL is k IS NULL, k <=> v is k = v
+            if text is None:
+                return Condition(column.name, "IS NOT NULL" if negate else "IS NULL")
+            if negate and column.nullable is not False:  # NOT k <=> v keeps NULLs: no delete predicate says it
+                raise PredicateShapeError(f"{_ONLY} But we meet {_sql(e)}")
+            op = "="
         if text is None:
             raise _NothingMatches
         return Condition(column.name, _NEGATED[op] if negate else op, (_typed_text(column, text),))
     if isinstance(e, exp.In):
         left = _unparen(e.this)
         if not isinstance(left, exp.Column):
-            raise AnalysisError(
+            raise PredicateShapeError(
                 f"Left expr of in predicate should be column name, predicate: {_sql(e)}, "
                 f"left expr type:{_expr_type(definition, left)}"
             )
         if e.args.get("query") is not None:
-            raise AnalysisError(_ONLY)
+            raise PredicateShapeError(_ONLY)
         options = list(e.expressions)
         if len(options) > MAX_IN_ELEMENTS:
-            raise AnalysisError(f"Element num of in predicate should not be more than {MAX_IN_ELEMENTS}")
+            raise PredicateShapeError(f"Element num of in predicate should not be more than {MAX_IN_ELEMENTS}")
         column = _column_of(definition, left.name)
         texts = []
         for option in options:
             try:
                 texts.append(_literal_text(option))
             except TypeError:
-                raise AnalysisError(f"Child of in predicate should be value, but get {_sql(option)}") from None
+                raise PredicateShapeError(f"Child of in predicate should be value, but get {_sql(option)}") from None
         values = tuple(dict.fromkeys(_typed_text(column, t) for t in texts if t is not None))
         if not values:
             raise _NothingMatches  # k IN (NULL) matches nothing; k NOT IN (NULL) too
@@ -287,9 +317,9 @@ def _condition(definition: ast.CreateTable, e: exp.Expression, negate: bool = Fa
     if isinstance(e, exp.Is) and isinstance(_unparen(e.expression), exp.Null):
         child = _unparen(e.this)
         if not isinstance(child, exp.Column):
-            raise AnalysisError(f"Child expr of is_null predicate should be column name, predicate: {_sql(e)}")
+            raise PredicateShapeError(f"Child expr of is_null predicate should be column name, predicate: {_sql(e)}")
         return Condition(_column_of(definition, child.name).name, "IS NOT NULL" if negate else "IS NULL")
-    raise AnalysisError(f"{_ONLY} But we meet {_sql(e)}")
+    raise PredicateShapeError(f"{_ONLY} But we meet {_sql(e)}")
 
 
 def analyze_conditions(definition: ast.CreateTable, where: exp.Expression) -> tuple[Condition, ...] | None:
@@ -297,7 +327,7 @@ def analyze_conditions(definition: ast.CreateTable, where: exp.Expression) -> tu
     (values in canonical form for their column types), or None when nothing can match
     (``k = NULL``: Doris answers OK and records no delete)."""
     if any(True for _ in where.find_all(exp.Query, exp.Subquery, exp.Exists)):
-        raise AnalysisError(_ONLY)
+        raise PredicateShapeError(_ONLY)
     conjuncts = _conjuncts(where)
     # Doris checks the columns of every conjunct (checkColumn) before its shape (checkPredicate).
     for c in conjuncts:
@@ -423,6 +453,9 @@ def apply_deletes(
         matched = F.col(version_column) < F.lit(d.version)
         if d.partitions is not None and partition_column is not None:
             matched = matched & F.col(partition_column).isin(sorted(d.partitions))
+        if d.key_columns:
+            deleted = _or(deleted, matched & _spark_key_match(df, types, d))
+            continue
         for c in parse_predicate(d.predicate):
             name = df_column(df, c.column)
             col = F.col(_quote_name(name))
@@ -447,9 +480,43 @@ def apply_deletes(
                     ">=": col >= v,
                 }[c.op]
             matched = matched & cond
-        deleted = matched if deleted is None else deleted | matched
+        deleted = _or(deleted, matched)
     assert deleted is not None
     return df.where(~F.coalesce(deleted, F.lit(False)))
+
+
+def _or(a, b):
+    return b if a is None else a | b
+
+
+def _spark_key_match(df: DataFrame, types: dict, d: DeleteVersion):
+    """A row's key is one of a key delete's keys, NULL-safely (a delete-sign row hides its key's
+    rows whatever their key values, NULL included). Keys without a NULL: one IN over the key
+    struct (Spark hashes it); the few with a NULL: NULL-safe equalities."""
+    from pyspark.sql import functions as F
+
+    names = [df_column(df, c) for c in d.key_columns]
+    cols = [F.col(_quote_name(n)) for n in names]
+
+    def lit(i: int, v: str):
+        return F.lit(v).cast(types[names[i]])
+
+    plain = [r for r in d.key_rows if None not in r]
+    with_null = [r for r in d.key_rows if None in r]
+    match = None
+    if plain:
+        if len(cols) == 1:
+            match = cols[0].isin([lit(0, r[0]) for r in plain])  # type: ignore[arg-type]
+        else:
+            key = F.struct(*[c.alias(f"k{i}") for i, c in enumerate(cols)])
+            match = key.isin([F.struct(*[lit(i, v).alias(f"k{i}") for i, v in enumerate(r)]) for r in plain])  # type: ignore[arg-type]
+    for r in with_null:
+        one = None
+        for i, v in enumerate(r):
+            cond = cols[i].isNull() if v is None else cols[i].eqNullSafe(lit(i, v))
+            one = cond if one is None else one & cond
+        match = _or(match, one)
+    return F.coalesce(match, F.lit(False)) if match is not None else F.lit(False)
 
 
 def arrow_keep_mask(table, deletes: Sequence[DeleteVersion]):
@@ -462,6 +529,9 @@ def arrow_keep_mask(table, deletes: Sequence[DeleteVersion]):
     names = {n.lower(): n for n in table.column_names}
     keep = pa.array([True] * table.num_rows, pa.bool_())
     for d in deletes:
+        if d.key_columns:
+            keep = pc.and_(keep, pc.invert(_arrow_key_match(table, names, d)))
+            continue
         matched = pa.array([True] * table.num_rows, pa.bool_())
         for c in parse_predicate(d.predicate):
             col = table.column(names[c.column.lower()])
@@ -490,21 +560,48 @@ def arrow_keep_mask(table, deletes: Sequence[DeleteVersion]):
     return keep
 
 
+def _arrow_key_match(table, names: dict[str, str], d: DeleteVersion):
+    """`_spark_key_match` for a pyarrow table: True where the row's key is one of `d`'s keys."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cols = [table.column(names[c.lower()]) for c in d.key_columns]
+    typed = [
+        tuple(None if v is None else pa.scalar(v).cast(cols[i].type).as_py() for i, v in enumerate(r))
+        for r in d.key_rows
+    ]
+    if len(cols) == 1:  # is_in with skip_nulls=False matches a NULL key to a NULL in the set
+        value_set = pa.array([r[0] for r in typed], cols[0].type)
+        return pc.fill_null(pc.is_in(cols[0], value_set=value_set, skip_nulls=False), False)
+    wanted = set(typed)
+    rows = zip(*(c.to_pylist() for c in cols))
+    return pa.array([r in wanted for r in rows], pa.bool_())
+
+
 # --------------------------------------------------------------------------- recording and retiring
 
 
 def record_delete(
-    store, predicate: str, partitions: frozenset[str] | None, *, partition_names: str = "*", created: str = ""
+    store,
+    predicate: str,
+    partitions: frozenset[str] | None,
+    *,
+    partition_names: str = "*",
+    created: str = "",
+    key_columns: Sequence[str] = (),
+    key_rows: Sequence[Sequence[str | None]] = (),
 ) -> DeleteVersion:
     """Commit a delete version: one Delta commit (under the table's commit lock) setting the
-    property ``dorisql.delete.<d>``, d being the version that commit becomes."""
+    property ``dorisql.delete.<d>``, d being the version that commit becomes. With `key_columns`
+    it is a key delete version of `key_rows` (`predicate`: the WHERE as written)."""
+    columns = tuple(key_columns)
+    rows = tuple(tuple(r) for r in key_rows)
 
-    def make(version: int) -> dict[str, str]:
-        d = DeleteVersion(version, partitions, predicate, partition_names, created)
-        return {f"{PROPERTY_PREFIX}{version}": d.to_json()}
+    def made(version: int) -> DeleteVersion:
+        return DeleteVersion(version, partitions, predicate, partition_names, created, columns, rows)
 
-    version = store.commit_properties(make)
-    return DeleteVersion(version, partitions, predicate, partition_names, created)
+    version = store.commit_properties(lambda v: {f"{PROPERTY_PREFIX}{v}": made(v).to_json()})
+    return made(version)
 
 
 def retire_delete_versions(store, versions: Iterable[int]) -> int | None:

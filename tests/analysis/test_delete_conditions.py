@@ -8,7 +8,7 @@ import pytest
 
 from dorisql import ast
 from dorisql.analysis.checks import normalize_create_table
-from dorisql.errors import AnalysisError, NotSupportedError, SqlSyntaxError, UnknownColumnError
+from dorisql.errors import AnalysisError, SqlSyntaxError, UnknownColumnError
 from dorisql.syntax import parse
 from dorisql.syntax.dialect import parse_query
 from dorisql.tablets import deletes as D
@@ -72,8 +72,52 @@ def test_value_columns_per_model():
     )
     with pytest.raises(AnalysisError, match=r"but Table\[t\] is an unique table without merge-on-write\.$"):
         conditions("UNIQUE", "v = 5", 'PROPERTIES ("enable_unique_key_merge_on_write" = "false")')
-    with pytest.raises(NotSupportedError, match="value column 'v' of UNIQUE KEY table t"):
+    # merge-on-write: no delete predicate; the DELETE becomes a key delete (Doris's delete-sign load)
+    with pytest.raises(D.PredicateShapeError):
         conditions("UNIQUE", "v = 5")
+
+
+def test_what_makes_a_unique_delete_a_key_delete():
+    """The refusals of Doris's checkColumn/checkPredicate are PredicateShapeError (a UNIQUE table
+    then deletes by key); an unknown column or a value that does not fit the type are not."""
+    for text in ("length(s) = 2", "k = 1 OR k = 2", "f = 1", "v = 5", "k IN (SELECT 1)"):
+        with pytest.raises(D.PredicateShapeError):
+            conditions("UNIQUE", text)
+    with pytest.raises(UnknownColumnError):
+        conditions("UNIQUE", "length(nope) = 2")
+    with pytest.raises(AnalysisError) as e:
+        conditions("UNIQUE", "k = 'x'")
+    assert not isinstance(e.value, D.PredicateShapeError)
+
+
+def test_null_safe_equal_is_equal_or_is_null():
+    """Nereids rewrites `<=>` in a filter (NullSafeEqualToEqual): k <=> v is k = v, k <=> NULL
+    is k IS NULL; NOT k <=> NULL is IS NOT NULL. NOT k <=> v keeps the NULLs, which no delete
+    predicate says (on a NOT NULL column it is k != v)."""
+    assert conditions("DUPLICATE", "k <=> 1 AND NULL <=> s") == (
+        D.Condition("k", "=", ("1",)),
+        D.Condition("s", "IS NULL"),
+    )
+    assert conditions("DUPLICATE", "NOT (k <=> NULL)") == (D.Condition("k", "IS NOT NULL"),)
+    with pytest.raises(D.PredicateShapeError, match="But we meet"):
+        conditions("DUPLICATE", "NOT (k <=> 1)")
+    not_null = normalize_create_table(
+        parse("CREATE TABLE t (k INT NOT NULL) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")[0]
+    )
+    assert D.analyze_conditions(not_null, where("NOT (k <=> 1)")) == (D.Condition("k", "!=", ("1",)),)
+
+
+def test_key_delete_masks_keys_null_safely():
+    """A key delete version hides the rows of its keys, a NULL key part matching NULL (a
+    delete-sign row's key), in the pyarrow filter the colocate join and compaction use; its
+    JSON keeps the keys."""
+    d = D.DeleteVersion(5, None, "length(s) = 2", key_columns=("k", "s"), key_rows=(("1", "a"), ("2", None)))
+    assert D.DeleteVersion.from_json(5, d.to_json()) == d
+    assert d.columns() == ("k", "s")
+    t = pa.table({"k": pa.array([1, 1, 2, 2, None], pa.int32()), "s": ["a", "b", None, "a", "a"]})
+    assert D.arrow_keep_mask(t, [d]).to_pylist() == [False, True, False, True, True]
+    one = D.DeleteVersion(6, None, "x", key_columns=("k",), key_rows=(("2",), (None,)))
+    assert D.arrow_keep_mask(t, [one]).to_pylist() == [True, True, False, False, False]
 
 
 @pytest.mark.parametrize(

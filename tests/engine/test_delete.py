@@ -79,7 +79,62 @@ def test_unique_delete_by_key_then_reload(eng):
     run(eng, "INSERT INTO uni VALUES (2, 'again')")
     assert sorted(rows(eng, "SELECT k, v FROM uni")) == [(1, "x"), (2, "again")]
     with pytest.raises(AnalysisError, match="Right expr of binary predicate should be value"):
-        run(eng, "DELETE FROM uni WHERE k = k")
+        run(eng, "DELETE FROM dup WHERE k = k")
+
+
+def test_null_safe_equal_deletes_what_doris_deletes(eng):
+    """Doris's test_delete_nullsafe_eq: `k <=> 1` is `k = 1` (a NULL k stays), `k <=> NULL` is
+    `k IS NULL`; both are delete versions SHOW DELETE lists."""
+    run(eng, "CREATE TABLE nse (k1 INT, v1 INT) DUPLICATE KEY(k1) DISTRIBUTED BY HASH(k1) BUCKETS 1")
+    run(eng, "INSERT INTO nse VALUES (1, 10), (2, 20), (NULL, 30)")
+    run(eng, "DELETE FROM nse WHERE k1 <=> 1")
+    assert sorted(rows(eng, "SELECT k1, v1 FROM nse"), key=str) == [(2, 20), (None, 30)]
+    run(eng, "DELETE FROM nse WHERE NULL <=> k1")
+    assert rows(eng, "SELECT k1, v1 FROM nse") == [(2, 20)]
+    assert [r[3] for r in rows(eng, "SHOW DELETE") if r[0] == "nse"] == ['k1 EQ "1"', "k1 IS NULL"]
+    with pytest.raises(AnalysisError, match="Left expr of binary predicate should be column name"):
+        run(eng, "DELETE FROM nse WHERE abs(k1) = 2")  # no key delete on a DUPLICATE table
+
+
+def test_unique_delete_with_any_where_deletes_keys_whose_latest_row_matches(eng):
+    """On a UNIQUE KEY table a WHERE outside the delete-predicate rules (a function, OR, a value
+    column) deletes the keys whose *latest* row matches (Doris's delete-sign load): an older
+    version of a key that matched stays hidden behind its latest row, NULL keys are deleted
+    too, later loads show a key again, and SHOW DELETE lists none of it."""
+    run(
+        eng,
+        """CREATE TABLE uk (k INT, s VARCHAR(8), v INT) UNIQUE KEY(k, s)
+        PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (20))
+        DISTRIBUTED BY HASH(k) BUCKETS 2""",
+    )
+    run(eng, "INSERT INTO uk VALUES (1, 'a', 1), (2, 'b', 2), (11, 'c', 3), (NULL, 'd', 4), (3, NULL, 5)")
+    run(eng, "INSERT INTO uk VALUES (1, 'a', 100)")  # key (1, 'a') now v = 100
+    before = delta_version(eng, "uk")
+    result = run(eng, "DELETE FROM uk WHERE v < 10 AND (length(s) = 1 OR s IS NULL)")
+    assert result.affected_rows == 4 and "'status':'VISIBLE'" in result.message
+    assert delta_version(eng, "uk") == before + 1  # one commit, no data file
+    assert rows(eng, "SELECT k, s, v FROM uk") == [(1, "a", 100)]
+    # a later load of deleted keys shows them again; the older rows stay deleted
+    run(eng, "INSERT INTO uk VALUES (2, 'b', 22), (NULL, 'd', 44), (3, NULL, 55)")
+    assert sorted(rows(eng, "SELECT k, s, v FROM uk"), key=str) == [
+        (1, "a", 100),
+        (2, "b", 22),
+        (3, None, 55),
+        (None, "d", 44),
+    ]
+    # PARTITION: only that partition's keys; a value column alone is a key delete too
+    run(eng, "INSERT INTO uk VALUES (12, 'e', 7)")
+    run(eng, "DELETE FROM uk PARTITION p2 WHERE v > 0")
+    assert not [r for r in rows(eng, "SELECT k FROM uk") if r[0] is not None and r[0] >= 10]
+    run(eng, "DELETE FROM uk WHERE v = 100")
+    assert sorted(rows(eng, "SELECT k, v FROM uk"), key=str) == [(2, 22), (3, 55), (None, 44)]
+    # nothing matches: nothing committed
+    before = delta_version(eng, "uk")
+    assert run(eng, "DELETE FROM uk WHERE v > 1000").message.endswith("'txnId':'-1'}")
+    assert delta_version(eng, "uk") == before
+    assert not [r for r in rows(eng, "SHOW DELETE") if r[0] == "uk"]
+    # the raw rows are all still stored; compaction-free reads hide them
+    assert len(delta_rows(eng, "uk")) == 10
 
 
 def test_aggregate_delete_removes_merged_row_and_later_loads_start_fresh(eng):
