@@ -121,8 +121,8 @@ class ColumnDef:
     #: ON UPDATE CURRENT_TIMESTAMP[(n)] as canonical text.
     on_update: str | None = None
     comment: str | None = None
-    #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as canonical text
-    #: (not supported: dorisql.analysis.checks refuses it).
+    #: A generated column: the expression of `[GENERATED ALWAYS] AS (expr)` as written (its rules:
+    #: dorisql.syntax.generated; computed at load: dorisql.statements.load.insert).
     generated: str | None = None
     #: The KEY option was written (ALTER TABLE ADD/MODIFY COLUMN: a key column). In CREATE TABLE
     #: the key clause decides, so it takes no part in equality.

@@ -265,8 +265,6 @@ def check_supported(stmt: ast.Statement) -> None:
     """Refuse the Doris constructs that the grammar accepts but dorisql does not implement
     (NotSupportedError naming the feature; the parser adds where it is in the statement)."""
     if isinstance(stmt, ast.CreateTable):
-        if any(c.generated is not None for c in stmt.columns):
-            raise NotSupportedError("generated columns")
         part = stmt.partition
         if part is not None:
             if part.auto_partition:
@@ -490,8 +488,26 @@ def _check_columns(stmt: ast.CreateTable, keys: ast.KeysDesc, mow: bool) -> None
                 raise AnalysisError(f"the AUTO_INCREMENT column should be BIGINT type, column:{c.name}")
             if c.nullable is True:
                 raise AnalysisError(f"the AUTO_INCREMENT column should be NOT NULL, column:{c.name}")
+        if c.generated is not None:
+            _check_generated(c, is_key, agg)
     if sum(1 for c in stmt.columns if c.auto_increment) > 1:
         raise AnalysisError("at most one AUTO_INCREMENT column can be used in a table")
+
+
+def _check_generated(c: ast.ColumnDef, is_key: bool, agg: str | None) -> None:
+    """Doris ColumnDefinition.validateGeneratedColumnInfo and CreateTableInfo: what a generated
+    column cannot also have (its expression's rules: dorisql.syntax.generated)."""
+    if c.auto_increment:
+        raise AnalysisError("Generated columns cannot be auto_increment.")
+    if c.default is not None and c.default.kind != "null":
+        raise AnalysisError("Generated columns cannot have default value.")
+    if c.on_update is not None:
+        raise AnalysisError("Generated columns cannot have on update default value.")
+    if not is_key and agg not in (None, "NONE", "REPLACE", "REPLACE_IF_NOT_NULL"):
+        raise AnalysisError(
+            "The generated columns can be key columns, or value columns of replace and replace_if_not_null "
+            "aggregation type."
+        )
 
 
 def _check_complex_default(c: ast.ColumnDef, t: ast.DataType) -> None:

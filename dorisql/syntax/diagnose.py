@@ -4,8 +4,8 @@ Everything Lark raises is translated here, in one place (`translate`), into SqlS
 NotSupportedError with a 1-based line and column and a caret context. Before a failure is
 reported as a syntax error it is checked against the Doris features dorisql recognises but does
 not implement (`unsupported_feature`), so `... CLUSTER BY (k)` says "not supported: CLUSTER BY"
-rather than "unexpected 'CLUSTER'". Features the grammar does accept (AUTO PARTITION, generated
-columns, ALTER TABLE ... ADD ROLLUP ...) are refused later by dorisql.analysis.checks;
+rather than "unexpected 'CLUSTER'". Features the grammar does accept (ALTER TABLE ... ADD ROLLUP
+...) are refused later by dorisql.analysis.checks;
 `feature_offset` finds where they are in the statement for that error's line and column.
 """
 
@@ -181,9 +181,7 @@ _FEATURES_ANY = [
     (re.compile(r"\bAGG_STATE\s*<", _I), "AGG_STATE columns"),
 ]
 _FEATURES_CREATE = [
-    (re.compile(r"\bGENERATED\s+ALWAYS\b", _I), "generated columns"),
     (re.compile(r"\bAS\s*\(?\s*(?:SELECT|WITH)\b", _I), "CREATE TABLE ... AS SELECT"),
-    (re.compile(r"\bAS\s*\((?!\s*(?:SELECT|WITH)\b)", _I), "generated columns"),
     (re.compile(r"^\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s+(LIKE)\b", _I), "CREATE TABLE ... LIKE"),
 ]
 _ALTER_ACTION = re.compile(

@@ -202,10 +202,10 @@ def distribution_sql(d: ast.DistributedBy) -> str:
 
 def column_sql(c: ast.ColumnDef) -> str:
     parts = [quote_name(c.name), column_type_sql(c.type)]
-    if c.generated is not None:
-        parts.append(f"GENERATED ALWAYS AS ({c.generated})")
     if c.agg_type:
         parts.append(c.agg_type)
+    if c.generated is not None:  # Doris's Column.toSql: after the aggregation type
+        parts.append(f"AS ({c.generated})")
     if c.nullable is not None:
         parts.append("NULL" if c.nullable else "NOT NULL")
     if c.auto_increment:

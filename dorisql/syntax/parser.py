@@ -35,6 +35,7 @@ from dorisql.syntax.diagnose import (
     unsupported_feature,
 )
 from dorisql.syntax.dialect import Dorisql
+from dorisql.syntax.generated import check_generated_columns
 from dorisql.syntax.input_limits import check_nesting, check_size, ensure_recursion_limit
 from dorisql.syntax.lexer import Driver
 from dorisql.syntax.parser_cache import cached_lark
@@ -321,6 +322,8 @@ def _finish(stmt: ast.Statement, text: str, script: str, line: int, col: int, ch
     if check:
         try:
             analysis.check(stmt)
+            if isinstance(stmt, ast.CreateTable):
+                check_generated_columns(stmt)  # the expressions' rules need their parse trees
         except DorisqlError as e:
             e.statement_line = line
             if e.line is None:

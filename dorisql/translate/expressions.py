@@ -12,7 +12,7 @@ and the loads use them on their own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from sqlglot import exp
 
@@ -20,8 +20,9 @@ from dorisql.errors import NotSupportedError
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import header_text, parse_query
 from dorisql.translate.functions import check_functions, translate_functions
+from dorisql.translate.temporal import translate_casts
 
-__all__ = ["expression_spark_sql", "name_columns"]
+__all__ = ["expression_over_columns", "expression_spark_sql", "name_columns"]
 
 
 def expression_spark_sql(text: str, rewrite: Callable[[exp.Expr], exp.Expr] | None = None) -> str:
@@ -42,7 +43,23 @@ def expression_spark_sql(text: str, rewrite: Callable[[exp.Expr], exp.Expr] | No
         item = select.expressions[0]
         item.replace(rewrite(item.copy()))
     translate_functions(select)
+    translate_casts(select)
     return select.expressions[0].sql(dialect="spark", comments=False)
+
+
+def expression_over_columns(text: str, columns: Mapping[str, str]) -> str:
+    """A Doris expression over one row's columns (a generated column's) as Spark SQL: each
+    column it names becomes ``columns[name.lower()]``, the Spark SQL of that column's value."""
+
+    def values(tree: exp.Expr) -> exp.Expr:
+        # a Var is printed as it is: the value's Spark SQL, untouched by the function rewrites
+        return tree.transform(
+            lambda node: (
+                exp.Paren(this=exp.Var(this=columns[node.name.lower()])) if isinstance(node, exp.Column) else node
+            )
+        )
+
+    return expression_spark_sql(text, values)
 
 
 # --------------------------------------------------------------------------- column headers

@@ -14,7 +14,7 @@ import dataclasses
 
 from dorisql import ast
 from dorisql.analysis.checks import check_create_table, normalize_create_table
-from dorisql.errors import AlreadyExistsError, DorisqlError, LoadError
+from dorisql.errors import AlreadyExistsError, AnalysisError, DorisqlError, LoadError
 from dorisql.partitioning.keys import partition_items
 from dorisql.result import Result
 from dorisql.session.session import Session
@@ -104,9 +104,17 @@ def update(session: Session, stmt: ast.Update) -> Result:
 
     db = session.resolve_db(stmt.table.db)
     meta = session.catalog.load_table(db, stmt.table.name)
+    for parts, _value in stmt.assignments:
+        target = next((c for c in meta.definition.columns if c.name.lower() == parts[-1].lower()), None)
+        if target is not None and target.generated is not None:
+            raise AnalysisError(
+                f"The value specified for generated column '{target.name}' in table '{meta.name}' is not allowed."
+            )
     sql = update_query(stmt, meta.definition, db)
     query = ast.Query(sql=sql, tables=query_tables(sql))
-    return dml.insert(session, ast.Insert(ast.TableName(meta.name, db), query=query, text=stmt.text))
+    insert = ast.Insert(ast.TableName(meta.name, db), query=query, text=stmt.text)
+    # the generated columns are computed again from the row's new values
+    return dml.load_insert(session, insert, meta, list(meta.definition.columns))
 
 
 def create_table_statement(session: Session, stmt: ast.CreateTable) -> Result:

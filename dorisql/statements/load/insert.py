@@ -45,6 +45,7 @@ from dorisql.syntax.generator import quote_name, type_sql
 from dorisql.tablets.consistency import require_storage, table_storage
 from dorisql.tablets.read import scan_table
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
+from dorisql.translate.expressions import expression_over_columns
 from dorisql.translate.literals import default_sql, is_complex, is_default, plain_default, plain_value, value_sql
 from dorisql.translate.variables import constant_select, substitute
 from dorisql.types import (
@@ -173,9 +174,21 @@ def insert(session: Session, stmt: ast.Insert) -> Result:
 
     db = session.resolve_db(stmt.table.db)
     meta = session.catalog.load_table(db, stmt.table.name)
-    require_storage(session.warehouse, meta)
     target = _target_columns(meta, stmt.columns)
+    for i, c in enumerate(target):
+        # a generated column's value is its expression's: only DEFAULT may stand for it
+        given = stmt.rows is None or any(not is_default(row[i]) for row in stmt.rows if len(row) == len(target))
+        if c.generated is not None and given:
+            raise AnalysisError(
+                f"The value specified for generated column '{c.name}' in table '{meta.name}' is not allowed."
+            )
+    return load_insert(session, stmt, meta, target)
 
+
+def load_insert(session: Session, stmt: ast.Insert, meta: TableMeta, target: list[ast.ColumnDef]) -> Result:
+    """An INSERT's rows into `target`, a generated column's values computed whatever the rows
+    hold for it (UPDATE's query selects the old ones)."""
+    require_storage(session.warehouse, meta)
     if stmt.rows is not None:
         source = _values_frame(session.spark, stmt.rows, target, session.now())
     else:
@@ -650,11 +663,17 @@ def _typed_columns(
 
     by_name = {c.name.lower(): i for i, c in enumerate(target)}
     source_types = {f.name: f.dataType.simpleString() for f in source.schema.fields}
-    columns, checks = [], []
-    for c in definition.columns:
+    checks: list[tuple[str, str]] = []
+    values: dict[str, str] = {}
+    # Generated columns last: each is computed from the row's typed values, in definition order
+    # (one reads only generated columns defined before it: dorisql.syntax.generated).
+    for c in sorted(definition.columns, key=lambda c: c.generated is not None):
         stype = spark_type(c.type)
-        index = by_name.get(c.name.lower())
-        raw = default_sql(c, session.now()) if index is None else f"`__src{index}`"
+        index = None if c.generated is not None else by_name.get(c.name.lower())
+        if c.generated is not None:
+            raw = f"({expression_over_columns(c.generated, values)})"
+        else:
+            raw = default_sql(c, session.now()) if index is None else f"`__src{index}`"
         if index is not None and source_types.get(f"__src{index}") == stype.lower().replace(" ", ""):
             typed = raw  # already the column's type: nothing to cast, nothing that cannot fit
         else:
@@ -671,8 +690,8 @@ def _typed_columns(
         if length is not None:
             reason = _format_sql(f"column `{c.name}`: '%s' is longer than {_type_text(c.type)} ({length} bytes)", raw)
             checks.append((f"(octet_length({typed}) > {length})", reason))
-        columns.append(f"{typed} AS {quote_name(c.name)}")
-    return columns, checks
+        values[c.name.lower()] = typed
+    return [f"{values[c.name.lower()]} AS {quote_name(c.name)}" for c in definition.columns], checks
 
 
 def _diagnosis_columns(target: list[ast.ColumnDef], checks: list[tuple[str, str]]) -> list[str]:

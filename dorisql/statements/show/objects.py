@@ -307,7 +307,8 @@ def describe(session: Session, stmt: ast.Describe) -> Result:
                 "Yes" if c.nullable else "No",
                 "true" if c.name in keys else "false",
                 default if default is not None else "NULL",
-                c.agg_type or "",
+                # Doris's Column extra info: the aggregation, then what else the column is
+                ",".join(x for x in (c.agg_type, "STORED GENERATED" if c.generated is not None else None) if x),
             )
         )
     columns = ["Field", "Type", "Null", "Key", "Default", "Extra"]
