@@ -15,9 +15,11 @@ Decisions (each names the Doris behaviour it follows or departs from):
 - DECIMAL precision is capped at 38 (Spark's limit); Doris's DECIMAL256 (p up to 76) raises
   NotSupportedError.
 - LARGEINT (Doris: signed 128-bit, [-2^127, 2^127-1]) is stored as DECIMAL(38, 0), which holds
-  only +-(10^38 - 1). Values outside that narrower range are refused with a clear error. The
-  type minimum -2^127 is still *printed* as Doris prints it (partition MIN_VALUE bounds), but it
-  is never stored.
+  only +-(10^38 - 1): Spark and Delta have no wider number that keeps comparisons, sorting and
+  arithmetic right (docs/storage.md, "LARGEINT", with the measured cost). Catalog values take
+  Doris's whole range (`parse_value(..., full_range=True)`: partition bounds and list values,
+  which are never stored); a value to be stored (a DEFAULT, a DELETE condition's value, a
+  loaded row) beyond +-(10^38 - 1) is refused naming the limit (`beyond_storage`).
 - DATE values are `datetime.date`, DATETIME values naive `datetime.datetime` (Spark
   TIMESTAMP_NTZ, Arrow timestamp('us') without tz). Python dates start at 0001-01-01, so the
   Doris minimum '0000-01-01' exists only as a partition MIN_VALUE bound (keys.MIN), and a
@@ -82,9 +84,31 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "BIGINT": (-(2**63), 2**63 - 1),
     "LARGEINT": (-(2**127), 2**127 - 1),
 }
-#: What DECIMAL(38, 0) can hold: the LARGEINT range dorisql enforces.
+#: What DECIMAL(38, 0) can hold: the LARGEINT values dorisql stores (catalog values take all of
+#: INT_RANGES["LARGEINT"]).
 LARGEINT_STORAGE_MAX = 10**38 - 1
 LARGEINT_STORAGE_MIN = -LARGEINT_STORAGE_MAX
+
+
+def beyond_storage(value: Any, t: DataType) -> int:
+    """1 / -1 when `value` is above / below every value a column of type `t` can store, else 0.
+
+    Only LARGEINT has such values: Doris's range is +-2^127, its DECIMAL(38,0) storage holds
+    +-(10^38-1). A partition bound out there compares with stored values as MAXVALUE/MIN would."""
+    if canonical(t).name != "LARGEINT" or not isinstance(value, int) or isinstance(value, bool):
+        return 0
+    if value > LARGEINT_STORAGE_MAX:
+        return 1
+    return -1 if value < LARGEINT_STORAGE_MIN else 0
+
+
+def largeint_storage_error(text: str) -> str:
+    """The refusal of a LARGEINT value dorisql cannot store, naming the value and the limit."""
+    return (
+        f"LARGEINT value [{text}] is outside the range dorisql can store: LARGEINT is kept as "
+        f"DECIMAL(38,0), which holds [-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}]"
+    )
+
 
 MAX_VARCHAR_LENGTH = 65533
 MAX_CHAR_LENGTH = 255
@@ -500,7 +524,7 @@ _DATETIME_RE = re.compile(r"^(\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1
 _DATETIME_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{1,9}))?$")
 
 
-def _parse_int(text: str, name: str) -> int:
+def _parse_int(text: str, name: str, full_range: bool = False) -> int:
     s = text.strip()
     if not _INT_RE.match(s):
         raise AnalysisError(f"Invalid number format: {text}")
@@ -508,11 +532,8 @@ def _parse_int(text: str, name: str) -> int:
     lo, hi = INT_RANGES[name]
     if v < lo or v > hi:
         raise AnalysisError(f"Number out of range[{text}]. type: {name}")
-    if name == "LARGEINT" and not LARGEINT_STORAGE_MIN <= v <= LARGEINT_STORAGE_MAX:
-        raise AnalysisError(
-            f"LARGEINT value [{text}] is outside the range dorisql can store: LARGEINT is kept as "
-            f"DECIMAL(38,0), which holds [-{LARGEINT_STORAGE_MAX}, {LARGEINT_STORAGE_MAX}]"
-        )
+    if not full_range and name == "LARGEINT" and not LARGEINT_STORAGE_MIN <= v <= LARGEINT_STORAGE_MAX:
+        raise AnalysisError(largeint_storage_error(text))
     return v
 
 
@@ -613,18 +634,20 @@ def parse_decimal(text: str, precision: int, scale: int) -> Decimal:
     return v
 
 
-def parse_value(text: str | None, t: DataType) -> Any:
+def parse_value(text: str | None, t: DataType, *, full_range: bool = False) -> Any:
     """Type a literal's text (partition bound, default, insert value) for column type `t`.
 
     None (NULL) stays None. Returns int / bool / float / Decimal / date / datetime / str.
     Raises AnalysisError with Doris's message for malformed or out-of-range values.
+    `full_range`: a catalog value (a partition bound or list value), which may be any LARGEINT;
+    otherwise the value is to be stored and must fit LARGEINT's storage (`beyond_storage`).
     """
     if text is None:
         return None
     c = canonical(t)
     n = c.name
     if n in INTEGER_TYPES:
-        return _parse_int(text, n)
+        return _parse_int(text, n, full_range)
     if n == "BOOLEAN":
         return parse_bool(text)
     if n in FLOAT_TYPES:
@@ -705,6 +728,8 @@ def spark_literal(value: Any, t: DataType) -> str:
     if n == "BIGINT":
         return f"{int(value)}L"
     if n == "LARGEINT":
+        if beyond_storage(int(value), c):  # the cast would be NULL: callers compare such bounds in Python
+            raise AnalysisError(largeint_storage_error(str(int(value))))
         return f"CAST('{int(value)}' AS DECIMAL(38,0))"
     if n == "DECIMAL":
         return f"CAST('{format_value(value, c)}' AS {spark_type(c)})"

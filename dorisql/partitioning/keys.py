@@ -233,7 +233,7 @@ def parse_component(text: Any, t: DataType) -> Any:
         return MIN
     if doris_types.is_date_like(t):
         return doris_types.parse_partition_date(text, t)
-    return doris_types.parse_value(text, t)
+    return doris_types.parse_value(text, t, full_range=True)
 
 
 def parse_range_key(texts: Sequence[Any], types: Sequence[DataType]) -> PartitionKey:
@@ -765,7 +765,7 @@ def parse_list_component(text: str, t: DataType) -> Any:
         return doris_types.parse_partition_date(text, c)
     if c.name in ("CHAR", "VARCHAR"):
         return text
-    return doris_types.parse_value(text, c)
+    return doris_types.parse_value(text, c, full_range=True)
 
 
 def check_list_value_lengths(item: ListPartition, types: Sequence[DataType]) -> None:
@@ -1016,16 +1016,18 @@ def _min_literal(t: DataType) -> str:
 
 def _less(col: str, v: Any, t: DataType) -> str:
     """SQL for component `col < v` with NULL lowest; never NULL-valued."""
-    if v is MAX:
+    # A LARGEINT beyond DECIMAL(38,0) is above (below) every stored value, as MAX (MIN) is.
+    side = doris_types.beyond_storage(v, t)
+    if v is MAX or side > 0:
         return "TRUE"
-    if v is MIN:
+    if v is MIN or side < 0:
         return f"({col} IS NULL)"
     return f"({col} IS NULL OR {col} < {doris_types.spark_literal(v, t)})"
 
 
 def _equal(col: str, v: Any, t: DataType) -> str:
-    if v is MAX:
-        return "FALSE"
+    if v is MAX or doris_types.beyond_storage(doris_types.min_value(t) if v is MIN else v, t):
+        return "FALSE"  # no stored value equals it
     lit = _min_literal(t) if v is MIN else doris_types.spark_literal(v, t)
     return f"({col} IS NOT NULL AND {col} = {lit})"
 
@@ -1049,7 +1051,8 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
     if len(cols) == 1:
         t = d.keys[0].types[0]
         vals = [k.values[0] for k in d.keys if k.values[0] is not MIN]  # MIN: a date no row holds
-        lits = [doris_types.spark_literal(v, t) for v in vals if v is not None]
+        # nor can a row hold a LARGEINT beyond DECIMAL(38,0)
+        lits = [doris_types.spark_literal(v, t) for v in vals if v is not None and not doris_types.beyond_storage(v, t)]
         parts = []
         if lits:
             parts.append(f"({cols[0]} IS NOT NULL AND {cols[0]} IN ({', '.join(lits)}))")
@@ -1058,7 +1061,7 @@ def list_condition(d: ListDef, cols: Sequence[str]) -> str:
         return _or(*parts)
     alts = []
     for k in d.keys:
-        if any(v is MIN for v in k.values):
+        if any(v is MIN or doris_types.beyond_storage(v, t) for v, t in zip(k.values, k.types)):
             continue
         alts.append(
             _and(

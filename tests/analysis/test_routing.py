@@ -1,6 +1,7 @@
 """Every routing example of seed 003, in pure Python and through the Spark SQL CASE expression."""
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 
@@ -104,6 +105,45 @@ NULL_RANGE_CASES = [((None,), "p10"), ((-2147483648,), "p10"), ((9,), "p10"), ((
 NULL_RANGE2 = K.build_ranges([RangePartition("p200", ("200",), ("100",))], [INT])
 NULL_RANGE2_CASES = [((None,), None), ((100,), "p200"), ((199,), "p200"), ((200,), None), ((99,), None)]
 
+# LARGEINT: Doris's bounds at the ends of its range (test_range_partition), beyond what
+# DECIMAL(38,0) stores; the rows are what a column can hold, as Spark reads them (Decimal)
+LARGEINT = DataType("LARGEINT")
+TOP = 2**127 - 1
+STORED = 10**38 - 1
+LARGE_RANGE = K.build_ranges(
+    [
+        LT("partition_a", str(-TOP)),
+        LT("partition_b", str(-TOP + 1)),
+        LT("partition_c", "0"),
+        LT("partition_d", "1"),
+        LT("partition_e", str(TOP - 1)),
+        LT("partition_f", str(TOP)),
+    ],
+    [LARGEINT],
+)
+LARGE_RANGE_CASES = [
+    ((None,), "partition_a"),
+    ((Decimal(-STORED),), "partition_c"),
+    ((Decimal(-1),), "partition_c"),
+    ((Decimal(0),), "partition_d"),
+    ((Decimal(1),), "partition_e"),
+    ((Decimal(STORED),), "partition_e"),
+]
+LARGE_LIST = K.build_lists(
+    [
+        ListPartition("p_top", ((str(TOP),), (str(-TOP - 1),))),
+        ListPartition("p_stored", (("5",), (str(STORED),), (str(-STORED),))),
+    ],
+    [LARGEINT],
+)
+LARGE_LIST_CASES = [
+    ((Decimal(5),), "p_stored"),
+    ((Decimal(STORED),), "p_stored"),
+    ((Decimal(-STORED),), "p_stored"),
+    ((Decimal(6),), None),
+    ((None,), None),
+]
+
 ALL = [
     ("single", SINGLE, ["`date`"], SINGLE_CASES),
     ("multi", MULTI, ["`date`", "`id`"], MULTI_CASES),
@@ -112,6 +152,8 @@ ALL = [
     ("null_list", NULL_LIST, ["`k0`"], NULL_LIST_CASES),
     ("null_range", NULL_RANGE, ["`k0`"], NULL_RANGE_CASES),
     ("null_range2", NULL_RANGE2, ["`k0`"], NULL_RANGE2_CASES),
+    ("largeint_range", LARGE_RANGE, ["`k5`"], LARGE_RANGE_CASES),
+    ("largeint_list", LARGE_LIST, ["`k5`"], LARGE_LIST_CASES),
 ]
 
 

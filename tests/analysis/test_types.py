@@ -107,6 +107,19 @@ def test_largeint_storage_range():
         T.parse_value(str(10**38), D("LARGEINT"))
     with pytest.raises(AnalysisError, match="Number out of range"):
         T.parse_value(str(2**127), D("LARGEINT"))
+    # a catalog value (partition bound, list value) takes Doris's whole range
+    top, bottom = 2**127 - 1, -(2**127)
+    assert T.parse_value(str(top), D("LARGEINT"), full_range=True) == top
+    assert T.parse_value(str(bottom), D("LARGEINT"), full_range=True) == bottom
+    for beyond in (str(2**127), str(bottom - 1)):
+        with pytest.raises(AnalysisError, match="Number out of range"):
+            T.parse_value(beyond, D("LARGEINT"), full_range=True)
+    assert [T.beyond_storage(v, D("LARGEINT")) for v in (big + 1, big, 0, -big, -big - 1)] == [1, 0, 0, 0, -1]
+    assert T.beyond_storage(top, D("BIGINT")) == 0  # only LARGEINT's storage is narrower than the type
+    # such a value never becomes a Spark literal (its cast would be NULL)
+    assert T.spark_literal(big, D("LARGEINT")) == f"CAST('{big}' AS DECIMAL(38,0))"
+    with pytest.raises(AnalysisError, match=f"LARGEINT value \\[{top}\\].*DECIMAL\\(38,0\\)"):
+        T.spark_literal(top, D("LARGEINT"))
 
 
 def test_dates():

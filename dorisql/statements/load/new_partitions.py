@@ -77,10 +77,14 @@ def _distinct_values(session: Session, meta: TableMeta, source, target) -> list[
     by_name = {c.name.lower(): i for i, c in enumerate(target)}
     columns = {c.name.lower(): c for c in definition.columns}
     exprs = []
+    fits = F.lit(True)
     for name, ptype in zip(names, ptypes):
         index = by_name.get(name.lower())
         raw = F.expr(default_sql(columns[name.lower()], session.now())) if index is None else F.col(f"__src{index}")
         exprs.append(raw.try_cast(spark_type(ptype)))
+        # a value its column cannot hold (e.g. a LARGEINT beyond DECIMAL(38,0)) is refused with
+        # its row by the load's checks: it needs no partition, and is not NULL's
+        fits = fits & (raw.isNull() | exprs[-1].isNotNull())
     part = definition.partition
     assert part is not None
     if part.kind.upper() == "RANGE" and part.expressions:
@@ -88,5 +92,5 @@ def _distinct_values(session: Session, meta: TableMeta, source, target) -> list[
         # the session time zone is UTC (storage/spark.py): the NTZ cast keeps the wall time
         trunc = F.date_trunc(unit, exprs[0]).cast("timestamp_ntz")
         exprs = [trunc.cast("date") if ptypes[0].name == "DATE" else trunc]
-    rows = source.select(*[e.alias(f"__p{i}") for i, e in enumerate(exprs)]).distinct().collect()
+    rows = source.where(fits).select(*[e.alias(f"__p{i}") for i, e in enumerate(exprs)]).distinct().collect()
     return [tuple(row) for row in rows]
