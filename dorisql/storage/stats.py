@@ -145,7 +145,10 @@ def _to_json_bound(t: pa.DataType, value, *, upper: bool):
     if pa.types.is_timestamp(t):
         per_ms = _UNIT_PER_MS[t.unit]
         ms = value * 1000 if per_ms is None else (-(-value // per_ms) if upper else value // per_ms)
-        text = (_EPOCH + dt.timedelta(milliseconds=ms)).isoformat(timespec="milliseconds")
+        try:
+            text = (_EPOCH + dt.timedelta(milliseconds=ms)).isoformat(timespec="milliseconds")
+        except OverflowError:  # 9999-12-31 23:59:59.999999 rounded up: no bound rather than a wrong one
+            return _SKIP
         return text + "Z" if t.tz is not None else text
     if pa.types.is_date(t):
         return value.isoformat()

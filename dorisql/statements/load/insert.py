@@ -47,11 +47,13 @@ from dorisql.tablets.read import scan_table
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
 from dorisql.translate.expressions import expression_over_columns
 from dorisql.translate.literals import default_sql, is_complex, is_default, plain_default, plain_value, value_sql
+from dorisql.translate.temporal import cast_sql
 from dorisql.translate.variables import constant_select, substitute
 from dorisql.types import (
     INT_RANGES,
     LARGEINT_STORAGE_MAX,
     canonical,
+    is_date_like,
     is_string_like,
     max_byte_length,
     spark_string,
@@ -674,10 +676,12 @@ def _typed_columns(
             raw = f"({expression_over_columns(c.generated, values)})"
         else:
             raw = default_sql(c, session.now()) if index is None else f"`__src{index}`"
-        if index is not None and source_types.get(f"__src{index}") == stype.lower().replace(" ", ""):
+        source_type = source_types.get(f"__src{index}") if index is not None else None
+        if source_type == stype.lower().replace(" ", "") and not is_date_like(c.type):
             typed = raw  # already the column's type: nothing to cast, nothing that cannot fit
         else:
-            typed = f"try_cast({raw} AS {stype})"
+            # DATE / DATETIME(p) as Doris stores them: compact forms, rounded to the scale
+            typed = cast_sql(raw, source_type, c.type)
             # The value does not fit the type (not a number/date, or out of range).
             checks.append((f"({raw} IS NOT NULL AND {typed} IS NULL)", _misfit_reason(c, raw)))
         if c.nullable is False:

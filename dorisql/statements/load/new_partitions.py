@@ -20,7 +20,7 @@ from dorisql.session.session import Session
 from dorisql.statements.ddl.bucket_counts import next_decision
 from dorisql.statements.ddl.partitions import _replication_num, _storage_medium
 from dorisql.translate.literals import default_sql
-from dorisql.types import spark_type
+from dorisql.translate.temporal import cast_sql
 
 
 def is_auto(meta: TableMeta) -> bool:
@@ -76,12 +76,15 @@ def _distinct_values(session: Session, meta: TableMeta, source, target) -> list[
     names, ptypes = keys.partition_columns(definition)
     by_name = {c.name.lower(): i for i, c in enumerate(target)}
     columns = {c.name.lower(): c for c in definition.columns}
+    source_types = {f.name: f.dataType.simpleString() for f in source.schema.fields}
     exprs = []
     fits = F.lit(True)
     for name, ptype in zip(names, ptypes):
         index = by_name.get(name.lower())
-        raw = F.expr(default_sql(columns[name.lower()], session.now())) if index is None else F.col(f"__src{index}")
-        exprs.append(raw.try_cast(spark_type(ptype)))
+        text = default_sql(columns[name.lower()], session.now()) if index is None else f"`__src{index}`"
+        raw = F.expr(text)
+        # the value the load stores (a DATETIME(p) rounded: its partition may be the next one)
+        exprs.append(F.expr(cast_sql(text, source_types.get(f"__src{index}"), ptype)))
         # a value its column cannot hold (e.g. a LARGEINT beyond DECIMAL(38,0)) is refused with
         # its row by the load's checks: it needs no partition, and is not NULL's
         fits = fits & (raw.isNull() | exprs[-1].isNotNull())
