@@ -1,9 +1,9 @@
 """Doris-level metadata of a table: its definition and its partitions.
 
 Plain frozen dataclasses (change them with `dataclasses.replace`). Partition bounds are kept as
-canonical text, exactly as SHOW PARTITIONS prints them (DATE '2017-02-01', INT '-2147483648',
-'MAXVALUE'), so the catalog stays readable and typing them needs only the table's schema
-(`dorisql.partitioning.keys`).
+canonical text, as SHOW PARTITIONS prints them in its keys (2017-02-01, -2147483648, MAXVALUE;
+a string value exactly, spaces included), so the catalog stays readable and typing them needs
+only the table's schema (`dorisql.partitioning.keys`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,21 @@ class PartitionMeta:
     bucket_decision: BucketDecision | None = None
     #: ALTER TABLE MODIFY PARTITION: storage_cooldown_time (None: Doris's 9999-12-31 23:59:59).
     cooldown_time: dt.datetime | None = None
+
+
+def partition_named(partitions: tuple[PartitionMeta, ...], name: str) -> PartitionMeta | None:
+    """The partition called `name`: the one so named exactly, else the one partition whose name
+    matches ignoring case (a typed name's leniency), else None.
+
+    Names that differ only in case are different partitions, as in Doris (OlapTable's
+    nameToPartition is case-sensitive): AUTO PARTITION BY LIST creates pXXX3 for 'XXX' and pxxx3
+    for 'xxx', and neither may stand for the other, nor may a name matching both by case."""
+    for p in partitions:
+        if p.name == name:
+            return p
+    lowered = name.lower()
+    matches = [p for p in partitions if p.name.lower() == lowered]
+    return matches[0] if len(matches) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -110,11 +125,7 @@ class TableMeta:
         return replace(self, partitions=self.temp_partitions, temp_partitions=())
 
     def temp_partition(self, name: str) -> PartitionMeta | None:
-        lowered = name.lower()
-        for p in self.temp_partitions:
-            if p.name.lower() == lowered:
-                return p
-        return None
+        return partition_named(self.temp_partitions, name)
 
     def storage_keys(self) -> set[str]:
         """Delta partition values of every partition, formal and temporary."""
@@ -137,8 +148,4 @@ class TableMeta:
         return out
 
     def partition(self, name: str) -> PartitionMeta | None:
-        lowered = name.lower()
-        for p in self.partitions:
-            if p.name.lower() == lowered:
-                return p
-        return None
+        return partition_named(self.partitions, name)

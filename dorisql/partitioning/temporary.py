@@ -58,15 +58,15 @@ def check_replace(meta, names: Sequence[str], temp_names: Sequence[str], strict_
     for name in temp_names:
         if meta.temp_partition(name) is None:
             raise AnalysisError(f"Temp partition[{name}] does not exist")
-    replaced = {n.lower() for n in names}
+    replaced = {meta.partition(n).name for n in names}  # exact: pXXX3 and pxxx3 are two partitions
     old = _defs(meta, [meta.partition(n) for n in names])
-    new = _defs(meta, [meta.temp_partition(n) for n in _distinct(temp_names)])
+    new = _defs(meta, _distinct_temps(meta, temp_names))
     kind = meta.definition.partition.kind.upper()
     if kind == "RANGE":
         if strict_range:
             _ranges_match([d.range for d in old], [d.range for d in new])
         else:
-            stay = [d.range for d in _defs(meta, [p for p in meta.partitions if p.name.lower() not in replaced])]
+            stay = [d.range for d in _defs(meta, [p for p in meta.partitions if p.name not in replaced])]
             for r in (d.range for d in new):
                 if any(r.intersects(s) for s in stay):
                     raise AnalysisError(f"Range: {r} conflicts with existing range")
@@ -75,7 +75,7 @@ def check_replace(meta, names: Sequence[str], temp_names: Sequence[str], strict_
             if {keys._identity(k) for d in old for k in d.keys} != {keys._identity(k) for d in new for k in d.keys}:
                 raise AnalysisError(f"2 partition key lists are not matched. {_list_text(old)} vs. {_list_text(new)}")
         else:
-            stay = _defs(meta, [p for p in meta.partitions if p.name.lower() not in replaced])
+            stay = _defs(meta, [p for p in meta.partitions if p.name not in replaced])
             for d in new:
                 for k in d.keys:
                     for owner in stay:
@@ -85,15 +85,15 @@ def check_replace(meta, names: Sequence[str], temp_names: Sequence[str], strict_
                             )
 
 
-def _distinct(names: Sequence[str]) -> list[str]:
-    """Doris drops repeated temporary partition names ("duplicate temp partition will cause
-    Incomplete transaction")."""
-    seen: set[str] = set()
-    out = []
+def _distinct_temps(meta, names: Sequence[str]) -> list:
+    """The named temporary partitions, each once: Doris drops repeated temporary partition names
+    ("duplicate temp partition will cause Incomplete transaction"). Repeated means naming the
+    same partition, not names equal ignoring case (tp and TP may be two partitions)."""
+    out: list = []
     for n in names:
-        if n.lower() not in seen:
-            seen.add(n.lower())
-            out.append(n)
+        p = meta.temp_partition(n)
+        if p not in out:
+            out.append(p)
     return out
 
 
@@ -141,7 +141,7 @@ def replaced(meta, names: Sequence[str], temp_names: Sequence[str], use_temp_nam
     """The table after REPLACE PARTITION: the named formal partitions gone, the temporary ones
     formal (renamed to the replaced names when Doris does). Their ids, and so their files, stay."""
     olds = [meta.partition(n) for n in names]
-    temps = [meta.temp_partition(n) for n in _distinct(temp_names)]
+    temps = _distinct_temps(meta, temp_names)
     rename = not use_temp_name and len(olds) == len(temps)
     gone = {p.id for p in olds}
     used = {t.id for t in temps}

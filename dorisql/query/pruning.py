@@ -27,7 +27,6 @@ import datetime as dt
 import decimal
 import itertools
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -91,10 +90,6 @@ _MIN_VALUE = K.MIN_SORT_KEY
 _POS_INF = K.MAX_SORT_KEY
 _sort_key = K.component_sort_key
 
-#: A canonical bound text written as a typed literal: `DATE '2017-02-01'`, or quoted: `'x'`.
-_TYPED_TEXT = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*(?:\([^)]*\))?\s*'(.*)'\s*$", re.S)
-_QUOTED = re.compile(r"^\s*'(.*)'\s*$", re.S)
-
 
 class _Unknown(Exception):
     """A value that cannot be typed safely: the predicate is not understood."""
@@ -146,12 +141,6 @@ def _datetime(value: Any) -> dt.datetime:
         raise _Unknown(value) from e
 
 
-def _bare_text(text: str) -> str:
-    """The bare value of a bound text: `DATE '2017-02-01'` / `'x'` / `2017-02-01`."""
-    m = _TYPED_TEXT.match(text) or _QUOTED.match(text)
-    return m.group(1) if m else text.strip()
-
-
 def _typed_partitions(
     meta: TableMeta, cols: Sequence[ColumnDef], partitions: Iterable[PartitionMeta]
 ) -> dict[str, K.PartitionDef | None]:
@@ -162,12 +151,12 @@ def _typed_partitions(
     for p in partitions:
         try:
             if p.values is not None:
-                out[p.name] = K.list_from_texts(
-                    p.name, [[None if v is None else _bare_text(v) for v in tup] for tup in p.values], types
-                )
+                # the catalog texts exactly as routing reads them (keys.from_meta): a value's
+                # spaces are part of it ('a ' is not 'a')
+                out[p.name] = K.list_from_texts(p.name, p.values, types)
             elif p.upper is not None:
-                lower = K.parse_range_key([_bare_text(v) for v in p.lower], types) if p.lower else K.min_key(types)
-                upper = K.parse_range_key([_bare_text(v) for v in p.upper], types)
+                lower = K.parse_range_key(p.lower, types) if p.lower else K.min_key(types)
+                upper = K.parse_range_key(p.upper, types)
                 out[p.name] = K.RangeDef(p.name, K.Range(lower, upper))
             else:
                 out[p.name] = None
@@ -610,17 +599,18 @@ def _node_points(n: _Node) -> tuple[str, frozenset] | None:
 def select_partitions(meta: TableMeta, names: Sequence[str] | None) -> tuple[str, ...]:
     """The partitions named by `FROM t PARTITION (p1, p2)` (all when `names` is None).
 
-    Unknown names raise AnalysisError; names match case-insensitively; table order is kept.
+    Unknown names raise AnalysisError; a name matches as `TableMeta.partition` finds it (exactly,
+    else the one partition equal ignoring case); table order is kept.
     """
     if names is None:
         return tuple(p.name for p in meta.partitions)
-    wanted = []
+    wanted = set()
     for n in names:
         p = meta.partition(n)
         if p is None:
             raise AnalysisError(f"Unknown partition '{n}' in table '{meta.name}'")
-        wanted.append(p.name.lower())
-    return tuple(p.name for p in meta.partitions if p.name.lower() in set(wanted))
+        wanted.add(p.name)
+    return tuple(p.name for p in meta.partitions if p.name in wanted)
 
 
 def _analyse(meta: TableMeta, where, qualifiers, allow_is_null) -> list[_Node]:
@@ -661,8 +651,8 @@ def _prune_partitions(meta: TableMeta, nodes: list[_Node], selected) -> tuple[st
             sets = [sorted(pinned[c.name.lower()], key=_sort_any) for c in cols]
             if math.prod(len(s) for s in sets) <= MAX_PARTITION_POINTS:
                 point_sets = sets
-    wanted = {n.lower() for n in names}
-    typed = _typed_partitions(meta, cols, [p for p in meta.partitions if p.name.lower() in wanted])
+    wanted = set(names)  # exact names (select_partitions'): pXXX3 and pxxx3 are two partitions
+    typed = _typed_partitions(meta, cols, [p for p in meta.partitions if p.name in wanted])
     kept = []
     for name in names:
         d = typed.get(name)

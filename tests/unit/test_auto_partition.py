@@ -93,6 +93,57 @@ def test_needed_list_items_with_null():
     assert [(i.name, i.values) for i in items] == [("pX", ((None,),)), ("pBeijing7", (("Beijing",),))]
 
 
+STRING_LIST_TABLE = (
+    "CREATE TABLE t (s VARCHAR(10) NOT NULL, v INT) DUPLICATE KEY(s) AUTO PARTITION BY LIST (s) () "
+    "DISTRIBUTED BY HASH(v) BUCKETS 1"
+)
+
+
+@pytest.mark.parametrize(
+    "value, name",
+    [
+        ("XXX", "pXXX3"),
+        ("xxx", "pxxx3"),
+        ("a", "pa1"),
+        ("a ", "pa202"),  # the space is a character of the value
+        ("\u00e9", "pe91"),  # NFC é: one UTF-16 unit
+        ("e\u0301", "pe3012"),  # NFD: e and the combining accent, two units
+    ],
+)
+def test_names_of_values_equal_but_for_case_space_or_normalisation(value, name):
+    assert auto.list_partition_name((value,), True) == name
+
+
+def test_needed_list_items_for_a_value_differing_only_in_case():
+    """'xxx' needs its own partition when pXXX3 holds 'XXX' (Doris keeps both, pxxx3 and pXXX3)."""
+    existing = PartitionMeta(id=5, name="pXXX3", buckets=1, values=(("XXX",),))
+    meta = _meta(STRING_LIST_TABLE, [existing])
+    values = [("XXX",), ("xxx",), ("a ",), ("a",), ("\u00e9",), ("e\u0301",)]
+    items = auto.needed_items(meta, values)
+    assert sorted((i.name, i.values) for i in items) == [
+        ("pa1", (("a",),)),
+        ("pa202", (("a ",),)),
+        ("pe3012", (("e\u0301",),)),
+        ("pe91", (("\u00e9",),)),
+        ("pxxx3", (("xxx",),)),
+    ]
+
+
+def test_a_partition_name_matches_exactly_before_ignoring_case():
+    both = (
+        PartitionMeta(id=5, name="pXXX3", buckets=1, values=(("XXX",),)),
+        PartitionMeta(id=6, name="pxxx3", buckets=1, values=(("xxx",),)),
+    )
+    meta = _meta(STRING_LIST_TABLE, both)
+    assert meta.partition("pxxx3").id == 6
+    assert meta.partition("pXXX3").id == 5
+    assert meta.partition("PXXX3") is None  # equal to both ignoring case: names neither
+    assert meta.partition_keys(["pxxx3", "pXXX3"]) == {"pxxx3": "6", "pXXX3": "5"}
+    alone = _meta(STRING_LIST_TABLE, both[:1])
+    assert alone.partition("PXXX3").id == 5  # a typed name's leniency, when it is unambiguous
+    assert alone.partition("pxxx3").id == 5
+
+
 def test_limit_message():
     auto.check_limit(1999, 1, 2000)
     with pytest.raises(AnalysisError) as info:

@@ -40,7 +40,9 @@ def ensure_partitions(session: Session, meta: TableMeta, source, target, *, list
     limit = int(session.frontend("max_auto_partition_num"))
 
     def add(current: TableMeta) -> TableMeta:
-        missing = [item for item in auto.needed_items(current, values) if current.partition(item.name) is None]
+        # exact names: pxxx3 ('xxx') is not pXXX3 ('XXX'), as in Doris
+        taken = {p.name for p in current.partitions}
+        missing = [item for item in auto.needed_items(current, values) if item.name not in taken]
         if not missing:  # another load created them meanwhile
             return current
         auto.check_limit(len(current.partitions), len(missing), limit)
