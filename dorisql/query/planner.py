@@ -160,11 +160,10 @@ def plan_join(sides: JoinSides, colocation: colocate_join.ColocationContext | No
     if colocation is None:
         return None
     select = sides.join.parent
-    if len(sides.left) != 1 or not isinstance(select, exp.Select) or len(select.args.get("joins") or []) != 1:
-        # a chain a JOIN b JOIN c of one group would colocate too (each bucket's task joining
-        # all three); not built yet, so every join of the chain is Spark's
-        count = 1 + len(select.args.get("joins") or []) if isinstance(select, exp.Select) else 0
-        return JoinPlan("spark", f"only a FROM of two tables is planned colocated (this FROM joins {count} inputs)")
+    if not isinstance(select, exp.Select):
+        return JoinPlan("spark", "a join outside a SELECT's FROM")
+    if len(select.args.get("joins") or []) != 1:
+        return _chain_plan(sides, colocation)
     if sides.using or sides.on is None:
         return JoinPlan("spark", colocate_join.INCONSISTENT + " (no ON condition)")
     left, right = sides.left[0], sides.right
@@ -189,6 +188,43 @@ def plan_join(sides: JoinSides, colocation: colocate_join.ColocationContext | No
             return JoinPlan("spark", reason, decision)
         decision = dataclasses.replace(decision, residual=tree)
     return JoinPlan("colocate", "", decision)
+
+
+#: Why a join of a chain is not colocated when one before it is not.
+CHAIN_BROKEN = "a join before it in this FROM is not colocated"
+
+
+def _chain_plan(sides: JoinSides, colocation: colocate_join.ColocationContext) -> JoinPlan:
+    """A join of a FROM of more than two inputs: colocated when it and every join before it are
+    INNER joins of tables of one stable group, each joining its table to an earlier one on all
+    the bucket columns (a chain joined bucket by bucket: colocate_join.build_chain)."""
+    joins = sides.select.args.get("joins") or []
+    tables = (*sides.left, sides.right)
+    at = next(i for i, j in enumerate(joins) if j is sides.join)
+    for j in range(at + 1):
+        link = _chain_link(JoinSides(join=joins[j], left=tables[: j + 1], right=tables[j + 1]), colocation)
+        if not link.colocate:
+            return JoinPlan("spark", link.reason if j == at else CHAIN_BROKEN, link)
+    return JoinPlan("colocate", "", link)
+
+
+def _chain_link(sides: JoinSides, colocation: colocate_join.ColocationContext) -> colocate_join.Decision:
+    """May the chain's join `sides` add its table bucket by bucket? It must be INNER, and join
+    the table to one earlier table of the chain on all the bucket columns (Doris's rules: decide)."""
+    if sides.kind not in ("INNER", "JOIN"):
+        return colocate_join.Decision(False, f"{sides.kind} JOIN in a FROM of more than two inputs")
+    if sides.using or sides.on is None:
+        return colocate_join.Decision(False, colocate_join.INCONSISTENT + " (no ON condition)")
+    first = None
+    for position, earlier in enumerate(sides.left):
+        conjuncts = split_conjuncts(sides.on)
+        equalities = [p for c in conjuncts if (p := _equality_columns(c, earlier, sides.right)) is not None]
+        decision = colocate_join.decide(earlier.meta, sides.right.meta, "INNER", equalities, colocation)
+        if decision.colocate:
+            return dataclasses.replace(decision, chain_left=position)
+        first = first or decision
+    assert first is not None
+    return first
 
 
 def _other_conditions(sides: JoinSides, decision: colocate_join.Decision) -> list[exp.Expr]:
@@ -524,9 +560,17 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
         _register_table_functions(plan, calls, sources.read_table_function)
         _register_system_tables(plan, system, sources.system_table)
         scanned = _register_scans(plan, jobs, sources.scan, colocated)
+        chains: dict[int, list[tuple[JoinSides, JoinPlan]]] = {}
         for sides, special in plan.joins:
-            if special.strategy == "colocate":
+            if special.strategy != "colocate":
+                continue
+            assert special.decision is not None
+            if special.decision.chain_left < 0:
                 _plan_colocated(spark, plan, sides, special, scanned)
+            else:  # a FROM of more than two inputs: its colocated joins built as one chain
+                chains.setdefault(id(sides.select), []).append((sides, special))
+        for links in chains.values():
+            _plan_colocated_chain(spark, plan, links, scanned)
         plan.spark_sql = _spark_sql(tree)
     except BaseException:
         drop_views(spark, plan.views)
@@ -660,6 +704,91 @@ def _plan_colocated(spark, plan: QueryPlan, sides: JoinSides, special: JoinPlan,
     )
     joined.createOrReplaceTempView(view)
     plan.views[view] = f"{left.meta.db}.{left.meta.name} JOIN {right.meta.db}.{right.meta.name}"
+
+
+def _plan_colocated_chain(
+    spark, plan: QueryPlan, links: list[tuple[JoinSides, JoinPlan]], scanned: dict[int, TableScan]
+) -> None:
+    """The colocated joins of one FROM (a chain from its first table, in order) as one view."""
+    last = links[-1][0]
+    select = last.select
+    tables = (*last.left, last.right)
+    decisions = [special.decision for _, special in links]
+    extra: list[exp.Expr] = []  # the ON conditions besides the bucket columns: INNER, so a filter
+    for (sides, _), d in zip(links, decisions):
+        assert d is not None
+        keys = {(a.lower(), b.lower()) for a, b in d.keys}
+        for c in split_conjuncts(sides.on):
+            pair = _equality_columns(c, tables[d.chain_left], sides.right)
+            if pair is None or (pair[0].lower(), pair[1].lower()) not in keys:
+                extra.append(c)
+    view = _view_name("colocate")
+    _rewrite_chain(select, tables, len(links), view, extra)
+    group = decisions[0].group if decisions[0] is not None else None
+    assert group is not None
+    links_of = [(d.chain_left, d.keys) for d in decisions if d is not None]
+    joined = colocate_join.build_chain(
+        spark, group, [scanned[id(t.node)] for t in tables], links_of, _view_columns(select)
+    )
+    joined.createOrReplaceTempView(view)
+    plan.views[view] = " JOIN ".join(f"{t.meta.db}.{t.meta.name}" for t in tables)
+
+
+def _rewrite_chain(select: exp.Select, tables: Sequence[TableRef], count: int, view: str, extra) -> None:
+    """Replace ``FROM t0 JOIN t1 ... JOIN tn`` (the first `count` joins) by ``FROM <view>
+    __colocated``, keeping the joins after them, and point the column references at the view's
+    columns (as `_rewrite_colocated` does for two tables)."""
+
+    def target(j: int, i: int) -> exp.Column:
+        return exp.column(colocate_join.chain_column(j, i), table=_COLOCATED_ALIAS)
+
+    def of(ref: TableRef) -> list[str]:
+        return [q.lower() for q in _qualifiers(ref.node)]
+
+    def find(col: exp.Column) -> tuple[int, int] | None:
+        found = [
+            (j, i)
+            for j, ref in enumerate(tables)
+            if not col.table or col.table.lower() in of(ref)
+            for i, c in enumerate(ref.meta.definition.columns)
+            if c.name.lower() == col.name.lower()
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def expand(positions) -> list[exp.Expr]:
+        return [
+            exp.alias_(target(j, i), c.name, quoted=True)
+            for j in positions
+            for i, c in enumerate(tables[j].meta.definition.columns)
+        ]
+
+    rest = list(select.args.get("joins") or [])[count:]
+    expressions: list[exp.Expr] = []
+    for e in select.expressions:
+        if isinstance(e, exp.Star):
+            expressions.extend(expand(range(len(tables))))
+            expressions.extend(exp.Column(this=exp.Star(), table=exp.to_identifier(j.this.alias_or_name)) for j in rest)
+        elif isinstance(e, exp.Column) and isinstance(e.this, exp.Star):
+            mine = [j for j, ref in enumerate(tables) if e.table.lower() in of(ref)]
+            expressions.extend(expand(mine) if mine else [e])
+        elif isinstance(e, exp.Column):
+            expressions.append(exp.alias_(e, e.name, quoted=True))
+        else:
+            expressions.append(e)
+    select.set("expressions", expressions)
+    select.set("joins", rest or None)
+    if extra:
+        where = select.args.get("where")
+        select.set("where", exp.Where(this=exp.and_(*(extra + ([where.this] if where is not None else [])))))
+    for col in list(select.find_all(exp.Column)):
+        if col.find_ancestor(exp.Select) is not select or isinstance(col.this, exp.Star):
+            continue
+        found = find(col)
+        if found is not None:
+            col.replace(target(*found))
+    select.args["from_"].set(
+        "this", exp.Table(this=exp.to_identifier(view), alias=exp.TableAlias(this=exp.to_identifier(_COLOCATED_ALIAS)))
+    )
 
 
 def _view_columns(select: exp.Expr) -> set[str]:
