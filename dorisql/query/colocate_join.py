@@ -17,6 +17,11 @@ join of the two tables is the union over b of the joins of their bucket-b files.
 
 Result columns are positional (``__l0``, ``__l1``, ... for the left table, ``__r0``, ... for the
 right); the planner points the query's column references at them.
+
+A chain ``FROM t0 JOIN t1 ON ... JOIN t2 ON ...`` of INNER joins, each joining its table to an
+earlier one of the chain on all the bucket columns, is joined the same way (`build_chain`): every
+table's bucket b holds the rows whose bucket columns hash to b, so the chain's rows of bucket b
+are the joins of the bucket-b files of all of them. Its columns are ``__c<table>_<column>``.
 """
 
 from __future__ import annotations
@@ -36,7 +41,16 @@ from dorisql.tablets.merge import key_model
 from dorisql.tablets.read import TableScan
 from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
 
-__all__ = ["ColocationContext", "Decision", "decide", "build", "JOIN_TYPES", "column_name"]
+__all__ = [
+    "ColocationContext",
+    "Decision",
+    "decide",
+    "build",
+    "build_chain",
+    "JOIN_TYPES",
+    "column_name",
+    "chain_column",
+]
 
 #: SQL join kinds (as JoinSides.kind spells them) -> pyarrow join types.
 JOIN_TYPES = {
@@ -79,10 +93,18 @@ class Decision:
     #: the other ON conditions of an OUTER/SEMI/ANTI join, evaluated in each bucket's task
     #: (dorisql.query.residual tree); an INNER join's are a filter after the join, in Spark
     residual: tuple | None = None
+    #: in a chain of more than two tables: the position in the chain of the earlier table this
+    #: join's table is joined to (`keys` pair its columns with the joined table's); -1: two tables
+    chain_left: int = -1
 
 
 def column_name(side: str, index: int) -> str:
     return f"__{side}{index}"
+
+
+def chain_column(table: int, index: int) -> str:
+    """A chain's result column: column `index` of the chain's `table`-th table."""
+    return f"__c{table}_{index}"
 
 
 def decide(
@@ -391,4 +413,76 @@ def build(
 
     buckets = decision.group.buckets if decision.group is not None else 0
     ids = spark.range(0, buckets, 1, max(buckets, 1))
+    return ids.mapInArrow(join_bucket, out_struct)
+
+
+def build_chain(
+    spark,
+    group: ColocationGroup,
+    scans: Sequence[TableScan],
+    links: Sequence[tuple[int, tuple[tuple[str, str], ...]]],
+    columns: Collection[str] | None = None,
+):
+    """The rows of a chain of INNER joins ``t0 JOIN t1 ... JOIN tn`` of one stable group, joined
+    bucket by bucket: `scans` are the tables' pruned scans in chain order, `links[j - 1]` says
+    which earlier table tj joins and on which (earlier column, tj column) bucket-column pairs.
+    Columns ``__c<j>_<i>``; `columns`: those the query reads (None: all)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from pyspark.sql.types import StructField, StructType
+
+    sides, fields = [], []
+    for j, scan in enumerate(scans):
+        stored = {f.name.lower(): f.dataType for f in scan.frame.schema.fields}
+        fields.append(
+            [
+                StructField(chain_column(j, i), stored[c.name.lower()], True)
+                for i, c in enumerate(scan.meta.definition.columns)
+            ]
+        )
+        sides.append(side_of(scan.meta, scan.files, scan.deletes))
+    out_fields = [f for per_table in fields for f in per_table]
+    if columns is not None:
+        wanted = {c.lower() for c in columns}
+        out_fields = [f for f in out_fields if f.name.lower() in wanted] or out_fields[:1]
+    out_struct = StructType(out_fields)
+    out_schema = to_arrow_schema(out_struct)
+    out_names = set(out_schema.names)
+
+    def position(j: int, name: str) -> int:
+        return [c.lower() for c in sides[j].columns].index(name.lower())
+
+    # the key columns each table is joined by (as the earlier or the later table of a link)
+    needed: list[set[int]] = [set() for _ in scans]
+    pairs = []
+    for j, (earlier, keys) in enumerate(links, start=1):
+        left_idx = [position(earlier, a) for a, _ in keys]
+        right_idx = [position(j, b) for _, b in keys]
+        needed[earlier].update(left_idx)
+        needed[j].update(right_idx)
+        pairs.append(([chain_column(earlier, i) for i in left_idx], [chain_column(j, i) for i in right_idx]))
+    projections = []
+    for j, side in enumerate(sides):
+        indices = _read_indices(side, [*needed[j], *(i for i, f in enumerate(fields[j]) if f.name in out_names)])
+        projections.append((indices, to_arrow_schema(StructType([fields[j][i] for i in indices]))))
+
+    def join_bucket(batches):
+        for batch in batches:
+            for bucket in batch.column(0).to_pylist():
+                joined = None
+                for j, side in enumerate(sides):
+                    t = _read(side, bucket, *projections[j])
+                    if t.num_rows == 0:  # an INNER chain with an empty table is empty
+                        joined = None
+                        break
+                    if joined is None:
+                        joined = t
+                    else:
+                        lkeys, rkeys = pairs[j - 1]
+                        joined = joined.join(
+                            t, keys=lkeys, right_keys=rkeys, join_type="inner", coalesce_keys=False, use_threads=False
+                        )
+                if joined is not None and joined.num_rows:
+                    yield from joined.select(out_schema.names).cast(out_schema).to_batches()
+
+    ids = spark.range(0, group.buckets, 1, max(group.buckets, 1))
     return ids.mapInArrow(join_bucket, out_struct)

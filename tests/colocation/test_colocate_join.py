@@ -244,9 +244,15 @@ def test_explain_names_why_a_join_is_not_colocated(engine):
         "colocate: false, reason: Inconsistent distribution of table and queries "
         "(other join conditions of a LEFT JOIN: ABS(ea.v) > eb.v: abs is not evaluated within a bucket)"
     )
-    assert reason(f"SELECT * FROM ea JOIN eb ON {on} JOIN ec ON ea.k_int = ec.k_int") == (
-        "colocate: false, reason: only a FROM of two tables is planned colocated (this FROM joins 3 inputs)"
-    )
+    # a chain: its first join colocated, the third table (another group) joined by Spark after it
+    plan = [
+        r[0].strip()
+        for r in run(engine, f"EXPLAIN SELECT * FROM ea JOIN eb ON {on} JOIN ec ON ea.k_int = ec.k_int").rows
+    ]
+    assert [line for line in plan if line.startswith("colocate:")] == [
+        "colocate: true, group: d.eg",
+        "colocate: false, reason: Tables are not in the same group",
+    ]
     run(engine, "ADMIN SET COLOCATION GROUP eg UNSTABLE")
     assert reason(f"SELECT * FROM ea JOIN eb ON {on}") == "colocate: false, reason: Colocate group is not stable"
     run(engine, "ADMIN SET COLOCATION GROUP eg STABLE")
@@ -258,3 +264,57 @@ def test_explain_names_why_a_join_is_not_colocated(engine):
         )
     finally:
         run(engine, 'ADMIN SET FRONTEND CONFIG ("disable_colocate_join" = "false")')
+
+
+def test_colocated_chains_of_three_and_five_tables(engine):
+    """A chain of INNER joins of one group's tables, each on all the bucket columns with an
+    earlier table, is colocated join by join (EXPLAIN: `colocate: true` per join); its rows are
+    the ordinary join's. A join that breaks the chain (not on the bucket columns) and every join
+    after it run in Spark on top of the colocated prefix; an OUTER join is not chained."""
+    group = 'PROPERTIES ("colocate_with" = "chain_g")'
+    models = [
+        ("c1", "v INT NULL", "DUPLICATE KEY(k_int)"),
+        ("c2", "v INT NULL", f"UNIQUE KEY({', '.join(KEYS)})"),
+        ("c3", "v BIGINT SUM NULL", f"AGGREGATE KEY({', '.join(KEYS)})"),
+        ("c4", "v INT NULL", "DUPLICATE KEY(k_int)"),
+        ("c5", "v INT NULL", f"UNIQUE KEY({', '.join(KEYS)})"),
+    ]
+    for j, (name, value, keys) in enumerate(models):
+        run(engine, f"CREATE TABLE {name} ({KEY_COLUMNS}, {value}) {keys} {DIST} {group}")
+        for seed in (10 + j, 20 + j):
+            rows = BASE_RIGHT1 + drawn_rows(seed, 16) if seed < 20 else BASE_RIGHT2 + drawn_rows(seed, 16)
+            run(engine, f"INSERT INTO {name} VALUES {values([(*k, v) for k, v in rows])}")
+
+    def on(a, b):
+        return " AND ".join(f"{a}.{k} = {b}.{k}" for k in KEYS)
+
+    three = (
+        f"SELECT c1.k_int, c1.v, c2.v AS v2, c3.v AS v3 FROM c1 JOIN c2 ON {on('c1', 'c2')} JOIN c3 ON {on('c2', 'c3')}"
+    )
+    five = (
+        f"SELECT * FROM c1 JOIN c2 ON {on('c1', 'c2')} JOIN c3 ON {on('c1', 'c3')} AND c3.v > c1.v "
+        f"JOIN c4 ON {on('c4', 'c2')} INNER JOIN c5 ON {on('c3', 'c5')}"
+    )
+    counted = (
+        f"SELECT c1.k_str, count(*) AS n, sum(c4.v) AS s FROM c1 JOIN c2 ON {on('c1', 'c2')} "
+        f"JOIN c4 ON {on('c2', 'c4')} GROUP BY c1.k_str"
+    )
+    broken = (
+        f"SELECT c1.k_int, c2.v, c3.v AS v3, c4.v AS v4 FROM c1 JOIN c2 ON {on('c1', 'c2')} "
+        f"JOIN c3 ON c3.k_int = c2.k_int JOIN c4 ON {on('c1', 'c4')}"
+    )
+    outer = f"SELECT * FROM c1 LEFT JOIN c2 ON {on('c1', 'c2')} JOIN c3 ON {on('c1', 'c3')}"
+
+    def lines(sql):
+        return [r[0].strip() for r in run(engine, "EXPLAIN " + sql).rows if r[0].strip().startswith("colocate:")]
+
+    assert lines(three) == ["colocate: true, group: d.chain_g"] * 2
+    assert lines(five) == ["colocate: true, group: d.chain_g"] * 4
+    assert lines(broken) == [
+        "colocate: true, group: d.chain_g",
+        "colocate: false, reason: Inconsistent distribution of table and queries",
+        "colocate: false, reason: a join before it in this FROM is not colocated",
+    ]
+    assert lines(outer)[0] == "colocate: false, reason: LEFT JOIN in a FROM of more than two inputs"
+    same_as_ordinary(engine, [three, five, counted, broken, outer], explained={three, five, counted})
+    assert run(engine, five).rows  # the chain finds rows: the comparison is not of two empty results
