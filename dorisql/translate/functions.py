@@ -34,7 +34,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
 
-from dorisql.errors import AnalysisError, InvalidValueError
+from dorisql.errors import AnalysisError, InvalidValueError, NotSupportedError
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import call_name, replace_node
 
@@ -188,6 +188,7 @@ def translate_functions(tree: exp.Expr) -> exp.Expr:
     - the calls whose result can be far larger than their arguments are bounded (`_bound_sizes`);
     - division by zero, failed casts and invalid dates give NULL, as in Doris (`_null_semantics`).
     """
+    _doris_only_functions(tree)
     _null_semantics(tree)
     for node in checked(list(tree.find_all(exp.Func))):
         if is_table_position(node):
@@ -212,6 +213,148 @@ def translate_functions(tree: exp.Expr) -> exp.Expr:
             replace_node(node, exp.UnixToStr(this=node.this, format=node.args["format"]))
     _bound_sizes(tree)
     return tree
+
+
+# --------------------------------------------------------------------------- Doris's own functions
+
+#: Doris functions Spark lacks, by (name, number of arguments): their Spark SQL, over
+#: ``__dorisql_arg0`` ... (docs/compatibility.md, "Functions"). Each computes Doris's documented
+#: result exactly; a function Spark cannot compute exactly is not here.
+_DORIS_ONLY: dict[tuple[str, int], str] = {
+    # math
+    ("bitand", 2): "__dorisql_arg0 & __dorisql_arg1",
+    ("bitor", 2): "__dorisql_arg0 | __dorisql_arg1",
+    ("bitxor", 2): "__dorisql_arg0 ^ __dorisql_arg1",
+    ("bitnot", 1): "~__dorisql_arg0",
+    ("bit_shift_left", 2): "shiftleft(CAST(__dorisql_arg0 AS BIGINT), __dorisql_arg1)",
+    # Doris shifts the BIGINT's bits, sign bit included: bit_shift_right(-1, 1) = 2^63 - 1
+    ("bit_shift_right", 2): "shiftrightunsigned(CAST(__dorisql_arg0 AS BIGINT), __dorisql_arg1)",
+    ("fmod", 2): "try_mod(CAST(__dorisql_arg0 AS DOUBLE), CAST(__dorisql_arg1 AS DOUBLE))",
+    ("round_bankers", 1): "bround(__dorisql_arg0)",
+    ("round_bankers", 2): "bround(__dorisql_arg0, __dorisql_arg1)",
+    # string
+    ("append_trailing_char_if_absent", 2): (
+        "CASE WHEN char_length(__dorisql_arg1) <> 1 THEN NULL WHEN endswith(__dorisql_arg0, __dorisql_arg1) "
+        "THEN __dorisql_arg0 ELSE concat(__dorisql_arg0, __dorisql_arg1) END"
+    ),
+    ("mask_first_n", 1): "mask(__dorisql_arg0)",
+    ("mask_first_n", 2): (
+        "concat(mask(left(__dorisql_arg0, __dorisql_arg1)), substring(__dorisql_arg0, greatest(__dorisql_arg1, 0) + 1))"
+    ),
+    ("mask_last_n", 1): "mask(__dorisql_arg0)",
+    ("mask_last_n", 2): (
+        "concat(left(__dorisql_arg0, greatest(char_length(__dorisql_arg0) - greatest(__dorisql_arg1, 0), 0)), "
+        "mask(right(__dorisql_arg0, __dorisql_arg1)))"
+    ),
+    ("mid", 2): "substring(__dorisql_arg0, __dorisql_arg1)",
+    ("mid", 3): "substring(__dorisql_arg0, __dorisql_arg1, __dorisql_arg2)",
+    ("money_format", 1): "format_number(CAST(__dorisql_arg0 AS DECIMAL(38, 9)), 2)",
+    ("not_null_or_empty", 1): "coalesce(__dorisql_arg0 <> '', false)",
+    ("null_or_empty", 1): "coalesce(__dorisql_arg0 = '', true)",
+    ("regexp_extract_or_null", 3): (
+        "IF(regexp_instr(__dorisql_arg0, __dorisql_arg1) > 0, "
+        "regexp_extract(__dorisql_arg0, __dorisql_arg1, __dorisql_arg2), NULL)"
+    ),
+    ("split_by_regexp", 2): "split(__dorisql_arg0, __dorisql_arg1)",
+    ("strcmp", 2): (
+        "CASE WHEN __dorisql_arg0 < __dorisql_arg1 THEN -1 WHEN __dorisql_arg0 > __dorisql_arg1 THEN 1 "
+        "WHEN __dorisql_arg0 = __dorisql_arg1 THEN 0 END"
+    ),
+    ("strleft", 2): "left(__dorisql_arg0, __dorisql_arg1)",
+    ("strright", 2): "right(__dorisql_arg0, __dorisql_arg1)",
+    ("trim_in", 1): "trim(__dorisql_arg0)",
+    ("trim_in", 2): "trim(BOTH __dorisql_arg1 FROM __dorisql_arg0)",
+    # date and time
+    # Doris's day numbers (MySQL's): TO_DAYS('1970-01-01') is 719528
+    ("from_days", 1): "date_add(DATE'1970-01-01', CAST(__dorisql_arg0 - 719528 AS INT))",
+    ("from_second", 1): "timestamp_seconds(__dorisql_arg0)",
+    ("makedate", 2): (
+        "IF(__dorisql_arg1 > 0, date_add(make_date(__dorisql_arg0, 1, 1), CAST(__dorisql_arg1 - 1 AS INT)), NULL)"
+    ),
+    ("microsecond", 1): "CAST(date_format(TRY_CAST(__dorisql_arg0 AS TIMESTAMP), 'SSSSSS') AS INT)",
+    ("microseconds_add", 2): "timestampadd(MICROSECOND, __dorisql_arg1, __dorisql_arg0)",
+    ("to_monday", 1): "CAST(date_trunc('WEEK', TRY_CAST(__dorisql_arg0 AS DATE)) AS DATE)",
+    # <unit>s_diff(end, start): whole units from start to end
+    **{
+        (f"{unit.lower()}s_diff", 2): f"timestampdiff({unit}, __dorisql_arg1, __dorisql_arg0)"
+        for unit in ("YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND")
+    },
+    # JSON: the value at a path, typed as the function says (NULL if it is not one)
+    **{
+        (name, 2): f"TRY_CAST(get_json_object(__dorisql_arg0, __dorisql_arg1) AS {spark_type})"
+        for names, spark_type in (
+            (("get_json_int", "json_extract_int"), "INT"),
+            (("get_json_bigint", "json_extract_bigint"), "BIGINT"),
+            (("get_json_double", "json_extract_double"), "DOUBLE"),
+            (("json_extract_bool",), "BOOLEAN"),
+        )
+        for name in names
+    },
+    ("get_json_string", 2): "get_json_object(__dorisql_arg0, __dorisql_arg1)",
+    ("json_extract_string", 2): "get_json_object(__dorisql_arg0, __dorisql_arg1)",
+    ("json_valid", 1): "IF(__dorisql_arg0 IS NULL, NULL, IF(try_parse_json(__dorisql_arg0) IS NULL, 0, 1))",
+}
+
+#: One value as JSON text (what to_json writes for it inside a struct): Doris's JSON of a value.
+#: (Doris writes a DATETIME in JSON as text without the T; NULL members are kept.)
+_TO_JSON_OPTIONS = "map('ignoreNullFields', 'false', 'timestampFormat', 'yyyy-MM-dd HH:mm:ss')"
+_JSON_VALUE = (
+    f"regexp_extract(to_json(named_struct('v', __dorisql_arg0), {_TO_JSON_OPTIONS}), '^[{{]\"v\":(.*)[}}]$', 1)"
+)
+_DORIS_ONLY[("json_quote", 1)] = _JSON_VALUE
+
+
+def _inside_json_call(node: exp.Expr) -> bool:
+    """Whether `node` is an argument of a (not yet rewritten) json_object or json_array."""
+    parent = node.parent.parent if isinstance(node.parent, exp.JSONKeyValue) else node.parent
+    return isinstance(parent, exp.JSONObject) or (
+        isinstance(parent, exp.Anonymous) and call_name(parent) == "json_array"
+    )
+
+
+def _doris_only_functions(tree: exp.Expr) -> None:
+    """Rewrite, in place, the calls of `_DORIS_ONLY`, ``json_object`` and ``json_array`` into
+    Spark SQL; innermost first, so that an argument a template repeats is already Spark's.
+
+    ``json_object('k', v, ...)`` is ``to_json(named_struct('k', v, ...))`` (its keys must be
+    string literals: a struct's field names); ``json_array(a, ...)`` joins each value's JSON text
+    (what to_json writes for it), so values of different types keep theirs. A json_object or
+    json_array inside another is embedded as JSON (``parse_json``), not as a quoted string."""
+    for node in checked(reversed(list(tree.find_all(exp.Func, bfs=False)))):
+        if is_table_position(node):
+            continue
+        name = call_name(node)
+        built: exp.Expr | None = None
+        if isinstance(node, exp.JSONObject) and name == "json_object":
+            pairs = [(kv.this, kv.expression) for kv in node.expressions if isinstance(kv, exp.JSONKeyValue)]
+            if len(pairs) != len(node.expressions) or not all(
+                isinstance(k, exp.Literal) and k.is_string for k, _ in pairs
+            ):
+                raise NotSupportedError("json_object with a key that is not a string literal")
+            fields: list[exp.Expr] = [e for pair in pairs for e in pair]
+            struct = exp.Anonymous(this="NAMED_STRUCT", expressions=fields)
+            built = exp.Anonymous(this="TO_JSON", expressions=[struct, _template(_TO_JSON_OPTIONS)])
+        elif isinstance(node, exp.Anonymous) and name == "json_array":
+            members = []
+            for item in node.expressions:
+                member = _template(_JSON_VALUE)
+                _fill(member, {"__dorisql_arg0": item})
+                members.append(member)
+            joined = exp.Anonymous(
+                this="ARRAY_JOIN",
+                expressions=[exp.Anonymous(this="ARRAY", expressions=members), exp.Literal.string(",")],
+            )
+            built = exp.Anonymous(this="FORMAT_STRING", expressions=[exp.Literal.string("[%s]"), joined])
+        elif name is not None and isinstance(node, exp.Anonymous):
+            sql = _DORIS_ONLY.get((name, len(node.expressions)))
+            if sql is not None:
+                built = _template(sql)
+                _fill(built, {f"__dorisql_arg{i}": a for i, a in enumerate(node.expressions)})
+        if built is None:
+            continue
+        if name in ("json_object", "json_array") and _inside_json_call(node):
+            built = exp.Anonymous(this="PARSE_JSON", expressions=[built])
+        replace_node(node, built)
 
 
 # --------------------------------------------------------------------------- NULL, not an error
