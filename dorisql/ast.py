@@ -420,6 +420,15 @@ class RenameColumn:
 
 
 @dataclass(frozen=True)
+class ReorderColumns:
+    """ORDER BY (c1, c2, ...) [FROM rollup]: the table's columns in a new order."""
+
+    columns: tuple[str, ...]
+    rollup: str | None = None
+    properties: Properties = ()
+
+
+@dataclass(frozen=True)
 class ModifyTableComment:
     """MODIFY COMMENT '...'."""
 
@@ -435,7 +444,9 @@ class ModifyPartition:
     all: bool = False
 
 
-SchemaChange = AddColumns | DropColumn | ModifyColumn | ModifyColumnComment | RenameColumn | ModifyTableComment
+SchemaChange = (
+    AddColumns | DropColumn | ModifyColumn | ModifyColumnComment | RenameColumn | ModifyTableComment | ReorderColumns
+)
 
 AlterAction = (
     AddPartition

@@ -271,6 +271,8 @@ def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, parti
 
     if isinstance(action, ast.ModifyTableComment):
         return dataclasses.replace(definition, comment=action.comment)
+    if isinstance(action, ast.ReorderColumns):
+        return _rebuild(definition, _reorder(columns, action.columns), keys)
     raise TypeError(f"not a schema change: {type(action).__name__}")
 
 
@@ -352,6 +354,23 @@ def _move(columns: list[ast.ColumnDef], at: int, column: ast.ColumnDef, position
             raise AnalysisError(f"Column[{position.after}] modify position is invalid")
     del out[at]
     out.insert(0 if position.after is None else _find(out, position.after) + 1, column)
+    return out
+
+
+def _reorder(columns: list[ast.ColumnDef], names: tuple[str, ...]) -> list[ast.ColumnDef]:
+    """SchemaChangeHandler.processReorderColumn: every column named once, in the new order."""
+    out: list[ast.ColumnDef] = []
+    seen: set[str] = set()
+    for name in names:
+        at = _find(columns, name)
+        if at < 0:
+            raise AnalysisError(f"Column[{name}] not exists")
+        out.append(columns[at])
+        if name.lower() in seen:
+            raise AnalysisError(f"Reduplicative column[{name}]")
+        seen.add(name.lower())
+    if len(out) != len(columns):
+        raise AnalysisError("Reorder stmt should contains all columns")
     return out
 
 

@@ -400,7 +400,9 @@ def _position_sql(p: ast.ColumnPosition | None) -> str:
 
 
 def _schema_change_sql(a) -> str:
-    props = a.properties if isinstance(a, (ast.AddColumns, ast.DropColumn, ast.ModifyColumn)) else ()
+    props = (
+        a.properties if isinstance(a, (ast.AddColumns, ast.DropColumn, ast.ModifyColumn, ast.ReorderColumns)) else ()
+    )
     return _schema_change_clause(a) + (" PROPERTIES " + properties_sql(props) if props else "")
 
 
@@ -420,6 +422,8 @@ def _schema_change_clause(a) -> str:
         return f"RENAME COLUMN {quote_name(a.old_name)} {quote_name(a.new_name)}"
     if isinstance(a, ast.ModifyTableComment):
         return "MODIFY COMMENT " + quote_string(a.comment)
+    if isinstance(a, ast.ReorderColumns):
+        return f"ORDER BY ({_names(a.columns)})" + (f" FROM {quote_name(a.rollup)}" if a.rollup else "")
     if isinstance(a, ast.ModifyPartition):
         target = (
             "(*)"

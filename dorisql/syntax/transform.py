@@ -604,6 +604,10 @@ class ToAst(Transformer):
     def rename_column(self, c):
         return ast.RenameColumn(c[0], c[1])
 
+    def reorder_columns(self, c):
+        names, rollup, props = c
+        return ast.ReorderColumns(tuple(names), rollup=rollup, properties=props or ())
+
     def modify_table_comment(self, c):
         return ast.ModifyTableComment(unquote(c[0].value))
 

@@ -229,3 +229,17 @@ def test_modify_column_positions():
     )
     moved = alter(d, "MODIFY COLUMN siteid INT KEY DEFAULT '10' AFTER username")
     assert names(moved) == ["citycode", "username", "siteid", "pv"]
+
+
+def test_order_by_reorders_every_column_keys_first():
+    d = table(DUP3)
+    reordered = alter(d, "ORDER BY (siteid, citycode, username, pv)")
+    assert names(reordered) == ["siteid", "citycode", "username", "pv"]
+    assert reordered.keys.columns == ("siteid", "citycode", "username")
+    assert parse_one(to_sql(parse_one("ALTER TABLE t ORDER BY (a, b)"))) == parse_one("ALTER TABLE t ORDER BY (a, b)")
+    refused(
+        d, "ORDER BY (siteid, pv, username, citycode)", "Invalid column order. value should be after key. index[d3]"
+    )
+    refused(d, "ORDER BY (siteid, citycode, username)", "Reorder stmt should contains all columns")
+    refused(d, "ORDER BY (siteid, citycode, siteid, pv)", "Reduplicative column[siteid]")
+    refused(d, "ORDER BY (siteid, citycode, nope, pv)", "Column[nope] not exists")

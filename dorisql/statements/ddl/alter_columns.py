@@ -43,6 +43,7 @@ SCHEMA_CHANGES = (
     ast.ModifyColumnComment,
     ast.RenameColumn,
     ast.ModifyTableComment,
+    ast.ReorderColumns,
 )
 _COMMENT_ONLY = (ast.ModifyColumnComment, ast.ModifyTableComment)
 

@@ -307,7 +307,7 @@ def alter_table(session: Session, stmt: ast.AlterTable) -> Result:
 
 #: The column changes Doris refuses while the table has temporary partitions (comments and
 #: renames are handled elsewhere in Doris, without that check).
-_NOT_WITH_TEMP_PARTITIONS = (ast.AddColumns, ast.DropColumn, ast.ModifyColumn)
+_NOT_WITH_TEMP_PARTITIONS = (ast.AddColumns, ast.DropColumn, ast.ModifyColumn, ast.ReorderColumns)
 
 #: Doris's AlterOpType of each ALTER TABLE clause that is not a schema change.
 _OP_TYPES = {
