@@ -21,7 +21,6 @@ from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import header_text, parse_query
 from dorisql.translate.functions import check_functions, translate_functions
 from dorisql.translate.temporal import translate_casts
-from dorisql.translate.temporal import translate_casts
 
 __all__ = ["expression_over_columns", "expression_spark_sql", "name_columns"]
 
@@ -44,7 +43,6 @@ def expression_spark_sql(text: str, rewrite: Callable[[exp.Expr], exp.Expr] | No
         item = select.expressions[0]
         item.replace(rewrite(item.copy()))
     translate_functions(select)
-    translate_casts(select)
     translate_casts(select)
     return select.expressions[0].sql(dialect="spark", comments=False)
 
