@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dorisql import ast, table_properties
 from dorisql.analysis.checks import check_partition_distribution
 from dorisql.bucketing import auto_buckets as auto
-from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta
+from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta, partition_named
 from dorisql.catalog.recycle_entries import files_by_partition, partition_entries
 from dorisql.errors import AnalysisError, DorisqlError
 from dorisql.partitioning import auto_partitions, dynamic, keys, temporary
@@ -150,10 +150,10 @@ def drop_temp_partition(session: Session, meta: TableMeta, action: ast.DropParti
             return meta
         # Doris ErrorCode.ERR_DROP_PARTITION_NON_EXISTENT
         raise AnalysisError(f"Error in list of partitions to {action.name}")
-    wanted = action.name.lower()
 
     def drop(current: TableMeta) -> TableMeta:
-        gone = [p for p in current.temp_partitions if p.name.lower() == wanted]
+        wanted = _exact_names(current.temp_partitions, [action.name])
+        gone = [p for p in current.temp_partitions if p.name in wanted]
         if not gone:
             return current
         return dataclasses.replace(current, temp_partitions=tuple(p for p in current.temp_partitions if p not in gone))
@@ -231,20 +231,19 @@ def drop_partitions(
     PARTITION, scheduler pass or trash pass on the table finishes the removal
     (``finish_pending_drops``); the bin entry already lists those files."""
 
-    wanted = {n.lower() for n in names}
+    names = list(names)
     location = meta_dir(session.warehouse, meta)
     dropping: list[str] = []
 
     def drop(current: TableMeta) -> TableMeta:
-        dropping[:] = [current.partition_key(p) for p in current.partitions if p.name.lower() in wanted]
+        wanted = _exact_names(current.partitions, names)
+        dropping[:] = [current.partition_key(p) for p in current.partitions if p.name in wanted]
         if not dropping:
             return current
         # The intent goes to disk before the catalog commit that makes it true (idempotent:
         # a retry adds the same names again; recovery only removes names the catalog lacks).
         _write_pending_drops(location, dropping)
-        return dataclasses.replace(
-            current, partitions=tuple(p for p in current.partitions if p.name.lower() not in wanted)
-        )
+        return dataclasses.replace(current, partitions=tuple(p for p in current.partitions if p.name not in wanted))
 
     with table_lock(str(location)):
         check_log_reached(session.warehouse, meta)  # a lost commit: refuse before changing anything
@@ -348,6 +347,14 @@ def finish_pending_drops(session: Session, meta: TableMeta) -> list[str]:
         return _finish_pending_drops_locked(session, meta, location)
 
 
+def _exact_names(partitions: tuple[PartitionMeta, ...], names: Iterable[str]) -> set[str]:
+    """The exact names of the partitions `names` denote (catalog.model.partition_named): pXXX3
+    and pxxx3 are two partitions (Doris's AUTO LIST makes both), so comparing lowered names would
+    drop, truncate or bump both for either."""
+    found = (partition_named(partitions, n) for n in names)
+    return {p.name for p in found if p is not None}
+
+
 def bump_versions(
     session: Session,
     meta: TableMeta,
@@ -359,13 +366,14 @@ def bump_versions(
     """Record that a load or truncate changed these partitions (VisibleVersion + 1, and its time),
     and the Delta version it committed (TableMeta.known_delta_version). `temporary`: the names
     are temporary partitions."""
-    touched = {n.lower() for n in names}
+    names = list(names)
     now = session.now()
 
     def bumped(partitions):
+        touched = _exact_names(partitions, names)
         return tuple(
             dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
-            if p.name.lower() in touched
+            if p.name in touched
             else p
             for p in partitions
         )
