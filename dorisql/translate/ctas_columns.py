@@ -4,7 +4,8 @@ Pure logic (no Spark): the engine hands over the query's Spark schema as ``jsonV
 
 CTAS follows Doris's CreateTableCommand (Nereids, 2.1+):
 - the first column, if a string, is VARCHAR(65533) (an OLAP table's first column cannot be STRING);
-- a column read straight from a table keeps that column's type and nullability;
+- a column read straight from a table keeps that column's type and nullability, and its DEFAULT
+  and COMMENT (InternalCatalog.createTableAsSelect; regression-test/data/ddl_p0/test_ctas.out);
 - any other string is VARCHAR(65533) (session variable use_max_length_of_varchar_in_ctas, on by
   default), a NULL literal is TINYINT, and every expression is nullable;
 - without DISTRIBUTED BY: HASH(first column) BUCKETS 10 (CreateTableInfo.validateCreateTableAsSelect);
@@ -77,13 +78,17 @@ def ctas_columns(
     columns = []
     for i, (name, spark) in enumerate(fields):
         origin = origins[i] if origins else None
+        default, comment = None, None
         if origin is not None:
             data_type, nullable = doris_types.canonical(origin.type), origin.nullable is not False
+            # InternalCatalog.createTableAsSelect: a column read as-is keeps its DEFAULT and COMMENT
+            # (nothing else: no key, aggregation, AUTO_INCREMENT, ON UPDATE or generation)
+            default, comment = origin.default, origin.comment
         else:
             data_type, nullable = doris_type(spark), True
         if i == 0 and data_type.name == "STRING":  # a first column cannot be STRING
             data_type = _VARCHAR_MAX
-        columns.append(ast.ColumnDef(name, data_type, nullable=nullable))
+        columns.append(ast.ColumnDef(name, data_type, nullable=nullable, default=default, comment=comment))
     return tuple(columns)
 
 

@@ -173,3 +173,24 @@ def test_ctas_killed_before_the_catalog_entry_leaves_no_table(engine, src):
     assert_consistent(engine)
     run(engine, sql)
     assert len(rows(engine, "SELECT * FROM crashed")) == 3
+
+
+def test_ctas_keeps_a_source_columns_default_and_comment(engine):
+    """InternalCatalog.createTableAsSelect: a column read as-is keeps its DEFAULT and COMMENT
+    (Doris's test_ctas.out: `test_default_timestamp` datetime NULL DEFAULT CURRENT_TIMESTAMP);
+    an expression gets neither. Loads into the new table then fill the defaults."""
+    run(
+        engine,
+        """CREATE TABLE dsrc (k INT, ts DATETIME DEFAULT CURRENT_TIMESTAMP COMMENT 'made at',
+        n INT DEFAULT "7" COMMENT 'seven') DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1;
+        INSERT INTO dsrc (k) VALUES (1)""",
+    )
+    run(engine, "CREATE TABLE dcopy AS SELECT k, ts AS made, n, n + 1 AS m FROM dsrc")
+    create = rows(engine, "SHOW CREATE TABLE dcopy")[0][1]
+    assert '`made` datetime NULL DEFAULT CURRENT_TIMESTAMP COMMENT "made at",' in create
+    assert '`n` int NULL DEFAULT "7" COMMENT "seven",' in create
+    (m_line,) = [line for line in create.splitlines() if line.startswith("  `m` ")]
+    assert "DEFAULT" not in m_line and "COMMENT" not in m_line  # an expression: neither
+    run(engine, "INSERT INTO dcopy (k) VALUES (2)")
+    ((k, made, n, m),) = rows(engine, "SELECT k, made, n, m FROM dcopy WHERE k = 2")
+    assert made is not None and n == 7 and m is None

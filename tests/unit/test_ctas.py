@@ -97,3 +97,19 @@ def test_update_needs_a_unique_table():
     dup = parse("CREATE TABLE t (k INT, v INT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")[0]
     with pytest.raises(AnalysisError, match=r"^Only unique table could be updated\.$"):
         update_query(_update("UPDATE t SET v = 1"), dup, "d")
+
+
+def test_columns_keep_a_source_columns_default_and_comment_only():
+    """InternalCatalog.createTableAsSelect: DEFAULT and COMMENT come with a column read as-is;
+    its aggregation, AUTO_INCREMENT, ON UPDATE and generation do not; an expression has none."""
+    now = ast.Literal("CURRENT_TIMESTAMP", kind="function")
+    ts = ast.ColumnDef(
+        "ts", ast.DataType("DATETIME"), agg_type="REPLACE", default=now, on_update="CURRENT_TIMESTAMP", comment="at"
+    )
+    g = ast.ColumnDef("g", ast.DataType("BIGINT"), generated="a + b", auto_increment=True)
+    cols = ctas_columns([("ts", "timestamp"), ("g", "long"), ("e", "integer")], [ts, g, None])
+    assert [(c.default, c.comment, c.agg_type, c.on_update, c.generated, c.auto_increment) for c in cols] == [
+        (now, "at", None, None, None, False),
+        (None, None, None, None, None, False),
+        (None, None, None, None, None, False),
+    ]
