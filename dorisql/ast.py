@@ -343,13 +343,22 @@ class RenamePartition:
 @dataclass(frozen=True)
 class UnsupportedAlter:
     """An ALTER TABLE clause that dorisql parses but does not implement (ADD (...) [TO rollup],
-    ADD/DROP ROLLUP, ENABLE FEATURE, MODIFY DISTRIBUTION/ENGINE):
+    ADD/DROP ROLLUP, ENABLE FEATURE, MODIFY ENGINE):
     dorisql.analysis.checks refuses it. `feature` is the name the error gives ("ALTER TABLE ... ADD
     COLUMN"); `text` is the clause as canonical source text (keywords upper case, whitespace
     normalised, comments dropped), which the generator writes back verbatim."""
 
     feature: str
     text: str
+
+
+@dataclass(frozen=True)
+class ModifyDistribution:
+    """MODIFY DISTRIBUTION [DISTRIBUTED BY HASH(cols) | RANDOM [BUCKETS n | AUTO]]: the bucket
+    count of partitions created from now on (Doris Env.modifyDefaultDistributionBucketNum).
+    `distribution` is None when the clause names none (Doris: nothing changes)."""
+
+    distribution: DistributedBy | None = None
 
 
 @dataclass(frozen=True)

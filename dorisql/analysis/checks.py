@@ -335,17 +335,54 @@ def check_partition_distribution(table: ast.CreateTable, dist: ast.DistributedBy
         if too_many:
             raise AnalysisError(too_many)
     if kind == "HASH" and [c.lower() for c in dist.columns] != [c.lower() for c in default.columns]:
-        cmap = _column_map(table)
+        raise _different_columns(table, dist, default)
 
-        def shown(names: tuple[str, ...]) -> str:
-            return (
-                "[" + ", ".join(_column_text(cmap[n.lower()]) if n.lower() in cmap else f"`{n}`" for n in names) + "]"
-            )
 
-        raise AnalysisError(
-            "Cannot assign hash distribution with different distribution cols. "
-            f"new is: {shown(dist.columns)} default is: {shown(default.columns)}"
-        )
+def _different_columns(table: ast.CreateTable, dist: ast.DistributedBy, default: ast.DistributedBy) -> AnalysisError:
+    """Doris's message for HASH columns that are not the table's (ADD PARTITION, MODIFY DISTRIBUTION)."""
+    cmap = _column_map(table)
+
+    def shown(names: tuple[str, ...]) -> str:
+        return "[" + ", ".join(_column_text(cmap[n.lower()]) if n.lower() in cmap else f"`{n}`" for n in names) + "]"
+
+    return AnalysisError(
+        "Cannot assign hash distribution with different distribution cols. "
+        f"new is: {shown(dist.columns)} default is: {shown(default.columns)}"
+    )
+
+
+def modify_distribution(
+    table: ast.CreateTable, dist: ast.DistributedBy | None, *, colocated: bool
+) -> ast.DistributedBy | None:
+    """ALTER TABLE ... MODIFY DISTRIBUTION: the table's distribution for partitions created from
+    now on (None: the clause names none, nothing changes). Only the bucket count (a number or
+    AUTO) may change.
+
+    Doris Env.modifyDefaultDistributionBucketNum, in its order and words: a colocated table (its
+    group fixes every partition's bucket count), an unpartitioned table (its one partition exists
+    already), the distribution type, the HASH columns, the bucket count.
+    """
+    if colocated:
+        raise AnalysisError("Cannot change default bucket number of colocate table.")
+    if table.partition is None:
+        raise AnalysisError("Only support change partitioned table's distribution.")
+    if dist is None:
+        return None
+    default = table.distribution or ast.DistributedBy("RANDOM", (), None, auto=True)
+    kind, default_kind = dist.kind.upper(), default.kind.upper()
+    if kind != default_kind:
+        raise AnalysisError("Cannot change distribution type when modify default distribution bucket num")
+    if kind == "HASH" and [c.lower() for c in dist.columns] != [c.lower() for c in default.columns]:
+        raise _different_columns(table, dist, default)
+    if dist.auto:
+        return dataclasses.replace(default, kind=default_kind, buckets=None, auto=True)
+    buckets = DEFAULT_BUCKET_NUM if dist.buckets is None else dist.buckets
+    if buckets <= 0:
+        raise AnalysisError("Cannot assign hash distribution buckets less than 1")  # Doris's words, RANDOM too
+    too_many = bucket_limit_error(buckets)
+    if too_many:  # refused now rather than by the next partition that would take it
+        raise AnalysisError(too_many)
+    return dataclasses.replace(default, kind=default_kind, buckets=buckets, auto=False)
 
 
 def with_auto_partition_column(stmt: ast.CreateTable) -> ast.CreateTable:

@@ -382,6 +382,8 @@ def _action_sql(a) -> str:
         return f"RENAME PARTITION {_partition_name(a.old_name)} {_partition_name(a.new_name)}"
     if isinstance(a, ast.UnsupportedAlter):
         return a.text
+    if isinstance(a, ast.ModifyDistribution):
+        return "MODIFY DISTRIBUTION" + (" " + distribution_sql(a.distribution) if a.distribution else "")
     return _schema_change_sql(a)
 
 

@@ -206,7 +206,6 @@ _UNSUPPORTED_ALTER = {
     ("ADD", "ROLLUP"): "ALTER TABLE ... ADD ROLLUP",
     ("DROP", "ROLLUP"): "ALTER TABLE ... DROP ROLLUP",
     ("ENABLE", "FEATURE"): "ALTER TABLE ... ENABLE FEATURE",
-    ("MODIFY", "DISTRIBUTION"): "ALTER TABLE ... MODIFY DISTRIBUTION",
     ("MODIFY", "ENGINE"): "ALTER TABLE ... MODIFY ENGINE",
 }
 
@@ -628,6 +627,9 @@ class ToAst(Transformer):
 
     def show_alter_column(self, c):
         return ast.ShowAlterTableColumn(db=c[0])
+
+    def modify_distribution(self, c):
+        return ast.ModifyDistribution(c[0])
 
     def unsupported_alter(self, c):
         words = []

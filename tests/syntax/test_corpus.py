@@ -152,7 +152,6 @@ def test_out_of_scope_features_are_named():
         "ALTER TABLE ... ADD ROLLUP",
         "ALTER TABLE ... DROP ROLLUP",
         "ALTER TABLE ... ENABLE FEATURE",
-        "ALTER TABLE ... MODIFY DISTRIBUTION",
         "ALTER TABLE ... MODIFY ENGINE",
     }
 

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 from dorisql import ast
-from dorisql.analysis.checks import normalize_create_table
+from dorisql.analysis.checks import modify_distribution, normalize_create_table
+from dorisql.catalog.colocation import colocate_name
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import (
     AlreadyExistsError,
@@ -318,6 +319,7 @@ _OP_TYPES = {
     ast.RenameTable: "RENAME",
     ast.RenamePartition: "RENAME",
     ast.SetProperties: "MODIFY_TABLE_PROPERTY",
+    ast.ModifyDistribution: "MODIFY_DISTRIBUTION",
 }
 
 
@@ -410,8 +412,28 @@ def _modify_partition(session: Session, meta: TableMeta, action: ast.ModifyParti
     return modify_partition(session, meta, action)
 
 
+def _modify_distribution(session: Session, meta: TableMeta, action: ast.ModifyDistribution) -> TableMeta:
+    """The distribution partitions created from now on take (ADD PARTITION without BUCKETS,
+    dynamic and AUTO partitions: bucket_counts.next_decision reads it); existing partitions keep
+    their buckets, so no file moves: one catalog change."""
+
+    def new_distribution(current: TableMeta) -> ast.DistributedBy | None:
+        colocated = colocate_name(current.definition) is not None
+        return modify_distribution(current.definition, action.distribution, colocated=colocated)
+
+    if new_distribution(meta) is None:  # Doris's checks raise before any write; None: nothing to change
+        return meta
+
+    def change(current: TableMeta) -> TableMeta:
+        definition = dataclasses.replace(current.definition, distribution=new_distribution(current))
+        return dataclasses.replace(current, definition=definition)
+
+    return session.catalog.update_table(meta.db, meta.name, change, table_id=meta.id)
+
+
 _ALTER: dict[type, Callable[[Session, TableMeta, Any], TableMeta]] = {
     ast.ModifyPartition: _modify_partition,
+    ast.ModifyDistribution: _modify_distribution,
     ast.AddPartition: _add_partition,
     ast.DropPartition: _drop_partition,
     ast.SetProperties: _set_properties,
