@@ -85,6 +85,15 @@ class NotSupportedError(DorisqlError):
         self.feature = feature
 
 
+class UnsupportedOperationError(NotSupportedError):
+    """A Doris operation dorisql does not do by design, in the words Doris refuses an operation
+    its deployment cannot do (DdlException("Unsupported operation"), e.g. in cloud mode)."""
+
+    def __init__(self, feature: str, reason: str, **kw):
+        DorisqlError.__init__(self, f"Unsupported operation: {feature} ({reason})", **kw)
+        self.feature = feature
+
+
 class CatalogError(DorisqlError):
     """Something is missing from, or already in, the catalog (database, table, partition)."""
 

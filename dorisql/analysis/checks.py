@@ -14,7 +14,7 @@ import re
 from dorisql import ast, table_properties
 from dorisql import types as doris_types
 from dorisql.bucketing.bucket_limits import bucket_limit_error
-from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.errors import AnalysisError, NotSupportedError, UnsupportedOperationError
 from dorisql.partitioning import auto_partitions as auto
 from dorisql.partitioning import keys as K
 from dorisql.partitioning.dynamic import validate_properties
@@ -277,8 +277,15 @@ def check_supported(stmt: ast.Statement) -> None:
                 raise AnalysisError("Non-auto partition table not support partition expr!")
     elif isinstance(stmt, ast.AlterTable):
         for action in stmt.actions:
+            if isinstance(action, ast.UnsupportedAlter) and action.feature in _ROLLUP_FEATURES:
+                raise UnsupportedOperationError(action.feature, _NO_ROLLUPS)
             if isinstance(action, ast.UnsupportedAlter):
                 raise NotSupportedError(action.feature)
+
+
+#: ALTER TABLE clauses of rollup indexes, which dorisql does not build (docs/compatibility.md).
+_ROLLUP_FEATURES = ("ALTER TABLE ... ADD ROLLUP", "ALTER TABLE ... DROP ROLLUP")
+_NO_ROLLUPS = "a Delta table has no rollup index; see docs/compatibility.md, Rollups"
 
 
 def check_alter_table(stmt: ast.AlterTable) -> None:
