@@ -300,6 +300,8 @@ class DropTable(Statement):
 class TruncateTable(Statement):
     table: TableName
     partitions: tuple[str, ...] = ()
+    #: Doris: the old partitions skip the recycle bin (and empty ones are left alone).
+    force: bool = False
 
 
 # ALTER TABLE actions ------------------------------------------------------------

@@ -20,11 +20,12 @@ def partition_entries(
     db_id: int,
     dropped_at: dt.datetime,
 ) -> list[RecycleBinEntry]:
-    """Bin entries for the partitions a table change dropped (in `before`, not in `after`), each
-    with the files its Delta partition value holds in the snapshot the drop removes."""
-    kept = {p.id for p in after.partitions}
+    """Bin entries for the partitions a table change dropped (in `before`, not in `after`;
+    temporary ones too, which a whole-table TRUNCATE recycles as Doris does), each with the files
+    its Delta partition value holds in the snapshot the drop removes."""
+    kept = {p.id for p in after.partitions + after.temp_partitions}
     entries = []
-    for p in before.partitions:
+    for p in before.partitions + before.temp_partitions:
         if p.id in kept:
             continue
         key = before.partition_key(p)

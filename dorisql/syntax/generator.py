@@ -345,6 +345,8 @@ def _(s: ast.TruncateTable) -> str:
     out = "TRUNCATE TABLE " + table_sql(s.table)
     if s.partitions:
         out += f" PARTITION ({_names(s.partitions)})"
+    if s.force:
+        out += " FORCE"
     return out
 
 

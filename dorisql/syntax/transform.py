@@ -544,7 +544,7 @@ class ToAst(Transformer):
         return ast.DropTable(c[1], if_exists=bool(c[0]), force=bool(c[2]))
 
     def truncate_table(self, c):
-        return ast.TruncateTable(c[0], partitions=c[1] or ())
+        return ast.TruncateTable(c[0], partitions=c[1] or (), force=bool(c[2]))
 
     def partition_spec(self, c):
         v = c[0]

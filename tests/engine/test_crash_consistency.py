@@ -153,7 +153,15 @@ STEPS = {
         None,
         (("p1",), SEEDED[:2]),
     ),
-    # TRUNCATE: Delta removes, then the catalog's version bump.
+    # TRUNCATE: intent file, catalog (new empty partitions, the old ones into the recycle bin),
+    # Delta removes, intent cleared.
+    "truncate/after-intent": Step(
+        "TRUNCATE TABLE t PARTITION (p1)",
+        "after:dorisql.statements.ddl.partitions:_write_pending_drops",
+        "TRUNCATE TABLE t PARTITION (p1)",
+        None,
+        (PARTS, SEEDED[2:]),
+    ),
     "truncate/before-delta": Step(
         "TRUNCATE TABLE t PARTITION (p1)",
         "before:dorisql.storage.delta:DeltaStore._commit_actions",
@@ -245,7 +253,7 @@ def _crash_and_recover(make_engine, spark, tmp_path, step: Step) -> None:
     assert_consistent(
         engine,
         allowed=(LEFTOVER, WARNING)
-        if step.statement.startswith("ALTER TABLE t DROP") or "REPLACE PARTITION" in step.statement
+        if step.statement.startswith(("ALTER TABLE t DROP", "TRUNCATE")) or "REPLACE PARTITION" in step.statement
         else (LEFTOVER,),
     )
 
@@ -272,6 +280,28 @@ def test_killed_statement_leaves_before_or_after(spark, tmp_path, make_engine, n
 @pytest.mark.parametrize("name", list(LOAD_STEPS))
 def test_killed_load_leaves_before_or_after(spark, tmp_path, make_engine, name):
     _crash_and_recover(make_engine, spark, tmp_path, LOAD_STEPS[name])
+
+
+def test_killed_truncate_keeps_the_old_rows_recoverable(spark, tmp_path, make_engine):
+    """Killed between TRUNCATE's catalog commit and its Delta removes: the truncated partition's
+    rows are already in the recycle bin entry, and RECOVER brings them back once the new, empty
+    partition is dropped (Doris's test_truncate_recover, after a crash)."""
+    warehouse = tmp_path / "wh"
+    setup = make_engine(warehouse, spark=spark)
+    run(setup, "CREATE DATABASE d; USE d")
+    run(setup, TABLE.format(name="t"))
+    run(setup, SEED)
+    killed_dorisql(
+        warehouse, "TRUNCATE TABLE t PARTITION (p1)", "after:dorisql.catalog.store:SqliteCatalog.commit_table"
+    )
+    engine = make_engine(warehouse, spark=spark)
+    run(engine, "USE d")
+    assert observe(engine) == (PARTS, SEEDED[2:])
+    run(engine, "ALTER TABLE t DROP PARTITION p1 FORCE")  # also pays the interrupted removes
+    run(engine, "RECOVER PARTITION p1 FROM t")
+    partitions, seen = observe(engine)
+    assert sorted(partitions) == list(PARTS) and seen == SEEDED
+    assert_healthy(engine)
 
 
 # ---------------------------------------------------------------------- DROP TABLE racing CREATE TABLE

@@ -28,6 +28,8 @@ def p(sql):
         ("DROP TABLE IF EXISTS db.t FORCE", ast.DropTable(TableName("t", "db"), True, True)),
         ("TRUNCATE TABLE t PARTITION (p1, p2)", ast.TruncateTable(TableName("t"), ("p1", "p2"))),
         ("TRUNCATE TABLE t PARTITION p1", ast.TruncateTable(TableName("t"), ("p1",))),
+        ("TRUNCATE TABLE t PARTITION (p1) FORCE", ast.TruncateTable(TableName("t"), ("p1",), force=True)),
+        ("TRUNCATE TABLE t FORCE", ast.TruncateTable(TableName("t"), force=True)),
         ("SHOW DATABASES LIKE 'd%'", ast.ShowDatabases("d%")),
         ("SHOW TABLES FROM db LIKE 't%'", ast.ShowTables("db", "t%")),
         ("SHOW TABLES IN db", ast.ShowTables("db")),

@@ -267,6 +267,75 @@ def drop_partitions(
     return updated
 
 
+def truncate_partitions(
+    session: Session, meta: TableMeta, names: Iterable[str] | None, *, force: bool = False
+) -> TableMeta:
+    """TRUNCATE TABLE [PARTITION (...)] [FORCE], as Doris's InternalCatalog.truncateTable: each
+    truncated partition is replaced by a new, empty one (same name, range or values, buckets and
+    properties; a new id, so VisibleVersion 1 and a fresh Delta partition value) and the old one
+    goes into the recycle bin with its files, so RECOVER PARTITION brings its rows back once the
+    name is free. The whole table (`names` None) also loses its temporary partitions, recycled
+    the same way. With `force` nothing is recycled (the files become ordinary removed files) and,
+    as in Doris, partitions without data are left as they are.
+
+    The new id is Doris's reason too: a load planned before the truncate addresses the old
+    partition, and its guard refuses it as a load into a dropped partition would be.
+
+    Crash safety: the DROP PARTITION protocol (drop_partitions): intent file, one catalog commit
+    (partitions swapped and the bin entries, each with the files the snapshot read under the
+    lock holds), then the Delta removes of the old partitions' files."""
+
+    names = None if names is None else list(names)
+    location = meta_dir(session.warehouse, meta)
+    new_ids: dict[int, int] = {}
+    now = session.now()
+    gone: list[str] = []
+
+    with table_lock(str(location)):
+        check_log_reached(session.warehouse, meta)
+        if (location / PENDING_DROP_FILE).exists():
+            _finish_pending_drops_locked(session, meta, location)
+        has_log = (location / DELTA_LOG_DIR).is_dir()
+        files = files_by_partition(DeltaStore(location).snapshot()) if has_log else {}
+
+        def emptied(p: PartitionMeta) -> PartitionMeta:
+            if p.id not in new_ids:
+                new_ids[p.id] = session.catalog.next_id()
+            return dataclasses.replace(p, id=new_ids[p.id], visible_version=1, visible_version_time=now)
+
+        def truncate(current: TableMeta) -> TableMeta:
+            wanted = None if names is None else _exact_names(current.partitions, names)
+
+            def chosen(p: PartitionMeta) -> bool:
+                if wanted is not None and p.name not in wanted:
+                    return False
+                return not force or bool(files.get(current.partition_key(p)))  # Doris: FORCE skips empty ones
+
+            after = dataclasses.replace(
+                current,
+                partitions=tuple(emptied(p) if chosen(p) else p for p in current.partitions),
+                temp_partitions=() if wanted is None else current.temp_partitions,
+            )
+            gone[:] = sorted(current.storage_keys() - after.storage_keys())
+            if gone:
+                _write_pending_drops(location, gone)  # idempotent, as in drop_partitions
+            return after
+
+        recycled = None
+        if not force:
+            db_id = session.catalog.get_database(meta.db).id
+
+            def recycled(before: TableMeta, after: TableMeta):
+                return partition_entries(before, after, files, db_id, now)
+
+        updated = session.catalog.update_table(meta.db, meta.name, truncate, table_id=meta.id, recycled=recycled)
+        if gone:
+            if has_log:
+                DeltaStore(location).drop_partitions(gone, operation="dorisql TRUNCATE")
+            _clear_pending_drops(location)
+    return updated
+
+
 def mark_pending_drops(location, keys: list[str]) -> None:
     """Record in the table's intent file that these Delta partition values must have no files
     unless the catalog lists their partition (RECOVER PARTITION writes it before re-adding files,

@@ -52,7 +52,7 @@ from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.locks import LOCK_FILE, table_lock
 from dorisql.storage.log import DDL_PROPERTY
 from dorisql.syntax.generator import to_sql
-from dorisql.tablets.consistency import has_storage, require_storage, table_storage
+from dorisql.tablets.consistency import has_storage, require_storage
 from dorisql.tablets.tables import arrow_schema, meta_dir
 from dorisql.warehouse import table_id_path, validate_name
 
@@ -237,23 +237,8 @@ def _remove_lock_only_folder(location) -> None:
 def truncate_table(session: Session, stmt: ast.TruncateTable) -> Result:
     db = session.resolve_db(stmt.table.db)
     meta = session.catalog.load_table(db, stmt.table.name)
-    names = [_partition(meta, name).name for name in stmt.partitions] or [p.name for p in meta.partitions]
-    keys = list(meta.partition_keys(names).values())
-    if not stmt.partitions:  # Doris: truncating the whole table drops its temporary partitions
-        keys += [meta.partition_key(p) for p in meta.temp_partitions]
-    with table_storage(session.warehouse, meta) as store:  # refuses a log behind the catalog
-        removed = store.truncate(keys, statement=stmt.text)
-    if not stmt.partitions and meta.temp_partitions:
-        dropped = {p.id for p in meta.temp_partitions}
-        session.catalog.update_table(
-            meta.db,
-            meta.name,
-            lambda current: dataclasses.replace(
-                current, temp_partitions=tuple(p for p in current.temp_partitions if p.id not in dropped)
-            ),
-            table_id=meta.id,
-        )
-    parts.bump_versions(session, meta, names, delta_version=removed.version if removed.committed else None)
+    names = [_partition(meta, name).name for name in stmt.partitions] or None
+    parts.truncate_partitions(session, meta, names, force=stmt.force)
     return Result.ok()
 
 
