@@ -55,6 +55,27 @@ def float_text(value: float) -> str:
     return _fmt_text(repr(single))  # pragma: no cover - unreachable (9 digits suffice)
 
 
+class ScaledDatetime(dt.datetime):
+    """A value of a DATETIME(p) result column, with its scale p: Doris shows exactly p
+    fractional digits (``12:11:11.112`` in DATETIME(3), none in DATETIME(0); be/src/vec/
+    runtime/vdatetime_value.cpp, DateV2Value::to_string with the type's scale)."""
+
+    #: (a value made by datetime arithmetic on one keeps no scale: shown with all six digits)
+    scale: int = 6
+
+    @classmethod
+    def of(cls, value: dt.datetime, scale: int) -> ScaledDatetime:
+        shown = cls(*value.timetuple()[:6], value.microsecond)
+        shown.scale = max(0, min(6, scale))
+        return shown
+
+
+def datetime_text(value: dt.datetime, scale: int) -> str:
+    """A DATETIME(`scale`) value as Doris prints it: `scale` fractional digits (truncated: a
+    stored value already has no more)."""
+    return value.isoformat(sep=" ")[:19] + (f".{value.microsecond:06d}"[: scale + 1] if scale > 0 else "")
+
+
 def float_json(value: float) -> float:
     """The double whose shortest repr is `float_text`'s digits (for JSON numbers)."""
     return float(float_text(value)) if isinstance(value, Float32) else float(value)
@@ -116,6 +137,8 @@ def render_value(value: Any, null: str = "NULL") -> str:
         return "1" if value else "0"
     if isinstance(value, float):  # FLOAT and DOUBLE digits as Doris prints them
         return float_text(value)
+    if isinstance(value, ScaledDatetime):
+        return datetime_text(value, value.scale)
     if isinstance(value, dt.datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, (dt.date, dt.time)):

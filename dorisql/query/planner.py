@@ -47,9 +47,10 @@ from dorisql.storage.spark_views import drop_views, release_views
 from dorisql.syntax.cancel import checked, checkpoint
 from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
 from dorisql.tablets.read import TableScan
-from dorisql.translate.expressions import name_columns
+from dorisql.translate.expressions import name_columns, outer_select
 from dorisql.translate.functions import check_functions, translate_functions
-from dorisql.translate.temporal import translate_casts
+from dorisql.translate.temporal import SCALE_METADATA, ColumnType, datetime_scale, translate_casts
+from dorisql.types import canonical
 
 __all__ = [
     "ScanInfo",
@@ -327,6 +328,9 @@ class QueryPlan:
     scans: list[ScanInfo] = field(default_factory=list)
     views: dict[str, str] = field(default_factory=dict)  # view name -> what it stands for ("db.t", "local()")
     joins: list[tuple[JoinSides, JoinPlan]] = field(default_factory=list)  # joins given a special plan
+    #: Each output column's DATETIME scale by Doris's typing (None: not known here; a column
+    #: read from a table carries its own in the Spark schema, SCALE_METADATA).
+    scales: list[int | None] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- predicates
@@ -550,11 +554,14 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     tree = _prepared_tree(query, sources)
     found = _sources(tree)
     system, refs = _resolved_tables(found.tables, sources)
+    column_type = _column_types(refs)
+    scales = _output_scales(tree, column_type)  # before the casts are rewritten
+    translate_casts(tree, column_type)  # CAST(... AS DATE / DATETIME(p)) with Doris's values
     calls = [(t, t.this.name.lower(), table_function_properties(t.this)) for t in found.functions]
     if calls and sources.read_table_function is None:
         raise NotSupportedError(f"table function {calls[0][1]}() here")
     jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
-    plan = QueryPlan(spark_sql="")
+    plan = QueryPlan(spark_sql="", scales=scales)
     colocated = _planned_joins(plan, refs, sources.colocation)
     try:
         _register_table_functions(plan, calls, sources.read_table_function)
@@ -578,6 +585,16 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     return plan
 
 
+def _with_scales(frame, meta: TableMeta):
+    """The scan's DATETIME columns carrying their scale p in the Spark schema: Spark keeps a
+    column's metadata through references, aliases, subqueries, views and GROUP BY keys."""
+    for c in meta.definition.columns:
+        t = canonical(c.type)
+        if t.name == "DATETIME" and c.name in frame.columns:
+            frame = frame.withMetadata(c.name, {SCALE_METADATA: t.params[0]})
+    return frame
+
+
 def _prepared_tree(query: ast.Query | str, sources: QuerySources) -> exp.Expr:
     """The query parsed, its items named, the session's values substituted, its functions
     checked and translated to Spark's, and RIGHT SEMI joins written as LEFT ones."""
@@ -589,9 +606,35 @@ def _prepared_tree(query: ast.Query | str, sources: QuerySources) -> exp.Expr:
         sources.prepare(tree)
     check_functions(tree)
     translate_functions(tree)
-    translate_casts(tree)  # CAST(... AS DATE / DATETIME(p)) with Doris's values
     right_semi_joins_as_left(tree)
     return tree
+
+
+def _column_types(refs: Sequence[TableRef]) -> ColumnType:
+    """The Doris type of a column a query names, from the tables of its own SELECT's FROM
+    (None: a subquery's, a CTE's or an unknown column)."""
+
+    def column_type(col: exp.Column):
+        select = col.find_ancestor(exp.Select)
+        found = [
+            c.type
+            for ref in refs
+            if ref.node.find_ancestor(exp.Select) is select
+            and (not col.table or col.table.lower() == ref.qualifier.lower())
+            for c in ref.meta.definition.columns
+            if c.name.lower() == col.name.lower()
+        ]
+        return found[0] if len(found) == 1 else None
+
+    return column_type
+
+
+def _output_scales(tree: exp.Expr, column_type: ColumnType) -> list[int | None]:
+    """Each output column's DATETIME scale (`datetime_scale`); none known with a ``*`` item."""
+    select = outer_select(tree)
+    if select is None or any(isinstance(e, exp.Star) or e.is_star for e in select.expressions):
+        return []
+    return [datetime_scale(e, column_type) for e in select.expressions]
 
 
 def _resolved_tables(tables: Sequence[exp.Table], sources: QuerySources) -> tuple[list[exp.Table], list[TableRef]]:
@@ -665,7 +708,7 @@ def _register_scans(
         if id(t) in colocated:
             scanned[id(t)] = scan
             continue
-        view = register_view(scan.rows(), "scan")
+        view = register_view(_with_scales(scan.rows(), meta), "scan")
         plan.views[view] = f"{meta.db}.{meta.name}"
         _point_at_view(t, view, keep_name=True)
     return scanned
@@ -851,7 +894,7 @@ def run_query(spark, query: ast.Query | str, sources: QuerySources):
 def _run(spark, query: ast.Query | str, sources: QuerySources):
     plan = plan_query(spark, query, sources)
     try:
-        df = spark.sql(plan.spark_sql)
+        df = _output_with_scales(spark.sql(plan.spark_sql), plan.scales)
     except DorisqlError:
         raise
     except Exception as e:
@@ -861,6 +904,22 @@ def _run(spark, query: ast.Query | str, sources: QuerySources):
     finally:
         release_views(spark, plan.views)
     return df, plan
+
+
+def _output_with_scales(df, scales: Sequence[int | None]):
+    """The query's output columns given the DATETIME scales the query's expressions have
+    (Spark keeps none through a function or a cast). A plan-only change: nothing runs."""
+    if len(scales) != len(df.columns) or all(s is None for s in scales):
+        return df
+    from pyspark.sql import functions as F
+
+    names = list(df.columns)
+    slots = [f"_c{i}" for i in range(len(names))]  # (output names may repeat)
+    columns = [
+        F.col(slot) if s is None else F.col(slot).alias(slot, metadata={SCALE_METADATA: s})
+        for slot, s in zip(slots, scales)
+    ]
+    return df.toDF(*slots).select(*columns).toDF(*names)
 
 
 # --------------------------------------------------------------------------- EXPLAIN

@@ -62,7 +62,7 @@ from dorisql.errors import (
     UnknownDatabaseError,
     UnknownTableError,
 )
-from dorisql.result import Float32, Result, render_value
+from dorisql.result import Float32, Result, ScaledDatetime, render_value
 from dorisql.server import wire
 from dorisql.server.context import SHUTDOWN_GRACE_SECONDS, ServerContext
 from dorisql.server.framing import CONNECT_TIMEOUT_SECONDS, HANDSHAKE_MAX_BYTES, LimitedStream, PacketTooLarge
@@ -275,7 +275,11 @@ def column_from_spark(name: str, spark_type: str, values: Sequence[Any]) -> Colu
     mysql_type, length = known
     decimals = 0
     if mysql_type == ColumnType.DATETIME:
-        decimals = 6 if any(isinstance(v, dt.datetime) and v.microsecond for v in values) else 0
+        scales = {v.scale for v in values if isinstance(v, ScaledDatetime)}
+        if scales:  # DATETIME(p): Doris sends p as the column's decimals
+            decimals = max(scales)
+        else:
+            decimals = 6 if any(isinstance(v, dt.datetime) and v.microsecond for v in values) else 0
         length = 19 + (decimals + 1 if decimals else 0)
     return ColumnMeta(name, mysql_type, length, decimals)
 

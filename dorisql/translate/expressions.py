@@ -22,7 +22,7 @@ from dorisql.syntax.dialect import header_text, parse_query
 from dorisql.translate.functions import check_functions, translate_functions
 from dorisql.translate.temporal import translate_casts
 
-__all__ = ["expression_over_columns", "expression_spark_sql", "name_columns"]
+__all__ = ["expression_over_columns", "expression_spark_sql", "name_columns", "outer_select"]
 
 
 def expression_spark_sql(text: str, rewrite: Callable[[exp.Expr], exp.Expr] | None = None) -> str:
@@ -65,7 +65,7 @@ def expression_over_columns(text: str, columns: Mapping[str, str]) -> str:
 # --------------------------------------------------------------------------- column headers
 
 
-def _outer_select(tree: exp.Expr) -> exp.Select | None:
+def outer_select(tree: exp.Expr) -> exp.Select | None:
     """The SELECT that names the query's columns (the first one of a UNION chain)."""
     node: exp.Expr | None = tree
     while node is not None and not isinstance(node, exp.Select):
@@ -77,7 +77,7 @@ def name_columns(tree: exp.Expr) -> None:
     """Alias each unaliased item of the query's SELECT list by its text as written, in place:
     Doris's column headers (``count(*)``, ``sum(x)``, ``'abc'``) rather than Spark's
     (``count(1)``, ``abc``). Plain columns and ``*`` keep the names Spark gives them."""
-    select = _outer_select(tree)
+    select = outer_select(tree)
     if select is None:
         return
     # One new list set at once: replacing item by item re-parents the whole list each time

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime as dt
 import enum
 import random
 from collections.abc import Iterator
@@ -27,7 +28,7 @@ from dorisql.query.colocate_join import ColocationContext
 from dorisql.query.planner import explain as explain_query
 from dorisql.query.planner import register_view, run_query
 from dorisql.query.sources import QuerySources
-from dorisql.result import Float32, Result
+from dorisql.result import Float32, Result, ScaledDatetime
 from dorisql.session.committed import after_commit
 from dorisql.session.session import Session
 from dorisql.statements.ddl.alter_columns import schema_changed
@@ -47,7 +48,7 @@ from dorisql.tablets.read import scan_table
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
 from dorisql.translate.expressions import expression_over_columns
 from dorisql.translate.literals import default_sql, is_complex, is_default, plain_default, plain_value, value_sql
-from dorisql.translate.temporal import cast_sql
+from dorisql.translate.temporal import SCALE_METADATA, cast_sql
 from dorisql.translate.variables import constant_select, substitute
 from dorisql.types import (
     INT_RANGES,
@@ -125,19 +126,23 @@ def select(session: Session, stmt: ast.Query) -> Result:
         return Result.table(*constant)
     df, _scans = _run_query(session, stmt)
     types = [field.dataType for field in df.schema.fields]
-    rows = [tuple(_shown_value(v, t) for v, t in zip(row, types)) for row in df.collect()]
+    scales = [field.metadata.get(SCALE_METADATA) for field in df.schema.fields]  # DATETIME(p)'s p
+    rows = [tuple(_shown_value(v, t, s) for v, t, s in zip(row, types, scales)) for row in df.collect()]
     result = Result.table(df.columns, rows)
     result.column_types = [t.simpleString() for t in types]
     return result
 
 
-def _shown_value(value, data_type):
+def _shown_value(value, data_type, scale: int | None = None):
     """A fetched value with FLOAT values marked as such (`Float32`: Doris prints them with
-    float32 digits; Spark hands them over as Python doubles), inside arrays, maps and structs too."""
+    float32 digits; Spark hands them over as Python doubles), inside arrays, maps and structs too;
+    a DATETIME(p) column's with its p (`ScaledDatetime`, `scale` from the column's metadata)."""
     from pyspark.sql import types as spark_types
 
     if value is None:
         return None
+    if scale is not None and isinstance(value, dt.datetime):
+        return ScaledDatetime.of(value, scale)
     if isinstance(data_type, spark_types.FloatType):
         return Float32(value)
     if isinstance(data_type, spark_types.ArrayType):
