@@ -32,45 +32,83 @@ MAX_PARTITION_NAME_LENGTH = 50
 DEFAULT_MAX_AUTO_PARTITION_NUM = 2000
 LIMIT_MESSAGE = "create partition failed. partition numbers will exceed limit variable max_auto_partition_num"
 
-_DATE_TRUNC = re.compile(
-    r"^\s*date_trunc\s*\(\s*(`(?:[^`]|``)+`|[^\s,()`']+)\s*,\s*(['\"])([A-Za-z]+)\2\s*\)\s*$", re.IGNORECASE
-)
-_CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", re.DOTALL)
+_SLOT = re.compile(r"^(?:`(?:[^`]|``)+`|[A-Za-z_][A-Za-z0-9_]*)$")
+_STRING = re.compile(r"^(['\"])(.*)\1$", re.DOTALL)
+UNIT_MESSAGE = "date_trunc function second param only support argument is " + "|".join(UNITS)
 
 
 @dataclass(frozen=True)
 class AutoRange:
     column: str
-    unit: str  # one of UNITS
+    unit: str  # lower case, as written: `check_unit` refuses an unknown one when a load uses it
+
+
+def _arguments(text: str) -> list[str]:
+    """A call's arguments: `text` cut at the commas outside quotes, backticks and brackets."""
+    args: list[str] = []
+    depth, quote, start = 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"`":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(text[start:i].strip())
+            start = i + 1
+    last = text[start:].strip()
+    return args + [last] if last or args else args
 
 
 def parse_range_expression(partition: ast.PartitionBy) -> AutoRange:
     """The column and unit of AUTO PARTITION BY RANGE (date_trunc(col, 'unit')), with Doris's
-    refusals (PartitionDesc / PartitionTableInfo)."""
+    refusals at CREATE TABLE: PartitionDesc.getColNamesFromExpr (a range function with one
+    column), then PartitionTableInfo's (the call binds to date_trunc(datetime, varchar) without a
+    cast; the column's type is checked by dorisql.analysis.checks). The unit is not checked here:
+    Doris accepts 'yeear' at CREATE TABLE and refuses the first load (`check_unit`)."""
     if partition.columns and not partition.expressions:
-        raise AnalysisError(
-            "auto create partition only support date_trunc function of RANGE partition. " + partition.columns[0]
-        )
+        raise AnalysisError("Auto Range Partition need FunctionCallExpr")
     if len(partition.expressions) != 1:
         raise AnalysisError(
             "auto create partition only support one slotRef in function expr. " + ", ".join(partition.expressions)
         )
     text = partition.expressions[0]
-    m = _DATE_TRUNC.match(text)
-    if m is None:
-        call = _CALL.match(text)
-        if call is not None and call.group(1).lower() == "date_trunc":
-            raise AnalysisError("auto create partition only support one slotRef in function expr. " + text)
+    call = _CALL.match(text)
+    # (of Doris's range functions, dorisql implements date_trunc)
+    if call is None or call.group(1).lower() != "date_trunc":
         raise AnalysisError(
             "auto create partition only support function call expr is date_trunc/date_floor/date_ceil. " + text
         )
-    column = m.group(1)
+    name, args = call.group(1), _arguments(call.group(2))
+    slots = [a for a in args if _SLOT.match(a)]
+    if len(slots) > 1:
+        raise AnalysisError("auto create partition only support one slotRef in function expr. " + text)
+    if not slots:
+        raise AnalysisError("auto create partition have not find any partition columns. " + text)
+    unit = _STRING.match(args[1]) if len(args) == 2 else None
+    if not _SLOT.match(args[0]) or unit is None:
+        raise AnalysisError(f"partition expr {name} is illegal!")
+    column = args[0]
     if column.startswith("`"):
         column = column[1:-1].replace("``", "`")
-    unit = m.group(3).lower()
+    return AutoRange(column, unit.group(2).lower())
+
+
+def check_unit(unit: str) -> None:
+    """DateTrunc's check of its unit, made when a load evaluates the partition expression."""
     if unit not in UNITS:
-        raise AnalysisError(f"date_trunc function time unit param only support argument is {'|'.join(UNITS)}")
-    return AutoRange(column, unit)
+        raise AnalysisError(UNIT_MESSAGE)
+
+
+def range_unit(partition: ast.PartitionBy) -> str:
+    """The date_trunc unit an AUTO RANGE load partitions by (an unknown one refused)."""
+    unit = parse_range_expression(partition).unit
+    check_unit(unit)
+    return unit
 
 
 def check_list_expressions(partition: ast.PartitionBy) -> None:
@@ -219,8 +257,7 @@ def needed_items(meta, values: list[tuple]) -> list[ast.RangePartition | ast.Lis
     existing = K.table_partitions(meta)
     made: dict[str, ast.RangePartition | ast.ListPartition] = {}
     if part.kind.upper() == "RANGE":
-        spec = parse_range_expression(part) if part.expressions else None
-        unit = spec.unit if spec is not None else "day"
+        unit = range_unit(part) if part.expressions else "day"
         for (value,) in sorted(v for v in values if v[0] is not None):
             if K.route((value,), existing) is not None:
                 continue

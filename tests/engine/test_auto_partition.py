@@ -77,6 +77,22 @@ def test_max_auto_partition_num(engine):
         run(engine, "ADMIN SET FRONTEND CONFIG ('max_auto_partition_num' = '2000')")
 
 
+def test_an_unknown_unit_is_refused_by_the_first_load(engine):
+    """Doris (test_auto_range_partition): CREATE TABLE takes date_trunc(k, 'yeear'); each load
+    is refused naming date_trunc's units, and changes nothing."""
+    run(engine, DAYS.format(name="yeear").replace("'day'", "'yeear'"))
+    assert "date_trunc(`d`, 'yeear')" in rows(engine, "SHOW CREATE TABLE yeear")[0][1]
+    before = delta(engine, "yeear").version()
+    for load in ("INSERT INTO yeear VALUES ('2020-12-12', 1)", "INSERT INTO yeear SELECT d, v FROM yeear"):
+        with pytest.raises(AnalysisError) as info:
+            run(engine, load)
+        assert str(info.value) == (
+            "date_trunc function second param only support argument is year|quarter|month|week|day|hour|minute|second"
+        )
+    assert partitions(engine, "yeear") == [] and delta(engine, "yeear").version() == before
+    assert rows(engine, "SELECT count(*) FROM yeear") == [(0,)]
+
+
 def test_concurrent_loads_share_one_new_partition(engine):
     run(engine, DAYS.format(name="race"))
     errors: list[BaseException] = []

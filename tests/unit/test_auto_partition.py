@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
@@ -169,7 +170,22 @@ def test_limit_message():
         (
             "AUTO PARTITION BY RANGE (k) ()",
             "k DATE NOT NULL",
-            "auto create partition only support date_trunc function of RANGE partition. k",
+            "Auto Range Partition need FunctionCallExpr",
+        ),
+        (  # date_trunc(DATETIME) does not exist: Doris cannot bind the call
+            "AUTO PARTITION BY RANGE (date_trunc(k)) ()",
+            "k DATE NOT NULL",
+            "partition expr date_trunc is illegal!",
+        ),
+        (  # the unit must be a string: an INT would need a cast
+            "AUTO PARTITION BY RANGE (date_trunc(k, 1)) ()",
+            "k DATE NOT NULL",
+            "partition expr date_trunc is illegal!",
+        ),
+        (
+            "AUTO PARTITION BY RANGE (date_trunc(k, v)) ()",
+            "k DATE NOT NULL",
+            "auto create partition only support one slotRef in function expr. date_trunc(k, v)",
         ),
         (
             "AUTO PARTITION BY RANGE (date(k)) ()",
@@ -187,6 +203,27 @@ def test_create_table_refusals(partition, column, message):
     with pytest.raises(AnalysisError) as info:
         parse(f"CREATE TABLE t ({column}, v INT) {partition} DISTRIBUTED BY HASH(v) BUCKETS 1")
     assert str(info.value) == message
+
+
+def test_an_unknown_unit_is_accepted_by_create_table_and_refused_by_a_load():
+    """Doris (test_auto_range_partition): 'yeear' passes CREATE TABLE, the first INSERT fails."""
+    definition = normalize_create_table(
+        parse(
+            "CREATE TABLE t (k DATETIME NOT NULL, v INT) AUTO PARTITION BY RANGE (date_trunc(k, 'yeear')) () "
+            "DISTRIBUTED BY HASH(v) BUCKETS 1"
+        )[0]
+    )
+    assert "date_trunc(`k`, 'yeear')" in to_sql(definition)
+    assert definition.partition is not None
+    assert auto.parse_range_expression(definition.partition) == auto.AutoRange("k", "yeear")
+    with pytest.raises(AnalysisError) as info:
+        auto.range_unit(definition.partition)
+    assert str(info.value) == (
+        "date_trunc function second param only support argument is year|quarter|month|week|day|hour|minute|second"
+    )
+    assert auto.range_unit(dataclasses.replace(definition.partition, expressions=("date_trunc(`k`, 'Month')",))) == (
+        "month"
+    )
 
 
 def test_show_create_table_round_trips_auto_partition():

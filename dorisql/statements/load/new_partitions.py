@@ -34,6 +34,9 @@ def ensure_partitions(session: Session, meta: TableMeta, source, target, *, list
 
     if not is_auto(meta):
         return meta
+    part = meta.definition.partition
+    if part is not None and part.kind.upper() == "RANGE" and part.expressions:
+        auto.range_unit(part)  # an unknown date_trunc unit: refused by the load, as in Doris
     values = _distinct_values(session, meta, source, target)
     if not auto.needed_items(meta, values):
         return meta
@@ -93,7 +96,7 @@ def _distinct_values(session: Session, meta: TableMeta, source, target) -> list[
     part = definition.partition
     assert part is not None
     if part.kind.upper() == "RANGE" and part.expressions:
-        unit = auto.parse_range_expression(part).unit
+        unit = auto.range_unit(part)
         # the session time zone is UTC (storage/spark.py): the NTZ cast keeps the wall time
         trunc = F.date_trunc(unit, exprs[0]).cast("timestamp_ntz")
         exprs = [trunc.cast("date") if ptypes[0].name == "DATE" else trunc]
