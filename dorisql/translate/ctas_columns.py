@@ -3,6 +3,7 @@
 Pure logic (no Spark): the engine hands over the query's Spark schema as ``jsonValue()`` data.
 
 CTAS follows Doris's CreateTableCommand (Nereids, 2.1+):
+- a query column whose name is no valid column name is _col0, _col1, ... (InternalCatalog);
 - the first column, if a string, is VARCHAR(65533) (an OLAP table's first column cannot be STRING);
 - a column read straight from a table keeps that column's type and nullability, and its DEFAULT
   and COMMENT (InternalCatalog.createTableAsSelect; regression-test/data/ddl_p0/test_ctas.out);
@@ -23,6 +24,7 @@ from typing import Any
 
 from dorisql import ast
 from dorisql import types as doris_types
+from dorisql.analysis.checks import DORISQL_HIDDEN_COLUMNS, DORISQL_NAME_PREFIX, check_column_name
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.syntax.dialect import Dorisql
 
@@ -76,7 +78,12 @@ def ctas_columns(
     """The new table's columns: (name, Spark jsonValue type) per query column, and for each the
     table column it reads unchanged (None for an expression)."""
     columns = []
+    unnamed = 0
     for i, (name, spark) in enumerate(fields):
+        if not _valid_column_name(name):
+            # InternalCatalog.createTableAsSelect: a label FeNameFormat refuses (an expression's
+            # text such as json_object('a', v)) becomes _col0, _col1, ... in its order
+            name, unnamed = f"_col{unnamed}", unnamed + 1
         origin = origins[i] if origins else None
         default, comment = None, None
         if origin is not None:
@@ -90,6 +97,17 @@ def ctas_columns(
             data_type = _VARCHAR_MAX
         columns.append(ast.ColumnDef(name, data_type, nullable=nullable, default=default, comment=comment))
     return tuple(columns)
+
+
+def _valid_column_name(name: str) -> bool:
+    """FeNameFormat.checkColumnName's verdict; dorisql's reserved names stay (refused later)."""
+    if name.lower() in DORISQL_HIDDEN_COLUMNS or name.lower().startswith(DORISQL_NAME_PREFIX):
+        return True
+    try:
+        check_column_name(name)
+    except AnalysisError:
+        return False
+    return True
 
 
 def ctas_definition(stmt: ast.CreateTable, columns: tuple[ast.ColumnDef, ...]) -> ast.CreateTable:

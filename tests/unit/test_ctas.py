@@ -113,3 +113,13 @@ def test_columns_keep_a_source_columns_default_and_comment_only():
         (None, None, None, None, None, False),
         (None, None, None, None, None, False),
     ]
+
+
+def test_columns_an_invalid_label_becomes_col_n():
+    """InternalCatalog.createTableAsSelect: a label FeNameFormat refuses is renamed _col<n>, n
+    counting only such labels; a valid name and dorisql's reserved names (refused later) stay."""
+    cols = ctas_columns(
+        [("c1", "string"), ("json_object('a', v1)", "string"), ("x", "integer"), ("to_date('2025')", "date")]
+    )
+    assert [c.name for c in cols] == ["c1", "_col0", "x", "_col1"]
+    assert [c.name for c in ctas_columns([("__partition", "integer")])] == ["__partition"]
