@@ -786,11 +786,15 @@ class Query(Statement):
 
 @dataclass(frozen=True)
 class Delete(Statement):
-    """DELETE FROM t [PARTITION p | PARTITIONS (p1, p2)] WHERE <condition> (kept as text)."""
+    """DELETE FROM t [PARTITION p | PARTITIONS (p1, p2)] [alias] [USING <tables>] WHERE <condition>
+    (kept as text). `using`: the USING clause's from-list as query text (Doris's
+    DeleteFromUsingCommand, UNIQUE KEY tables); `alias` names the target table in it."""
 
     table: TableName
     partitions: tuple[str, ...] = ()
     where: str = ""
+    alias: str | None = None
+    using: str | None = None
 
 
 @dataclass(frozen=True)

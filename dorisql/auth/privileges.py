@@ -285,6 +285,14 @@ def _update(stmt: ast.Update, current_db):
     return needs
 
 
+def _delete(stmt: ast.Delete, current_db):
+    needs = _table(stmt.table, current_db, _one(LOAD))
+    if stmt.using:  # DELETE ... USING s: the joined tables are read
+        sources = query_tables(f"SELECT 1 FROM {stmt.using}")
+        needs += [n for t in sources for n in _table(t, current_db, _one(SELECT))]
+    return needs
+
+
 def _set_variable(stmt: ast.SetVariable, current_db):
     return _admin(stmt, current_db) if stmt.scope == "GLOBAL" else []
 
@@ -302,7 +310,7 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.Query: lambda s, db: _query(s, db),
     ast.Explain: lambda s, db: _query(s.query, db),
     ast.Insert: _insert,
-    ast.Delete: lambda s, db: _table(s.table, db, _one(LOAD)),
+    ast.Delete: _delete,
     ast.Update: lambda s, db: _update(s, db),
     ast.TruncateTable: lambda s, db: _table(s.table, db, _one(LOAD)),
     ast.CreateDatabase: lambda s, db: _db(s.name, None, _one(CREATE)),

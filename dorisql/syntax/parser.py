@@ -34,7 +34,7 @@ from dorisql.syntax.diagnose import (
     translate,
     unsupported_feature,
 )
-from dorisql.syntax.dialect import Dorisql
+from dorisql.syntax.dialect import Dorisql, is_temporary, partition_names
 from dorisql.syntax.generated import check_generated_columns
 from dorisql.syntax.input_limits import check_nesting, check_size, ensure_recursion_limit
 from dorisql.syntax.lexer import Driver
@@ -194,9 +194,26 @@ def _query(text: str, start: int) -> ast.Query:
 _DELETE_PREFIX = "SELECT 1 FROM t WHERE "
 
 
+_USING_SCAN = re.compile(r"[()]|\bUSING\b", re.IGNORECASE)
+
+
+def _has_using(text: str) -> bool:
+    """A USING clause outside parentheses (CONVERT(x USING utf8) is inside)."""
+    depth = 0
+    for m in _USING_SCAN.finditer(mask(text)):
+        tok = m.group()
+        if tok in "()":
+            depth += 1 if tok == "(" else -1
+        elif depth == 0:
+            return True
+    return False
+
+
 def _delete(text: str) -> ast.Statement:
     """DELETE: Lark delimits its WHERE condition, sqlglot must be able to read it (its rules are
-    checked later: dorisql.tablets.deletes)."""
+    checked later: dorisql.tablets.deletes). DELETE ... USING is read by sqlglot, as UPDATE."""
+    if _has_using(text):
+        return _delete_using(text)
     stmt = _run_lark(text)
     if isinstance(stmt, ast.Delete):
         start = text.rfind(stmt.where)
@@ -305,6 +322,37 @@ def _update(text: str) -> ast.Update:
         alias=target.alias or None,
         from_sql=from_.this.sql(dialect=Dorisql) if from_ is not None else None,
         where_sql=where.this.sql(dialect=Dorisql) if where is not None else None,
+    )
+
+
+def _delete_using(text: str) -> ast.Delete:
+    """DELETE FROM t [PARTITION (...)] [alias] USING <tables> WHERE <condition>, read with
+    sqlglot's Doris dialect (the USING list and the condition stay query text for the planner)."""
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import ParseError, TokenError
+
+    try:
+        tree = sqlglot.parse_one(text, read=Dorisql)
+    except (ParseError, TokenError):
+        query_tables(text)  # raises the located syntax error sqlglot's message gives
+        raise syntax_error(text, 0, "cannot read this DELETE statement") from None
+    using, where = (tree.args.get(k) for k in ("using", "where")) if isinstance(tree, exp.Delete) else (None, None)
+    if not isinstance(tree.this, exp.Table) or not using or where is None:
+        raise syntax_error(text, 0, "expected DELETE FROM table [alias] USING tables WHERE condition")
+    target = tree.this
+    try:
+        partitions = partition_names(target) or ()
+    except SqlSyntaxError as e:
+        raise syntax_error(text, 0, str(e)) from None
+    if is_temporary(target):
+        raise located(NotSupportedError("DELETE ... TEMPORARY PARTITION"), text, 0)
+    return ast.Delete(
+        ast.TableName(target.name, target.db or None),
+        partitions=partitions,
+        where=where.this.sql(dialect=Dorisql),
+        alias=target.alias or None,
+        using=", ".join(u.sql(dialect=Dorisql) for u in using),
     )
 
 

@@ -137,6 +137,34 @@ def test_unique_delete_with_any_where_deletes_keys_whose_latest_row_matches(eng)
     assert len(delta_rows(eng, "uk")) == 10
 
 
+def test_delete_using_joins_other_tables_on_unique_tables_only(eng):
+    """DELETE FROM t [alias] USING <tables> WHERE ... (Doris's DeleteFromUsingCommand, as in its
+    suite delete_p0/test_delete_using): the keys of t whose latest row joins the USING tables
+    are deleted, a key column named like another table's resolves to t's; DUPLICATE and
+    AGGREGATE tables refuse it with Doris's message and keep every row."""
+    run(eng, "CREATE TABLE du1 (id INT, c1 BIGINT, c2 STRING) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 3")
+    run(eng, "CREATE TABLE du2 (id INT, c1 BIGINT) UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2")
+    run(eng, "CREATE TABLE du3 (id INT) DISTRIBUTED BY HASH(id) BUCKETS 2")
+    run(eng, "INSERT INTO du1 VALUES (1, 1, 'a'), (2, 2, 'b'), (3, 3, 'c'), (4, 4, 'd')")
+    run(eng, "INSERT INTO du2 VALUES (1, 10), (2, 20), (3, 30), (5, 50)")
+    run(eng, "INSERT INTO du3 VALUES (1), (3), (5)")
+    result = run(eng, "DELETE FROM du1 USING du2 INNER JOIN du3 ON du2.id = du3.id WHERE du1.id = du2.id")
+    assert result.affected_rows == 2 and "'status':'VISIBLE'" in result.message
+    assert rows(eng, "SELECT id, c2 FROM du1 ORDER BY id") == [(2, "b"), (4, "d")]
+    # an alias for the target, a condition on its value column and on a USING table's
+    run(eng, "DELETE FROM du1 x USING du2 WHERE x.id = du2.id AND du2.c1 > 10 AND x.c2 = 'b'")
+    assert rows(eng, "SELECT id FROM du1 ORDER BY id") == [(4,)]
+    # nothing joins: nothing committed
+    before = delta_version(eng, "du1")
+    assert run(eng, "DELETE FROM du1 USING du3 WHERE du1.id = du3.id").message.endswith("'txnId':'-1'}")
+    assert delta_version(eng, "du1") == before
+    for table in ("dup", "agg"):
+        kept = rows(eng, f"SELECT count(*) FROM {table}")
+        with pytest.raises(AnalysisError, match="delete command on with using clause only supports unique key model"):
+            run(eng, f"DELETE FROM {table} USING du3 WHERE {table}.k = du3.id")
+        assert rows(eng, f"SELECT count(*) FROM {table}") == kept
+
+
 def test_aggregate_delete_removes_merged_row_and_later_loads_start_fresh(eng):
     run(eng, "DELETE FROM agg WHERE k = 1 AND d = '2024-01-01'")
     assert sorted(rows(eng, "SELECT k, CAST(d AS STRING), n FROM agg")) == [(1, "2024-01-02", 1), (2, "2024-01-01", 7)]

@@ -10,7 +10,8 @@ does.
 On a UNIQUE KEY table a condition the delete-predicate rules refuse (a value column, a function
 of a column, OR, ...) runs as Doris runs it, a load of delete-sign rows for the keys whose latest
 row matches (DeleteFromUsingCommand): the query finds those keys (through Spark, the planner's
-functions), and a *key delete version* hides every row of them committed before it.
+functions), and a *key delete version* hides every row of them committed before it. DELETE ...
+USING (UNIQUE KEY tables only) always runs this way, its keys found by a join.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import uuid
 from dorisql import ast
 from dorisql import types as doris_types
 from dorisql.catalog.model import TableMeta
-from dorisql.errors import NotSupportedError, UnknownDatabaseError
+from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseError
 from dorisql.query.planner import run_query
 from dorisql.query.pruning import prune_partitions
 from dorisql.result import Result
@@ -50,6 +51,10 @@ def delete(session: Session, stmt: ast.Delete) -> Result:
     require_storage(session.warehouse, meta)
     where = parse_query(f"SELECT 1 FROM t WHERE {stmt.where}").args["where"].this
     unique = meta.definition.keys is not None and meta.definition.keys.type.upper() == "UNIQUE"
+    if stmt.using is not None:  # Doris's DeleteFromUsingCommand: always the delete-sign load
+        if not unique:
+            raise AnalysisError("delete command on with using clause only supports unique key model")
+        return _key_delete(session, db, meta, stmt, where)
     try:
         conditions = D.analyze_conditions(meta.definition, where)
     except D.PredicateShapeError:
@@ -83,7 +88,12 @@ def _key_delete(session: Session, db: str, meta: TableMeta, stmt: ast.Delete, wh
     source = f"{quote_name(db)}.{quote_name(meta.name)}"
     if stmt.partitions:
         source += " PARTITION (" + ", ".join(quote_name(p) for p in stmt.partitions) + ")"
-    sql = f"SELECT DISTINCT {', '.join(quote_name(c.name) for c in columns)} FROM {source} WHERE {stmt.where}"
+    selected = ", ".join(quote_name(c.name) for c in columns)
+    if stmt.using is not None:  # the target's keys, qualified: the USING tables may share their names
+        qualifier = quote_name(stmt.alias or meta.name)
+        selected = ", ".join(f"{qualifier}.{quote_name(c.name)}" for c in columns)
+        source += (f" {quote_name(stmt.alias)}" if stmt.alias else "") + f", {stmt.using}"
+    sql = f"SELECT DISTINCT {selected} FROM {source} WHERE {stmt.where}"
     frame, _ = run_query(session.spark, ast.Query(sql=sql, tables=query_tables(sql)), query_sources(session))
     found = frame.limit(D.MAX_KEY_DELETE_ROWS + 1).collect()
     if len(found) > D.MAX_KEY_DELETE_ROWS:
@@ -98,7 +108,9 @@ def _key_delete(session: Session, db: str, meta: TableMeta, stmt: ast.Delete, wh
     ]
     # every partition the keys may be in: a key lives in one partition, and a key delete matches
     # whole keys, so a wider set deletes no other row
-    names = list(stmt.partitions) or prune_partitions(meta, where, selected=None) or [p.name for p in meta.partitions]
+    # (a USING condition may name other tables' columns: no pruning by it)
+    pruned = prune_partitions(meta, where, selected=None) if stmt.using is None else None
+    names = list(stmt.partitions) or pruned or [p.name for p in meta.partitions]
     keys = meta.partition_keys(names)
     everywhere = not stmt.partitions and len(keys) == len(meta.partitions)
     with table_storage(session.warehouse, meta) as store:
