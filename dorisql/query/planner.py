@@ -328,9 +328,10 @@ class QueryPlan:
     scans: list[ScanInfo] = field(default_factory=list)
     views: dict[str, str] = field(default_factory=dict)  # view name -> what it stands for ("db.t", "local()")
     joins: list[tuple[JoinSides, JoinPlan]] = field(default_factory=list)  # joins given a special plan
-    #: Each output column's DATETIME scale by Doris's typing (None: not known here; a column
-    #: read from a table carries its own in the Spark schema, SCALE_METADATA).
-    scales: list[int | None] = field(default_factory=list)
+    #: The output columns' DATETIME scales by Doris's typing, of the SELECT items before its
+    #: first ``*`` and after its last (None: not known here; a column read from a table carries
+    #: its own in the Spark schema, SCALE_METADATA).
+    scales: tuple[list[int | None], list[int | None]] = ([], [])
 
 
 # --------------------------------------------------------------------------- predicates
@@ -629,12 +630,17 @@ def _column_types(refs: Sequence[TableRef]) -> ColumnType:
     return column_type
 
 
-def _output_scales(tree: exp.Expr, column_type: ColumnType) -> list[int | None]:
-    """Each output column's DATETIME scale (`datetime_scale`); none known with a ``*`` item."""
+def _output_scales(tree: exp.Expr, column_type: ColumnType) -> tuple[list[int | None], list[int | None]]:
+    """The DATETIME scales (`datetime_scale`) of the output items before the SELECT list's
+    first ``*`` (all of them without one) and after its last."""
     select = outer_select(tree)
-    if select is None or any(isinstance(e, exp.Star) or e.is_star for e in select.expressions):
-        return []
-    return [datetime_scale(e, column_type) for e in select.expressions]
+    if select is None:
+        return [], []
+    items = list(select.expressions)
+    stars = [i for i, e in enumerate(items) if isinstance(e, exp.Star) or e.is_star]
+    head = items[: stars[0]] if stars else items
+    tail = items[stars[-1] + 1 :] if stars else []
+    return [datetime_scale(e, column_type) for e in head], [datetime_scale(e, column_type) for e in tail]
 
 
 def _resolved_tables(tables: Sequence[exp.Table], sources: QuerySources) -> tuple[list[exp.Table], list[TableRef]]:
@@ -906,10 +912,12 @@ def _run(spark, query: ast.Query | str, sources: QuerySources):
     return df, plan
 
 
-def _output_with_scales(df, scales: Sequence[int | None]):
+def _output_with_scales(df, scales: tuple[list[int | None], list[int | None]]):
     """The query's output columns given the DATETIME scales the query's expressions have
     (Spark keeps none through a function or a cast). A plan-only change: nothing runs."""
-    if len(scales) != len(df.columns) or all(s is None for s in scales):
+    head, tail = scales
+    between = len(df.columns) - len(head) - len(tail)  # the columns of the ``*`` items
+    if between < 0 or all(s is None for s in head + tail):
         return df
     from pyspark.sql import functions as F
 
@@ -917,7 +925,7 @@ def _output_with_scales(df, scales: Sequence[int | None]):
     slots = [f"_c{i}" for i in range(len(names))]  # (output names may repeat)
     columns = [
         F.col(slot) if s is None else F.col(slot).alias(slot, metadata={SCALE_METADATA: s})
-        for slot, s in zip(slots, scales)
+        for slot, s in zip(slots, [*head, *[None] * between, *tail])
     ]
     return df.toDF(*slots).select(*columns).toDF(*names)
 

@@ -28,7 +28,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from dorisql.result import Float32, jsonable, render_value
+from dorisql.result import Float32, ScaledDatetime, jsonable, render_value
 
 FORMATS = ("table", "tsv", "csv", "json", "jsonl")
 
@@ -173,6 +173,8 @@ def _kind(values: Sequence[Any]) -> str:
         if value is not None:
             if isinstance(value, Float32):
                 return "float32"  # a FLOAT column (a DOUBLE is "float")
+            if isinstance(value, ScaledDatetime):
+                return "datetime"  # a DATETIME(p) column's value, its p kept for display
             return "decimal" if isinstance(value, decimal.Decimal) else type(value).__name__
     return "null"
 

@@ -93,6 +93,7 @@ def test_the_outputs_show_the_scale(engine, shown):
     result = run(engine, f"SELECT k, t0, t3, t6 FROM {shown} WHERE k = 2")
     # the shell's jsonl record (dorisql -f --format jsonl) and the server's text protocol row
     record = json.loads(statement_record(result, line=1, statement="q"))
+    assert record["kinds"] == ["int", "datetime", "datetime", "datetime"]
     assert record["rows"] == [["2", "2022-08-16 12:11:12", "2022-08-16 12:11:11.112", "2022-08-16 12:11:11.000000"]]
     assert format_tsv(result.columns, result.rows, header=False).strip() == (
         "2\t2022-08-16 12:11:12\t2022-08-16 12:11:11.112\t2022-08-16 12:11:11.000000"
@@ -119,6 +120,10 @@ def test_casts_of_columns_round_as_doris(engine, shown):
         ("2024-02-01 12:13:14.123456", "2024-02-01 12:13:14.123", "2024-02-01 12:13:14"),
         ("2024-04-08 12:13:14.500000", "2024-04-08 12:13:14.500", "2024-04-08 12:13:15"),
     ]
+    # after a * too
+    assert (
+        texts(engine, f"SELECT *, CAST(s AS DATETIME(3)) FROM {shown} WHERE k = 1")[0][-1] == "2024-02-01 12:13:14.123"
+    )
     # a DATETIME(6) column to DATETIME(0), with the carry
     assert texts(engine, f"SELECT CAST(t3 AS DATETIME) FROM {shown} WHERE k = 2") == [("2022-08-16 12:11:11",)]
     assert texts(engine, f"SELECT CAST(t0 AS DATETIME(3)), CAST(t6 AS DATE) FROM {shown} WHERE k = 1") == [
