@@ -15,7 +15,7 @@ from dorisql import ast
 from dorisql.errors import AnalysisError
 from dorisql.syntax.dialect import call_name, parse_query
 
-__all__ = ["check_generated_columns", "generated_expression"]
+__all__ = ["check_generated_columns", "check_generated_dependency", "generated_expression"]
 
 
 def generated_expression(text: str) -> exp.Expr:
@@ -56,3 +56,23 @@ def _check_expression(name: str, tree: exp.Expr) -> None:
         called = call_name(func) if isinstance(func, exp.Func) else None
         function = called or func.key
         raise AnalysisError(f"Expression of generated column '{name}' contains a disallowed function:'{function}'")
+
+
+def check_generated_dependency(definition: ast.CreateTable, action: object) -> None:
+    """A column a generated column reads can be neither dropped nor renamed (SchemaChangeHandler
+    processDropColumn / processRenameColumn and their messages; the list as Java prints a set)."""
+    if isinstance(action, ast.DropColumn):
+        name, message = action.name, "Column '{name}' has a generated column dependency on :[{users}]"
+    elif isinstance(action, ast.RenameColumn):
+        name = action.old_name
+        message = "Cannot rename column, because column '{name}' has a generated column dependency on :[{users}]"
+    else:
+        return
+    users = [
+        c.name
+        for c in definition.columns
+        if c.generated is not None
+        and any(node.name.lower() == name.lower() for node in generated_expression(c.generated).find_all(exp.Column))
+    ]
+    if users:
+        raise AnalysisError(message.format(name=name, users=", ".join(users)))

@@ -89,3 +89,30 @@ def test_create_table_like_keeps_the_expressions(engine, gen):
     run(engine, "CREATE TABLE gen_like LIKE gen")
     run(engine, "INSERT INTO gen_like VALUES (1, DEFAULT, 2, DEFAULT)")
     assert rows(engine, "SELECT * FROM gen_like") == [(1, 3.0, 2, 4)]
+
+
+def test_a_column_a_generated_column_reads_cannot_be_dropped_or_renamed(engine):
+    """SchemaChangeHandler's dependency checks, as Doris's suite test_generated_column_nereids runs
+    them: the refused ALTER changes nothing; once the readers are gone the column can go."""
+    run(
+        engine,
+        """CREATE TABLE gdep (a INT, c DOUBLE GENERATED ALWAYS AS (abs(a + b)) NOT NULL, b INT,
+               d INT GENERATED ALWAYS AS (c + 1))
+           DISTRIBUTED BY HASH(a) BUCKETS 1;
+           INSERT INTO gdep (a, b) VALUES (3, 4)""",
+    )
+    before = rows(engine, "SHOW CREATE TABLE gdep")
+    for sql, message in [
+        ("ALTER TABLE gdep DROP COLUMN a", "Column 'a' has a generated column dependency on :[c]"),
+        ("ALTER TABLE gdep DROP COLUMN c", "Column 'c' has a generated column dependency on :[d]"),
+        (
+            "ALTER TABLE gdep RENAME COLUMN c c1",
+            "Cannot rename column, because column 'c' has a generated column dependency on :[d]",
+        ),
+    ]:
+        with pytest.raises(AnalysisError) as info:
+            run(engine, sql)
+        assert str(info.value) == message
+    assert rows(engine, "SHOW CREATE TABLE gdep") == before
+    run(engine, "ALTER TABLE gdep DROP COLUMN d; ALTER TABLE gdep DROP COLUMN c; ALTER TABLE gdep DROP COLUMN b")
+    assert rows(engine, "SELECT * FROM gdep") == [(3,)]

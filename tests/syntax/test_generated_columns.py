@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from dorisql import ast
 from dorisql.errors import AnalysisError
+from dorisql.syntax.generated import check_generated_dependency
 from dorisql.syntax.parser import parse_one
 
 D = " DISTRIBUTED BY HASH(a)"
@@ -87,3 +89,14 @@ def test_refused_with_dorises_message(columns, tail, message):
 
 def test_replace_value_and_key_generated_columns_are_accepted():
     parse_one("CREATE TABLE t (a INT, b INT, c INT AS (a + b), d INT REPLACE AS (c + 1)) AGGREGATE KEY(a, b, c)" + D)
+
+
+def test_dependency_of_drop_and_rename_column():
+    """SchemaChangeHandler: a column read by generated columns is neither dropped nor renamed."""
+    stmt = parse_one("CREATE TABLE t (a INT, c INT AS (a + b), b INT, d INT AS (c + a))" + D)
+    with pytest.raises(AnalysisError, match=r"^Column 'A' has a generated column dependency on :\[c, d\]$"):
+        check_generated_dependency(stmt, ast.DropColumn("A"))
+    with pytest.raises(AnalysisError, match=r"^Cannot rename column, because column 'c' has .* on :\[d\]$"):
+        check_generated_dependency(stmt, ast.RenameColumn("c", "c1"))
+    check_generated_dependency(stmt, ast.DropColumn("d"))  # nothing reads d
+    check_generated_dependency(stmt, ast.RenameColumn("d", "d1"))

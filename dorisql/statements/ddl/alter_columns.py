@@ -32,6 +32,7 @@ from dorisql.errors import AnalysisError, CommitConflictError, NotSupportedError
 from dorisql.result import Result, time_text
 from dorisql.session.session import Session
 from dorisql.storage.locks import table_lock
+from dorisql.syntax.generated import check_generated_dependency
 from dorisql.tablets.consistency import table_storage
 from dorisql.tablets.tables import arrow_schema
 from dorisql.types import parse_datetime
@@ -54,6 +55,7 @@ def new_definition(meta: TableMeta, actions) -> ast.CreateTable:
     for action in actions:
         if getattr(action, "properties", ()):
             raise NotSupportedError("PROPERTIES on ALTER TABLE ... COLUMN (bloom_filter_columns ...)")
+        check_generated_dependency(definition, action)
         definition = apply_action(definition, action)
     return definition
 
