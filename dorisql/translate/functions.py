@@ -51,7 +51,7 @@ _MATH = """
 abs acos asin atan atan2 bin bit_count bitand bitnot bitor bitxor bit_shift_left bit_shift_right
 cbrt ceil ceiling conv cos cosh cot csc degrees div e exp factorial floor fmod gcd greatest lcm
 least ln log log10 log2 mod negative pi pmod positive pow power radians rand random round
-round_bankers sec sign signbit sin sinh sqrt tan tanh truncate uuid uuid_numeric
+round_bankers sec sign signbit sin sinh sqrt tan tanh truncate uuid
 """
 
 _STRING = """
@@ -60,7 +60,7 @@ concat_ws crc32 elt ends_with field find_in_set format format_number from_base64
 lcase left length locate lower lpad ltrim mask mask_first_n mask_last_n md5 md5sum mid money_format
 not_null_or_empty null_or_empty overlay parse_url position printf quote regexp regexp_count
 regexp_extract regexp_extract_all regexp_extract_or_null regexp_like regexp_replace
-regexp_replace_one repeat replace replace_empty reverse right rlike rpad rtrim sha sha1 sha2 sm3
+regexp_replace_one repeat replace replace_empty reverse right rlike rpad rtrim sha sha1 sha2
 soundex space split split_by_regexp split_by_string split_part starts_with strcmp strleft strright
 substr substring substring_index to_base64 translate trim trim_in ucase unhex upper url_decode
 url_encode
@@ -88,7 +88,7 @@ cast convert try_cast
 
 _JSON = """
 get_json_bigint get_json_double get_json_int get_json_object get_json_string json_array
-json_contains json_exists_path json_extract json_extract_bigint json_extract_bool
+json_exists_path json_extract json_extract_bigint json_extract_bool
 json_extract_double json_extract_int json_extract_isnull json_extract_string json_keys
 json_length json_object json_quote json_type json_unquote json_valid
 """
@@ -140,6 +140,14 @@ def check_functions(tree: exp.Expr) -> None:
             raise AnalysisError(f"Can not found function '{qualifier}.{name}'")
         if name not in ALLOWED_FUNCTIONS:
             raise AnalysisError(f"Can not found function '{name}'")
+        arities = _DORIS_ARITIES.get(name)
+        if arities is not None and isinstance(node, exp.Anonymous) and len(node.expressions) not in arities:
+            # Doris's FunctionRegistry: the name is known, not with this many arguments
+            candidates = ", ".join(f"{name}({', '.join(['Expression'] * n)})" for n in sorted(arities))
+            raise AnalysisError(
+                f"Can not found function '{name}' which has {len(node.expressions)} arity. "
+                f"Candidate functions are: [{candidates}]"
+            )
 
 
 # --------------------------------------------------------------------------- translation to Spark
@@ -194,7 +202,10 @@ def translate_functions(tree: exp.Expr) -> exp.Expr:
         if is_table_position(node):
             continue
         name = call_name(node)
-        if isinstance(node, exp.Anonymous) and name in _RENAMED:
+        if isinstance(node, exp.Count) and node.this is None and not node.expressions:
+            # Doris's count() is count(*) (Nereids Count's argument-less signature); Spark needs one
+            node.set("this", exp.Star())
+        elif isinstance(node, exp.Anonymous) and name in _RENAMED:
             node.set("this", _RENAMED[name])
         elif isinstance(node, exp.Anonymous) and name in _UNIT_ARITHMETIC and len(node.expressions) == 2:
             unit, op = _UNIT_ARITHMETIC[name]
@@ -303,6 +314,158 @@ _JSON_VALUE = (
 )
 _DORIS_ONLY[("json_quote", 1)] = _JSON_VALUE
 
+#: Euclid's steps on DECIMAL(38,0) (LARGEINT's values): no pair below 10^38 needs more than 185
+#: (consecutive Fibonacci numbers are the worst case), so a bounded fold computes gcd exactly.
+_GCD_FOLD = (
+    "aggregate(sequence(1, 185), named_struct('a', CAST(__dorisql_arg0 AS DECIMAL(38, 0)), "
+    "'b', CAST(__dorisql_arg1 AS DECIMAL(38, 0))), "
+    "(__dorisql_s, __dorisql_i) -> IF(__dorisql_s.b = 0, __dorisql_s, "
+    "named_struct('a', __dorisql_s.b, 'b', __dorisql_s.a % __dorisql_s.b)), __dorisql_s -> {finish})"
+)
+#: The JSON value at a path as Spark's VARIANT: SQL NULL when the text is not JSON or the path
+#: is missing, a VARIANT null for a JSON null (Doris's JSON type tells the two apart; Spark's
+#: get_json_object does not).
+_AT_PATH = "try_variant_get(try_parse_json(__dorisql_arg0), __dorisql_arg1)"
+#: JSON_LENGTH of a JSON text `{j}`: an array's elements, an object's members, 1 for a scalar.
+_JSON_LENGTH = "IF(try_parse_json({j}) IS NULL, NULL, coalesce(json_array_length({j}), size(json_object_keys({j})), 1))"
+_TIMEDIFF_RANGE = "[E-218]The function timediff result of "
+#: One JSON string, whole (RFC 8259: no bare quote, backslash or control character inside)
+_JSON_STRING = r"""'^"([^"\\\\\\u0000-\\u001f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*"$'"""
+#: Doris's TIME (Doris shows it as 'HH:MM:SS' text; dorisql's value is that text): from seconds,
+#: clamped to TIME's range [-838:59:59, 838:59:59]; a fractional type shows six digits.
+_TIME_OF_SECONDS = (
+    "element_at(transform(array(CAST({secs} AS DECIMAL(38, 6))), __dorisql_x -> "
+    "IF(__dorisql_x IS NULL, NULL, concat(IF(__dorisql_x < 0, '-', ''), "
+    "format_string('%02d', CAST(floor(least(abs(__dorisql_x), 3020399) / 3600) AS BIGINT)), ':', "
+    "format_string('%02d', CAST(floor(least(abs(__dorisql_x), 3020399) / 60) % 60 AS BIGINT)), ':', "
+    "IF({whole}, format_string('%02d', CAST(floor(least(abs(__dorisql_x), 3020399) % 60) AS BIGINT)), "
+    "lpad(CAST(CAST(least(abs(__dorisql_x), 3020399) % 60 AS DECIMAL(8, 6)) AS STRING), 9, '0'))))), 1)"
+)
+#: Spark's names of the types whose values are whole numbers (LARGEINT is a DECIMAL(38,0))
+_WHOLE_TYPE = "'^(tinyint|smallint|int|bigint|void|decimal[(][0-9]+,0[)])$'"
+#: MySQL's week modes (Doris's week / yearweek, MySQL's calc_week), for a date `D` and a mode
+#: `M`: bit 0 a week starting on Monday, and a first week that is the first one starting in the
+#: year ("F") or the first one with 4 days in it; `X` is the day that decides a week's year
+#: (its first day, or its fourth).
+_WEEK_F = "((({M} & 7) & 4) <> 0) <> (({M} & 7) % 2 = 0)"
+_WEEK_X = (
+    "date_add(date_sub({D}, IF(({M} & 7) % 2 = 1, (dayofweek({D}) + 5) % 7, dayofweek({D}) - 1)), "
+    f"IF({_WEEK_F}, 0, 3))"
+)
+_YEARWEEK = "year({X}) * 100 + (dayofyear({X}) - 1) DIV 7 + 1"
+#: week() counts from the date's own year (week 0: days before its first week) unless bit 1 of
+#: the mode says weeks belong to the year they are counted in (then as yearweek).
+_WEEK = (
+    "IF((({M} & 7) & 2) <> 0, (dayofyear({X}) - 1) DIV 7 + 1, "
+    "IF({X} < make_date(year({D}), 1, 1), 0, datediff({X}, make_date(year({D}), 1, 1)) DIV 7 + 1))"
+)
+
+
+def _week_sql(template: str, mode: str = "__dorisql_arg1") -> str:
+    # (X first: its text holds D and M)
+    day, sql = "TRY_CAST(__dorisql_arg0 AS DATE)", template.replace("{X}", _WEEK_X)
+    return sql.replace("{D}", day).replace("{M}", mode)
+
+
+_DORIS_ONLY.update(
+    {
+        # math: Doris's integer gcd / lcm (any sign; gcd(0, 0) = 0)
+        ("gcd", 2): _GCD_FOLD.format(finish="abs(__dorisql_s.a)"),
+        ("lcm", 2): _GCD_FOLD.format(
+            finish="IF(__dorisql_s.a = 0, 0, abs(try_multiply("
+            "CAST(__dorisql_arg0 AS DECIMAL(38, 0)) DIV __dorisql_s.a, CAST(__dorisql_arg1 AS DECIMAL(38, 0)))))"
+        ),
+        # the sign bit of a DOUBLE, set for -0.0 too: Java writes it ('-0.0'; Spark's arithmetic
+        # and atan2 turn -0.0 into 0.0)
+        ("signbit", 1): "startswith(CAST(CAST(__dorisql_arg0 AS DOUBLE) AS STRING), '-')",
+        # JSON
+        ("json_length", 1): _JSON_LENGTH.format(j="__dorisql_arg0"),
+        ("json_length", 2): _JSON_LENGTH.format(j=f"to_json({_AT_PATH})"),
+        ("json_exists_path", 2): (
+            f"IF(try_parse_json(__dorisql_arg0) IS NULL OR __dorisql_arg1 IS NULL, NULL, {_AT_PATH} IS NOT NULL)"
+        ),
+        ("json_extract_isnull", 2): f"IF({_AT_PATH} IS NULL, NULL, is_variant_null({_AT_PATH}))",
+        ("json_unquote", 1): (
+            "IF(char_length(__dorisql_arg0) >= 2 AND startswith(__dorisql_arg0, '\"') "
+            "AND endswith(__dorisql_arg0, '\"'), "
+            # (Spark's parser stops after a leading JSON value: the whole text must be a JSON string)
+            f"coalesce(IF(__dorisql_arg0 RLIKE {_JSON_STRING}, "
+            "try_variant_get(try_parse_json(__dorisql_arg0), '$', 'string'), NULL), "
+            "raise_error(concat('[RUNTIME_ERROR]Invalid JSON text in argument 1 to function json_unquote: ', "
+            "__dorisql_arg0))), __dorisql_arg0)"
+        ),
+        # string
+        ("split_by_regexp", 3): "split(__dorisql_arg0, __dorisql_arg1, CAST(__dorisql_arg2 AS INT))",
+        # old = '': new before each character and at the end (Presto's REPLACE)
+        ("replace_empty", 3): (
+            "IF(__dorisql_arg1 = '', IF(__dorisql_arg0 = '', __dorisql_arg2, concat(__dorisql_arg2, "
+            "array_join(transform(split(__dorisql_arg0, ''), "
+            "__dorisql_c -> concat(__dorisql_c, __dorisql_arg2)), ''))), "
+            "replace(__dorisql_arg0, __dorisql_arg1, __dorisql_arg2))"
+        ),
+        # date and time (TIME values as Doris shows them: 'HH:MM:SS' text)
+        ("sec_to_time", 1): _TIME_OF_SECONDS.format(
+            secs="__dorisql_arg0", whole=f"typeof(__dorisql_arg0) RLIKE {_WHOLE_TYPE}"
+        ),
+        # a TIME text ('-02:30:00', '10:15:30.123456': the fraction ignored, NULL out of range) or a
+        # DATETIME's time of day; a DATETIME written as text is not a TIME: NULL, as in Doris
+        ("time_to_sec", 1): (
+            "IF(typeof(__dorisql_arg0) IN ('timestamp', 'timestamp_ntz', 'date'), "
+            "hour(TRY_CAST(__dorisql_arg0 AS TIMESTAMP)) * 3600 + minute(TRY_CAST(__dorisql_arg0 AS TIMESTAMP)) * 60 "
+            "+ second(TRY_CAST(__dorisql_arg0 AS TIMESTAMP)), "
+            "element_at(transform(array(regexp_extract(CAST(__dorisql_arg0 AS STRING), "
+            "'^-?[0-9]{1,3}:[0-5]?[0-9]:[0-5]?[0-9]([.][0-9]*)?$', 0)), "
+            "__dorisql_t -> IF(__dorisql_t = '' OR abs(CAST(split(__dorisql_t, ':')[0] AS INT)) > 838, NULL, "
+            "IF(startswith(__dorisql_t, '-'), -1, 1) * (abs(CAST(split(__dorisql_t, ':')[0] AS INT)) * 3600 "
+            "+ CAST(split(__dorisql_t, ':')[1] AS INT) * 60 "
+            "+ CAST(split(split(__dorisql_t, ':')[2], '[.]')[0] AS INT)))), 1))"
+        ),
+        # end - start as a TIME; out of TIME's range it is Doris's error, not a clamped value
+        ("timediff", 2): (
+            "element_at(transform(array(named_struct("
+            "'d', CAST(timestampdiff(MICROSECOND, TRY_CAST(__dorisql_arg1 AS TIMESTAMP_NTZ), "
+            "TRY_CAST(__dorisql_arg0 AS TIMESTAMP_NTZ)) AS DECIMAL(38, 6)) / 1000000, "
+            "'a', TRY_CAST(__dorisql_arg0 AS TIMESTAMP_NTZ), 'b', TRY_CAST(__dorisql_arg1 AS TIMESTAMP_NTZ))), "
+            "__dorisql_t -> IF(__dorisql_t.d IS NULL, NULL, IF(abs(__dorisql_t.d) > 3020399, "
+            f"raise_error(concat('{_TIMEDIFF_RANGE}', date_format(__dorisql_t.a, 'yyyy-MM-dd HH:mm:ss.SSSSSS'), "
+            "', ', date_format(__dorisql_t.b, 'yyyy-MM-dd HH:mm:ss.SSSSSS'), ' is out of range')), "
+            "concat(IF(__dorisql_t.d < 0, '-', ''), "
+            "format_string('%02d', CAST(floor(abs(__dorisql_t.d) / 3600) AS BIGINT)), ':', "
+            "format_string('%02d', CAST(floor(abs(__dorisql_t.d) / 60) % 60 AS BIGINT)), ':', "
+            "format_string('%02d', CAST(floor(abs(__dorisql_t.d) % 60) AS BIGINT)), "
+            # the fraction's digits as far as they are not 0 (Doris: a scale when not whole seconds)
+            "regexp_replace(substring(CAST(CAST(abs(__dorisql_t.d) % 1 AS DECIMAL(7, 6)) AS STRING), 2), "
+            "'[.]?0*$', ''))))), 1)"
+        ),
+        ("yearweek", 1): _week_sql(_YEARWEEK, mode="0"),
+        ("yearweek", 2): _week_sql(_YEARWEEK),
+    }
+)
+
+
+def _replace_one(value: exp.Expr, pattern: exp.Expr, replacement: exp.Expr) -> exp.Expr:
+    """``regexp_replace_one(s, p, r)``: the first match of `p` replaced (RE2::Replace). Spark
+    replaces every match, so the pattern is anchored at the start behind the shortest prefix
+    (``^(prefix)(p)``: one match, where Java's find() meets the first) and the prefix put back.
+    The replacement's ``\\0`` ... ``\\9`` (RE2's groups) become Java's, shifted past the two added
+    groups, and its other characters are taken literally; it must be a literal."""
+    if not (isinstance(replacement, exp.Literal) and replacement.is_string):
+        raise NotSupportedError("regexp_replace_one with a replacement that is not a string literal")
+    text, java, i = replacement.this, ["$1"], 0
+    while i < len(text):
+        char, following = text[i], text[i + 1 : i + 2]
+        if char == "\\" and following.isdigit():
+            java.append(f"${int(following) + 2}")
+            i += 2
+            continue
+        if char == "\\" and following == "\\":
+            i += 1
+        # (a digit escaped too: after a group it would be read as part of the group's number)
+        java.append("\\" + char if char in "\\$" or char.isdigit() else char)
+        i += 1
+    anchored = exp.Concat(expressions=[exp.Literal.string("^([\\s\\S]*?)("), pattern, exp.Literal.string(")")])
+    return exp.Anonymous(this="REGEXP_REPLACE", expressions=[value, anchored, exp.Literal.string("".join(java))])
+
 
 def _inside_json_call(node: exp.Expr) -> bool:
     """Whether `node` is an argument of a (not yet rewritten) json_object or json_array."""
@@ -345,6 +508,19 @@ def _doris_only_functions(tree: exp.Expr) -> None:
                 expressions=[exp.Anonymous(this="ARRAY", expressions=members), exp.Literal.string(",")],
             )
             built = exp.Anonymous(this="FORMAT_STRING", expressions=[exp.Literal.string("[%s]"), joined])
+        elif isinstance(node, exp.Anonymous) and name == "field" and node.expressions:
+            # the 1-based place of the first argument among the others, 0 when absent (or NULL)
+            value, *among = node.expressions
+            position = exp.Anonymous(this="ARRAY_POSITION", expressions=[exp.Array(expressions=among), value])
+            built = exp.Coalesce(this=position, expressions=[exp.Literal.number(0)])
+        elif isinstance(node, exp.Anonymous) and name == "md5sum" and node.expressions:
+            built = exp.Anonymous(this="MD5", expressions=[exp.Concat(expressions=list(node.expressions))])
+        elif isinstance(node, exp.Anonymous) and name == "regexp_replace_one" and len(node.expressions) == 3:
+            built = _replace_one(*node.expressions)
+        elif isinstance(node, exp.Week) and name == "week":
+            mode = node.args.get("mode")
+            built = _template(_week_sql(_WEEK, mode="0" if mode is None else "__dorisql_arg1"))
+            _fill(built, {"__dorisql_arg0": node.this} | ({} if mode is None else {"__dorisql_arg1": mode}))
         elif name is not None and isinstance(node, exp.Anonymous):
             sql = _DORIS_ONLY.get((name, len(node.expressions)))
             if sql is not None:
@@ -355,6 +531,13 @@ def _doris_only_functions(tree: exp.Expr) -> None:
         if name in ("json_object", "json_array") and _inside_json_call(node):
             built = exp.Anonymous(this="PARSE_JSON", expressions=[built])
         replace_node(node, built)
+
+
+#: The arities of the Doris functions dorisql writes itself (Spark knows none of these names,
+#: so a call with another number of arguments is refused with Doris's message, not Spark's).
+_DORIS_ARITIES: dict[str, frozenset[int]] = {
+    name: frozenset(n for other, n in _DORIS_ONLY if other == name) for name, _ in _DORIS_ONLY
+} | {"regexp_replace_one": frozenset({3})}
 
 
 # --------------------------------------------------------------------------- NULL, not an error
@@ -422,6 +605,9 @@ MAX_STRING_BYTES = 1024 * 1024
 LIMIT_MESSAGE = "string column length is too large"
 
 _VALUE = "__dorisql_v"
+
+#: The Doris errors a rewritten expression raises (raise_error) while Spark evaluates it.
+_RAISED = (LIMIT_MESSAGE, "[RUNTIME_ERROR]Invalid JSON text in argument 1 to function json_unquote", _TIMEDIFF_RANGE)
 
 
 def _size_of(*sizes: str) -> str:
@@ -627,7 +813,8 @@ def _fill(tree: exp.Expr, values: dict[str, exp.Expr]) -> None:
 
 
 def expression_limit_failure(exc: BaseException) -> InvalidValueError | None:
-    """The Doris error for a Spark failure raised by a bound of `_bound_sizes`, else None."""
+    """The Doris error for a Spark failure raised by a bound of `_bound_sizes` or another of
+    `_RAISED` (json_unquote of text that is not JSON), else None."""
     import sys
 
     errors = sys.modules.get("pyspark.errors")
@@ -638,6 +825,6 @@ def expression_limit_failure(exc: BaseException) -> InvalidValueError | None:
         message = (exc.getMessageParameters() or {}).get("errorMessage", "")
     except Exception:  # the JVM is gone: not a refusal of ours
         return None
-    if condition != "USER_RAISED_EXCEPTION" or not message.startswith(LIMIT_MESSAGE):
+    if condition != "USER_RAISED_EXCEPTION" or not message.startswith(_RAISED):
         return None
     return InvalidValueError(message)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dorisql.errors import NotSupportedError
+from dorisql.errors import DorisqlError, NotSupportedError
 from dorisql.result import render_value
 
 from .conftest import rows, run
@@ -118,3 +118,159 @@ def test_functions_over_columns(engine):
 def test_json_object_key_must_be_a_literal(engine):
     with pytest.raises(NotSupportedError, match="json_object with a key that is not a string literal"):
         run(engine, "SELECT json_object(concat('a', 'b'), 1)")
+
+
+#: Doris functions Spark has no form of, written in Spark SQL: (expression, Doris's documented result)
+MORE_EXAMPLES = [
+    # math
+    ("gcd(54, 24)", "6"),
+    ("gcd(-17, 31)", "1"),
+    ("gcd(0, 10)", "10"),
+    ("gcd(54, NULL)", "NULL"),
+    ("gcd(1836311903, 1134903170)", "1"),  # consecutive Fibonacci numbers: Euclid's longest path
+    ("gcd(99999999999999999999999999999999999999, 3)", "3"),  # DECIMAL(38, 0)'s largest, dorisql's LARGEINT
+    ("lcm(12, 18)", "36"),
+    ("lcm(0, 10)", "0"),
+    ("lcm(-4, 6)", "12"),
+    ("signbit(-1.0)", "1"),
+    ("signbit(0.0)", "0"),
+    ("signbit(1.0)", "0"),
+    ("signbit(CAST('-0.0' AS DOUBLE))", "1"),
+    # JSON
+    ('json_length(\'{"k1":"v31","k2":300}\')', "2"),
+    ("json_length('\"abc\"')", "1"),
+    ("json_length('{\"x\": 1, \"y\": [1, 2]}', '$.y')", "2"),
+    ("json_length('[1, 2, 3]')", "3"),
+    ("json_length('not json')", "NULL"),
+    ("json_length('{\"x\": 1}', '$.z')", "NULL"),
+    (
+        'json_unquote(\'"I am a \\\\"string\\\\" that contains double quotes."\')',
+        'I am a "string" that contains double quotes.',
+    ),
+    ("json_unquote('\"\\\\u0000\"')", "\x00"),
+    (
+        'json_unquote(\'"I am a "string" that contains double quotes.\')',
+        '"I am a "string" that contains double quotes.',
+    ),
+    (
+        'json_unquote(\'I am a "string" that contains double quotes."\')',
+        'I am a "string" that contains double quotes."',
+    ),
+    ("json_unquote(NULL)", "NULL"),
+    ('json_exists_path(\'{"id": 123, "name": "doris"}\', \'$.name\')', "1"),
+    ('json_exists_path(\'{"id": 123, "name": "doris"}\', \'$.age\')', "0"),
+    ("json_exists_path('{\"k\": null}', '$.k')", "1"),
+    ("json_extract_isnull('{\"k\": null, \"v\": 1}', '$.k')", "1"),
+    ("json_extract_isnull('{\"k\": null, \"v\": 1}', '$.v')", "0"),
+    ("json_extract_isnull('{\"k\": null, \"v\": 1}', '$.x')", "NULL"),
+    # string
+    ("field('Bb', 'Aa', 'Bb', 'Cc', 'Dd', 'Ff')", "2"),
+    ("field('Gg', 'Aa', 'Bb', 'Cc', 'Dd', 'Ff')", "0"),
+    ("field(NULL, 'Aa', NULL)", "0"),
+    ("md5sum('ab')", "187ef4436122d1cc2f40dc2b92f0eba0"),
+    ("md5sum('a', 'b')", "187ef4436122d1cc2f40dc2b92f0eba0"),
+    ("md5sum('a', NULL)", "NULL"),
+    ("split_by_regexp('a,b,c,d,e', ',', 3)", '["a", "b", "c,d,e"]'),
+    ("split_by_regexp('1-2-3-4-5', '-', 2)", '["1", "2-3-4-5"]'),
+    ("split_by_regexp('123abc456def', '[a-z]+', 0)", '["123", "456", ""]'),
+    ("regexp_replace_one('a b c', ' ', '-')", "a-b c"),
+    ("regexp_replace_one('a b b', '(b)', '<\\\\1>')", "a <b> b"),
+    ("regexp_replace_one('abcabc', 'b', '$x')", "a$xcabc"),
+    ("regexp_replace_one('xay', '(?<=x)a', 'A')", "xAy"),
+    ("regexp_replace_one('abc', 'z', 'Z')", "abc"),
+    ("replace_empty('abc', '', 'xyz')", "xyzaxyzbxyzcxyz"),
+    ("replace_empty('', '', 'xyz')", "xyz"),
+    ("replace_empty('hello world', 'world', 'universe')", "hello universe"),
+    # date and time: Doris's TIME values as it shows them
+    ("sec_to_time(59738)", "16:35:38"),
+    ("sec_to_time(90061)", "25:01:01"),
+    ("sec_to_time(-3600)", "-01:00:00"),
+    ("sec_to_time(0)", "00:00:00"),
+    ("sec_to_time(3661.9)", "01:01:01.900000"),
+    ("sec_to_time(NULL)", "NULL"),
+    ("sec_to_time(30245000)", "838:59:59"),
+    ("sec_to_time(-30245000)", "-838:59:59"),
+    ("time_to_sec('16:32:18')", "59538"),
+    ("time_to_sec('2025-01-01 16:32:18')", "NULL"),
+    ("time_to_sec(cast('2025-01-01 16:32:18' as datetime))", "59538"),
+    ("time_to_sec('-02:30:00')", "-9000"),
+    ("time_to_sec('-16:32:18.99')", "-59538"),
+    ("time_to_sec('10:15:30.123456')", "36930"),
+    ("time_to_sec('12:60:00')", "NULL"),
+    ("time_to_sec('839:00:00')", "NULL"),
+    ("time_to_sec(NULL)", "NULL"),
+    ("timediff('2024-07-20 16:59:30', '2024-07-11 16:35:21')", "216:24:09"),
+    ("timediff('2023-10-05 15:45:00', '2023-10-05')", "15:45:00"),
+    ("timediff('2023-01-01 09:00:00', '2023-01-01 10:30:00')", "-01:30:00"),
+    ("timediff('2023-12-31 23:59:59', '2023-12-31 23:59:50')", "00:00:09"),
+    ("timediff('2024-01-01 00:00:01', '2023-12-31 23:59:59')", "00:00:02"),
+    ("timediff('2023-07-13 12:34:56.789', '2023-07-13 12:34:50.123')", "00:00:06.666"),
+    ("timediff(NULL, '2023-01-01 00:00:00')", "NULL"),
+    ("time_to_sec(timediff('2024-07-20 16:59:30', '2024-07-11 16:35:21'))", "779049"),
+    ("yearweek('2021-01-01')", "202052"),
+    ("yearweek('2020-07-01')", "202026"),
+    ("yearweek('2024-12-30', 1)", "202501"),
+    ("yearweek('1987-01-01')", "198652"),
+    ("week('2008-02-20')", "7"),
+    ("week('2008-02-20', 0)", "7"),
+    ("week('2008-02-20', 1)", "8"),
+    ("week('2008-12-31', 1)", "53"),
+    ("week('2000-01-01', 0)", "0"),
+    ("week('2000-01-01', 2)", "52"),
+]
+
+
+def test_more_doris_functions_with_documented_results(engine):
+    items = ", ".join(sql for sql, _ in MORE_EXAMPLES)
+    (got,) = rows(engine, f"SELECT {items}")
+    assert [(sql, render_value(v)) for (sql, _), v in zip(MORE_EXAMPLES, got)] == MORE_EXAMPLES
+
+
+@pytest.mark.parametrize(
+    ("sql", "message"),
+    [
+        # not computable on Spark: refused by name, before Spark sees it (Doris's FunctionRegistry)
+        ("SELECT sm3('abc')", "Can not found function 'sm3'"),
+        ("SELECT uuid_numeric()", "Can not found function 'uuid_numeric'"),
+        ("SELECT json_contains('[1, 2]', '1')", "Can not found function 'json_contains'"),
+        ("SELECT no_such_function(1)", "Can not found function 'no_such_function'"),
+        # a Doris function dorisql writes itself, with another number of arguments
+        (
+            "SELECT strleft('abc')",
+            r"Can not found function 'strleft' which has 1 arity\. Candidate functions are: "
+            r"\[strleft\(Expression, Expression\)\]",
+        ),
+        (
+            "SELECT json_length()",
+            r"Can not found function 'json_length' which has 0 arity\. Candidate functions are: "
+            r"\[json_length\(Expression\), json_length\(Expression, Expression\)\]",
+        ),
+        # the same on the other paths a function name reaches Spark by
+        ("INSERT INTO fx VALUES (3, 1, sm3('a'))", "Can not found function 'sm3'"),
+        ("INSERT INTO fx SELECT 3, 1, gcd(1)", "Can not found function 'gcd' which has 1 arity"),
+        ("CREATE TABLE fy AS SELECT sm3('a') AS s", "Can not found function 'sm3'"),
+    ],
+)
+def test_unavailable_functions_answer_with_doris_message(engine, sql, message):
+    run(
+        engine,
+        "CREATE TABLE IF NOT EXISTS fx (k INT, v1 DECIMAL(5, 1), s VARCHAR(16)) "
+        "DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1",
+    )
+    before = rows(engine, "SELECT count(*) FROM fx")
+    with pytest.raises(DorisqlError, match=message):
+        run(engine, sql)
+    assert rows(engine, "SELECT count(*) FROM fx") == before
+    assert "fy" not in [r[0] for r in rows(engine, "SHOW TABLES")]
+
+
+def test_doris_runtime_errors_of_rewritten_functions(engine):
+    with pytest.raises(DorisqlError, match=r"Invalid JSON text in argument 1 to function json_unquote"):
+        run(engine, 'SELECT json_unquote(\'"I am a "string" that contains double quotes."\')')
+    with pytest.raises(
+        DorisqlError,
+        match=r"The function timediff result of 2023-07-13 12:34:56\.789000, 2024-07-13 12:34:50\.123000 is out of range",
+    ):
+        run(engine, "SELECT timediff('2023-07-13 12:34:56.789', '2024-07-13 12:34:50.123')")
+    with pytest.raises(NotSupportedError, match="regexp_replace_one with a replacement that is not a string literal"):
+        run(engine, "SELECT regexp_replace_one('abc', 'b', concat('x', 'y'))")
