@@ -39,12 +39,12 @@ def desc(engine, table):
 def test_ctas_columns_types_defaults_and_rows(engine, src):
     run(engine, "CREATE TABLE c1 AS SELECT k, name, note, amount, concat(name, '!') AS shout, NULL AS nothing FROM src")
     assert desc(engine, "c1") == [
-        ("k", "INT", "No", "true"),  # NOT NULL kept from the source column
-        ("name", "VARCHAR(20)", "Yes", "true"),  # a table column keeps its type
-        ("note", "STRING", "Yes", "false"),
-        ("amount", "DECIMAL(10, 2)", "Yes", "false"),
-        ("shout", "VARCHAR(65533)", "Yes", "false"),  # an expression string: VARCHAR(65533)
-        ("nothing", "TINYINT", "Yes", "false"),  # NULL literal: TINYINT
+        ("k", "int", "No", "true"),  # NOT NULL kept from the source column
+        ("name", "varchar(20)", "Yes", "true"),  # a table column keeps its type
+        ("note", "text", "Yes", "false"),
+        ("amount", "decimal(10,2)", "Yes", "false"),
+        ("shout", "varchar(65533)", "Yes", "false"),  # an expression string: VARCHAR(65533)
+        ("nothing", "tinyint", "Yes", "false"),  # NULL literal: TINYINT
     ]
     create = rows(engine, "SHOW CREATE TABLE c1")[0][1]
     assert "DUPLICATE KEY(`k`, `name`)" in create
@@ -60,7 +60,7 @@ def test_ctas_first_string_column_and_clauses(engine, src):
         PARTITION pz VALUES IN ('z')) DISTRIBUTED BY HASH(note) BUCKETS 3 PROPERTIES ("replication_num" = "1")
         AS SELECT note, k FROM src WHERE note IS NOT NULL""",
     )
-    assert desc(engine, "c2")[0] == ("note", "VARCHAR(65533)", "Yes", "true")  # STRING first: VARCHAR(65533)
+    assert desc(engine, "c2")[0] == ("note", "varchar(65533)", "Yes", "true")  # STRING first: VARCHAR(65533)
     assert sorted(rows(engine, "SELECT note, k FROM c2 PARTITION (pz)")) == [("z", 11)]
     assert {r[1]: r[8] for r in rows(engine, "SHOW PARTITIONS FROM c2")} == {"px": 3, "pz": 3}
 

@@ -165,14 +165,29 @@ def test_show_databases_tables_desc_data(engine, orders):
     assert rows(engine, 'SHOW TABLES LIKE "ord%"') == [("orders",)]
     desc = run(engine, "DESC orders")
     assert list(desc.columns) == ["Field", "Type", "Null", "Key", "Default", "Extra"]
+    # Doris: types as SHOW CREATE TABLE spells them, no default is SQL NULL (not the text)
     assert desc.rows == [
-        ("id", "BIGINT", "No", "true", "NULL", ""),
-        ("day", "DATE", "No", "true", "NULL", ""),
-        ("shop", "VARCHAR(12)", "No", "true", "main", ""),
-        ("qty", "INT", "Yes", "false", "0", "SUM"),
-        ("price", "DECIMAL(10, 2)", "Yes", "false", "NULL", "MAX"),
-        ("seen", "DATETIME", "Yes", "false", "NULL", "REPLACE"),
+        ("id", "bigint", "No", "true", None, ""),
+        ("day", "date", "No", "true", None, ""),
+        ("shop", "varchar(12)", "No", "true", "main", ""),
+        ("qty", "int", "Yes", "false", "0", "SUM"),
+        ("price", "decimal(10,2)", "Yes", "false", None, "MAX"),
+        ("seen", "datetime", "Yes", "false", None, "REPLACE"),
     ]
+    every = run(engine, "DESC orders ALL")
+    assert every.columns == ["IndexName", "IndexKeysType", "Field", "Type", "InternalType", "Null", "Key"] + [
+        "Default",
+        "Extra",
+        "Visible",
+        "DefineExpr",
+        "WhereClause",
+    ]
+    assert every.rows[0] == ("orders", "AGG_KEYS", "id", "bigint", "bigint", "No", "true", None, "", "true", "", "")
+    assert [r[:5] for r in every.rows[1:3]] == [
+        ("", "", "day", "date", "datev2"),
+        ("", "", "shop", "varchar(12)", "varchar(12)"),
+    ]
+    assert [r[4] for r in every.rows[4:]] == ["decimalv3(10,2)", "datetimev2(0)"]
     data = run(engine, "SHOW DATA FROM orders")
     assert list(data.columns) == ["TableName", "IndexName", "Size", "ReplicaCount", "RowCount", "RemoteSize"]
     stats = _delta_partition_stats(engine, orders)

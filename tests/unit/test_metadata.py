@@ -44,6 +44,34 @@ def test_show_columns_plain_and_full(engine):
     assert run(engine, "SHOW FULL COLUMNS IN d.t1 WHERE Field = 'k'").rows[0][-1] == "the key"
 
 
+def test_desc_extra_is_the_aggregation_of_each_key_model(engine):
+    """DESC's Extra (IndexSchemaProcNode): nothing for a key column, else the aggregation type
+    Doris keeps (ColumnDefinition.validate): NONE on DUPLICATE and merge-on-write UNIQUE tables,
+    REPLACE on merge-on-read ones, the written one on AGGREGATE tables; Default is SQL NULL."""
+    assert run(engine, "DESC t1").rows == [
+        ("k", "int", "No", "true", None, ""),
+        ("v", "varchar(20)", "Yes", "false", None, "NONE"),
+        ("amount", "decimal(10,2)", "Yes", "false", "0", "NONE"),
+    ]
+    assert run(engine, "DESC t2").rows == [
+        ("k", "int", "Yes", "true", None, ""),
+        ("s", "bigint", "Yes", "false", None, "SUM"),
+    ]
+    engine.execute_sql(
+        """CREATE TABLE mor (k INT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1
+        PROPERTIES ("enable_unique_key_merge_on_write" = "false");
+        CREATE TABLE mow (k INT, v INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"""
+    )
+    try:
+        assert [r[5] for r in run(engine, "DESCRIBE mor").rows] == ["", "REPLACE"]
+        assert [r[5] for r in run(engine, "DESC mow").rows] == ["", "NONE"]
+        every = run(engine, "DESC mor ALL")
+        assert every.rows[0][:2] == ("mor", "UNIQUE_KEYS") and every.rows[1][:2] == ("", "")
+        assert [(r[2], r[8]) for r in every.rows] == [("k", ""), ("v", "REPLACE")]
+    finally:  # the module's other tests list d's tables
+        engine.execute_sql("DROP TABLE mor FORCE; DROP TABLE mow FORCE")
+
+
 def test_show_full_tables_and_databases(engine):
     full = run(engine, "SHOW FULL TABLES FROM `d`")
     assert full.columns == ["Tables_in_d", "Table_type"]

@@ -21,7 +21,7 @@ from dorisql.statements.handler import Handlers
 from dorisql.statements.show.bucket_reasons import show_buckets
 from dorisql.statements.show.help import lookup
 from dorisql.statements.show.proc import show_proc as proc
-from dorisql.syntax.generator import to_sql, type_sql
+from dorisql.syntax.generator import column_type_sql, to_sql
 from dorisql.tablets.partition_sizes import table_stats
 
 SHOW_PARTITIONS_COLUMNS = (
@@ -293,29 +293,86 @@ def show_create_table(session: Session, stmt: ast.ShowCreateTable) -> Result:
     return Result.table(["Table", "Create Table"], [(meta.name, to_sql(current_definition(meta)) + ";")])
 
 
+def _aggregation(definition: ast.CreateTable, column: ast.ColumnDef, keys: set[str]) -> str | None:
+    """The column's aggregation type as Doris keeps it (ColumnDefinition.validate): none for a key
+    column; as written; else NONE for DUPLICATE and merge-on-write UNIQUE value columns, REPLACE
+    for merge-on-read UNIQUE ones."""
+    if column.name in keys:
+        return None
+    if column.agg_type:
+        return column.agg_type
+    kind = definition.keys.type if definition.keys else "DUPLICATE"
+    mow = ast.props(definition.properties).get("enable_unique_key_merge_on_write", "true").lower() == "true"
+    return "REPLACE" if kind == "UNIQUE" and not mow else "NONE"
+
+
+def _without_field_comments(data_type: ast.DataType) -> ast.DataType:
+    """DESC prints a STRUCT's fields without their comments (Type.hideVersionForVersionColumn)."""
+    return dataclasses.replace(
+        data_type,
+        args=tuple(_without_field_comments(a) for a in data_type.args),
+        fields=tuple(
+            dataclasses.replace(f, type=_without_field_comments(f.type), comment=None) for f in data_type.fields
+        ),
+    )
+
+
+#: DESC ... ALL's InternalType names where Doris's storage type differs from the shown one
+#: (ScalarType.toString): DATE is datev2, DECIMAL decimalv3, STRING text.
+_INTERNAL_NAMES = {"DATE": "datev2", "DECIMAL": "decimalv3", "STRING": "text", "JSON": "json"}
+
+
+def _internal_type(data_type: ast.DataType) -> str:
+    """DESC ... ALL's InternalType (Column.getOriginType().toString()): lower case, the storage
+    version named, a DATETIME's scale always shown."""
+    name = data_type.name
+    if name in ("ARRAY", "MAP"):
+        return f"{name.lower()}<{','.join(_internal_type(a) for a in data_type.args)}>"
+    if name == "STRUCT":
+        return "struct<" + ",".join(f"{f.name}:{_internal_type(f.type)}" for f in data_type.fields) + ">"
+    if name == "DATETIME":
+        return f"datetimev2({data_type.params[0] if data_type.params else 0})"
+    text = _INTERNAL_NAMES.get(name, name.lower())
+    return f"{text}({','.join(str(p) for p in data_type.params)})" if data_type.params else text
+
+
 def describe(session: Session, stmt: ast.Describe) -> Result:
+    """DESC[RIBE] t [ALL], as current Doris prints it (DescribeCommand, IndexSchemaProcNode):
+    the type as SHOW CREATE TABLE spells it (lower case), Null Yes/No, Key true/false, Default
+    SQL NULL when there is none (Doris's \\N, which its MySQL protocol sends as NULL), Extra the
+    aggregation type (NONE for DUPLICATE and merge-on-write UNIQUE value columns), then
+    STORED GENERATED."""
     meta = load_meta(session, stmt.table)
     definition = meta.definition
     keys = set(definition.keys.columns) if definition.keys else set()
-    rows: list[tuple[str, ...]] = []
+    rows: list[tuple[str | None, ...]] = []
+    internal: list[str] = []
     for c in definition.columns:
-        default = c.default.value if c.default is not None and c.default.value is not None else None
+        default = c.default.value if c.default is not None else None
+        extra = (_aggregation(definition, c, keys), "STORED GENERATED" if c.generated is not None else None)
         rows.append(
             (
                 c.name,
-                type_sql(shown_type(c.type)),
+                column_type_sql(_without_field_comments(shown_type(c.type))),
                 "Yes" if c.nullable else "No",
                 "true" if c.name in keys else "false",
-                default if default is not None else "NULL",
-                # Doris's Column extra info: the aggregation, then what else the column is
-                ",".join(x for x in (c.agg_type, "STORED GENERATED" if c.generated is not None else None) if x),
+                default,
+                ",".join(x for x in extra if x),
             )
         )
+        internal.append(_internal_type(c.type))
     columns = ["Field", "Type", "Null", "Key", "Default", "Extra"]
     if stmt.all:
-        keys_type = f"{definition.keys.type}_KEYS" if definition.keys else "DUP_KEYS"
-        columns = ["IndexName", "IndexKeysType"] + columns + ["Visible", "DefineExpr", "WhereClause"]
-        rows = [((meta.name, keys_type) if i == 0 else ("", "")) + r + ("true", "", "") for i, r in enumerate(rows)]
+        # one index (dorisql has no rollups): its name and keys type on the first row only
+        keys_type = {"UNIQUE": "UNIQUE_KEYS", "AGGREGATE": "AGG_KEYS"}.get(
+            definition.keys.type if definition.keys else "", "DUP_KEYS"
+        )
+        columns = ["IndexName", "IndexKeysType", "Field", "Type", "InternalType"] + columns[2:]
+        columns += ["Visible", "DefineExpr", "WhereClause"]
+        rows = [
+            ((meta.name, keys_type) if i == 0 else ("", "")) + r[:2] + (internal[i],) + r[2:] + ("true", "", "")
+            for i, r in enumerate(rows)
+        ]
     return Result.table(columns, rows)
 
 

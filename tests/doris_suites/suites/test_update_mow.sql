@@ -33,11 +33,7 @@ select * from test_update_mow_1 order by k;
 UPDATE test_update_mow_1 SET date_value = '1998-01-01' WHERE k is null or k is not null;
 -- !select_uniq_table
 select * from test_update_mow_1 order by k;
--- qt_desc_uniq_table: left as a statement that must succeed, its block is in the .out as a
--- comment. DESC is not this suite's subject, and dorisql's DESC differs from Doris's here:
--- Default is the text 'NULL' (Doris sends SQL NULL, \N), Extra is empty for a UNIQUE table's
--- value columns (Doris: NONE), and Doris's type names changed case between versions (this
--- .out: int, date).
+-- !desc_uniq_table
 desc test_update_mow_1;
 DROP TABLE test_update_mow_1;
 
