@@ -248,9 +248,14 @@ def _literal_text(e: exp.Expression) -> str | None:
 
 def _typed_text(column: ast.ColumnDef, text: str) -> str:
     try:
-        value = doris_types.parse_value(text, column.type)
+        value = doris_types.parse_value(text, column.type, full_range=True)
     except AnalysisError:
         raise AnalysisError(f"Invalid column value[{text}] for column {column.name}") from None
+    if doris_types.beyond_storage(value, column.type):
+        # a LARGEINT Doris takes but DECIMAL(38,0) cannot hold: say the limit, as loads do
+        raise AnalysisError(
+            f"Invalid column value[{text}] for column {column.name}: {doris_types.largeint_storage_error(text)}"
+        )
     return doris_types.format_value(value, column.type)
 
 

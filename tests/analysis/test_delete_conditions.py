@@ -158,6 +158,28 @@ def test_refused_conditions(text, message):
     assert str(e.value) == message
 
 
+def test_largeint_beyond_storage_names_the_limit():
+    """A LARGEINT Doris takes but DECIMAL(38,0) cannot hold: refused naming the limit, as loads
+    refuse it (docs/storage.md, 'LARGEINT'); one beyond LARGEINT is Doris's plain message."""
+    (stmt,) = parse("CREATE TABLE t (c LARGEINT, v INT) DUPLICATE KEY(c) DISTRIBUTED BY HASH(c) BUCKETS 1")
+    definition = normalize_create_table(stmt)
+    top = str(10**38 - 1)
+    assert D.analyze_conditions(definition, where(f"c = {top} AND c > -{top}")) == (
+        D.Condition("c", "=", (top,)),
+        D.Condition("c", ">", (f"-{top}",)),
+    )
+    for text in (str(10**38), str(2**127 - 1), f"-{10**38}"):
+        with pytest.raises(AnalysisError) as e:
+            D.analyze_conditions(definition, where(f"c IN (1, {text})"))
+        assert str(e.value) == (
+            f"Invalid column value[{text}] for column c: LARGEINT value [{text}] is outside the range dorisql "
+            f"can store: LARGEINT is kept as DECIMAL(38,0), which holds [-{top}, {top}]"
+        )
+    with pytest.raises(AnalysisError) as e:
+        D.analyze_conditions(definition, where(f"c = {2**127}"))
+    assert str(e.value) == f"Invalid column value[{2**127}] for column c"
+
+
 def test_unknown_column_and_in_list_limit():
     with pytest.raises(UnknownColumnError, match="Unknown column 'x' in 'table list'"):
         conditions("DUPLICATE", "x = 1")
