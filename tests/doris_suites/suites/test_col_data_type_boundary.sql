@@ -8,7 +8,6 @@
 -- * the BOOLEAN, DATE, DATETIME, CHAR and VARCHAR parts are left for another translation;
 -- * assertEquals(partitions_res1[i][0], partitions_res2[i][0]) (a partition keeps its id while
 --   others are added) is left out: the `-- rows` checks cannot say which ids;
--- * select count() is count(*): dorisql does not take Doris's count() without an argument yet;
 -- * the try { alter table ... modify column ... largeint key } blocks only check the message
 --   when the ALTER fails: `-- try` (any outcome).
 
@@ -40,7 +39,7 @@ insert into table_tinyint values(3, 126);
 show partitions from table_tinyint order by PartitionId;
 -- assertEquals(select_rows[0][0], 5)
 -- !count_tinyint
-select count(*) from table_tinyint;
+select count() from table_tinyint;
 -- try
 alter table table_tinyint modify column c_tinyint largeint key;
 
@@ -66,7 +65,7 @@ insert into table_smallint values(4, 32766);
 show partitions from table_smallint order by PartitionId;
 -- assertEquals(select_rows[0][0], 4)
 -- !count_smallint
-select count(*) from table_smallint;
+select count() from table_smallint;
 -- try
 alter table table_smallint modify column c_smallint largeint key;
 
@@ -92,7 +91,7 @@ insert into table_int values(4, 2147483646);
 show partitions from table_int order by PartitionId;
 -- assertEquals(select_rows[0][0], 4)
 -- !count_int
-select count(*) from table_int;
+select count() from table_int;
 -- try
 alter table table_int modify column c_int largeint key;
 
@@ -118,7 +117,7 @@ insert into table_bigint values(4, 9223372036854775806);
 show partitions from table_bigint order by PartitionId;
 -- assertEquals(select_rows[0][0], 4)
 -- !count_bigint
-select count(*) from table_bigint;
+select count() from table_bigint;
 -- try
 alter table table_bigint modify column c_bigint largeint key;
 
@@ -169,4 +168,4 @@ insert into table_largeint select k1,c_varchar from tmp_varchar where k1=4;
 show partitions from table_largeint order by PartitionId;
 -- assertEquals(select_rows[0][0], 2) in Doris; dorisql: 0 (the difference above)
 -- !count_largeint
-select count(*) from table_largeint;
+select count() from table_largeint;
