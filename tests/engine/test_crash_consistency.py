@@ -304,6 +304,27 @@ def test_killed_truncate_keeps_the_old_rows_recoverable(spark, tmp_path, make_en
     assert_healthy(engine)
 
 
+def test_killed_replace_partition_keeps_the_old_rows_recoverable(spark, tmp_path, make_engine):
+    """Killed between REPLACE PARTITION's catalog commit (the swap and the bin entry, together)
+    and its Delta removes: the replaced partition's rows are in the recycle bin entry, and
+    RECOVER brings them back once the new p1 is dropped."""
+    warehouse = tmp_path / "wh"
+    setup = make_engine(warehouse, spark=spark)
+    run(setup, "CREATE DATABASE d; USE d")
+    run(setup, TABLE.format(name="t"))
+    run(setup, SEED)
+    killed_dorisql(warehouse, REPLACE, "after:dorisql.catalog.store:SqliteCatalog.commit_table#3")
+    engine = make_engine(warehouse, spark=spark)
+    run(engine, "USE d")
+    assert observe(engine) == (PARTS, ((7, "t"), (11, "c"), (12, "d")))
+    assert [r[1] for r in rows(engine, "SHOW CATALOG RECYCLE BIN")] == ["p1"]
+    run(engine, "ALTER TABLE t DROP PARTITION p1 FORCE")  # also pays the interrupted removes
+    run(engine, "RECOVER PARTITION p1 FROM t")
+    partitions, seen = observe(engine)
+    assert sorted(partitions) == list(PARTS) and seen == SEEDED
+    assert_healthy(engine)
+
+
 # ---------------------------------------------------------------------- DROP TABLE racing CREATE TABLE
 
 

@@ -149,6 +149,52 @@ def test_truncate_recycles_the_old_partitions_and_force_does_not(engine):
     assert run(engine, "ADMIN CHECK TABLE t").rows == []
 
 
+def test_replace_partition_recycles_the_replaced_ones_unless_force(engine):
+    """Doris's OlapTable.replaceTempPartitions: without FORCE the replaced formal partition goes
+    into the recycle bin (rows, id and all) while the temporary one takes its name; RECOVER then
+    needs the name free. With FORCE nothing is recycled."""
+    make_table(engine)
+    before, before_stored = query(engine), stored(engine)
+    old_key = partition_key(engine, "t", "p2")
+    folder = table_path(engine, "t")
+    p2_files = files_of(engine, folder, old_key)
+
+    run(engine, "ALTER TABLE t ADD TEMPORARY PARTITION tp VALUES [(10), (20))")
+    run(engine, "INSERT INTO t TEMPORARY PARTITION (tp) VALUES (15, 'tmp', 9)")
+    run(engine, "ALTER TABLE t REPLACE PARTITION (p2) WITH TEMPORARY PARTITION (tp)")
+    assert query(engine) == sorted([r for r in before if not 10 <= r[0] < 20] + [(15, "tmp", 9)])
+    assert partition_key(engine, "t", "p2") != old_key and files_of(engine, folder, old_key) == p2_files
+    [row] = recycle_bin(engine)
+    assert row[:2] == ("Partition", "p2") and row[4] == int(old_key) and row[6] > 0  # DataSize: its files
+    with pytest.raises(CatalogError, match=r"^partition\[p2\] already exist in table\[t\]$"):
+        run(engine, "RECOVER PARTITION p2 FROM t")
+    run(engine, "ALTER TABLE t DROP PARTITION p2 FORCE")
+    run(engine, "RECOVER PARTITION p2 FROM t")
+    assert query(engine) == before and stored(engine) == before_stored
+    assert run(engine, "ADMIN CHECK TABLE t").rows == []
+
+    # FORCE: the replaced partition's files become ordinary removed files, the bin is unchanged.
+    run(engine, "ALTER TABLE t ADD TEMPORARY PARTITION tq VALUES [(20), (30))")
+    run(engine, "ALTER TABLE t REPLACE PARTITION (p3) WITH TEMPORARY PARTITION (tq) FORCE")
+    assert query(engine) == [r for r in before if r[0] < 20] and recycle_bin(engine) == []
+    assert run(engine, "ADMIN CHECK TABLE t").rows == []
+
+
+def test_insert_overwrite_recycles_nothing_as_current_doris(engine):
+    """Current Doris (apache/doris#62510, 2026: InsertOverwriteUtil.replacePartition with
+    isForce = true) drops the partitions an INSERT OVERWRITE replaces without the recycle bin:
+    whole table, named partitions and PARTITION (*) alike. RECOVER then finds nothing."""
+    make_table(engine)
+    run(engine, "INSERT OVERWRITE TABLE t VALUES (3, 'x', 1)")
+    run(engine, "INSERT OVERWRITE TABLE t PARTITION (p1) VALUES (4, 'y', 1)")
+    run(engine, "INSERT OVERWRITE TABLE t PARTITION (*) VALUES (5, 'z', 1)")
+    assert query(engine) == [(5, "z", 1)] and recycle_bin(engine) == []
+    run(engine, "ALTER TABLE t DROP PARTITION p2 FORCE")  # RECOVER asks for a free name first, as Doris
+    with pytest.raises(CatalogError, match=r"^No partition named 'p2' or partition id '-1' in table t$"):
+        run(engine, "RECOVER PARTITION p2 FROM t")
+    assert run(engine, "ADMIN CHECK TABLE t").rows == []
+
+
 def test_recover_partition_by_id_name_taken_and_range_conflicts(engine):
     make_table(engine)
     first = query(engine)

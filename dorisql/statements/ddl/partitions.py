@@ -162,11 +162,14 @@ def drop_temp_partition(session: Session, meta: TableMeta, action: ast.DropParti
 
 
 def replace_partitions(session: Session, meta: TableMeta, action: ast.ReplacePartition) -> TableMeta:
-    """REPLACE PARTITION (p..) WITH TEMPORARY PARTITION (tp..): one catalog commit swaps them
-    (queries read the partitions the catalog lists, so they see the old rows or the new, never
-    both); then one Delta commit removes the replaced partitions' files, like DROP PARTITION
-    FORCE. The temporary partitions' files are already in the table under their ids: nothing is
-    copied or moved."""
+    """REPLACE PARTITION (p..) WITH TEMPORARY PARTITION (tp..) [FORCE]: one catalog commit swaps
+    them (queries read the partitions the catalog lists, so they see the old rows or the new,
+    never both); then one Delta commit removes the replaced partitions' files. The temporary
+    partitions' files are already in the table under their ids: nothing is copied or moved.
+
+    As Doris's OlapTable.replaceTempPartitions (ReplacePartitionClause.isForceDropOldPartition):
+    without FORCE the replaced partitions go into the recycle bin in that catalog commit, with
+    their files, as DROP PARTITION does; with FORCE they are dropped for good."""
 
     strict, use_temp_name = temporary.replace_options(action)
 
@@ -174,13 +177,15 @@ def replace_partitions(session: Session, meta: TableMeta, action: ast.ReplacePar
         temporary.check_replace(current, action.partitions, action.temp_partitions, strict)
         return temporary.replaced(current, action.partitions, action.temp_partitions, use_temp_name)
 
-    return _swap_then_remove(session, meta, swap, "dorisql REPLACE PARTITION")
+    return _swap_then_remove(session, meta, swap, "dorisql REPLACE PARTITION", recycle=not action.force)
 
 
-def _swap_then_remove(session: Session, meta: TableMeta, change, operation: str) -> TableMeta:
+def _swap_then_remove(session: Session, meta: TableMeta, change, operation: str, *, recycle: bool = False) -> TableMeta:
     """A catalog change that unlists partitions, then the Delta removes of their files, with the
     DROP PARTITION intent protocol (see drop_partitions): a crash in between leaves invisible
-    files that the next drop, ADD PARTITION, scheduler or trash pass removes."""
+    files that the next drop, ADD PARTITION, scheduler or trash pass removes. With `recycle`
+    the unlisted partitions enter the recycle bin in the same catalog commit, each with the
+    files the snapshot read under the lock holds (as drop_partitions)."""
 
     location = meta_dir(session.warehouse, meta)
     gone: list[str] = []
@@ -197,12 +202,28 @@ def _swap_then_remove(session: Session, meta: TableMeta, change, operation: str)
         check_log_reached(session.warehouse, meta)
         if (location / PENDING_DROP_FILE).exists():
             _finish_pending_drops_locked(session, meta, location)
-        updated = session.catalog.update_table(meta.db, meta.name, unlist, table_id=meta.id)
+        recycled = _recycler(session, meta, location) if recycle else None
+        updated = session.catalog.update_table(meta.db, meta.name, unlist, table_id=meta.id, recycled=recycled)
         if gone:
             if (location / DELTA_LOG_DIR).is_dir():
                 DeltaStore(location).drop_partitions(gone, operation=operation)
             _clear_pending_drops(location)
     return updated
+
+
+def _recycler(session: Session, meta: TableMeta, location):
+    """Under the table lock: the `recycled` hook of Catalog.update_table that puts the partitions
+    a change unlists into the recycle bin, each with its files in the latest snapshot (read now,
+    under the lock, so no commit can change them before the Delta removes)."""
+    has_log = (location / DELTA_LOG_DIR).is_dir()
+    files = files_by_partition(DeltaStore(location).snapshot()) if has_log else {}
+    db_id = session.catalog.get_database(meta.db).id
+    dropped_at = session.now()
+
+    def recycled(before: TableMeta, after: TableMeta):
+        return partition_entries(before, after, files, db_id, dropped_at)
+
+    return recycled
 
 
 # ---------------------------------------------------------------------- dropping partitions
