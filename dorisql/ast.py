@@ -540,10 +540,16 @@ class ShowPartitions(Statement):
 
 @dataclass(frozen=True)
 class ShowAlterTableColumn(Statement):
-    """SHOW ALTER TABLE COLUMN [FROM db]: the schema change jobs (all FINISHED here)."""
+    """SHOW ALTER TABLE COLUMN [FROM db] [WHERE] [ORDER BY] [LIMIT]: the schema change jobs (all
+    FINISHED here); kind ROLLUP or MATERIALIZED VIEW: the rollup jobs (none: dorisql has no rollups)."""
 
     reads_only: ClassVar[bool] = True
     db: str | None = None
+    where: Predicate | None = None
+    order_by: tuple[OrderItem, ...] = ()
+    limit: int | None = None
+    offset: int | None = None
+    kind: str = "COLUMN"
 
 
 @dataclass(frozen=True)

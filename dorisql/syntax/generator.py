@@ -445,7 +445,14 @@ def _(s: ast.AlterTable) -> str:
 
 @to_sql.register
 def _(s: ast.ShowAlterTableColumn) -> str:
-    return "SHOW ALTER TABLE COLUMN" + (f" FROM {quote_name(s.db)}" if s.db else "")
+    out = f"SHOW ALTER TABLE {s.kind}" + (f" FROM {quote_name(s.db)}" if s.db else "")
+    if s.where is not None:
+        out += " WHERE " + predicate_sql(s.where)
+    if s.order_by:
+        out += " ORDER BY " + ", ".join(quote_name(o.column) + (" DESC" if o.descending else "") for o in s.order_by)
+    if s.limit is not None:
+        out += f" LIMIT {s.limit}" + (f" OFFSET {s.offset}" if s.offset is not None else "")
+    return out
 
 
 @to_sql.register

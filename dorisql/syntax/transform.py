@@ -626,7 +626,12 @@ class ToAst(Transformer):
         return ast.ModifyPartition(target if isinstance(target, tuple) else (target,), props)
 
     def show_alter_column(self, c):
-        return ast.ShowAlterTableColumn(db=c[0])
+        kind, db, where, order, limit = c
+        lim, off = limit if limit else (None, None)
+        return ast.ShowAlterTableColumn(db=db, where=where, order_by=order or (), limit=lim, offset=off, kind=kind)
+
+    def alter_job_kind(self, c):
+        return " ".join(t.value.upper() for t in c)
 
     def modify_distribution(self, c):
         return ast.ModifyDistribution(c[0])

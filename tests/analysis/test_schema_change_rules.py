@@ -66,6 +66,27 @@ def test_alter_clauses_round_trip(clause):
 def test_show_alter_table_column_parses():
     assert parse_one("SHOW ALTER TABLE COLUMN FROM db") == ast.ShowAlterTableColumn(db="db")
     assert parse_one("show alter table column") == ast.ShowAlterTableColumn()
+    full = parse_one(
+        "SHOW ALTER TABLE COLUMN IN db WHERE TableName = 't' AND CreateTime >= '2024-01-01' "
+        "ORDER BY CreateTime DESC, JobId LIMIT 2, 5"
+    )
+    assert full == ast.ShowAlterTableColumn(
+        db="db",
+        where=ast.BoolOp(
+            "AND",
+            (
+                ast.Comparison("TableName", "=", ast.Literal("t")),
+                ast.Comparison("CreateTime", ">=", ast.Literal("2024-01-01")),
+            ),
+        ),
+        order_by=(ast.OrderItem("CreateTime", True), ast.OrderItem("JobId")),
+        limit=5,
+        offset=2,
+    )
+    assert parse_one(to_sql(full)) == full
+    rollup = parse_one("SHOW ALTER TABLE MATERIALIZED VIEW LIMIT 1")
+    assert rollup == ast.ShowAlterTableColumn(limit=1, kind="MATERIALIZED VIEW")
+    assert parse_one(to_sql(rollup)) == rollup
 
 
 def test_add_value_column_goes_last_key_column_after_the_keys():

@@ -22,15 +22,18 @@ load holds the same lock for its commit and refuses when the schema changed sinc
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from dorisql import ast
 from dorisql.analysis.checks import _check_property_values
 from dorisql.analysis.schema_change_rules import apply_action
+from dorisql.auth.privileges import ALTER
 from dorisql.catalog.colocation import colocate_name
 from dorisql.catalog.model import SchemaChangeJob, TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, NotSupportedError, UnknownDatabaseError
 from dorisql.result import Result, time_text
 from dorisql.session.session import Session
+from dorisql.session.visibility import Visibility
 from dorisql.storage.locks import table_lock
 from dorisql.syntax.generated import check_generated_dependency
 from dorisql.tablets.consistency import table_storage
@@ -159,12 +162,116 @@ SHOW_ALTER_COLUMNS = [
 _TIMEOUT_SECONDS = 86400
 
 
+#: SHOW ALTER TABLE ROLLUP / MATERIALIZED VIEW (Doris's RollupProcDir): always empty here, since
+#: dorisql refuses rollups, so no rollup job ever exists.
+SHOW_ALTER_ROLLUP_COLUMNS = [
+    "JobId",
+    "TableName",
+    "CreateTime",
+    "FinishTime",
+    "BaseIndexName",
+    "RollupIndexName",
+    "RollupId",
+    "TransactionId",
+    "State",
+    "Msg",
+    "Progress",
+    "Timeout",
+]
+
+# Doris's ShowAlterTableCommand: the columns WHERE may name, and its refusals word for word.
+_NAME_FILTERS = ("tablename", "state", "indexname", "baseindexname", "rollupindexname")
+_TIME_FILTERS = ("createtime", "finishtime")
+_ONLY_AND = "Only allow compound predicate with operator AND"
+_OPERATORS = "The operator =|>=|<=|>|<|!= are supported."
+_NAME_FILTER_FORM = 'Where clause : TableName = "table1" or State = "FINISHED|CANCELLED|RUNNING|PENDING|WAITING_TXN"'
+_TIME_FILTER_FORM = 'Where clause : CreateTime/FinishTime =|>=|<=|>|<|!= "2019-12-02|2019-12-02 14:54:00"'
+_FILTER_COLUMNS = (
+    "The columns of TableName/IndexName/CreateTime/FinishTime/State/BaseIndexName/RollupIndexName are supported."
+)
+_COMPARE = {
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<>": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class _JobFilter:
+    """One condition of SHOW ALTER TABLE's WHERE: a listing column (lower case), op, the value
+    (text for names, a datetime for CreateTime/FinishTime)."""
+
+    column: str
+    op: str
+    value: Any
+
+    def keeps(self, row: dict[str, Any]) -> bool:
+        cell = row.get(self.column)
+        if cell is None:  # BaseIndexName on the COLUMN listing: Doris's filter skips it too
+            return True
+        if self.column in _TIME_FILTERS:
+            if cell == "NULL":  # an unfinished job's FinishTime: no time to compare
+                return False
+            cell = parse_datetime(cell, 6)
+        return _COMPARE[self.op](cell, self.value)
+
+
+def alter_job_filters(where: ast.Predicate | None) -> list[_JobFilter]:
+    """WHERE of SHOW ALTER TABLE with Doris's rules: conditions joined by AND only; TableName,
+    IndexName, State (and the rollup listing's names) = or != a string; CreateTime and FinishTime
+    compared with a date or datetime string. Anything else refused with Doris's message."""
+
+    if where is None:
+        return []
+    if isinstance(where, ast.BoolOp):
+        if where.op != "AND":
+            raise AnalysisError(_ONLY_AND)
+        return [f for item in where.items for f in alter_job_filters(item)]
+    if where.op == "LIKE":
+        raise AnalysisError(_OPERATORS)
+    column, value = where.column.lower(), where.value
+    if column in _NAME_FILTERS:
+        if value.kind != "string" or where.op not in ("=", "!=", "<>"):
+            raise AnalysisError(_NAME_FILTER_FORM)
+        return [_JobFilter(column, where.op, value.value)]
+    if column in _TIME_FILTERS:
+        if value.kind != "string" or value.value is None:
+            raise AnalysisError(_TIME_FILTER_FORM)
+        try:
+            moment = parse_datetime(value.value, 6)
+        except AnalysisError:  # Doris casts the text to DATETIMEV2 (nereids DateTimeLiteral)
+            raise AnalysisError(f"datetime literal [{value.value}] is invalid") from None
+        return [_JobFilter(column, where.op, moment)]
+    raise AnalysisError(_FILTER_COLUMNS)
+
+
+def _order_keys(order_by: tuple[ast.OrderItem, ...], titles: list[str]) -> list[tuple[int, bool]]:
+    keys = []
+    for item in order_by:
+        at = next((i for i, t in enumerate(titles) if t.lower() == item.column.lower()), None)
+        if at is None:  # Doris's ShowCommand.getOrderByPairs
+            raise AnalysisError(f"Title name[{item.column}] does not exist")
+        keys.append((at, item.descending))
+    return keys
+
+
 def show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) -> Result:
+    """The jobs of the tables the user may ALTER (Doris's SchemaChangeHandler.getAlterJobV2Infos),
+    then WHERE, ORDER BY, LIMIT as Doris's SchemaChangeProcDir.fetchResultByFilterExpression."""
+
     db = session.resolve_db(stmt.db)
+    titles = SHOW_ALTER_COLUMNS if stmt.kind == "COLUMN" else SHOW_ALTER_ROLLUP_COLUMNS
+    # Doris checks WHERE and ORDER BY before it looks the database up
+    filters = alter_job_filters(stmt.where)
+    order = _order_keys(stmt.order_by, titles)
     if not session.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
-    rows = []
-    for meta in session.catalog.list_table_metas(db):
+    rows: list[tuple[Any, ...]] = []
+    for meta in session.catalog.list_table_metas(db) if stmt.kind == "COLUMN" else ():
         for job in meta.schema_jobs:
             rows.append(
                 (
@@ -184,7 +291,16 @@ def show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) ->
                 )
             )
     rows.sort(key=lambda r: r[0])
-    return Result.table(SHOW_ALTER_COLUMNS, rows)
+    rows = Visibility.of(session).tables(rows, key=lambda r: (db, str(r[1])), wanted=frozenset((ALTER,)))
+    lowered = [t.lower() for t in titles]
+    rows = [r for r in rows if all(f.keeps(dict(zip(lowered, r))) for f in filters)]
+    for at, descending in reversed(order):
+        rows.sort(key=lambda r: r[at], reverse=descending)
+    # Doris applies LIMIT only when it is above 0: LIMIT 0 shows every job
+    if stmt.limit:
+        start = stmt.offset or 0
+        rows = rows[start : start + stmt.limit]
+    return Result.table(titles, rows)
 
 
 # ---------------------------------------------------------------------- MODIFY PARTITION

@@ -7,7 +7,6 @@ import fnmatch
 from typing import Any
 
 from dorisql import ast
-from dorisql.auth.privileges import ALTER
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, UnknownDatabaseError
 from dorisql.partitioning import dynamic
@@ -533,16 +532,8 @@ def help_topic(session: Session, stmt: ast.Help) -> Result:
     return lookup(stmt.topic)
 
 
-def _show_alter_table_column(session: Session, stmt: ast.ShowAlterTableColumn) -> Result:
-    """The jobs of the tables the user may ALTER (Doris's SchemaChangeHandler.getAlterJobV2Infos)."""
-
-    return _visible_rows(
-        session, session.resolve_db(stmt.db), show_alter_table_column(session, stmt), frozenset((ALTER,))
-    )
-
-
 HANDLERS: Handlers = {
-    ast.ShowAlterTableColumn: _show_alter_table_column,
+    ast.ShowAlterTableColumn: show_alter_table_column,
     ast.ShowCreateTable: show_create_table,
     ast.Describe: describe,
     ast.ShowPartitions: show_partitions,
