@@ -313,6 +313,22 @@ _JSON_VALUE = (
     f"regexp_extract(to_json(named_struct('v', __dorisql_arg0), {_TO_JSON_OPTIONS}), '^[{{]\"v\":(.*)[}}]$', 1)"
 )
 _DORIS_ONLY[("json_quote", 1)] = _JSON_VALUE
+#: A json_object / json_array member's JSON text. Doris hands DECIMAL, FLOAT and DOUBLE values to
+#: its JSON writer as DOUBLE (FunctionCallExpr.computeJsonDataType: type 3), which prints them
+#: with "%.15g" (JsonbOutStream): DECIMAL(18,6) 1.1 is 1.1, 2.000 is 2, 1E20 is 1e+20. Java's
+#: %g keeps the zeros C's drops, so they are cut. DECIMAL(38,0) is dorisql's LARGEINT, an integer
+#: in Doris's JSON (type 5), so it keeps its digits.
+_JSON_DOUBLE_TEXT = (
+    "regexp_replace(regexp_replace(format_string('%.15g', CAST(__dorisql_text AS DOUBLE)), "
+    "'([.][0-9]*?)0+(e|$)', '$1$2'), '[.](e|$)', '$1')"
+)
+_JSON_MEMBER = (
+    "CASE WHEN __dorisql_arg0 IS NULL THEN 'null' "
+    "WHEN typeof(__dorisql_arg0) IN ('double', 'float') OR (typeof(__dorisql_arg0) LIKE 'decimal%' "
+    "AND typeof(__dorisql_arg0) != 'decimal(38,0)') THEN "
+    + _JSON_DOUBLE_TEXT.replace("__dorisql_text", _JSON_VALUE)
+    + f" ELSE {_JSON_VALUE} END"
+)
 
 #: Euclid's steps on DECIMAL(38,0) (LARGEINT's values): no pair below 10^38 needs more than 185
 #: (consecutive Fibonacci numbers are the worst case), so a bounded fold computes gcd exactly.
@@ -475,14 +491,23 @@ def _inside_json_call(node: exp.Expr) -> bool:
     )
 
 
+def _json_joined(form: str, members: list[exp.Expr]) -> exp.Expr:
+    """`form` ('{%s}' or '[%s]') around the members' JSON texts joined by commas."""
+    joined = exp.Anonymous(
+        this="ARRAY_JOIN", expressions=[exp.Anonymous(this="ARRAY", expressions=members), exp.Literal.string(",")]
+    )
+    return exp.Anonymous(this="FORMAT_STRING", expressions=[exp.Literal.string(form), joined])
+
+
 def _doris_only_functions(tree: exp.Expr) -> None:
     """Rewrite, in place, the calls of `_DORIS_ONLY`, ``json_object`` and ``json_array`` into
     Spark SQL; innermost first, so that an argument a template repeats is already Spark's.
 
-    ``json_object('k', v, ...)`` is ``to_json(named_struct('k', v, ...))`` (its keys must be
-    string literals: a struct's field names); ``json_array(a, ...)`` joins each value's JSON text
-    (what to_json writes for it), so values of different types keep theirs. A json_object or
-    json_array inside another is embedded as JSON (``parse_json``), not as a quoted string."""
+    ``json_object('k', v, ...)`` and ``json_array(a, ...)`` join each member's JSON text (what
+    to_json writes for it; DECIMAL, FLOAT and DOUBLE as Doris prints them: `_JSON_MEMBER`), so
+    values of different types keep theirs; json_object's keys must be string literals. A
+    json_object or json_array inside another is embedded as JSON (``parse_json``), not as a
+    quoted string."""
     for node in checked(reversed(list(tree.find_all(exp.Func, bfs=False)))):
         if is_table_position(node):
             continue
@@ -494,20 +519,20 @@ def _doris_only_functions(tree: exp.Expr) -> None:
                 isinstance(k, exp.Literal) and k.is_string for k, _ in pairs
             ):
                 raise NotSupportedError("json_object with a key that is not a string literal")
-            fields: list[exp.Expr] = [e for pair in pairs for e in pair]
-            struct = exp.Anonymous(this="NAMED_STRUCT", expressions=fields)
-            built = exp.Anonymous(this="TO_JSON", expressions=[struct, _template(_TO_JSON_OPTIONS)])
+            members = []
+            for key, value in pairs:
+                key_text, value_text = _template(_JSON_VALUE), _template(_JSON_MEMBER)
+                _fill(key_text, {"__dorisql_arg0": key})
+                _fill(value_text, {"__dorisql_arg0": value})
+                members.append(exp.Concat(expressions=[key_text, exp.Literal.string(":"), value_text]))
+            built = _json_joined("{%s}", members)
         elif isinstance(node, exp.Anonymous) and name == "json_array":
             members = []
             for item in node.expressions:
-                member = _template(_JSON_VALUE)
+                member = _template(_JSON_MEMBER)
                 _fill(member, {"__dorisql_arg0": item})
                 members.append(member)
-            joined = exp.Anonymous(
-                this="ARRAY_JOIN",
-                expressions=[exp.Anonymous(this="ARRAY", expressions=members), exp.Literal.string(",")],
-            )
-            built = exp.Anonymous(this="FORMAT_STRING", expressions=[exp.Literal.string("[%s]"), joined])
+            built = _json_joined("[%s]", members)
         elif isinstance(node, exp.Anonymous) and name == "field" and node.expressions:
             # the 1-based place of the first argument among the others, 0 when absent (or NULL)
             value, *among = node.expressions

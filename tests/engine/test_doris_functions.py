@@ -115,6 +115,28 @@ def test_functions_over_columns(engine):
     ]
 
 
+def test_json_numbers_as_doris_writes_them(engine):
+    """Doris passes DECIMAL, FLOAT and DOUBLE to its JSON writer as DOUBLE and prints "%.15g"
+    (suite ddl_p0/test_ctas: DECIMAL(18,6) 1.1 in json_object is 1.1); integers and LARGEINT
+    keep their digits."""
+    run(
+        engine,
+        "CREATE TABLE jn (k INT, d DECIMAL(18, 6), f DOUBLE, big LARGEINT, s VARCHAR(8)) "
+        "DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1",
+    )
+    run(
+        engine,
+        "INSERT INTO jn VALUES (1, 1.1, 2.0, 99999999999999999999999999999999999999, '1.500'), "
+        "(2, -0.00001, 1e20, -7, NULL), (3, 123456789012.345678, 12345678.9, NULL, 'x')",
+    )
+    got = rows(engine, "SELECT json_object('d', d, 'f', f, 'big', big, 's', s), json_array(d, f, k) FROM jn ORDER BY k")
+    assert [tuple(r) for r in got] == [
+        ('{"d":1.1,"f":2,"big":99999999999999999999999999999999999999,"s":"1.500"}', "[1.1,2,1]"),
+        ('{"d":-1e-05,"f":1e+20,"big":-7,"s":null}', "[-1e-05,1e+20,2]"),
+        ('{"d":123456789012.346,"f":12345678.9,"big":null,"s":"x"}', "[123456789012.346,12345678.9,3]"),
+    ]
+
+
 def test_json_object_key_must_be_a_literal(engine):
     with pytest.raises(NotSupportedError, match="json_object with a key that is not a string literal"):
         run(engine, "SELECT json_object(concat('a', 'b'), 1)")
