@@ -47,6 +47,7 @@ from dorisql.storage.spark_views import drop_views, release_views
 from dorisql.syntax.cancel import checked, checkpoint
 from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
 from dorisql.tablets.read import TableScan
+from dorisql.translate.arithmetic import translate_arithmetic
 from dorisql.translate.expressions import name_columns, outer_select
 from dorisql.translate.functions import check_functions, translate_functions
 from dorisql.translate.temporal import SCALE_METADATA, ColumnType, datetime_scale, translate_casts
@@ -564,6 +565,9 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     jobs = [(ref, _conjuncts_for(ref.node)) for ref in refs]
     plan = QueryPlan(spark_sql="", scales=scales)
     colocated = _planned_joins(plan, refs, sources.colocation)
+    # Doris's integer result types (INT + INT is BIGINT): after the joins are planned, whose
+    # residual ON conditions are compiled for pyarrow from the conditions as written
+    translate_arithmetic(tree, column_type)
     try:
         _register_table_functions(plan, calls, sources.read_table_function)
         _register_system_tables(plan, system, sources.system_table)

@@ -19,6 +19,7 @@ from sqlglot import exp
 from dorisql.errors import NotSupportedError
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import header_text, parse_query
+from dorisql.translate.arithmetic import translate_arithmetic
 from dorisql.translate.functions import check_functions, translate_functions
 from dorisql.translate.temporal import translate_casts
 
@@ -44,6 +45,7 @@ def expression_spark_sql(text: str, rewrite: Callable[[exp.Expr], exp.Expr] | No
         item.replace(rewrite(item.copy()))
     translate_functions(select)
     translate_casts(select)
+    translate_arithmetic(select)  # a literal's Doris type: 2147483647 + 1 is a BIGINT
     return select.expressions[0].sql(dialect="spark", comments=False)
 
 
