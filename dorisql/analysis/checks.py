@@ -225,7 +225,12 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
         keys = default_keys(columns_t)
     else:
         keys = ast.KeysDesc(keys.type.upper(), keys.columns)
-    properties = tuple(stmt.properties)
+    # Doris consumes distribution_hash_type into the distribution (PropertyAnalyzer.
+    # analyzeDistributionHashType): crc32, the default, is then what no property says, and SHOW
+    # CREATE TABLE prints none (suite test_distribution_hash_type_identity).
+    properties = tuple(
+        (k, v) for k, v in stmt.properties if (k.lower(), v.strip().lower()) != ("distribution_hash_type", "crc32")
+    )
     if keys.type == "UNIQUE" and "enable_unique_key_merge_on_write" not in ast.props(properties):
         properties = properties + (("enable_unique_key_merge_on_write", "true"),)
     dist = stmt.distribution

@@ -575,6 +575,12 @@ def test_distribution_hash_type():
     # identity buckets differently from the crc32 dorisql writes with: refused, not silently ignored
     with pytest.raises(NotSupportedError):
         parse(DUP.format(col="v INT") + " PROPERTIES ('distribution_hash_type' = 'identity')")
+    # crc32 is consumed as Doris consumes it: the default, kept as no property (SHOW CREATE TABLE
+    # prints none)
+    (stmt,) = parse(
+        DUP.format(col="v INT") + " PROPERTIES ('replication_num' = '1', 'DISTRIBUTION_HASH_TYPE' = 'CRC32')"
+    )
+    assert A.normalize_create_table(stmt).properties == (("replication_num", "1"),)
 
 
 @pytest.mark.parametrize(
