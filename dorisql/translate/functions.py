@@ -519,7 +519,7 @@ def _doris_only_functions(tree: exp.Expr) -> None:
                 isinstance(k, exp.Literal) and k.is_string for k, _ in pairs
             ):
                 raise NotSupportedError("json_object with a key that is not a string literal")
-            members = []
+            members: list[exp.Expr] = []
             for key, value in pairs:
                 key_text, value_text = _template(_JSON_VALUE), _template(_JSON_MEMBER)
                 _fill(key_text, {"__dorisql_arg0": key})
