@@ -11,7 +11,8 @@ overflow. A BIGINT one can, and the BE wraps it around (two's complement, no che
 computes in the operands' own type and fails with ``ARITHMETIC_OVERFLOW`` instead.
 
 `translate_arithmetic` rewrites, in place, the arithmetic whose operands' Doris types it knows
-(integer literals, casts to an integer type, columns typed by `ColumnType`, arithmetic it typed):
+(integer literals, casts to an integer type, columns typed by `ColumnType`, a derived table's or
+a CTE's column by its item, arithmetic it typed):
 
 - a promoted result: the operands cast to that type (``CAST(a AS BIGINT) + CAST(b AS BIGINT)``);
 - a BIGINT result: ``try_add`` (``try_subtract``, ``try_multiply``) in BIGINT, and where that
@@ -22,7 +23,7 @@ computes in the operands' own type and fails with ``ARITHMETIC_OVERFLOW`` instea
   ``try_subtract`` / ``try_multiply`` over DECIMAL(38, 0), NULL beyond +-(10^38 - 1), where
   Doris's 128-bit values go on to +-2^127 and then wrap.
 
-Arithmetic over anything else (a subquery's column, a function's value, a decimal) is left to
+Arithmetic over anything else (a function's value, a UNION's column, a decimal) is left to
 Spark's typing.
 """
 
@@ -86,9 +87,12 @@ def translate_arithmetic(tree: exp.Expr, column_type: ColumnType | None = None) 
             # the query's casts (all TRY_CAST by now); a plain CAST is one of dorisql's own
             # rewrites (translate_casts), typed for Spark already
             return _CAST_TYPES.get(node.to.this)
-        if isinstance(node, exp.Column) and column_type is not None:
-            t = column_type(node)
-            name = canonical(t).name if t is not None else None
+        if isinstance(node, exp.Column):
+            t = column_type(node) if column_type is not None else None
+            if t is None:  # a derived table's or a CTE's column: the type of its item
+                item = _derived_item(node)
+                return type_of(item) if item is not None else None
+            name = canonical(t).name
             return name if name in _RANKS else None
         return None
 
@@ -113,6 +117,43 @@ def translate_arithmetic(tree: exp.Expr, column_type: ColumnType | None = None) 
         new = _computed(node, operands, result, promoted=result not in (left_type, t))
         typed[id(replace_node(node, new))] = result
     return tree
+
+
+def _derived_item(col: exp.Column) -> exp.Expr | None:
+    """The expression of the SELECT item a column names in a subquery or CTE its own SELECT
+    reads from (None: not exactly one such item)."""
+    select = col.find_ancestor(exp.Select)
+    if select is None or select.args.get("from_") is None:
+        return None
+    found = []
+    for source in [select.args["from_"].this, *(j.this for j in select.args.get("joins") or [])]:
+        if col.table and col.table.lower() != source.alias_or_name.lower():
+            continue
+        inner = source.this if isinstance(source, exp.Subquery) else _cte(source)
+        if isinstance(inner, exp.Select) and not _within(col, inner):  # (a recursive CTE's own)
+            found += [e.unalias() for e in inner.expressions if e.alias_or_name.lower() == col.name.lower()]
+    return found[0] if len(found) == 1 else None
+
+
+def _within(node: exp.Expr, ancestor: exp.Expr) -> bool:
+    above: exp.Expr | None = node
+    while above is not None and above is not ancestor:
+        above = above.parent
+    return above is not None
+
+
+def _cte(table: exp.Expr) -> exp.Expr | None:
+    """The query of the CTE a table reference names, if any."""
+    if not isinstance(table, exp.Table) or table.args.get("db"):
+        return None
+    node: exp.Expr | None = table
+    while node is not None:
+        with_ = node.args.get("with_") if isinstance(node, exp.Query) else None
+        for cte in with_.expressions if isinstance(with_, exp.With) else []:
+            if cte.alias_or_name.lower() == table.name.lower():
+                return cte.this
+        node = node.parent
+    return None
 
 
 def _integer(node: exp.Expr) -> int | None:

@@ -116,6 +116,14 @@ def test_aggregates_and_predicates(engine, limits):
     assert grouped == [(-2147483647, 1), (2147483648, 2)]
 
 
+def test_columns_of_subqueries_and_ctes(engine, limits):
+    """A derived table's or a CTE's column has the type of its item (INT, or INT + INT's BIGINT)."""
+    assert rows(engine, "SELECT x + 1 FROM (SELECT i AS x FROM limits WHERE k = 1) s") == [(2147483648,)]
+    got = rows(engine, "WITH c AS (SELECT bi + bi AS y, i + i AS z FROM limits WHERE k = 1) SELECT y - 1, z * z FROM c")
+    # z is 4294967294 (a BIGINT), z * z wraps: 18446744056529682436 - 2^64
+    assert got == [(-3, -17179869180)]
+
+
 def test_largeint_beyond_storage_is_null(engine, limits):
     # Doris's LARGEINT goes on to 2^127 - 1; dorisql's DECIMAL(38, 0) stops at 10^38 - 1
     got = rows(engine, "SELECT li + 1, li - 1, li * 2, -li FROM limits WHERE k = 1")
