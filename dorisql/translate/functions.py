@@ -378,9 +378,15 @@ _WEEK = (
 
 
 def _week_sql(template: str, mode: str = "__dorisql_arg1") -> str:
-    # (X first: its text holds D and M)
-    day, sql = "TRY_CAST(__dorisql_arg0 AS DATE)", template.replace("{X}", _WEEK_X)
-    return sql.replace("{D}", day).replace("{M}", mode)
+    # D and X are each computed once and bound as a lambda's parameter: written out in place,
+    # one week() held the date's cast a dozen times, and planning it (the casts' own rewrites,
+    # then Spark's parser) took seconds
+    day = _WEEK_X.replace("{D}", "__dorisql_d").replace("{M}", mode)
+    body = template.replace("{X}", "__dorisql_x").replace("{D}", "__dorisql_d").replace("{M}", mode)
+    return (
+        "element_at(transform(array(TRY_CAST(__dorisql_arg0 AS DATE)), __dorisql_d -> "
+        f"element_at(transform(array({day}), __dorisql_x -> {body}), 1)), 1)"
+    )
 
 
 _DORIS_ONLY.update(
