@@ -9,6 +9,7 @@ only the table's schema (`dorisql.partitioning.keys`).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from dorisql.ast import CreateTable
@@ -53,6 +54,14 @@ def partition_named(partitions: tuple[PartitionMeta, ...], name: str) -> Partiti
     lowered = name.lower()
     matches = [p for p in partitions if p.name.lower() == lowered]
     return matches[0] if len(matches) == 1 else None
+
+
+def exact_partition_names(partitions: tuple[PartitionMeta, ...], names: Iterable[str]) -> set[str]:
+    """The exact names of the partitions `names` denote (`partition_named`; unknown names are
+    left out): pXXX3 and pxxx3 are two partitions, so comparing lowered names would drop,
+    truncate, modify or bump both for either."""
+    found = (partition_named(partitions, n) for n in names)
+    return {p.name for p in found if p is not None}
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from dorisql.analysis.checks import _check_property_values
 from dorisql.analysis.schema_change_rules import apply_action
 from dorisql.auth.privileges import ALTER
 from dorisql.catalog.colocation import colocate_name
-from dorisql.catalog.model import SchemaChangeJob, TableMeta
+from dorisql.catalog.model import SchemaChangeJob, TableMeta, exact_partition_names
 from dorisql.errors import AnalysisError, CommitConflictError, NotSupportedError, UnknownDatabaseError
 from dorisql.result import Result, time_text
 from dorisql.session.session import Session
@@ -370,7 +370,7 @@ def modify_partition(session: Session, meta: TableMeta, action: ast.ModifyPartit
         changes["cooldown_time"] = when
     if "storage_policy" in props and props["storage_policy"].strip():
         raise NotSupportedError("storage_policy (remote storage)")
-    wanted = {meta.partition(n).name for n in names}  # type: ignore[union-attr]  # exact: pXXX3 is not pxxx3
+    wanted = exact_partition_names(meta.partitions, names)
 
     def change(current: TableMeta) -> TableMeta:
         return dataclasses.replace(

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dorisql import ast, table_properties
 from dorisql.analysis.checks import check_partition_distribution
 from dorisql.bucketing import auto_buckets as auto
-from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta, partition_named
+from dorisql.catalog.model import DynamicState, PartitionMeta, TableMeta, exact_partition_names
 from dorisql.catalog.recycle_entries import files_by_partition, partition_entries
 from dorisql.errors import AnalysisError, DorisqlError
 from dorisql.partitioning import auto_partitions, dynamic, keys, temporary
@@ -152,7 +152,7 @@ def drop_temp_partition(session: Session, meta: TableMeta, action: ast.DropParti
         raise AnalysisError(f"Error in list of partitions to {action.name}")
 
     def drop(current: TableMeta) -> TableMeta:
-        wanted = _exact_names(current.temp_partitions, [action.name])
+        wanted = exact_partition_names(current.temp_partitions, [action.name])
         gone = [p for p in current.temp_partitions if p.name in wanted]
         if not gone:
             return current
@@ -257,7 +257,7 @@ def drop_partitions(
     dropping: list[str] = []
 
     def drop(current: TableMeta) -> TableMeta:
-        wanted = _exact_names(current.partitions, names)
+        wanted = exact_partition_names(current.partitions, names)
         dropping[:] = [current.partition_key(p) for p in current.partitions if p.name in wanted]
         if not dropping:
             return current
@@ -325,7 +325,7 @@ def truncate_partitions(
             return dataclasses.replace(p, id=new_ids[p.id], visible_version=1, visible_version_time=now)
 
         def truncate(current: TableMeta) -> TableMeta:
-            wanted = None if names is None else _exact_names(current.partitions, names)
+            wanted = None if names is None else exact_partition_names(current.partitions, names)
 
             def chosen(p: PartitionMeta) -> bool:
                 if wanted is not None and p.name not in wanted:
@@ -437,14 +437,6 @@ def finish_pending_drops(session: Session, meta: TableMeta) -> list[str]:
         return _finish_pending_drops_locked(session, meta, location)
 
 
-def _exact_names(partitions: tuple[PartitionMeta, ...], names: Iterable[str]) -> set[str]:
-    """The exact names of the partitions `names` denote (catalog.model.partition_named): pXXX3
-    and pxxx3 are two partitions (Doris's AUTO LIST makes both), so comparing lowered names would
-    drop, truncate or bump both for either."""
-    found = (partition_named(partitions, n) for n in names)
-    return {p.name for p in found if p is not None}
-
-
 def bump_versions(
     session: Session,
     meta: TableMeta,
@@ -460,7 +452,7 @@ def bump_versions(
     now = session.now()
 
     def bumped(partitions):
-        touched = _exact_names(partitions, names)
+        touched = exact_partition_names(partitions, names)
         return tuple(
             dataclasses.replace(p, visible_version=p.visible_version + 1, visible_version_time=now)
             if p.name in touched
