@@ -469,6 +469,21 @@ class Catalog(ABC):
     def list_loads(self, db: str | None = None, limit: int | None = None) -> list[LoadRecord]:
         """Recent loads, newest first."""
 
+    # ------------------------------------------------------------------ transaction intents
+
+    @abstractmethod
+    def put_txn_intent(self, txn_id: str, entry: str) -> None:
+        """Record, durably and in one catalog transaction, that explicit transaction `txn_id` is
+        committing what `entry` (JSON) lists (dorisql.tablets.transactions)."""
+
+    @abstractmethod
+    def txn_intents(self) -> list[tuple[str, str]]:
+        """The transactions recorded as committing: (txn_id, entry), oldest first."""
+
+    @abstractmethod
+    def drop_txn_intent(self, txn_id: str) -> bool:
+        """Forget a transaction's intent once all of it is committed; whether it was there."""
+
     # ------------------------------------------------------------------ lifecycle
 
     @abstractmethod

@@ -30,6 +30,7 @@ COPIED_TABLES = {
     "users": "users",
     "load_labels": "load labels",
     "recycle_bin": "recycle bin entries",
+    "txn_intents": "transactions being committed",
 }
 
 

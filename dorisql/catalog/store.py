@@ -100,7 +100,7 @@ __all__ = [
 ]
 
 #: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
 
@@ -187,6 +187,15 @@ CREATE TABLE load_labels (
     PRIMARY KEY (db, label)
 );
 CREATE INDEX load_labels_by_time ON load_labels (created_at);
+""",
+    # 5: explicit transactions being committed (BEGIN ... COMMIT over several tables): the
+    # intent that makes their Delta commits all-or-nothing (dorisql.tablets.transactions).
+    5: """
+CREATE TABLE txn_intents (
+    txn_id      TEXT PRIMARY KEY,
+    created_at  TEXT NOT NULL,
+    entry       TEXT NOT NULL
+);
 """,
 }
 
@@ -1156,6 +1165,21 @@ class SqlCatalog(Catalog):
             sql += " LIMIT ?"
             params.append(int(limit))
         return [codec.decode(r[0]) for r in self._conn().execute(sql, params)]
+
+    # ------------------------------------------------------------------ transaction intents
+
+    def put_txn_intent(self, txn_id: str, entry: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO txn_intents (txn_id, created_at, entry) VALUES (?, ?, ?)", (txn_id, _now_text(), entry)
+            )
+
+    def txn_intents(self) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self._conn().execute("SELECT txn_id, entry FROM txn_intents ORDER BY created_at")]
+
+    def drop_txn_intent(self, txn_id: str) -> bool:
+        with self._write() as conn:
+            return conn.execute("DELETE FROM txn_intents WHERE txn_id = ?", (txn_id,)).rowcount == 1
 
 
 class SqliteCatalog(SqlCatalog):

@@ -129,6 +129,7 @@ def test_migrate_copies_everything_into_an_empty_catalog_only(warehouse, postgre
         "users": 1,
         "load labels": 1,
         "recycle bin entries": 1,
+        "transactions being committed": 0,
     }
     with SqliteCatalog(warehouse) as source, PostgresCatalog(postgres_url) as target:
         assert target.list_databases() == source.list_databases()
