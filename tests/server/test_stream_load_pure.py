@@ -101,3 +101,62 @@ def test_an_unknown_timezone_is_refused_with_dorises_message(header):
     with pytest.raises(AnalysisError) as info:
         parse_options({"label": "l", "timezone": header})
     assert str(info.value) == f"Unknown or incorrect time zone: '{header}'"
+
+
+def test_every_doris_header_is_known_and_none_is_dropped_silently():
+    """One table says what dorisql does with each of Doris's headers; the refused ones fail
+    unless they ask for nothing (their neutral value), naming the header."""
+    from dorisql.statements.load.stream_load_options import HEADERS, REFUSED
+
+    assert {"merge_type", "delete", "jsonpaths", "json_root", "enclose", "escape", "trim_double_quotes"} <= set(HEADERS)
+    for name in ("hidden_columns", "compress_type", "negative", "group_commit", "sql", "txn_operation"):
+        assert HEADERS[name] == REFUSED
+        with pytest.raises(NotSupportedError, match=name):
+            parse_options({name: "gz" if name == "compress_type" else "true"})
+    for neutral in ({"negative": "false"}, {"group_commit": "off_mode"}, {"two_phase_commit": "false"}):
+        parse_options(neutral)
+    # not Doris's headers: ignored, as Doris ignores them
+    parse_options({"Expect": "100-continue", "Content-Length": "10", "X-Anything": "1"})
+
+
+def test_csv_json_and_merge_options_are_read():
+    o = parse_options(
+        {
+            "enclose": "'",
+            "escape": "\\",
+            "trim_double_quotes": "true",
+            "skip_lines": "2",
+            "jsonpaths": '["$.id", "$.info.name"]',
+            "json_root": "$.data",
+            "merge_type": "merge",
+            "delete": "flag = 1",
+            "time_zone": "UTC",
+        }
+    )
+    assert (o.enclose, o.escape, o.trim_double_quotes, o.skip_lines) == ("'", "\\", True, 2)
+    assert (o.jsonpaths, o.json_root) == (("$.id", "$.info.name"), "$.data")
+    assert (o.merge_type, o.delete, o.timezone) == ("MERGE", "flag = 1", "UTC")
+    assert parse_options({"merge_type": "DELETE"}).merge_type == "DELETE"
+    assert parse_options({}).merge_type == "APPEND" and parse_options({}).enclose is None
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({"merge_type": "UPSERT"}, "Invalid merge type UPSERT"),
+        ({"merge_type": "MERGE"}, "Excepted DELETE ON clause when merge type is MERGE."),
+        ({"merge_type": "DELETE", "delete": "k = 1"}, "Not support DELETE ON clause when merge type is not MERGE."),
+        ({"delete": "k = 1"}, "Not support DELETE ON clause when merge type is not MERGE."),
+        ({"enclose": "''"}, "enclose must be single-char, actually is ''"),
+        ({"escape": "ab"}, "escape must be single-char, actually is ab"),
+        ({"skip_lines": "-1"}, "skipLines should not be less than 0."),
+        ({"skip_lines": "x"}, "Invalid skip_lines value 'x'"),
+        ({"jsonpaths": "$.id"}, "Invalid json path: \\$.id"),
+        ({"jsonpaths": "[1]"}, "Invalid json path"),
+        ({"partitions": "p1", "temporary_partitions": "tp1"}, "Can not specify both partitions and temporary"),
+        ({"unique_key_update_mode": "X"}, "Invalid unique_key_update_mode X"),
+    ],
+)
+def test_bad_option_values_get_dorises_messages(headers, message):
+    with pytest.raises(AnalysisError, match=message):
+        parse_options(headers)

@@ -1,17 +1,17 @@
 """Stream Load, pure: the request's headers as options, and Doris's JSON response.
 
-Headers and defaults are Doris 2.1's (docs: data-operate/import/import-way/stream-load-manual):
-``label``, ``format`` (csv, csv_with_names, json), ``column_separator`` (default ``\\t``; ``\\x01``
-hex notation), ``line_delimiter`` (default ``\\n``), ``columns`` (``k1, k2, v = k2 * 2``),
-``where``, ``partitions`` (and ``temporary_partitions``), ``max_filter_ratio`` (default 0),
-``strict_mode`` (default false), ``timezone``, ``strip_outer_array``, ``read_json_by_line``.
-Other headers are ignored as Doris ignores headers it has no use for; two_phase_commit and the
-formats dorisql does not read are refused. No Spark here: dorisql.statements.load.stream_load loads.
+Every header Doris's Stream Load knows (be/src/http/http_common.h, the stream-load manual) is in
+`HEADERS` with what dorisql does with it: honoured, accepted (a tuning knob of Doris's backends
+with no effect on the rows loaded), or refused (NotSupportedError naming the header, or Doris's
+own message) unless it has its neutral value. Headers that are not Doris's (``Expect``,
+``Content-Length``, ``Authorization``, ...) are ignored, as Doris ignores them. No Spark here:
+dorisql.statements.load.stream_load loads.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import uuid
 from collections.abc import Mapping
@@ -21,6 +21,69 @@ from dorisql.errors import AnalysisError, NotSupportedError
 __all__ = ["StreamLoadOptions", "ColumnMapping", "parse_options", "decode_separator", "response", "Outcome"]
 
 _FORMATS = ("csv", "csv_with_names", "json")
+
+HONOURED, ACCEPTED, REFUSED = "honoured", "accepted", "refused"
+
+#: Every Stream Load header of Doris (be/src/http/http_common.h): what dorisql does with it.
+#: ACCEPTED headers tune Doris's backends (memory, parallelism, profiling, time limits) and do not
+#: change which rows are loaded; REFUSED ones fail the load unless they have their neutral value.
+HEADERS: dict[str, str] = {
+    "label": HONOURED,
+    "format": HONOURED,
+    "columns": HONOURED,
+    "where": HONOURED,
+    "column_separator": HONOURED,
+    "line_delimiter": HONOURED,
+    "enclose": HONOURED,
+    "escape": HONOURED,
+    "trim_double_quotes": HONOURED,
+    "skip_lines": HONOURED,
+    "max_filter_ratio": HONOURED,
+    "partitions": HONOURED,
+    "temporary_partitions": HONOURED,
+    "strict_mode": HONOURED,
+    "timezone": HONOURED,
+    "time_zone": HONOURED,
+    "jsonpaths": HONOURED,
+    "json_root": HONOURED,
+    "strip_outer_array": HONOURED,
+    "read_json_by_line": HONOURED,
+    "num_as_string": HONOURED,  # numbers are always read as their text: exact
+    "merge_type": HONOURED,
+    "delete": HONOURED,
+    "comment": HONOURED,
+    "fuzzy_parse": ACCEPTED,  # a parsing shortcut: the same rows either way
+    "timeout": ACCEPTED,
+    "exec_mem_limit": ACCEPTED,
+    "send_batch_parallelism": ACCEPTED,
+    "load_to_single_tablet": ACCEPTED,
+    "memtable_on_sink_node": ACCEPTED,
+    "load_stream_per_node": ACCEPTED,
+    "enable_profile": ACCEPTED,
+    "cloud_cluster": ACCEPTED,
+    "function_column.sequence_col": REFUSED,  # checked against the table: stream_load.check_table_options
+    "partial_columns": REFUSED,  # likewise
+    "unique_key_update_mode": REFUSED,  # likewise (UPSERT is the default)
+    "partial_update_new_key_behavior": REFUSED,
+    "hidden_columns": REFUSED,
+    "negative": REFUSED,
+    "compress_type": REFUSED,
+    "two_phase_commit": REFUSED,
+    "txn_id": REFUSED,
+    "txn_operation": REFUSED,
+    "group_commit": REFUSED,
+    "sql": REFUSED,
+}
+#: The value a REFUSED header may have all the same: it asks for nothing dorisql lacks.
+_NEUTRAL = {
+    "negative": ("false",),
+    "two_phase_commit": ("false",),
+    "group_commit": ("off_mode",),
+    "partial_columns": ("false",),
+    "unique_key_update_mode": ("upsert",),
+    "compress_type": ("plain",),
+}
+_MERGE_TYPES = ("APPEND", "DELETE", "MERGE")
 _HEX = re.compile(r"\\x([0-9a-fA-F]{2})")
 
 
@@ -48,6 +111,20 @@ class StreamLoadOptions:
     strip_outer_array: bool = False
     read_json_by_line: bool = False
     comment: str = ""
+    #: CSV: the enclosing and escape characters (one each), Doris's trim_double_quotes, skip_lines.
+    enclose: str | None = None
+    escape: str | None = None
+    trim_double_quotes: bool = False
+    skip_lines: int = 0
+    #: JSON: the values' paths, in the order of the file's columns, and the root of each document.
+    jsonpaths: tuple[str, ...] = ()
+    json_root: str | None = None
+    #: APPEND | DELETE (every row deletes its key) | MERGE (rows matching `delete` delete).
+    merge_type: str = "APPEND"
+    delete: str | None = None
+    #: Checked against the table before the load (stream_load.check_table_options).
+    sequence_col: str | None = None
+    partial_columns: bool = False
 
     @property
     def file_columns(self) -> tuple[str, ...]:
@@ -132,8 +209,7 @@ def parse_options(headers: Mapping[str, str]) -> StreamLoadOptions:
         if fmt in ("parquet", "orc", "csv_with_names_and_types", "arrow"):
             raise NotSupportedError(f"Stream Load format {fmt}")
         raise AnalysisError(f"unknown data format: {fmt}")
-    if _bool(h, "two_phase_commit", False):
-        raise NotSupportedError("Stream Load two_phase_commit")
+    _refuse_unsupported(h)
     ratio_text = h.get("max_filter_ratio")
     ratio = 0.0
     if ratio_text is not None and ratio_text.strip():
@@ -146,6 +222,23 @@ def parse_options(headers: Mapping[str, str]) -> StreamLoadOptions:
     partitions_text = h.get("partitions") or h.get("temporary_partitions") or ""
     partitions = tuple(p.strip() for p in partitions_text.split(",") if p.strip())
     columns = parse_columns(h["columns"]) if (h.get("columns") or "").strip() else ()
+    if h.get("partitions") and h.get("temporary_partitions"):
+        raise AnalysisError("Can not specify both partitions and temporary partitions")
+    # merge_type and delete: Doris's BE checks (StreamLoadAction::_process_put)
+    merge_type = (h.get("merge_type") or "").strip().upper() or "APPEND"
+    if merge_type not in _MERGE_TYPES:
+        raise AnalysisError(f"Invalid merge type {h['merge_type']}")
+    delete = (h.get("delete") or "").strip() or None
+    if merge_type == "MERGE" and delete is None:
+        raise AnalysisError("Excepted DELETE ON clause when merge type is MERGE.")
+    if merge_type != "MERGE" and delete is not None:
+        raise AnalysisError("Not support DELETE ON clause when merge type is not MERGE.")
+    partial = _bool(h, "partial_columns", False)
+    update_mode = (h.get("unique_key_update_mode") or "").strip().upper()
+    if update_mode and update_mode not in ("UPSERT", "UPDATE_FIXED_COLUMNS", "UPDATE_FLEXIBLE_COLUMNS"):
+        raise AnalysisError(f"Invalid unique_key_update_mode {h['unique_key_update_mode']}")
+    partial = partial or update_mode in ("UPDATE_FIXED_COLUMNS", "UPDATE_FLEXIBLE_COLUMNS")
+    zone = h.get("timezone") or h.get("time_zone") or ""
     return StreamLoadOptions(
         label=label,
         format=fmt,
@@ -159,11 +252,69 @@ def parse_options(headers: Mapping[str, str]) -> StreamLoadOptions:
         temporary_partitions=bool(h.get("temporary_partitions")) and not h.get("partitions"),
         max_filter_ratio=ratio,
         strict_mode=_bool(h, "strict_mode", False),
-        timezone=load_time_zone(h["timezone"]) if (h.get("timezone") or "").strip() else None,
+        timezone=load_time_zone(zone) if zone.strip() else None,
         strip_outer_array=_bool(h, "strip_outer_array", False),
         read_json_by_line=_bool(h, "read_json_by_line", False),
         comment=h.get("comment", ""),
+        enclose=_single_char(h, "enclose"),
+        escape=_single_char(h, "escape"),
+        trim_double_quotes=_bool(h, "trim_double_quotes", False),
+        skip_lines=_skip_lines(h.get("skip_lines")),
+        jsonpaths=_jsonpaths(h.get("jsonpaths")),
+        json_root=(h.get("json_root") or "").strip() or None,
+        merge_type=merge_type,
+        delete=delete,
+        sequence_col=(h.get("function_column.sequence_col") or "").strip() or None,
+        partial_columns=partial,
     )
+
+
+def _refuse_unsupported(h: Mapping[str, str]) -> None:
+    """Refuse the headers dorisql cannot honour, naming them (those that depend on the table are
+    refused later, by stream_load.check_table_options)."""
+    for name, kind in HEADERS.items():
+        value = (h.get(name) or "").strip()
+        if kind != REFUSED or not value or value.lower() in _NEUTRAL.get(name, ()):
+            continue
+        if name in ("function_column.sequence_col", "partial_columns", "unique_key_update_mode"):
+            continue
+        if name == "txn_operation" or name == "txn_id":
+            raise NotSupportedError(f"Stream Load header {name} (two-phase commit)")
+        raise NotSupportedError(f"Stream Load header {name}: {value}")
+
+
+def _single_char(h: Mapping[str, str], name: str) -> str | None:
+    value = h.get(name) or ""
+    if not value:
+        return None
+    if len(value) != 1:  # Doris's BE (StreamLoadAction::_process_put)
+        raise AnalysisError(f"{name} must be single-char, actually is {value}")
+    return value
+
+
+def _skip_lines(text: str | None) -> int:
+    if text is None or not text.strip():
+        return 0
+    try:
+        lines = int(text.strip())
+    except ValueError:
+        raise AnalysisError(f"Invalid skip_lines value '{text}': expected an integer") from None
+    if lines < 0:
+        raise AnalysisError("skipLines should not be less than 0.")  # Doris's CsvFileFormatProperties
+    return lines
+
+
+def _jsonpaths(text: str | None) -> tuple[str, ...]:
+    """The jsonpaths header: a JSON array of paths (``["$.id", "$.info.name"]``)."""
+    if text is None or not text.strip():
+        return ()
+    try:
+        paths = json.loads(text)
+    except ValueError:
+        paths = None
+    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) and p.startswith("$") for p in paths):
+        raise AnalysisError(f"Invalid json path: {text}")
+    return tuple(paths)
 
 
 #: Doris's time zone aliases (TimeUtils.timeZoneAliasMap) and a UTC offset ('+08:00').
