@@ -193,6 +193,8 @@ class LoadRecord:
     message: str = ""
     error_url: str = ""
     delta_version: int | None = None
+    #: The address the load came from (SHOW STREAM LOAD's ClientIp).
+    client_ip: str = ""
 
 
 def group_key(db: str, group_name: str) -> tuple[str, str]:

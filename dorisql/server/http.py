@@ -434,7 +434,14 @@ class _Handler(BaseHTTPRequestHandler):
 
         try:
             outcome = stream_load(
-                engine, db, table, options, lambda p: self._receive(p, length), error_url, user=identity.user
+                engine,
+                db,
+                table,
+                options,
+                lambda p: self._receive(p, length),
+                error_url,
+                user=identity.user,
+                client_ip=self._client_host(),
             )
         except DorisqlError as exc:  # before the load started: unknown database or table
             self._fail(options.label, str(exc))

@@ -128,13 +128,22 @@ class DeltaLog:
             dt.alter.set_table_properties(dict(properties), raise_if_not_exists=False)
             return self._table().version()
 
-    def commit_properties(self, make: Callable[[int], Mapping[str, str]]) -> int:
+    def commit_properties(
+        self, make: Callable[[int], Mapping[str, str]], metadata: Mapping[str, Any] | None = None
+    ) -> int:
         """One commit setting the properties ``make(v)``, v being the version this commit becomes
-        (a DELETE records itself under its own version). Returns v."""
+        (a DELETE records itself under its own version). Returns v. `metadata` goes into its
+        commitInfo (a Stream Load's label, as for its loads)."""
+        from deltalake.transaction import CommitProperties
+
         with table_lock(self.path, self.lock_timeout):
             dt = self._table()
             version = dt.version() + 1
-            dt.alter.set_table_properties(dict(make(version)), raise_if_not_exists=False)
+            extra = None
+            if metadata:
+                info = commit_info("dorisql DELETE", uuid.uuid4().hex, None, metadata)
+                extra = CommitProperties(custom_metadata=info)
+            dt.alter.set_table_properties(dict(make(version)), raise_if_not_exists=False, commit_properties=extra)
             committed = self._table().version()
         if committed != version:  # only a writer ignoring the commit lock can do this
             raise CommitConflictError(

@@ -595,17 +595,19 @@ def record_delete(
     created: str = "",
     key_columns: Sequence[str] = (),
     key_rows: Sequence[Sequence[str | None]] = (),
+    metadata: dict[str, Any] | None = None,
 ) -> DeleteVersion:
     """Commit a delete version: one Delta commit (under the table's commit lock) setting the
     property ``dorisql.delete.<d>``, d being the version that commit becomes. With `key_columns`
-    it is a key delete version of `key_rows` (`predicate`: the WHERE as written)."""
+    it is a key delete version of `key_rows` (`predicate`: the WHERE as written). `metadata`
+    goes into the commit's commitInfo (a Stream Load's label)."""
     columns = tuple(key_columns)
     rows = tuple(tuple(r) for r in key_rows)
 
     def made(version: int) -> DeleteVersion:
         return DeleteVersion(version, partitions, predicate, partition_names, created, columns, rows)
 
-    version = store.commit_properties(lambda v: {f"{PROPERTY_PREFIX}{v}": made(v).to_json()})
+    version = store.commit_properties(lambda v: {f"{PROPERTY_PREFIX}{v}": made(v).to_json()}, metadata)
     return made(version)
 
 

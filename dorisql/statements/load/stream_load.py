@@ -43,23 +43,27 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dorisql import logfile
+from dorisql import ast, logfile
+from dorisql import types as doris_types
 from dorisql.catalog.base import LoadRecord
 from dorisql.errors import (
     AnalysisError,
     CommitConflictError,
     DorisqlError,
     LoadError,
+    NotSupportedError,
     UnknownDatabaseError,
     UnknownTableError,
 )
 from dorisql.session import failures
-from dorisql.session.committed import DISK_FULL_MESSAGE, disk_full
+from dorisql.session.committed import DISK_FULL_MESSAGE, after_commit, disk_full
 from dorisql.session.session import Session
+from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.load.insert import load_frame, rejected_rows
 from dorisql.statements.load.stream_load_options import ColumnMapping, Outcome, StreamLoadOptions
 from dorisql.storage.locks import file_lock
-from dorisql.tablets.consistency import meta_dir
+from dorisql.tablets import deletes as D
+from dorisql.tablets.consistency import meta_dir, table_storage
 from dorisql.tablets.tables import column
 from dorisql.translate.expressions import expression_spark_sql
 from dorisql.warehouse import staging_dir
@@ -136,6 +140,7 @@ def stream_load(
     receive_body: Callable[[Path], int],
     error_url: Callable[[str], str],
     user: str = "",
+    client_ip: str = "",
 ) -> Outcome:
     """Load a Stream Load request's body into db.table. `receive_body(path)` is called once the
     label is claimed: it writes the body to `path` and returns its size (it raises if the body
@@ -146,7 +151,7 @@ def stream_load(
     with its 500)."""
     started = time.perf_counter()
     try:
-        return _stream_load(session, db, table, options, receive_body, error_url, user, started)
+        return _stream_load(session, db, table, options, receive_body, error_url, user, started, client_ip)
     except DorisqlError:
         raise
     except Exception as exc:
@@ -157,8 +162,34 @@ def stream_load(
         return _timed(Outcome(label=options.label, status="Fail", message=DISK_FULL_MESSAGE), started)
 
 
-def _stream_load(session, db, table, options, receive_body, error_url, user, started) -> Outcome:
+def check_table_options(meta, options: StreamLoadOptions) -> None:
+    """The headers that depend on the table, refused before anything happens (Doris's
+    NereidsStreamLoadPlanner.plan checks and messages)."""
+    keys = meta.definition.keys
+    unique = keys is not None and keys.type.upper() == "UNIQUE"
+    if options.merge_type != "APPEND" and not unique:
+        raise AnalysisError("load by MERGE or DELETE is only supported in unique tables.")
+    props = {k.lower(): v for k, v in ast.props(meta.definition.properties).items()}
+    sequence = "function_column.sequence_type" in props or "function_column.sequence_col" in props
+    if options.sequence_col is not None and not sequence:
+        raise AnalysisError(f"There is no sequence column in the table {meta.name}")
+    if sequence and options.sequence_col is None and "function_column.sequence_col" not in props:
+        raise AnalysisError(f"Table {meta.name} has sequence column, need to specify the sequence column")
+    if options.sequence_col is not None:
+        raise NotSupportedError(
+            "Stream Load header function_column.sequence_col: dorisql does not order a UNIQUE table's rows "
+            "by a sequence column"
+        )
+    if options.partial_columns:
+        mow = unique and props.get("enable_unique_key_merge_on_write", "true").lower() == "true"
+        if not mow:
+            raise AnalysisError("Only unique key merge on write support partial update")
+        raise NotSupportedError("Stream Load header partial_columns: partial column updates")
+
+
+def _stream_load(session, db, table, options, receive_body, error_url, user, started, client_ip="") -> Outcome:
     meta = session.catalog.load_table(db, table)
+    check_table_options(meta, options)
     label = options.label
     try:
         lock = _label_lock(session.warehouse, db, label)
@@ -173,7 +204,9 @@ def _stream_load(session, db, table, options, receive_body, error_url, user, sta
         taken = _label_taken(session, db, label)
         if taken is not None:
             return taken
-        record = LoadRecord(db, label, meta.name, session.catalog.next_id(), LOADING, _wall_clock(), user=user)
+        record = LoadRecord(
+            db, label, meta.name, session.catalog.next_id(), LOADING, _wall_clock(), user=user, client_ip=client_ip
+        )
         held = session.catalog.claim_load(record, replace_states=(LOADING, CANCELLED))
         if held is not None:  # (cannot happen while the lock is held; kept safe all the same)
             return _exists(label, held, "RUNNING" if held.state == LOADING else "FINISHED")
@@ -325,6 +358,8 @@ def _frames(session: Session, meta, options: StreamLoadOptions, path: Path):
 
     spark = session.spark
     names = list(options.file_columns) if options.columns else [c.name for c in meta.definition.columns]
+    if options.format == "json" and (options.jsonpaths or options.json_root):
+        return (*_json_by_paths(spark, options, path, names), names)
     if options.format == "json":
         corrupt = "__dorisql_corrupt"
         schema = StructType([StructField(n, StringType(), True) for n in names] + [StructField(corrupt, StringType())])
@@ -338,25 +373,111 @@ def _frames(session: Session, meta, options: StreamLoadOptions, path: Path):
         raw = F.col(corrupt)
         return rows, ok, why, raw, names
     lines = spark.read.option("lineSep", options.line_delimiter).text(str(path))
-    if options.format == "csv_with_names":
-        # One file: its first line is the first row of the first partition, id 0.
-        lines = lines.filter(F.monotonically_increasing_id() != 0)
-    parts = F.split(F.col("value"), _java_quote(options.column_separator), -1)
-    # \N is NULL in Doris's CSV
-    columns = [F.when(parts[i] == "\\N", F.lit(None)).otherwise(parts[i]).alias(n) for i, n in enumerate(names)]
+    # One file: its first lines are the first rows of the first partition, ids 0, 1, ...
+    skipped = 1 if options.format == "csv_with_names" else options.skip_lines
+    if skipped:
+        lines = lines.filter(F.monotonically_increasing_id() >= skipped)
+    parts = _csv_fields(options)
+    columns = [_csv_value(parts[i], options).alias(n) for i, n in enumerate(names)]
     # A line that is not UTF-8 is filtered, as Doris's CSV reader does (split would make U+FFFD of it).
     utf8 = F.expr("is_valid_utf8(value)").alias("__dorisql_utf8")
     rows = lines.select(*columns, F.size(parts).alias("__dorisql_width"), F.col("value").alias("__dorisql_line"), utf8)
     ok = (F.col("__dorisql_width") == len(names)) & F.col("__dorisql_utf8")
     not_utf8 = F.lit("Invalid file encoding: all CSV files must be UTF-8 encoded")
+    quoting = "".join(
+        f", {what}: [{value!r}]" for what, value in (("enclose", options.enclose), ("escape", options.escape)) if value
+    )
     why = F.when(~F.col("__dorisql_utf8"), not_utf8).otherwise(
         F.format_string(
             f"actual column number in csv file is %d, but schema column number is {len(names)}; "
-            f"column separator: [{options.column_separator!r}], line delimiter: [{options.line_delimiter!r}]",
+            f"column separator: [{options.column_separator!r}], line delimiter: [{options.line_delimiter!r}]"
+            + quoting.replace("%", "%%"),
             F.col("__dorisql_width"),
         )
     )
     return rows, ok, why, F.col("__dorisql_line"), names
+
+
+def _csv_fields(options: StreamLoadOptions):
+    """A CSV line's fields, as an array Column. With ``enclose`` / ``escape`` (Doris's
+    EncloseCsvLineReaderCtx): a separator inside an enclosed field, or escaped, splits nothing.
+    The line gets a separator in front, so each field is one match: separator, then an
+    optional enclosed part, then anything up to the next separator."""
+    from pyspark.sql import functions as F
+
+    sep = _java_quote(options.column_separator)
+    if options.enclose is None and options.escape is None:
+        return F.split(F.col("value"), sep, -1)
+    escaped = f"{_java_quote(options.escape)}." if options.escape else None
+    plain = f"(?:{escaped}|(?!{sep}).)*" if escaped else f"(?:(?!{sep}).)*"
+    field = plain
+    if options.enclose is not None:
+        q = _java_quote(options.enclose)
+        inner = f"(?:{escaped}|(?!{q}).)*" if escaped else f"(?:(?!{q}).)*"
+        field = f"(?:{q}{inner}{q})?{plain}"
+    pattern = f"(?s){sep}({field})"
+    line = F.concat(F.lit(options.column_separator), F.col("value"))
+    return F.regexp_extract_all(line, F.lit(pattern), F.lit(1))
+
+
+def _csv_value(field, options: StreamLoadOptions):
+    """One CSV field's value as Doris reads it: the enclosing characters trimmed, ``\\N`` NULL
+    (but not ``"\\N"`` with trim_double_quotes), the escape character removed, one pair of
+    outer double quotes trimmed with trim_double_quotes."""
+    from pyspark.sql import functions as F
+
+    def outer(x, quote: str):
+        return (F.length(x) >= 2) & x.startswith(quote) & x.endswith(quote)
+
+    def inner(x):
+        return x.substr(F.lit(2), F.length(x) - 2)
+
+    value = field
+    if options.enclose is not None:
+        value = F.when(outer(value, options.enclose), inner(value)).otherwise(value)
+    if options.trim_double_quotes:
+        value = F.when(outer(value, '"'), inner(value)).when(value == "\\N", F.lit(None)).otherwise(value)
+    else:
+        value = F.when(value == "\\N", F.lit(None)).otherwise(value)
+    if options.escape is not None:
+        value = F.regexp_replace(value, f"(?s){_java_quote(options.escape)}(.)", "$1")
+    return value
+
+
+def _json_by_paths(spark, options: StreamLoadOptions, path: Path, names: list[str]):
+    """JSON read Doris's matching way (``jsonpaths``, ``json_root``): each document (the body,
+    or each line with read_json_by_line) taken at ``json_root``, split into its array's elements
+    with strip_outer_array, and each file column the value at its path (in order: the n-th path
+    is the n-th column), or at ``$.<name>`` without jsonpaths. A value is its JSON text (a string
+    unquoted, a number as written). (rows, ok, why, raw)."""
+    from pyspark.sql import functions as F
+
+    if options.read_json_by_line:
+        docs = spark.read.option("lineSep", options.line_delimiter).text(str(path))
+        docs = docs.filter(F.trim(F.col("value")) != "")
+    else:
+        docs = spark.read.text(str(path), wholetext=True)
+    doc = F.col("value")
+    if options.json_root:
+        doc = F.get_json_object(doc, options.json_root)
+    if options.strip_outer_array:
+        element = F.explode_outer(F.from_json(doc, "array<string>"))
+    else:
+        element = doc
+    elements = docs.select(element.alias("__dorisql_json"))
+    item = F.col("__dorisql_json")
+    paths = list(options.jsonpaths) or ["$['" + n.replace("'", "\\'") + "']" for n in names]
+    values = [
+        (F.get_json_object(item, paths[i]) if i < len(paths) else F.lit(None).cast("string")).alias(n)
+        for i, n in enumerate(names)
+    ]
+    rows = elements.select(*values, item)
+    start = F.ltrim(item)
+    ok = item.isNotNull() & start.startswith("{")
+    why = F.when(
+        start.startswith("["), F.lit("JSON data is array-object, `strip_outer_array` must be TRUE.")
+    ).otherwise(F.lit("Parse json data failed: not a valid JSON object"))
+    return rows, ok, why, F.coalesce(item, F.lit(""))
 
 
 def _mapping(meta, options: StreamLoadOptions, names: list[str]):
@@ -451,6 +572,7 @@ def _load_rows(session: Session, meta, options, record, outcome: Outcome, error_
         F.sum((ok & ~selected).cast("long")).alias("unselected"),
     ).collect()[0]
     total, malformed, unselected = int(counts["total"]), int(counts["malformed"] or 0), int(counts["unselected"] or 0)
+    outcome.filtered_rows = malformed
     source = shaped.filter(ok & selected).select(*[v.alias(f"__v{i}") for i, v in enumerate(values)])
     loaded: dict[str, int] = {}
 
@@ -461,6 +583,12 @@ def _load_rows(session: Session, meta, options, record, outcome: Outcome, error_
             raise LoadError("[DATA_QUALITY_ERROR]too many filtered rows")
 
     outcome.total_rows, outcome.unselected_rows = total, unselected
+    if options.merge_type != "APPEND":
+        merged = _merge(
+            session, meta, options, record, outcome, error_url, shaped, ok, why, raw, selected, targets, values
+        )
+        if merged is not _UPSERT_ONLY:
+            return merged
     version = None
     failure: LoadError | None = None
     try:
@@ -493,11 +621,115 @@ def _load_rows(session: Session, meta, options, record, outcome: Outcome, error_
     return version
 
 
-def _write_error_log(session, meta, options, record, shaped, ok, why, raw, source, targets, bad, rejected_rows) -> str:
-    """The rows left out, Doris's way: ``Reason: <why>. src line [<row>]; `` one per line."""
+def _merge(
+    session: Session,
+    meta,
+    options,
+    record,
+    outcome: Outcome,
+    error_url,
+    shaped,
+    ok,
+    why,
+    raw,
+    selected,
+    targets,
+    values,
+):
+    """merge_type DELETE (every row deletes the row of its key) or MERGE (rows matching the
+    ``delete`` condition delete, the others upsert), on a UNIQUE KEY table: the keys to delete
+    are one key delete version (dorisql.tablets.deletes, as DELETE's), committed in one Delta
+    commit carrying the label. A MERGE whose rows both delete and upsert is refused (nothing is
+    committed): its two parts would be two Delta commits, and a load is one."""
+    from pyspark.sql import functions as F
+
+    keys = meta.definition.keys.columns
+    position = {t.name.lower(): i for i, t in enumerate(targets)}
+    missing = [k for k in keys if k.lower() not in position]
+    if missing:
+        raise AnalysisError(f"load by MERGE or DELETE needs every key column: {', '.join(missing)} is not loaded")
+    rows = ok & selected
+    deleting = rows
+    if options.merge_type == "MERGE":
+        condition = _header_expression(options.delete, f"delete header: {options.delete}")
+        deleting = rows & F.coalesce(condition, F.lit(False))
+        if shaped.filter(rows & ~deleting).limit(1).count():
+            if shaped.filter(deleting).limit(1).count():
+                raise NotSupportedError(
+                    "Stream Load merge_type MERGE whose rows both delete and upsert: dorisql commits a load's "
+                    "deletes and its rows in two Delta commits; send the deleted keys with merge_type DELETE "
+                    "and the other rows with merge_type APPEND"
+                )
+            return _UPSERT_ONLY  # no row deletes: an ordinary load
+    columns = [next(t for t in targets if t.name.lower() == k.lower()) for k in keys]
+    picked = [values[position[k.lower()]].cast("string").alias(f"__k{i}") for i, k in enumerate(keys)]
+    found = shaped.filter(deleting).select(*picked).distinct().limit(D.MAX_KEY_DELETE_ROWS + 1).collect()
+    if len(found) > D.MAX_KEY_DELETE_ROWS:
+        raise NotSupportedError(
+            f"Stream Load merge_type {options.merge_type} of more than {D.MAX_KEY_DELETE_ROWS} keys "
+            "(send them in several loads)"
+        )
+    key_rows, bad = set(), []
+    for row in found:
+        try:
+            key_rows.add(
+                tuple(
+                    None if v is None else doris_types.format_value(doris_types.parse_value(v, c.type), c.type)
+                    for v, c in zip(row, columns, strict=True)
+                )
+            )
+        except DorisqlError as exc:
+            bad.append((row, str(exc)))
+    filtered = outcome.filtered_rows + len(bad)
+    outcome.filtered_rows = filtered
+    outcome.loaded_rows = outcome.total_rows - outcome.unselected_rows - filtered
+    if filtered:
+        lines = [
+            f"Reason: {reason}. src line [{options.column_separator.join('' if v is None else v for v in row)}]; "
+            for row, reason in bad
+        ]
+        outcome.error_url = error_url(
+            _write_error_log(session, meta, options, record, shaped, ok, why, raw, None, targets, 0, None, extra=lines)
+        )
+        if filtered > options.max_filter_ratio * (outcome.total_rows - outcome.unselected_rows):
+            outcome.status, outcome.message, outcome.loaded_rows = (
+                "Fail",
+                "[DATA_QUALITY_ERROR]too many filtered rows",
+                0,
+            )
+            return None
+    if not key_rows:
+        return None
+    with table_storage(session.warehouse, meta) as store:
+        recorded = D.record_delete(
+            store,
+            f"STREAM LOAD {record.label} merge_type {options.merge_type}",
+            None,
+            created=session.now().strftime("%Y-%m-%d %H:%M:%S"),
+            key_columns=[c.name for c in columns],
+            key_rows=sorted(key_rows, key=lambda r: tuple("" if v is None else v for v in r)),
+            metadata={LABEL_KEY: f"{record.db}/{record.label}", "dorisql.load_txn_id": str(record.txn_id)},
+        )
+    names = [p.name for p in meta.partitions]
+    after_commit(
+        "The load", recorded.version, lambda: bump_versions(session, meta, names, delta_version=recorded.version)
+    )
+    return recorded.version
+
+
+#: What _merge returns for a MERGE none of whose rows deletes.
+_UPSERT_ONLY = -1
+
+
+def _write_error_log(
+    session, meta, options, record, shaped, ok, why, raw, source, targets, bad, rejected_rows, extra=()
+) -> str:
+    """The rows left out, Doris's way: ``Reason: <why>. src line [<row>]; `` one per line
+    (`extra`: lines of rows refused otherwise)."""
     lines = []
     for row in shaped.filter(~ok).select(why.alias("why"), raw.alias("raw")).limit(ERROR_LOG_ROWS).collect():
         lines.append(f"Reason: {row['why']}. src line [{row['raw']}]; ")
+    lines.extend(list(extra)[: ERROR_LOG_ROWS - len(lines)])
     if bad and len(lines) < ERROR_LOG_ROWS:
         sep = options.column_separator
         for values, reason in rejected_rows(
