@@ -9,6 +9,11 @@ mysql client shows ``Query OK, 3 rows affected`` only interactively or with ``-v
 (`verbose`) prints that status line after every statement (``Query OK, N rows affected (t sec)``,
 ``N rows in set (t sec)``, ``Empty set (t sec)``), plus its message (rows filtered in non-strict
 mode), as ``mysql -vvv`` does.
+
+``echo`` (``dorisql -f`` writing to a terminal, or ``-t``) prints what ``mysql --comments -t
+-vvv`` prints, so that a script tells its story: each statement (with the comments just above it)
+between dashes, its result as a MySQL table (``\\G``: vertical), then its status line and a blank
+line.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from dorisql.shell.formatting import format_error, format_result, format_status,
 from dorisql.shell.script import Command, iter_script, read_script
 
 MAX_SOURCE_DEPTH = 16
+#: The line mysql -v prints above and below each statement it echoes.
+ECHO_RULE = "-" * 14
 
 
 @contextmanager
@@ -55,6 +62,7 @@ class BatchRunner:
     out: TextIO = field(default_factory=lambda: sys.stdout)
     err: TextIO = field(default_factory=lambda: sys.stderr)
     verbose: bool = False
+    echo: bool = False
     failures: int = 0
     _depth: int = 0
 
@@ -82,6 +90,10 @@ class BatchRunner:
             return self._fail(DorisqlError(command.arg), command, filename)
         if command.kind == "source":
             return self.run_source(command, filename)
+        if self.echo:  # before it runs: a long statement shows what it is waiting for
+            shown = f"{command.comment}\n{command.text}" if command.comment else command.text
+            self.out.write(f"{ECHO_RULE}\n{shown}\n{ECHO_RULE}\n\n")
+            self.out.flush()
         try:
             result = execute_command(self.engine, command)
         except DorisqlError as err:
@@ -116,6 +128,10 @@ class BatchRunner:
             self._depth -= 1
 
     def _print(self, result, vertical: bool) -> None:
+        if self.echo:  # the table, status line, note and warnings, as the shell prints them
+            self.out.write(format_result(result, "table", vertical=vertical, status=True) + "\n\n")
+            self.out.flush()
+            return
         text = "" if self.fmt == "jsonl" else format_result(result, self.fmt, vertical=vertical, status=False)
         if text:
             self.out.write(text + "\n")
@@ -149,11 +165,14 @@ def run_batch(
     fmt: str = "tsv",
     force: bool = False,
     verbose: bool = False,
+    echo: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """Run a script; the exit code (0 ok, 1 something failed)."""
-    runner = BatchRunner(engine, fmt=fmt, force=force, verbose=verbose, out=out or sys.stdout, err=err or sys.stderr)
+    runner = BatchRunner(
+        engine, fmt=fmt, force=force, verbose=verbose, echo=echo, out=out or sys.stdout, err=err or sys.stderr
+    )
     try:
         runner.run_text(text, filename)
     except StopScript:

@@ -2,7 +2,9 @@
 
     dorisql                         interactive shell (stdin is a terminal)
     dorisql -e "SHOW DATABASES"     run statements, print TSV (table on a terminal)
-    dorisql -f script.sql           run a script; stop at the first error unless --force
+    dorisql -f script.sql           run a script; stop at the first error unless --force (on a
+                                    terminal, or with -t: each statement, its table and status, as
+                                    mysql -t -vvv; otherwise TSV, or -B on a terminal too)
     dorisql < script.sql            the same, from stdin
     dorisql scheduler [--once]      run the dynamic-partition / compaction scheduler
     dorisql server                  serve Doris's MySQL protocol (port 9030) and HTTP API (8030)
@@ -55,7 +57,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="scripts: print each statement's status line (Query OK, N rows affected / N rows in set), "
         "as mysql -vvv does in batch mode",
     )
-    parser.add_argument(
+    shape = parser.add_mutually_exclusive_group()
+    shape.add_argument(
+        "-t",
+        "--table",
+        action="store_true",
+        help="scripts: echo each statement, then its result as a table and its status line, as "
+        "mysql -t -vvv does (the default when -f or standard input writes to a terminal)",
+    )
+    shape.add_argument(
+        "-B", "--batch", action="store_true", help="scripts: tab-separated output, also on a terminal (mysql -B)"
+    )
+    shape.add_argument(
         "--format",
         choices=("table", "tsv", "csv", "json", "jsonl"),
         help="output format (default: table on a terminal, tsv with a header otherwise; "
@@ -145,6 +158,13 @@ def make_config(args):
     return config
 
 
+def _stdout_is_tty() -> bool:
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (ValueError, AttributeError):
+        return False
+
+
 def _stdin_is_tty() -> bool:
     try:
         return sys.stdin is not None and sys.stdin.isatty()
@@ -177,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         # Imported here, not at the top: batch mode (-e, -f, a pipe) never loads prompt-toolkit.
         from dorisql.shell.repl import run_repl  # noqa: PLC0415
 
-        return run_repl(config, fmt=args.format)
+        return run_repl(config, fmt=args.format or ("tsv" if args.batch else None))
 
     try:
         if args.file is not None:
@@ -195,15 +215,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ERROR {err.code} ({err.sqlstate}): {err}", file=sys.stderr)
         return EXIT_FAILED
 
-    fmt = args.format or ("table" if sys.stdout.isatty() else "tsv")
-    return run_script(config, text, filename=filename, fmt=fmt, force=args.force, verbose=args.verbose)
+    on_terminal = _stdout_is_tty()
+    # A script on a terminal tells its story (mysql -t -vvv); -e keeps mysql's plain table there.
+    echo = args.table or (on_terminal and args.execute is None and not args.batch and args.format is None)
+    fmt = args.format or ("table" if args.table or (on_terminal and not args.batch) else "tsv")
+    return run_script(config, text, filename=filename, fmt=fmt, force=args.force, verbose=args.verbose, echo=echo)
 
 
 def open_engine(config):
     return Engine(config)
 
 
-def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool, verbose: bool = False) -> int:
+def run_script(
+    config, text: str, *, filename: str | None, fmt: str, force: bool, verbose: bool = False, echo: bool = False
+) -> int:
     divert_jvm_stderr(state_dir() / "spark.log")
     try:
         engine = open_engine(config)
@@ -221,7 +246,7 @@ def run_script(config, text: str, *, filename: str | None, fmt: str, force: bool
             runner = BatchRunner(engine, fmt=fmt)
             if not runner.run_command(use_statement(config.database), None):
                 return EXIT_FAILED
-        return run_batch(engine, text, filename=filename, fmt=fmt, force=force, verbose=verbose)
+        return run_batch(engine, text, filename=filename, fmt=fmt, force=force, verbose=verbose, echo=echo)
     finally:
         close = getattr(engine, "close", None)
         if close:

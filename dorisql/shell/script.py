@@ -39,6 +39,9 @@ class Command:
     vertical: bool = False
     #: For "source": the file; for "delimiter": the new delimiter; for "error": the message.
     arg: str = ""
+    #: The comments just before a SQL statement (a script's `-- what this does`), for the echo
+    #: of ``dorisql -f`` on a terminal; never sent to the engine.
+    comment: str = ""
 
 
 def read_script(path: str) -> str:
@@ -145,11 +148,16 @@ def split_buffer(text: str, delimiter: str = ";", first_line: int = 1) -> list[C
 
     vertical_body = ends_with_vertical(text, delimiter)
     body = vertical_body if vertical_body is not None else text
-    commands = [
-        Command("sql", text=stmt, line=first_line + line - 1, column=col)
-        for stmt, line, col in split_statements(body, delimiter)
-        if strip_blank(stmt)
-    ]
+    commands = []
+    line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
+    end = 0  # where the previous statement ended: what lies between is its delimiter and noise
+    for stmt, line, col in split_statements(body, delimiter):
+        start = line_starts[line - 1] + col - 1
+        gap = body[end:start]
+        end = start + len(stmt)
+        if strip_blank(stmt):
+            comment = (gap[len(delimiter) :] if gap.startswith(delimiter) else gap).strip()
+            commands.append(Command("sql", text=stmt, line=first_line + line - 1, column=col, comment=comment))
     if vertical_body is not None and commands:
         commands[-1].vertical = True
     return commands

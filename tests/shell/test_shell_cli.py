@@ -25,6 +25,8 @@ def test_help_lists_the_flags(dorisql):
         "-f",
         "--force",
         "--verbose",
+        "--table",
+        "--batch",
         "--format",
         "--warehouse",
         "--master",
@@ -43,6 +45,8 @@ def test_help_lists_the_flags(dorisql):
         ["-e", "SHOW DATABASES", "-f", "x.sql"],
         ["--no-such-flag"],
         ["--conf", "novalue", "-e", "SHOW DATABASES"],
+        ["-t", "-B", "-e", "SHOW DATABASES"],  # one output shape at a time
+        ["--table", "--format", "tsv", "-e", "SHOW DATABASES"],
     ],
 )
 def test_usage_errors_exit_2(dorisql, args):
