@@ -271,6 +271,7 @@ def _insert(text: str, pos: int) -> ast.Insert:
 
 _AS_WORD = re.compile(r"\bAS\b", re.IGNORECASE)
 _CTAS_SCAN = re.compile(r"[()]|\bAS\b", re.IGNORECASE)
+_CTAS_HEAD_SCAN = re.compile(r"[()\[\]]|\bAS\b", re.IGNORECASE)
 _TABLE_AFTER = re.compile(r"\s*TABLE\b", re.IGNORECASE)
 
 
@@ -281,11 +282,12 @@ def _ctas_split(text: str, pos: int) -> tuple[int, int] | None:
     if not _TABLE_AFTER.match(masked, pos):
         return None
     depth = 0
-    for m in _CTAS_SCAN.finditer(masked, pos):
+    for m in _CTAS_HEAD_SCAN.finditer(masked, pos):
         tok = m.group()
-        if tok == "(":
+        # a fixed range partition's `[(a), (b))` opens with [ and closes with )
+        if tok in "([":
             depth += 1
-        elif tok == ")":
+        elif tok in ")]":
             depth -= 1
         elif depth == 0:
             word, start, _ = _next_word(text, m.end())

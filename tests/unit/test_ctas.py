@@ -45,6 +45,21 @@ def test_columns_origin_first_string_and_nullability():
     assert definition.distribution == ast.DistributedBy("HASH", ("note",), 10) and definition.as_query is None
 
 
+def test_ctas_head_with_fixed_range_partitions():
+    """A fixed range partition's `[(a), (b))` closes its [ with ): the AS after it is still the
+    CTAS's (dbt-doris writes its table models' partition_by_init this way)."""
+    stmt = parse(
+        "CREATE TABLE t DUPLICATE KEY (day) COMMENT 'c' PARTITION BY RANGE (day) ("
+        "PARTITION p1 VALUES [('2024-01-01'), ('2024-02-01')), PARTITION p2 VALUES [('2024-02-01'), ('2024-03-01')))"
+        " DISTRIBUTED BY HASH (day) BUCKETS 2 AS SELECT day FROM s"
+    )[0]
+    assert stmt.as_query is not None and stmt.as_query.sql == "SELECT day FROM s"
+    assert [(p.name, p.lower, p.upper) for p in stmt.partition.items] == [
+        ("p1", ("2024-01-01",), ("2024-02-01",)),
+        ("p2", ("2024-02-01",), ("2024-03-01",)),
+    ]
+
+
 def test_query_origins():
     a = (ast.ColumnDef("k", ast.DataType("INT"), nullable=False), ast.ColumnDef("v", ast.DataType("STRING")))
     b = (ast.ColumnDef("k", ast.DataType("INT"), nullable=False), ast.ColumnDef("w", ast.DataType("DATE")))
