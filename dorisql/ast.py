@@ -297,6 +297,40 @@ class DropTable(Statement):
 
 
 @dataclass(frozen=True)
+class ViewColumnDef:
+    """One column of CREATE VIEW's column list: the name the query's column gets, its comment."""
+
+    name: str
+    comment: str | None = None
+
+
+@dataclass(frozen=True)
+class CreateView(Statement):
+    """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c'] AS query;
+    ALTER VIEW v [(cols)] [COMMENT 'c'] AS query is the same with `alter` (the view must exist)."""
+
+    table: TableName
+    query: Query
+    columns: tuple[ViewColumnDef, ...] = ()
+    comment: str | None = None
+    or_replace: bool = False
+    if_not_exists: bool = False
+    alter: bool = False
+
+
+@dataclass(frozen=True)
+class DropView(Statement):
+    table: TableName
+    if_exists: bool = False
+
+
+@dataclass(frozen=True)
+class ShowCreateView(Statement):
+    reads_only: ClassVar[bool] = True
+    table: TableName
+
+
+@dataclass(frozen=True)
 class TruncateTable(Statement):
     table: TableName
     partitions: tuple[str, ...] = ()
@@ -340,6 +374,33 @@ class RenameTable:
 class RenamePartition:
     old_name: str
     new_name: str
+
+
+@dataclass(frozen=True)
+class ReplaceTable:
+    """REPLACE WITH TABLE b [PROPERTIES ("swap" = ...)] [FORCE]: the ALTERed table and `b` exchange
+    names (swap, the default) or `b` takes its name and the old table is dropped (Doris
+    ReplaceTableClause)."""
+
+    table: str
+    properties: Properties = ()
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class AddIndex:
+    """ADD INDEX ... (also CREATE INDEX ... ON t): an index recorded in the table's definition."""
+
+    index: IndexDef
+    if_not_exists: bool = False
+
+
+@dataclass(frozen=True)
+class DropIndex:
+    """DROP INDEX [IF EXISTS] name (also DROP INDEX name ON t)."""
+
+    name: str
+    if_exists: bool = False
 
 
 @dataclass(frozen=True)
@@ -466,6 +527,9 @@ AlterAction = (
     | RenameTable
     | RenamePartition
     | ReplacePartition
+    | ReplaceTable
+    | AddIndex
+    | DropIndex
     | UnsupportedAlter
     | SchemaChange
     | ModifyPartition
@@ -525,6 +589,12 @@ class ShowTables(Statement):
 class ShowCreateTable(Statement):
     reads_only: ClassVar[bool] = True
     table: TableName
+
+
+@dataclass(frozen=True)
+class ShowCreateDatabase(Statement):
+    reads_only: ClassVar[bool] = True
+    name: str
 
 
 @dataclass(frozen=True)
@@ -649,6 +719,30 @@ class Sync(Statement):
 
 
 @dataclass(frozen=True)
+class Begin(Statement):
+    """BEGIN / START TRANSACTION [WITH LABEL l]: the INSERTs up to COMMIT become visible together."""
+
+    #: Changes nothing until COMMIT (a read-only warehouse refuses the INSERTs themselves).
+    reads_only: ClassVar[bool] = True
+
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Commit(Statement):
+    """COMMIT [WORK]: the open transaction's INSERTs, all visible at once (no transaction: nothing)."""
+
+    reads_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Rollback(Statement):
+    """ROLLBACK [WORK]: the open transaction's INSERTs dropped."""
+
+    reads_only: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
 class AdminSetColocationGroup(Statement):
     """ADMIN SET COLOCATION GROUP [db.]g STABLE|UNSTABLE -- a dorisql extension: Doris's balancer
     marks a group unstable while it moves replicas; here an administrator does (colocate joins
@@ -715,6 +809,14 @@ class ShowColumns(Statement):
     full: bool = False
     like: str | None = None
     where: Predicate | None = None
+
+
+@dataclass(frozen=True)
+class ShowIndex(Statement):
+    """SHOW INDEX | INDEXES | KEY | KEYS FROM t [FROM db]."""
+
+    reads_only: ClassVar[bool] = True
+    table: TableName
 
 
 @dataclass(frozen=True)
@@ -917,11 +1019,22 @@ class ShowGrants(Statement):
 
 @dataclass(frozen=True)
 class ShowLoad(Statement):
-    """SHOW LOAD / SHOW STREAM LOAD [FROM db] [WHERE ...] [LIMIT n]: recent loads with labels."""
+    """SHOW LOAD / SHOW STREAM LOAD [FROM db] [WHERE ...] [ORDER BY ...] [LIMIT n [OFFSET m]]:
+    recent loads with labels (Stream Loads, INSERTs, CTAS)."""
 
     reads_only: ClassVar[bool] = True
 
     stream: bool = False
     db: str | None = None
     where: Predicate | None = None
+    order_by: tuple[OrderItem, ...] = ()
     limit: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True)
+class CleanLabel(Statement):
+    """CLEAN LABEL [label] FROM db: forget finished loads' labels (all of the database's, or one)."""
+
+    db: str = ""
+    label: str | None = None

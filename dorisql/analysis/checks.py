@@ -13,6 +13,7 @@ import re
 
 from dorisql import ast, table_properties
 from dorisql import types as doris_types
+from dorisql.analysis import indexes
 from dorisql.bucketing.bucket_limits import bucket_limit_error
 from dorisql.errors import AnalysisError, NotSupportedError, UnsupportedOperationError
 from dorisql.partitioning import auto_partitions as auto
@@ -242,7 +243,7 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
     partition = stmt.partition
     if partition is not None:
         partition = dataclasses.replace(partition, kind=partition.kind.upper())
-    return dataclasses.replace(
+    normalized = dataclasses.replace(
         stmt,
         columns=columns_t,
         keys=keys,
@@ -250,7 +251,11 @@ def normalize_create_table(stmt: ast.CreateTable, *, check_first: bool = True) -
         properties=properties,
         partition=partition,
         engine=(stmt.engine or "OLAP").upper(),
+        indexes=(),
     )
+    for index in stmt.indexes:  # Doris's column checks and defaults (USING INVERTED)
+        normalized = indexes.with_index(normalized, ast.AddIndex(index)) or normalized
+    return normalized
 
 
 # --------------------------------------------------------------------------- checks
@@ -306,6 +311,10 @@ def check_alter_table(stmt: ast.AlterTable) -> None:
             _check_property_values(dict(action.properties), keys_type=None)
         elif isinstance(action, ast.ReplacePartition):
             replace_options(action)
+        elif isinstance(action, ast.ReplaceTable):
+            indexes.replace_swaps(action)
+        elif isinstance(action, ast.AddIndex):
+            indexes.normalized(action.index)
 
 
 def _check_buckets(dist: ast.DistributedBy) -> None:

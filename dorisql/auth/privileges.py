@@ -211,9 +211,9 @@ def check(grants: Iterable[Grant], needs: Iterable[Need]) -> None:
 
 
 def can_see_database(grants: Iterable[Grant], db: str) -> bool:
-    """Any privilege on the database or one of its tables (information_schema: always).
+    """Any privilege on the database or one of its tables (information_schema and mysql: always).
     Callers go through dorisql.session.visibility.Visibility, the one door."""
-    return db.lower() == "information_schema" or allowed(grants, Need(ANY, db))
+    return db.lower() in ("information_schema", "mysql") or allowed(grants, Need(ANY, db))
 
 
 def can_see_table(grants: Iterable[Grant], db: str, table: str, wanted: frozenset[str] = ANY) -> bool:
@@ -270,6 +270,12 @@ def _create_table(stmt: ast.CreateTable, current_db):
     return needs
 
 
+def _create_view(stmt: ast.CreateView, current_db):
+    # CreateViewCommand / AlterViewCommand: CREATE (ALTER) on the view, SELECT on what it reads
+    needs = _table(stmt.table, current_db, _one(ALTER if stmt.alter else CREATE))
+    return needs + _query(stmt.query, current_db)
+
+
 def _insert(stmt: ast.Insert, current_db):
     needs = _table(stmt.table, current_db, _one(LOAD))
     if stmt.query is not None:
@@ -290,6 +296,16 @@ def _delete(stmt: ast.Delete, current_db):
     if stmt.using:  # DELETE ... USING s: the joined tables are read
         sources = query_tables(f"SELECT 1 FROM {stmt.using}")
         needs += [n for t in sources for n in _table(t, current_db, _one(SELECT))]
+    return needs
+
+
+def _alter_table(stmt: ast.AlterTable, current_db):
+    needs = _table(stmt.table, current_db, _one(ALTER))
+    for action in stmt.actions:
+        if isinstance(action, ast.ReplaceTable):
+            # Doris checks only the ALTERed table; the other one changes name or is dropped too,
+            # and its rows would become readable under the first one's grants (docs/security.md).
+            needs += _table(ast.TableName(action.table, stmt.table.db), current_db, _one(ALTER))
     return needs
 
 
@@ -318,7 +334,10 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.CreateTable: _create_table,
     ast.CreateTableLike: lambda s, db: _table(s.table, db, _one(CREATE)) + _table(s.source, db, _one(SELECT)),
     ast.DropTable: lambda s, db: _table(s.table, db, _one(DROP)),
-    ast.AlterTable: lambda s, db: _table(s.table, db, _one(ALTER)),
+    ast.CreateView: _create_view,
+    ast.DropView: lambda s, db: _table(s.table, db, _one(DROP)),
+    ast.ShowCreateView: lambda s, db: _table(s.table, db, ANY),
+    ast.AlterTable: lambda s, db: _alter_table(s, db),
     ast.RecoverDatabase: lambda s, db: _db(s.new_name or s.name, None, frozenset((ALTER, CREATE))),
     ast.RecoverTable: lambda s, db: _table(s.table, db, frozenset((ALTER, CREATE)), all_of=True),
     ast.RecoverPartition: lambda s, db: _table(s.table, db, frozenset((ALTER, CREATE)), all_of=True),
@@ -328,9 +347,12 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.ShowDatabases: _nothing,
     ast.ShowTables: _nothing,
     ast.ShowCreateTable: lambda s, db: _table(s.table, db, ANY),
+    # ShowCreateDatabaseCommand: SHOW (any privilege) on the database
+    ast.ShowCreateDatabase: lambda s, db: _db(s.name, db, ANY),
     ast.ShowPartitions: lambda s, db: _table(s.table, db, ANY),
     ast.Describe: lambda s, db: _table(s.table, db, ANY),
     ast.ShowColumns: lambda s, db: _table(s.table, db, ANY),
+    ast.ShowIndex: lambda s, db: _table(s.table, db, ANY),
     # ShowTableStatusCommand: checkDbPriv(SHOW), "Access denied for user ... to database ..."
     # (1044, raised by dorisql.session.access.authorize), then only the visible tables.
     ast.ShowTableStatus: lambda s, db: _db(s.db, db, ANY),
@@ -349,6 +371,9 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.AdminCheckTable: _admin,
     ast.SetVariable: _set_variable,
     ast.Sync: _nothing,
+    ast.Begin: _nothing,
+    ast.Commit: _nothing,
+    ast.Rollback: _nothing,
     ast.Help: _nothing,
     ast.CreateUser: _admin,
     ast.DropUser: _admin,
@@ -358,6 +383,8 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     # ShowGrantsCommand: one's own grants, also named (FOR 'me'@'%'); anyone else's: ADMIN
     ast.ShowGrants: lambda s, db: _admin(s, db) if s.all else [_SELF_OR_ADMIN] if s.user is not None else [],
     ast.ShowLoad: _nothing,
+    # CleanLabelStmt: LOAD on the database
+    ast.CleanLabel: lambda s, db: _db(s.db, db, _one(LOAD)),
     # ShowFrontendsCommand / ShowBackendsCommand: ADMIN (or NODE, which dorisql does not have)
     ast.ShowFrontends: _admin,
     ast.ShowBackends: _admin,

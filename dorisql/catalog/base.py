@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from dorisql.ast import DataType, Properties
 from dorisql.auth.privileges import ADMIN, Grant
-from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.catalog.model import PartitionMeta, TableMeta, ViewMeta
 from dorisql.errors import AnalysisError, CommitConflictError, DamagedTableError
 from dorisql.warehouse import validate_name
 
@@ -197,6 +197,17 @@ class LoadRecord:
     client_ip: str = ""
 
 
+def renamed(meta: TableMeta, new_name: str) -> TableMeta:
+    """The table under a new name (RENAME, REPLACE WITH TABLE): its definition follows, and so does
+    the one partition of an unpartitioned table, which Doris names after the table
+    (OlapTable.setName)."""
+    definition = dataclasses.replace(meta.definition, table=dataclasses.replace(meta.definition.table, name=new_name))
+    partitions = meta.partitions
+    if definition.partition is None and len(partitions) == 1 and partitions[0].name == meta.name:
+        partitions = (dataclasses.replace(partitions[0], name=new_name),)
+    return dataclasses.replace(meta, name=new_name, definition=definition, partitions=partitions)
+
+
 def group_key(db: str, group_name: str) -> tuple[str, str]:
     """The (db, name) a colocate_with value names: global groups belong to no database."""
     return ("" if group_name.startswith(GLOBAL_GROUP_PREFIX) else db), group_name
@@ -346,6 +357,20 @@ class Catalog(ABC):
         (stamped `dropped_at`) in the same transaction. With `force` the bin also forgets the
         table's dropped partitions (their files go with the table's folder)."""
 
+    @abstractmethod
+    def create_view(self, view: ViewMeta, *, or_replace: bool = False, if_not_exists: bool = False) -> ViewMeta | None:
+        """CREATE [OR REPLACE] VIEW: the view in the tables' namespace (None: `if_not_exists`
+        found the name taken)."""
+
+    @abstractmethod
+    def get_view(self, db: str, name: str) -> ViewMeta | None: ...
+
+    @abstractmethod
+    def list_views(self, db: str | None = None) -> list[ViewMeta]: ...
+
+    @abstractmethod
+    def drop_view(self, db: str, name: str, if_exists: bool = False) -> ViewMeta | None: ...
+
     def rename_table(self, db: str, name: str, new_name: str, expected_version: int | None = None) -> TableMeta:
         """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder)."""
 
@@ -353,13 +378,26 @@ class Catalog(ABC):
         if new_name == name:
             raise AnalysisError("Same table name")
 
-        def rename(meta: TableMeta) -> TableMeta:
-            definition = dataclasses.replace(
-                meta.definition, table=dataclasses.replace(meta.definition.table, name=new_name)
-            )
-            return dataclasses.replace(meta, name=new_name, definition=definition)
+        return self.update_table(db, name, lambda meta: renamed(meta, new_name), expected_version=expected_version)
 
-        return self.update_table(db, name, rename, expected_version=expected_version)
+    @abstractmethod
+    def replace_table(
+        self,
+        db: str,
+        name: str,
+        other: str,
+        *,
+        swap: bool,
+        force: bool = False,
+        table_ids: tuple[int, int] | None = None,
+        dropped_at: dt.datetime | None = None,
+    ) -> tuple[TableMeta, TableMeta | None]:
+        """ALTER TABLE name REPLACE WITH TABLE other, in one catalog transaction: `other` takes
+        the name `name`; with `swap` the table called `name` takes the name `other`, else it is
+        dropped (into the recycle bin unless `force`). No reader ever sees both tables under one
+        name or either name missing. With `table_ids`, (id of `name`, id of `other`) as the caller
+        found them: if either name now holds another table, CommitConflictError and nothing
+        changes. Returns (the table now called `name`, the one now called `other` or the dropped one)."""
 
     # ------------------------------------------------------------------ recycle bin
 

@@ -75,8 +75,9 @@ from dorisql.catalog.base import (
     UserChange,
     UserEntry,
     group_key,
+    renamed,
 )
-from dorisql.catalog.model import TableMeta
+from dorisql.catalog.model import TableMeta, ViewMeta
 from dorisql.errors import (
     AlreadyExistsError,
     AnalysisError,
@@ -100,7 +101,7 @@ __all__ = [
 ]
 
 #: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
 
@@ -195,6 +196,18 @@ CREATE TABLE txn_intents (
     txn_id      TEXT PRIMARY KEY,
     created_at  TEXT NOT NULL,
     entry       TEXT NOT NULL
+);
+""",
+    # 6: views (CREATE VIEW): their own rows, in the tables' namespace (one name is a table or
+    # a view; create_table and create_view check both), never seen by what walks tables' storage.
+    6: """
+CREATE TABLE views (
+    id          INTEGER PRIMARY KEY,
+    db          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    entry       TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    UNIQUE (db, name)
 );
 """,
 }
@@ -303,7 +316,7 @@ class SqlCatalog(Catalog):
     def is_empty(self, conn: Conn | None = None) -> bool:
         """No database, table, user, group, setting, load label or bin entry (`catalog migrate`'s target)."""
         conn = conn or self._conn()
-        for table in ("databases", "tables", "users", "colocation_groups", "frontend_config", "load_labels"):
+        for table in ("databases", "tables", "views", "users", "colocation_groups", "frontend_config", "load_labels"):
             if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
                 return False
         return conn.execute("SELECT 1 FROM recycle_bin LIMIT 1").fetchone() is None
@@ -419,6 +432,7 @@ class SqlCatalog(Catalog):
                 except DamagedTableError:
                     pass
             conn.execute("DELETE FROM tables WHERE db = ?", (name,))
+            conn.execute("DELETE FROM views WHERE db = ?", (name,))  # views keep no data: not recycled
             conn.execute("DELETE FROM databases WHERE name = ?", (name,))
             if force:
                 self._forget_partitions(conn, [meta.id for meta in dropped])
@@ -512,6 +526,8 @@ class SqlCatalog(Catalog):
             if row is not None:
                 if if_not_exists:
                     return self._meta_from_row(*row)
+                raise AlreadyExistsError(f"Table '{meta.name}' already exists")
+            if self._view_row(conn, meta.db, meta.name) is not None:  # one namespace (Doris)
                 raise AlreadyExistsError(f"Table '{meta.name}' already exists")
             if _colocate_key(meta)[1] is not None:
                 self._join_group(conn, meta)
@@ -686,6 +702,8 @@ class SqlCatalog(Catalog):
         self._require_database(conn, db)
         if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone():
             raise AlreadyExistsError(f"Table name[{name}] is already used")
+        if self._view_row(conn, db, name) is not None:
+            raise AlreadyExistsError(f"Table name[{name}] is already used")
 
     def drop_table(
         self,
@@ -736,6 +754,138 @@ class SqlCatalog(Catalog):
                 self._put_in_bin(conn, self._table_entry(meta, db_id, dropped_at or dt.datetime.now()))
         self._meta_cache.pop(row[0], None)
         return meta
+
+    # ------------------------------------------------------------------ views
+
+    @staticmethod
+    def _view_row(conn: Conn, db: str, name: str) -> tuple | None:
+        return conn.execute("SELECT id, entry FROM views WHERE db = ? AND name = ?", (db, name)).fetchone()
+
+    @staticmethod
+    def _decode_view(row: tuple) -> ViewMeta:
+        view = codec.decode(row[1])
+        if not isinstance(view, ViewMeta):
+            raise CatalogError(f"catalog row of view id {row[0]} does not hold a ViewMeta")
+        return view
+
+    def create_view(self, view: ViewMeta, *, or_replace: bool = False, if_not_exists: bool = False) -> ViewMeta | None:
+        """Add a view (or replace one, with `or_replace`); None when `if_not_exists` found the name
+        taken. A table of the name: ``Table 'v' already exists`` (1050), as Doris: one namespace."""
+        validate_name("database", view.db)
+        validate_name("table", view.name)
+        with self._write() as conn:
+            self._require_database(conn, view.db)
+            if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (view.db, view.name)).fetchone():
+                if if_not_exists:
+                    return None
+                raise AlreadyExistsError(f"Table '{view.name}' already exists")
+            row = self._view_row(conn, view.db, view.name)
+            if row is not None:
+                if if_not_exists:
+                    return None
+                if not or_replace:
+                    raise AlreadyExistsError(f"Table '{view.name}' already exists")
+                old = self._decode_view(row)
+                new = replace(view, id=row[0], created_at=old.created_at, updated_at=view.created_at)
+                conn.execute(
+                    "UPDATE views SET entry = ?, updated_at = ? WHERE id = ?", (codec.encode(new), _now_text(), row[0])
+                )
+                return new
+            new = replace(view, id=self._take_ids(conn, 1)[0])
+            conn.execute(
+                "INSERT INTO views (id, db, name, entry, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (new.id, new.db, new.name, codec.encode(new), _now_text()),
+            )
+        return new
+
+    def get_view(self, db: str, name: str) -> ViewMeta | None:
+        """The view `db`.`name`, or None (no such view; a table is no view)."""
+        row = self._view_row(self._conn(), db, name)
+        return None if row is None else self._decode_view(row)
+
+    def list_views(self, db: str | None = None) -> list[ViewMeta]:
+        """Every view (of one database, or all), ordered by (db, name)."""
+        if db is None:
+            rows = self._conn().execute("SELECT id, entry FROM views ORDER BY db, name").fetchall()
+        else:
+            rows = self._conn().execute("SELECT id, entry FROM views WHERE db = ? ORDER BY name", (db,)).fetchall()
+        return [self._decode_view(r) for r in rows]
+
+    def drop_view(self, db: str, name: str, if_exists: bool = False) -> ViewMeta | None:
+        """Remove the view and return it (None: absent with `if_exists`); ``Unknown table 'v'``
+        (1051). A view holds no data, so it skips the recycle bin."""
+        with self._write() as conn:
+            row = self._view_row(conn, db, name)
+            if row is None:
+                self._require_database(conn, db)
+                if if_exists:
+                    return None
+                err = UnknownTableError(f"Unknown table '{name}'")
+                err.code = 1051
+                raise err
+            conn.execute("DELETE FROM views WHERE id = ?", (row[0],))
+        return self._decode_view(row)
+
+    def replace_table(
+        self,
+        db: str,
+        name: str,
+        other: str,
+        *,
+        swap: bool,
+        force: bool = False,
+        table_ids: tuple[int, int] | None = None,
+        dropped_at: dt.datetime | None = None,
+    ) -> tuple[TableMeta, TableMeta | None]:
+        """Catalog.replace_table: one write transaction of conditional updates, so the exchange
+        is all or nothing (a crash rolls it back) and readers see either side of it."""
+        with self._write() as conn:
+            rows = []
+            for table_name in (name, other):
+                row = conn.execute(
+                    "SELECT id, version, meta, db, name, colocate_db, colocate_group FROM tables "
+                    "WHERE db = ? AND name = ?",
+                    (db, table_name),
+                ).fetchone()
+                if row is None:
+                    self._require_database(conn, db)
+                    err = UnknownTableError(f"table not found, tableName={table_name}")
+                    err.code = 1051
+                    raise err
+                rows.append(row)
+            if table_ids is not None and (rows[0][0], rows[1][0]) != table_ids:
+                raise CommitConflictError(
+                    f"Table '{db}.{name}' or '{db}.{other}' was dropped or replaced by another session; "
+                    "nothing was committed, retry the statement"
+                )
+            old, new = (self._meta_from_row(*row[:5]) for row in rows)
+            moved_in = replace(renamed(new, name), version=new.version + 1)
+            moved_out = replace(renamed(old, other), version=old.version + 1) if swap else None
+            update = "UPDATE tables SET name = ?, version = ?, meta = ?, updated_at = ? WHERE id = ? AND version = ?"
+            if swap:  # names are unique at every statement: park the old one on a name no table can have
+                conn.execute("UPDATE tables SET name = ? WHERE id = ?", (f"\x00replaced {old.id}", old.id))
+            else:
+                conn.execute("DELETE FROM tables WHERE id = ?", (old.id,))
+            for meta, before in ((moved_in, new), (moved_out, old)):
+                if meta is None:
+                    continue
+                cur = conn.execute(
+                    update, (meta.name, meta.version, codec.encode(meta), _now_text(), meta.id, before.version)
+                )
+                if cur.rowcount != 1:
+                    raise self._conflict(conn, before, before.version)
+            if not swap:
+                if force:  # its dropped partitions go with its folder; a group left empty goes
+                    self._forget_partitions(conn, [old.id])
+                    self._gc_group(conn, rows[0][5], rows[0][6])
+                else:  # into the recycle bin, staying in its colocation group (as DROP TABLE)
+                    (db_id,) = conn.execute("SELECT id FROM databases WHERE name = ?", (db,)).fetchone()
+                    self._put_in_bin(conn, self._table_entry(old, db_id, dropped_at or dt.datetime.now()))
+        self._meta_cache.pop(old.id, None)
+        self._meta_cache[moved_in.id] = (moved_in.version, moved_in)
+        if moved_out is not None:
+            self._meta_cache[moved_out.id] = (moved_out.version, moved_out)
+        return moved_in, moved_out if swap else old
 
     # ------------------------------------------------------------------ recycle bin
 
@@ -844,7 +994,8 @@ class SqlCatalog(Catalog):
             if db_row is None:
                 raise UnknownDatabaseError(f"Unknown database '{entry.db_name}'")
             target = validate_name("table", new_name or entry.name)
-            if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db_row[0], target)).fetchone():
+            taken = conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db_row[0], target)).fetchone()
+            if taken or self._view_row(conn, db_row[0], target) is not None:
                 raise AlreadyExistsError(f"Table '{target}' already exists")
             meta = self._insert_recovered(conn, entry.table, db_row[0], target)
             conn.execute("DELETE FROM recycle_bin WHERE id = ?", (entry.id,))

@@ -382,6 +382,16 @@ def _action_sql(a) -> str:
         return "RENAME " + quote_name(a.new_name)
     if isinstance(a, ast.RenamePartition):
         return f"RENAME PARTITION {_partition_name(a.old_name)} {_partition_name(a.new_name)}"
+    if isinstance(a, ast.ReplaceTable):
+        out = "REPLACE WITH TABLE " + quote_name(a.table)
+        if a.properties:
+            out += " PROPERTIES " + properties_sql(a.properties)
+        return out + (" FORCE" if a.force else "")
+    if isinstance(a, ast.AddIndex):
+        head = "INDEX IF NOT EXISTS " if a.if_not_exists else "INDEX "
+        return "ADD " + head + index_sql(a.index)[len("INDEX ") :]
+    if isinstance(a, ast.DropIndex):
+        return "DROP INDEX " + ("IF EXISTS " if a.if_exists else "") + quote_name(a.name)
     if isinstance(a, ast.UnsupportedAlter):
         return a.text
     if isinstance(a, ast.ModifyDistribution):
@@ -444,6 +454,11 @@ def _(s: ast.AlterTable) -> str:
 
 
 @to_sql.register
+def _(s: ast.ShowIndex) -> str:
+    return "SHOW INDEX FROM " + table_sql(s.table)
+
+
+@to_sql.register
 def _(s: ast.ShowAlterTableColumn) -> str:
     out = f"SHOW ALTER TABLE {s.kind}" + (f" FROM {quote_name(s.db)}" if s.db else "")
     if s.where is not None:
@@ -473,6 +488,11 @@ def _(s: ast.ShowTables) -> str:
 @to_sql.register
 def _(s: ast.ShowCreateTable) -> str:
     return "SHOW CREATE TABLE " + table_sql(s.table)
+
+
+@to_sql.register
+def _(s: ast.ShowCreateDatabase) -> str:
+    return "SHOW CREATE DATABASE " + quote_name(s.name)
 
 
 @to_sql.register

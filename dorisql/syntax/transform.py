@@ -435,13 +435,26 @@ class ToAst(Transformer):
 
     def index_def(self, c):
         _ine, name, cols, using, props, comment = c
-        return ast.IndexDef(
-            name,
-            cols,
-            using=using,
-            properties=props or (),
-            comment=unquote(comment.value) if comment is not None else None,
-        )
+        return _index(name, cols, using, props, comment)
+
+    def add_index(self, c):
+        ine, name, cols, using, props, comment = c
+        return ast.AddIndex(_index(name, cols, using, props, comment), if_not_exists=bool(ine))
+
+    def drop_index_clause(self, c):
+        return ast.DropIndex(c[1], if_exists=bool(c[0]))
+
+    def create_index(self, c):
+        # Doris: CREATE INDEX is ALTER TABLE t ADD INDEX (CreateIndexClause in an AlterTableStmt)
+        ine, name, table, cols, using, props, comment = c
+        return ast.AlterTable(table, (ast.AddIndex(_index(name, cols, using, props, comment), bool(ine)),))
+
+    def drop_index(self, c):
+        return ast.AlterTable(c[2], (ast.DropIndex(c[1], if_exists=bool(c[0])),))
+
+    def show_index(self, c):
+        table, db = c
+        return ast.ShowIndex(ast.TableName(table.name, db) if db is not None else table)
 
     def index_type(self, c):
         return c[0].value.upper()
@@ -543,6 +556,41 @@ class ToAst(Transformer):
     def drop_table(self, c):
         return ast.DropTable(c[1], if_exists=bool(c[0]), force=bool(c[2]))
 
+    # ------------------------------------------------------------------ views (the parser adds the query)
+
+    def view_head(self, c):
+        return c[0]
+
+    def create_view_head(self, c):
+        or_replace, ine, table, columns, comment = c
+        return ast.CreateView(
+            table,
+            ast.Query(""),
+            columns=columns or (),
+            comment=comment,
+            or_replace=bool(or_replace),
+            if_not_exists=bool(ine),
+        )
+
+    def alter_view_head(self, c):
+        table, columns, comment = c
+        return ast.CreateView(table, ast.Query(""), columns=columns or (), comment=comment, alter=True)
+
+    def or_replace(self, c):
+        return True
+
+    def view_columns(self, c):
+        return tuple(c)
+
+    def view_column(self, c):
+        return ast.ViewColumnDef(c[0], unquote(c[1].value) if c[1] is not None else None)
+
+    def drop_view(self, c):
+        return ast.DropView(c[1], if_exists=bool(c[0]))
+
+    def show_create_view(self, c):
+        return ast.ShowCreateView(c[0])
+
     def truncate_table(self, c):
         return ast.TruncateTable(c[0], partitions=c[1] or (), force=bool(c[2]))
 
@@ -575,6 +623,9 @@ class ToAst(Transformer):
 
     def rename_table(self, c):
         return ast.RenameTable(c[0])
+
+    def replace_table(self, c):
+        return ast.ReplaceTable(c[0], properties=c[1] or (), force=bool(c[2]))
 
     def rename_partition(self, c):
         return ast.RenamePartition(c[0], c[1])
@@ -665,6 +716,9 @@ class ToAst(Transformer):
 
     def show_create_table(self, c):
         return ast.ShowCreateTable(c[0])
+
+    def show_create_database(self, c):
+        return ast.ShowCreateDatabase(c[0])
 
     def show_partitions(self, c):
         temporary, table, where, order, limit = c
@@ -771,6 +825,15 @@ class ToAst(Transformer):
 
     def sync(self, c):
         return ast.Sync()
+
+    def begin_txn(self, c):
+        return ast.Begin(label=c[0])
+
+    def commit_txn(self, c):
+        return ast.Commit()
+
+    def rollback_txn(self, c):
+        return ast.Rollback()
 
     def admin_check_table(self, c):
         return ast.AdminCheckTable(c[0])
@@ -1014,8 +1077,12 @@ class _UserRules:
         return ast.ShowGrants(all=bool(c[0]), user=c[1])
 
     def show_load(self, c):
-        stream, db, where, limit = c
-        return ast.ShowLoad(stream=bool(stream), db=db, where=where, limit=limit[0] if limit else None)
+        stream, db, where, order, limit = c
+        lim, off = limit if limit else (None, None)
+        return ast.ShowLoad(stream=bool(stream), db=db, where=where, order_by=order or (), limit=lim, offset=off)
+
+    def clean_label(self, c):
+        return ast.CleanLabel(db=c[1], label=c[0])
 
     def stream(self, c):
         return True
@@ -1031,3 +1098,13 @@ def _like_or_where(filt) -> dict:
     if filt is None:
         return {}
     return {"like": filt} if isinstance(filt, str) else {"where": filt}
+
+
+def _index(name, cols, using, props, comment) -> ast.IndexDef:
+    return ast.IndexDef(
+        name,
+        cols,
+        using=using,
+        properties=props or (),
+        comment=unquote(comment.value) if comment is not None else None,
+    )

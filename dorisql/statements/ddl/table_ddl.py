@@ -8,7 +8,9 @@ Order of work, so that a crash at any point leaves a consistent warehouse:
   leave the folders alone (RECOVER brings them back; statements.ddl.recycle_bin). With FORCE they remove
   the catalog entries first, then the folders.
 - RENAME TABLE / PARTITION are catalog changes only: folders and Delta partition values are
-  keyed by immutable ids (TableMeta).
+  keyed by immutable ids (TableMeta). So is REPLACE WITH TABLE: one catalog transaction under
+  both tables' commit locks; with swap=false and FORCE the replaced table's folder goes after it.
+- ADD / DROP INDEX (and CREATE / DROP INDEX ... ON) change the definition only: nothing is built.
 - DROP PARTITION records its intent, updates the catalog (and the recycle bin), then commits
   the Delta `remove`s under the table's commit lock (statements.ddl.partitions.drop_partitions finishes
   an interrupted one).
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dorisql import ast
+from dorisql.analysis import indexes
 from dorisql.analysis.checks import modify_distribution, normalize_create_table
 from dorisql.catalog.colocation import colocate_name
 from dorisql.catalog.model import TableMeta
@@ -33,6 +36,7 @@ from dorisql.errors import (
     DamagedTableError,
     NotSupportedError,
     UnknownDatabaseError,
+    UnknownTableError,
 )
 from dorisql.result import Result
 from dorisql.session.session import Session
@@ -47,6 +51,7 @@ from dorisql.statements.ddl.alter_columns import (
     new_definition,
 )
 from dorisql.statements.handler import Handlers
+from dorisql.statements.show import view_definitions as views
 from dorisql.storage.delta import DeltaStore
 from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.locks import LOCK_FILE, table_lock
@@ -111,6 +116,10 @@ def name_taken(session: Session, db: str, stmt) -> bool:
             raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
         if _whole_table_exists(session, db, stmt.table.name):
             return True
+    elif session.catalog.get_view(db, stmt.table.name) is not None:  # one namespace with views
+        if not stmt.if_not_exists:
+            raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
+        return True
     return False
 
 
@@ -184,6 +193,7 @@ _DROP_ATTEMPTS = 5
 
 def drop_table(session: Session, stmt: ast.DropTable) -> Result:
     db = session.resolve_db(stmt.table.db)
+    views.refuse_wrong_object(session, db, stmt.table.name)
     for attempt in range(_DROP_ATTEMPTS):
         try:
             found = _load(session, db, stmt.table.name, if_exists=stmt.if_exists)
@@ -286,6 +296,9 @@ def alter_table(session: Session, stmt: ast.AlterTable) -> Result:
     if drops and len(drops) == len(stmt.actions):  # one catalog change and one Delta commit for all
         _drop_partitions(session, meta, drops)
         return Result.ok()
+    if all(isinstance(a, (ast.AddIndex, ast.DropIndex)) for a in stmt.actions):
+        _change_indexes(session, meta, stmt.actions)
+        return Result.ok()
     for action in stmt.actions:
         meta = _ALTER[type(action)](session, meta, action)
     return Result.ok()
@@ -305,7 +318,13 @@ _OP_TYPES = {
     ast.RenamePartition: "RENAME",
     ast.SetProperties: "MODIFY_TABLE_PROPERTY",
     ast.ModifyDistribution: "MODIFY_DISTRIBUTION",
+    ast.ReplaceTable: "REPLACE_TABLE",
+    ast.AddIndex: "SCHEMA_CHANGE",
+    ast.DropIndex: "SCHEMA_CHANGE",
 }
+
+#: Doris's AlterOpType.COMPATIBILITY_MATRIX: the operations that may repeat in one statement.
+_REPEATABLE = ("DROP_PARTITION", "SCHEMA_CHANGE")
 
 
 def _check_conflicts(actions) -> None:
@@ -316,7 +335,7 @@ def _check_conflicts(actions) -> None:
     for action in actions:
         op = _OP_TYPES[type(action)]
         for current in seen:
-            if not (op == current == "DROP_PARTITION"):
+            if not (op == current and op in _REPEATABLE):
                 raise AnalysisError(f"Alter operation {op} conflicts with operation {current}")
         if op not in seen:
             seen.append(op)
@@ -374,6 +393,52 @@ def _rename_table(session: Session, meta: TableMeta, action: ast.RenameTable) ->
     return session.catalog.rename_table(meta.db, meta.name, action.new_name, expected_version=meta.version)
 
 
+def _replace_table(session: Session, meta: TableMeta, action: ast.ReplaceTable) -> TableMeta:
+    """ALTER TABLE a REPLACE WITH TABLE b (Doris Alter.processReplaceTable): b takes the name a;
+    with swap (the default) a takes the name b, else a is dropped (into the recycle bin unless
+    FORCE). One catalog transaction, under both tables' commit locks (taken in id order), so no
+    load commits into either while the names move; a load that read the old names before is
+    refused by its guard (its partitions are not the named table's any more)."""
+    swap = indexes.replace_swaps(action)
+    other = _load(session, meta.db, action.table, if_exists=True)
+    if other is None:
+        raise UnknownTableError(f"table not found, tableName={action.table}")
+    if other.id == meta.id:
+        raise AnalysisError(f"Can not replace table '{meta.name}' with itself")
+    first, second = sorted((meta, other), key=lambda m: m.id)
+    with table_lock(str(meta_dir(session.warehouse, first))), table_lock(str(meta_dir(session.warehouse, second))):
+        moved_in, moved_out = session.catalog.replace_table(
+            meta.db,
+            meta.name,
+            other.name,
+            swap=swap,
+            force=action.force,
+            table_ids=(meta.id, other.id),
+            dropped_at=session.now(),
+        )
+    if not swap and action.force and moved_out is not None:
+        _drop_table_data(session, moved_out)  # after the commit: a crash leaves an unreferenced folder
+    return moved_in
+
+
+def _change_indexes(session: Session, meta: TableMeta, actions) -> TableMeta:
+    """ADD / DROP INDEX clauses in one catalog change: Doris's checks (analysis.indexes) against
+    the definition as committed, and nothing built (docs/compatibility.md, Indexes)."""
+
+    def change(current: TableMeta) -> TableMeta:
+        definition = current.definition
+        for action in actions:
+            if isinstance(action, ast.AddIndex):
+                definition = indexes.with_index(definition, action) or definition
+            else:
+                definition = indexes.without_index(definition, action) or definition
+        if definition is current.definition:  # IF [NOT] EXISTS: nothing to do
+            return current
+        return dataclasses.replace(current, definition=definition)
+
+    return session.catalog.update_table(meta.db, meta.name, change, table_id=meta.id)
+
+
 def _rename_partition(session: Session, meta: TableMeta, action: ast.RenamePartition) -> TableMeta:
     old = _partition(meta, action.old_name)
 
@@ -425,6 +490,9 @@ _ALTER: dict[type, Callable[[Session, TableMeta, Any], TableMeta]] = {
     ast.RenameTable: _rename_table,
     ast.RenamePartition: _rename_partition,
     ast.ReplacePartition: _replace_partition,
+    ast.ReplaceTable: _replace_table,
+    ast.AddIndex: lambda session, meta, action: _change_indexes(session, meta, [action]),
+    ast.DropIndex: lambda session, meta, action: _change_indexes(session, meta, [action]),
 }
 
 HANDLERS: Handlers = {
