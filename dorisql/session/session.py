@@ -11,11 +11,13 @@ import datetime as dt
 import itertools
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from dorisql import ast, logfile
 from dorisql.catalog import open_catalog
+from dorisql.catalog.model import TableMeta
 from dorisql.clock import Clock, FixedClock, SystemClock, parse_now
 from dorisql.config import Config
 from dorisql.errors import (
@@ -28,12 +30,43 @@ from dorisql.settings import FRONTEND_DEFAULTS, SESSION_DEFAULTS
 from dorisql.storage.local_files import LocalFiles
 from dorisql.storage.spark import create_session, forget_dead, is_alive, is_connect
 from dorisql.storage.spark_views import drop_pending_views
+from dorisql.storage.staging import Staged
 from dorisql.syntax import parse
 from dorisql.syntax.cancel import cancellable
 from dorisql.warehouse import resolve_root
 
 #: CONNECTION_ID() of each engine (session) of this process, from 1 as in MySQL.
 _CONNECTION_IDS = itertools.count(1)
+
+
+@dataclass
+class TransactionPart:
+    """One table's INSERTs of an open transaction: their files, staged and not committed."""
+
+    meta: TableMeta
+    staged: list[Staged] = field(default_factory=list)
+    statements: list[str] = field(default_factory=list)
+
+
+@dataclass
+class OpenTransaction:
+    """BEGIN's transaction, until COMMIT or ROLLBACK (dorisql.tablets.transactions commits it)."""
+
+    label: str
+    txn_id: int
+    #: The one database its tables are in, and whether its INSERTs are VALUES lists or SELECTs
+    #: (Doris allows one kind per transaction); None until its first INSERT.
+    db: str | None = None
+    kind: str | None = None
+    #: By table id.
+    parts: dict[int, TransactionPart] = field(default_factory=dict)
+
+    def discard(self) -> None:
+        """ROLLBACK, or the session's end: the staged files deleted, nothing ever visible."""
+        for part in self.parts.values():
+            for staged in part.staged:
+                staged.discard()
+        self.parts.clear()
 
 
 class Session:
@@ -80,6 +113,8 @@ class Session:
         self.connection_id: int = next(_CONNECTION_IDS)
         #: The previous statement's warnings and error, (Level, Code, Message): SHOW WARNINGS.
         self.last_notes: list[tuple[str, int, str]] = []
+        #: BEGIN ... COMMIT: the open transaction, if any.
+        self.transaction: OpenTransaction | None = None
 
     # ------------------------------------------------------------------ time and settings
 
@@ -276,6 +311,9 @@ class Session:
             self._progress(message)
 
     def close(self) -> None:
+        if self.transaction is not None:  # a session that ends rolls its transaction back (Doris)
+            self.transaction.discard()
+            self.transaction = None
         if self._spark is not None and self._owns_spark():
             try:
                 self._spark.stop()

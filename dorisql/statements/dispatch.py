@@ -17,7 +17,7 @@ from dorisql.statements import session_statements
 from dorisql.statements.admin import check_table, compact, users
 from dorisql.statements.ddl import colocation_groups, create_as, table_ddl
 from dorisql.statements.handler import Handler, Handlers
-from dorisql.statements.load import delete, insert
+from dorisql.statements.load import delete, insert, transaction
 from dorisql.statements.show import client_metadata, objects
 from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
 from dorisql.syntax.cancel import cancellable
@@ -34,6 +34,7 @@ HANDLERS: Handlers = {
     **delete.HANDLERS,
     **create_as.HANDLERS,
     **users.HANDLERS,
+    **transaction.HANDLERS,
 }
 
 
@@ -54,6 +55,7 @@ def run(session: Session, statement: ast.Statement) -> Result:
         raise ReadOnlyWarehouseError(session.warehouse)
     if session.user is not None:
         authorize(session.catalog, session.user, statement, session.current_db)
+    transaction.check_in_transaction(session, statement)  # BEGIN ... COMMIT: INSERTs only
     started = time.perf_counter()
     with session.running_statement():
         logfile.capture_spark_logs()

@@ -51,7 +51,10 @@ from dorisql.storage.staging import Staged
 if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
     import pyarrow as pa
 
-__all__ = ["DeltaStore", "PartitionGuard"]
+__all__ = ["DeltaStore", "PartitionGuard", "prepared_add"]
+
+#: The commitInfo key naming the explicit transaction a commit belongs to (commit_prepared).
+_MARKER_KEY = "dorisql.transaction"
 
 #: Callback run under the commit lock just before a write commits, with the partition names the
 #: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
@@ -377,6 +380,42 @@ class DeltaStore(DeltaLog):
         back meanwhile)."""
         return vacuum.delete_files(self.path, paths)
 
+    # ----------------------------------------------------------------- explicit transactions
+
+    def stage(self, rows, *, target_file_size: int = DEFAULT_TARGET_FILE_SIZE, partition: str | None = None) -> Staged:
+        """Write rows as :meth:`write` does, into their tablet folders, without committing them
+        (an INSERT inside BEGIN ... COMMIT). The caller commits them with
+        :meth:`commit_prepared` or deletes them (``Staged.discard``); a crash leaves unreferenced
+        files for the trash pass."""
+        return self._stage(rows, target_file_size, partition=partition)
+
+    def stamp(self, staged: Staged, version: int) -> None:
+        """Under the commit lock: name staged files with the version their commit becomes."""
+        self._stamp_commit_version(staged, version)
+
+    def commit_prepared(self, marker: str, since: int, adds: Sequence[Mapping[str, Any]], statement: str | None) -> int:
+        """Commit ``adds`` (``add`` actions as plain dicts: ``prepared_add``) in one commit marked
+        ``marker``, unless a commit after version ``since`` already carries that marker (a retry
+        after a crash: the commit is not made twice). Returns the version holding them."""
+        from deltalake.transaction import AddAction
+
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            if dt.version() > since:
+                for info in dt.history(limit=dt.version() - since):
+                    if info.get(_MARKER_KEY) == marker:
+                        return int(info["version"])
+            return self._commit_actions(
+                dt,
+                [AddAction(**a) for a in adds],
+                [],
+                data_change=True,
+                read_version=dt.version(),
+                operation="dorisql COMMIT",
+                statement=statement,
+                metadata={_MARKER_KEY: marker},
+            )
+
     # ----------------------------------------------------------------- staging
 
     def new_staging_dir(self) -> str:
@@ -519,3 +558,15 @@ class DeltaStore(DeltaLog):
         crash halfway leaves uncommitted files only. Rewrites (compaction) keep their inputs'
         order instead: their output is not newer data."""
         staging.rename_staged(staged, self.path, version_suffix(version))
+
+
+def prepared_add(action) -> dict[str, Any]:
+    """An ``add`` action as a plain dict (JSON), for :meth:`DeltaStore.commit_prepared`."""
+    return {
+        "path": action.path,
+        "size": action.size,
+        "partition_values": dict(action.partition_values),
+        "modification_time": action.modification_time,
+        "data_change": True,
+        "stats": action.stats,
+    }

@@ -24,6 +24,7 @@ from dorisql.tablets.tables import (
     needs_sequence,
     spark_ddl_schema,
 )
+from dorisql.tablets.transactions import settle
 from dorisql.translate.literals import default_sql
 from dorisql.types import spark_type
 
@@ -87,6 +88,7 @@ def scan_table(
     come from and the delete versions applied to them (see TableScan)."""
 
     keys = meta.partition_keys(partitions)  # name -> Delta partition value, live partitions only
+    settle(session.catalog, session.warehouse, [meta])  # a committed transaction's rows: all of them
     with table_storage(session.warehouse, meta) as store:  # refuses a log behind the catalog
         snapshot = store.snapshot(partitions=set(keys.values()))
     chosen = None

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_expr_sql
 from dorisql.catalog.model import TableMeta
-from dorisql.errors import AnalysisError, CommitConflictError, LoadError
+from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
 from dorisql.partitioning.keys import routing_sql
 from dorisql.query import table_functions as tvf
 from dorisql.query.colocate_join import ColocationContext
@@ -40,10 +40,12 @@ from dorisql.statements.show.client_metadata import identity
 from dorisql.statements.show.information_schema import schema_table_frame
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN
 from dorisql.storage.sizing import explained_bytes
+from dorisql.storage.snapshot import WriteResult
 from dorisql.storage.spark_views import release_views
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.generator import quote_name, type_sql
 from dorisql.tablets.consistency import require_storage, table_storage
+from dorisql.tablets import transactions
 from dorisql.tablets.read import scan_table
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
 from dorisql.translate.expressions import expression_over_columns
@@ -384,6 +386,10 @@ class _Load:
         try:
             if self.observation is None and self.strict_violation():  # counted already: refused before writing
                 raise _StrictModeViolation()
+            if self.session.transaction is not None and self.listed:  # BEGIN ... COMMIT: staged until COMMIT
+                return self._stage_in_transaction(rows, text)
+            # A transaction committed into this table is finished first (its version comes first).
+            transactions.settle(self.session.catalog, self.session.warehouse, [self.meta])
             # The commit is refused under the lock when the log is behind the catalog (a lost commit
             # whose version number this one would otherwise take).
             with table_storage(self.session.warehouse, self.meta) as store:
@@ -403,6 +409,20 @@ class _Load:
                 )
             ) from None
         return written
+
+    def _stage_in_transaction(self, rows, text):
+        """Inside BEGIN ... COMMIT: the rows written but not committed (the transaction commits
+        them at COMMIT: dorisql.tablets.transactions); strict mode refuses as it would here."""
+        if self.overwrite or self.temporary:
+            raise NotSupportedError("INSERT OVERWRITE or into temporary partitions inside a transaction")
+        size = int(self.session.frontend("target_file_size_bytes"))
+        with table_storage(self.session.warehouse, self.meta) as store:
+            staged = store.stage(rows, target_file_size=size, partition=self.only)
+        if self.strict_violation():
+            staged.discard()
+            raise _StrictModeViolation()
+        transactions.enlist(self.session, self.meta, staged, text or "")
+        return WriteResult.nothing(-1)
 
     def _write(self, store, rows, text, metadata):
         size = int(self.session.frontend("target_file_size_bytes"))

@@ -1,0 +1,113 @@
+"""BEGIN / START TRANSACTION [WITH LABEL l], COMMIT, ROLLBACK (Doris's explicit transactions).
+
+Between BEGIN and COMMIT an INSERT writes its files without committing them; COMMIT makes every
+table's rows visible at once (dorisql.tablets.transactions: the intent, the Delta commits, what
+happens after a crash); ROLLBACK, or the connection's end, deletes them. As in Doris 2.1:
+inside a transaction only INSERT, COMMIT and ROLLBACK run (Doris's message for anything else);
+its INSERTs write tables of one database, and are either all INSERT ... VALUES or all INSERT ...
+SELECT. An INSERT inside does not see the transaction's own rows, nor does anyone before COMMIT.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from dorisql import ast
+from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.result import Result
+from dorisql.session.committed import after_commit
+from dorisql.session.session import OpenTransaction, Session
+from dorisql.statements.ddl.partitions import bump_versions
+from dorisql.statements.handler import Handlers
+from dorisql.tablets import transactions
+
+__all__ = ["HANDLERS", "check_in_transaction"]
+
+#: Doris's refusal of another statement inside a transaction (StmtExecutor).
+ONLY_INSERT = "This is in a transaction, only insert, update, delete, commit, rollback is acceptable."
+
+
+def _status(txn: OpenTransaction, status: str, txn_id: bool = True) -> str:
+    """Doris's OK message of a transaction statement."""
+    return f"{{'label':'{txn.label}', 'status':'{status}', 'txnId':'{txn.txn_id if txn_id else ''}'}}"
+
+
+def begin(session: Session, stmt: ast.Begin) -> Result:
+    if session.transaction is not None:  # Doris keeps the open one
+        return Result.ok(message=_status(session.transaction, "PREPARE"))
+    label = stmt.label or f"txn_insert_{uuid.uuid4().hex[:16]}-{uuid.uuid4().hex[:16]}"
+    session.transaction = OpenTransaction(label=label, txn_id=session.catalog.next_id())
+    return Result.ok(message=_status(session.transaction, "PREPARE", txn_id=False))
+
+
+def commit(session: Session, stmt: ast.Commit) -> Result:
+    txn, session.transaction = session.transaction, None  # whatever happens, it is over
+    if txn is None:  # autocommit: every statement committed already
+        return Result.ok()
+    try:
+        versions = transactions.commit(session, txn)
+    except Exception:
+        if not _committed(session, txn):
+            raise
+        # The intent is durable: the transaction has happened; the next reader finishes it.
+        result = Result.ok(message=_status(txn, "COMMITTED"))
+        result.warnings.append(
+            "The transaction is committed; some of its tables become visible when next read or loaded"
+        )
+        return result
+    result = Result.ok(message=_status(txn, "VISIBLE"))
+    for table_id, version in versions.items():
+        part = txn.parts[table_id]
+        touched = {e.partition for staged in part.staged for e in staged.entries}
+        names = [p.name for p in part.meta.partitions if part.meta.partition_key(p) in touched]
+        warning = after_commit(
+            "The transaction",
+            version,
+            lambda part=part, names=names, version=version: bump_versions(
+                session, part.meta, names, delta_version=version
+            ),
+        )
+        if warning:
+            result.warnings.append(warning)
+    return result
+
+
+def _committed(session: Session, txn: OpenTransaction) -> bool:
+    try:
+        return any(held == str(txn.txn_id) for held, _ in session.catalog.txn_intents())
+    except Exception:
+        return False
+
+
+def rollback(session: Session, stmt: ast.Rollback) -> Result:
+    txn, session.transaction = session.transaction, None
+    if txn is None:
+        return Result.ok()
+    txn.discard()
+    return Result.ok(message=_status(txn, "ABORTED"))
+
+
+def check_in_transaction(session: Session, stmt: ast.Statement) -> None:
+    """Inside a transaction: only INSERT, COMMIT and ROLLBACK (and BEGIN, which keeps it), and
+    the INSERTs into one database, all of one kind (Doris 2.1's rules and messages)."""
+    txn = session.transaction
+    if txn is None or isinstance(stmt, (ast.Begin, ast.Commit, ast.Rollback)):
+        return
+    if isinstance(stmt, (ast.Delete, ast.Update)):
+        raise NotSupportedError(f"{type(stmt).__name__.upper()} inside a transaction (only INSERT)")
+    if not isinstance(stmt, ast.Insert):
+        raise AnalysisError(ONLY_INSERT)
+    db = session.resolve_db(stmt.table.db)
+    if txn.db is not None and db.lower() != txn.db.lower():
+        raise AnalysisError("Transaction insert must be in the same database")
+    kind = "values" if stmt.rows is not None else "select"
+    if txn.kind is not None and kind != txn.kind:
+        raise AnalysisError("Transaction insert can not insert into values and insert into select at the same time")
+    txn.db, txn.kind = db, kind
+
+
+HANDLERS: Handlers = {
+    ast.Begin: begin,
+    ast.Commit: commit,
+    ast.Rollback: rollback,
+}

@@ -1,0 +1,139 @@
+"""Explicit transactions (BEGIN / COMMIT / ROLLBACK): a transaction's INSERTs into several tables
+become visible together at COMMIT, never partly, also when COMMIT fails at any step; ROLLBACK
+and the session's end leave every table as it was. Checked through a second session and with
+`deltalake` as an outside reader."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from dorisql.errors import AnalysisError, DorisqlError, ExecutionError
+from dorisql.tablets import transactions
+
+from .conftest import delta_version, rows, run, table_path
+
+TABLES = """
+CREATE DATABASE IF NOT EXISTS d; USE d;
+DROP TABLE IF EXISTS a FORCE; DROP TABLE IF EXISTS b FORCE;
+CREATE TABLE a (k INT, v STRING) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ("replication_num" = "1");
+CREATE TABLE b (k INT, v STRING) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("replication_num" = "1");
+INSERT INTO a VALUES (0, 'old');
+"""
+
+
+@pytest.fixture(scope="module")
+def pair(spark, tmp_path_factory, make_engine):
+    """Two sessions on one warehouse: the one that runs the transaction and an onlooker."""
+    wh = tmp_path_factory.mktemp("txn")
+    first, second = make_engine(wh, spark=spark), make_engine(wh, spark=spark)
+    second.execute_sql("CREATE DATABASE IF NOT EXISTS d")
+    yield first, second
+    first.close()
+    second.close()
+
+
+def _fresh(first, second):
+    first.execute_sql(TABLES)
+    second.execute_sql("USE d")
+
+
+def _seen(engine) -> tuple[list, list]:
+    return rows(engine, "SELECT k, v FROM a ORDER BY k"), rows(engine, "SELECT k, v FROM b ORDER BY k")
+
+
+def _staged_files(engine, table: str) -> set[str]:
+    """Parquet files in the table's folder that its Delta log does not reference."""
+    from deltalake import DeltaTable
+
+    root = table_path(engine, table)
+    on_disk = {
+        os.path.relpath(os.path.join(d, f), root)
+        for d, _, files in os.walk(root)
+        if "_delta_log" not in d and "_staging" not in d
+        for f in files
+        if f.endswith(".parquet")
+    }
+    return on_disk - {os.path.relpath(u, root) for u in DeltaTable(root).file_uris()}
+
+
+def test_commit_shows_every_table_at_once_and_rollback_nothing(pair):
+    first, second = pair
+    _fresh(first, second)
+    began = run(first, "BEGIN WITH LABEL l1")
+    assert began.message == "{'label':'l1', 'status':'PREPARE', 'txnId':''}"
+    inserted = run(first, "INSERT INTO a VALUES (1, 'x'), (2, 'y')")
+    assert inserted.affected_rows == 2
+    run(first, "INSERT INTO b VALUES (1, 'p')")
+    run(first, "INSERT INTO a VALUES (3, 'z')")
+    versions = delta_version(first, "a"), delta_version(first, "b")
+    # Nobody sees the transaction before COMMIT: not the other session, not the Delta log.
+    assert _seen(second) == ([(0, "old")], [])
+    # Inside it, only INSERT, COMMIT and ROLLBACK (Doris's message); the transaction stays open.
+    with pytest.raises(AnalysisError, match=r"This is in a transaction, only insert, update, delete, commit"):
+        run(first, "SELECT * FROM a")
+    with pytest.raises(AnalysisError, match="can not insert into values and insert into select"):
+        run(first, "INSERT INTO a SELECT k, v FROM b")
+    committed = run(first, "COMMIT")
+    assert committed.message.startswith("{'label':'l1', 'status':'VISIBLE', 'txnId':'")
+    # One Delta commit per table, and both tables' rows there.
+    assert (delta_version(first, "a"), delta_version(first, "b")) == (versions[0] + 1, versions[1] + 1)
+    assert _seen(second) == ([(0, "old"), (1, "x"), (2, "y"), (3, "z")], [(1, "p")])
+    assert first.catalog.txn_intents() == []
+
+    # ROLLBACK: the staged files deleted, the tables as they were.
+    run(first, "START TRANSACTION")
+    run(first, "INSERT INTO a VALUES (9, 'gone')")
+    run(first, "INSERT INTO b VALUES (9, 'gone')")
+    assert _staged_files(first, "a")
+    assert "'status':'ABORTED'" in run(first, "ROLLBACK").message
+    assert _seen(second) == ([(0, "old"), (1, "x"), (2, "y"), (3, "z")], [(1, "p")])
+    assert not _staged_files(first, "a") and not _staged_files(first, "b")
+    # Now outside any transaction: SELECT works, COMMIT and ROLLBACK do nothing.
+    assert run(first, "COMMIT").message is None
+    assert rows(first, "SELECT count(*) FROM a") == [(4,)]
+
+
+def test_insert_select_over_tables_and_a_strict_mode_refusal(pair):
+    first, second = pair
+    _fresh(first, second)
+    run(first, "BEGIN")
+    run(first, "INSERT INTO b SELECT k, v FROM a")
+    run(first, "INSERT INTO a SELECT k + 10, v FROM a")
+    # A refused INSERT fails alone; the transaction goes on.
+    with pytest.raises(DorisqlError, match="filtered data in strict mode"):
+        run(first, "INSERT INTO a SELECT CAST('x' AS STRING), v FROM a")
+    assert _seen(second) == ([(0, "old")], [])
+    run(first, "COMMIT")
+    assert _seen(second) == ([(0, "old"), (10, "old")], [(0, "old")])
+
+
+@pytest.mark.parametrize("step", ["before intent", "after intent", "between tables", "before clear"])
+def test_a_failure_at_each_step_of_commit_is_all_or_nothing(pair, monkeypatch, step):
+    first, second = pair
+    _fresh(first, second)
+    run(first, "BEGIN")
+    run(first, "INSERT INTO a VALUES (1, 'x')")
+    run(first, "INSERT INTO b VALUES (1, 'p')")
+
+    def fail(name):
+        if name == step:
+            raise ExecutionError(f"injected failure {name}")
+
+    monkeypatch.setattr(transactions, "step", fail)
+    if step == "before intent":
+        with pytest.raises(DorisqlError, match="injected failure"):
+            run(first, "COMMIT")
+    else:  # committed: the intent is durable, the rest is finished by whoever comes next
+        done = run(first, "COMMIT")
+        assert "'status':'COMMITTED'" in done.message and done.warnings
+    monkeypatch.setattr(transactions, "step", None)
+    # Never one table without the other: the onlooker's next read finishes or sees nothing.
+    expected = ([(0, "old")], []) if step == "before intent" else ([(0, "old"), (1, "x")], [(1, "p")])
+    assert _seen(second) == expected
+    assert first.catalog.txn_intents() == []
+    if step == "before intent":
+        assert not _staged_files(first, "a") and not _staged_files(first, "b")
+    # Each table committed once, whoever finished it.
+    assert rows(first, "SELECT count(*) FROM a") == [(len(expected[0]),)]
