@@ -862,8 +862,9 @@ class SqlCatalog(Catalog):
             moved_in = replace(renamed(new, name), version=new.version + 1)
             moved_out = replace(renamed(old, other), version=old.version + 1) if swap else None
             update = "UPDATE tables SET name = ?, version = ?, meta = ?, updated_at = ? WHERE id = ? AND version = ?"
-            if swap:  # names are unique at every statement: park the old one on a name no table can have
-                conn.execute("UPDATE tables SET name = ? WHERE id = ?", (f"\x00replaced {old.id}", old.id))
+            if swap:  # names are unique at every statement: park the old one on a name no table can
+                # have (a leading space; not NUL, which PostgreSQL's text refuses)
+                conn.execute("UPDATE tables SET name = ? WHERE id = ?", (f" replacing {old.id}", old.id))
             else:
                 conn.execute("DELETE FROM tables WHERE id = ?", (old.id,))
             for meta, before in ((moved_in, new), (moved_out, old)):
