@@ -17,7 +17,7 @@ from dorisql.statements import session_statements
 from dorisql.statements.admin import check_table, compact, users
 from dorisql.statements.ddl import colocation_groups, create_as, table_ddl
 from dorisql.statements.handler import Handler, Handlers
-from dorisql.statements.load import delete, insert, transaction
+from dorisql.statements.load import delete, insert, load_jobs, transaction
 from dorisql.statements.show import client_metadata, objects
 from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
 from dorisql.syntax.cancel import cancellable
@@ -28,6 +28,7 @@ HANDLERS: Handlers = {
     **objects.HANDLERS,
     **client_metadata.HANDLERS,
     **insert.HANDLERS,
+    **load_jobs.HANDLERS,
     **check_table.HANDLERS,
     **colocation_groups.HANDLERS,
     **compact.HANDLERS,

@@ -87,7 +87,7 @@ def test_strict_mode_refuses_the_whole_insert(engine, sales):
     finally:
         run(engine, "SET enable_insert_strict = true")
     assert result.affected_rows == 2
-    assert result.message == "2 rows filtered (enable_insert_strict = false)"
+    assert result.warnings[0] == "2 rows filtered (enable_insert_strict = false)"
     assert delta_version(engine, sales) == before_version + 1
     assert sorted(r["id"] for r in delta_rows(engine, sales, columns=["id"]) if r["id"] >= 2000) == [2000, 2002]
 

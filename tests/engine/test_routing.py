@@ -121,7 +121,7 @@ def test_example_range_tbl_routing_and_the_add_drop_sequence(engine):
         engine, "INSERT INTO example_range_tbl VALUES " + ", ".join(_visit(k, v) for k, v in dates.items())
     )
     assert result.affected_rows == 5
-    assert "3 rows filtered" in result.message
+    assert "3 rows filtered" in result.warnings[0]
     assert _partition_of(engine, "example_range_tbl", "user_id") == {
         "1": "p201701",
         "2": "p201701",
@@ -200,7 +200,7 @@ def test_example_list_tbl_routing_add_and_drop(engine):
         engine,
         "INSERT INTO example_list_tbl VALUES " + ", ".join(_visit(k, "2017-01-01", c) for k, c in cities.items()),
     )
-    assert result.affected_rows == 6 and "2 rows filtered" in result.message
+    assert result.affected_rows == 6 and "2 rows filtered" in result.warnings[0]
     assert _partition_of(engine, "example_list_tbl", "user_id") == {
         "1": "p_cn",
         "2": "p_cn",
@@ -285,7 +285,7 @@ def test_multi_column_list(engine):
     assert "1 of 1 rows" in text and "Tianjin" in text
     _refused(engine, "mlist", "INSERT INTO mlist VALUES (4, 'Beijing', 99)")
     result = _load_lenient(engine, f"INSERT INTO mlist VALUES {values}")
-    assert result.affected_rows == 4 and "2 rows filtered" in result.message
+    assert result.affected_rows == 4 and "2 rows filtered" in result.warnings[0]
     assert _partition_of(engine, "mlist", "n") == {str(n): p for n, (_, _, p) in enumerate(expected) if p}
 
 

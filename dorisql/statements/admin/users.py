@@ -1,4 +1,4 @@
-"""CREATE/DROP USER, SET PASSWORD, GRANT/REVOKE, SHOW [ALL] GRANTS, SHOW [STREAM] LOAD.
+"""CREATE/DROP USER, SET PASSWORD, GRANT/REVOKE, SHOW [ALL] GRANTS (SHOW LOAD: statements.load.load_jobs).
 
 Users live in the catalog (`Catalog.create_user`, `update_user` is the one door for changes,
 `drop_user`); the rules and messages are Doris 2.1's (fe-core Auth: ERR_CANNOT_USER "Operation
@@ -10,18 +10,16 @@ Engine.execute (dorisql.auth.privileges.required: ADMIN, or nothing for one's ow
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from dorisql import ast
 from dorisql.auth import privileges
 from dorisql.auth.passwords import check_stored_hash, native_hash
-from dorisql.catalog.base import BUILTIN_USERS, LoadRecord, UserEntry
-from dorisql.errors import AnalysisError, CatalogError, UnknownDatabaseError
+from dorisql.catalog.base import BUILTIN_USERS, UserEntry
+from dorisql.errors import AnalysisError, CatalogError
 from dorisql.result import Result
 from dorisql.session.session import Session
-from dorisql.session.visibility import ROOT, Visibility
+from dorisql.session.visibility import ROOT
 from dorisql.statements.handler import Handlers
-from dorisql.statements.show.objects import _like
 from dorisql.warehouse import validate_name
 
 
@@ -145,139 +143,6 @@ def show_grants(session: Session, stmt: ast.ShowGrants) -> Result:
 
 # ---------------------------------------------------------------------- SHOW [STREAM] LOAD
 
-#: Doris's SHOW STREAM LOAD columns (ShowStreamLoadStmt.TITLE_NAMES).
-STREAM_LOAD_COLUMNS = (
-    "Label",
-    "Db",
-    "Table",
-    "ClientIp",
-    "Status",
-    "Message",
-    "Url",
-    "TotalRows",
-    "LoadedRows",
-    "FilteredRows",
-    "UnselectedRows",
-    "LoadBytes",
-    "StartTime",
-    "FinishTime",
-    "User",
-    "Comment",
-)
-#: Doris's SHOW LOAD columns (LoadProcDir.TITLE_NAMES).
-LOAD_COLUMNS = (
-    "JobId",
-    "Label",
-    "State",
-    "Progress",
-    "Type",
-    "EtlInfo",
-    "TaskInfo",
-    "ErrorMsg",
-    "CreateTime",
-    "EtlStartTime",
-    "EtlFinishTime",
-    "LoadStartTime",
-    "LoadFinishTime",
-    "URL",
-    "JobDetails",
-    "TransactionId",
-    "ErrorTablets",
-    "User",
-    "Comment",
-)
-
-
-def _time(value) -> str:
-    return value.strftime("%Y-%m-%d %H:%M:%S") if value is not None else "NULL"
-
-
-def _load_matches(predicate: ast.Predicate | None, record: LoadRecord, status: str) -> bool:
-    if predicate is None:
-        return True
-    if isinstance(predicate, ast.BoolOp):
-        results = (_load_matches(item, record, status) for item in predicate.items)
-        return all(results) if predicate.op == "AND" else any(results)
-    values = {"label": record.label, "state": record.state, "status": status, "table": record.table}
-    key = predicate.column.lower()
-    if key not in values or predicate.op not in ("=", "LIKE", "!=", "<>"):
-        raise AnalysisError(
-            f'Where clause should looks like: LABEL = "your_load_label", or LABEL LIKE "matcher", '
-            f'or STATE = "PENDING|ETL|LOADING|FINISHED|CANCELLED"; found {predicate.column} {predicate.op}'
-        )
-    wanted = str(predicate.value.value)
-    if predicate.op == "LIKE":
-        return _like(wanted, values[key])
-    same = values[key].lower() == wanted.lower() if key in ("state", "status") else values[key] == wanted
-    return same if predicate.op == "=" else not same
-
-
-def show_load(session: Session, stmt: ast.ShowLoad) -> Result:
-    """SHOW [STREAM] LOAD: the loads the session may see (dorisql.session.visibility: its own,
-    or into tables it may LOAD, as Doris's LoadManager.getLoadJobInfosByDb; ADMIN all)."""
-
-    db = session.resolve_db(stmt.db)
-    if not session.catalog.database_exists(db):
-        raise UnknownDatabaseError(f"Unknown database '{db}'")
-    visibility = Visibility.of(session)
-    rows: list[tuple[Any, ...]] = []
-    for r in session.catalog.list_loads(db):
-        if not visibility.load(r):
-            continue
-        status = "Success" if r.state == "FINISHED" else "Fail" if r.state == "CANCELLED" else "Loading"
-        if not _load_matches(stmt.where, r, status):
-            continue
-        if stmt.stream:
-            rows.append(
-                (
-                    r.label,
-                    r.db,
-                    r.table,
-                    "",
-                    status,
-                    r.message or "OK",
-                    r.error_url or "N/A",
-                    r.total_rows,
-                    r.loaded_rows,
-                    r.filtered_rows,
-                    r.unselected_rows,
-                    r.load_bytes,
-                    _time(r.created_at),
-                    _time(r.finished_at),
-                    r.user,
-                    "",
-                )
-            )
-        else:
-            etl = f"unselected.rows={r.unselected_rows}; dpp.abnorm.ALL={r.filtered_rows}; dpp.norm.ALL={r.loaded_rows}"
-            rows.append(
-                (
-                    r.txn_id,
-                    r.label,
-                    r.state,
-                    "100.00% (1/1)" if r.state == "FINISHED" else "0.00% (0/1)",
-                    "STREAM_LOAD",
-                    etl,
-                    "cluster:N/A; timeout(s):600; max_filter_ratio:0.0",
-                    r.message if r.state == "CANCELLED" else "NULL",
-                    _time(r.created_at),
-                    _time(r.created_at),
-                    _time(r.finished_at),
-                    _time(r.created_at),
-                    _time(r.finished_at),
-                    r.error_url or "NULL",
-                    "{}",
-                    r.txn_id,
-                    "{}",
-                    r.user,
-                    "",
-                )
-            )
-        if stmt.limit is not None and len(rows) >= stmt.limit:
-            break
-    return Result.table(STREAM_LOAD_COLUMNS if stmt.stream else LOAD_COLUMNS, rows)
-
-
 HANDLERS: Handlers = {
     ast.CreateUser: create_user,
     ast.DropUser: drop_user,
@@ -285,5 +150,4 @@ HANDLERS: Handlers = {
     ast.Grant: grant,
     ast.Revoke: revoke,
     ast.ShowGrants: show_grants,
-    ast.ShowLoad: show_load,
 }

@@ -21,6 +21,7 @@ from dorisql.session.session import Session
 from dorisql.statements.ddl import table_ddl as ddl
 from dorisql.statements.handler import Handlers
 from dorisql.statements.load import insert as dml
+from dorisql.statements.load import load_jobs
 from dorisql.syntax.queries import query_tables
 from dorisql.translate.ctas_columns import ctas_columns, ctas_definition, query_origins, update_query
 
@@ -58,7 +59,10 @@ def create_table_as_select(session: Session, stmt: ast.CreateTable) -> Result:
         raise
     if not ddl.register_table(session, meta, if_not_exists=stmt.if_not_exists):
         return Result.ok()
-    return result
+    # Doris runs CTAS's load as an INSERT job: listed by SHOW LOAD, its label in the OK info
+    return load_jobs.record_finished_load(
+        session, db, meta.name, result, written.version if written.committed else None
+    )
 
 
 def _loaded(session: Session, meta, touched, version: int):

@@ -178,8 +178,10 @@ class SourceSize(enum.Enum):
     ESTIMATED = "estimated"
 
 
-def insert(session: Session, stmt: ast.Insert) -> Result:
-    """INSERT INTO / INSERT OVERWRITE, into formal or (TEMPORARY PARTITION) temporary partitions."""
+def insert(session: Session, stmt: ast.Insert, *, metadata=None, written: dict | None = None) -> Result:
+    """INSERT INTO / INSERT OVERWRITE, into formal or (TEMPORARY PARTITION) temporary partitions.
+    `metadata` goes into the Delta commit (a label: statements.load.load_jobs); `written`, when
+    given, is filled with what was committed (committed, version, meta)."""
 
     db = session.resolve_db(stmt.table.db)
     meta = session.catalog.load_table(db, stmt.table.name)
@@ -191,10 +193,12 @@ def insert(session: Session, stmt: ast.Insert) -> Result:
             raise AnalysisError(
                 f"The value specified for generated column '{c.name}' in table '{meta.name}' is not allowed."
             )
-    return load_insert(session, stmt, meta, target)
+    return load_insert(session, stmt, meta, target, metadata=metadata, written=written)
 
 
-def load_insert(session: Session, stmt: ast.Insert, meta: TableMeta, target: list[ast.ColumnDef]) -> Result:
+def load_insert(
+    session: Session, stmt: ast.Insert, meta: TableMeta, target: list[ast.ColumnDef], *, metadata=None, written=None
+) -> Result:
     """An INSERT's rows into `target`, a generated column's values computed whatever the rows
     hold for it (UPDATE's query selects the old ones)."""
     require_storage(session.warehouse, meta)
@@ -207,7 +211,7 @@ def load_insert(session: Session, stmt: ast.Insert, meta: TableMeta, target: lis
             raise AnalysisError(
                 f"Column count doesn't match value count: {len(target)} target columns, {len(source.columns)} selected"
             )
-    result, _written, _meta = load_frame(
+    result, stored, loaded = load_frame(
         session,
         meta,
         source,
@@ -217,9 +221,12 @@ def load_insert(session: Session, stmt: ast.Insert, meta: TableMeta, target: lis
         overwrite=stmt.overwrite,
         overwrite_detected=stmt.all_partitions,
         temporary=stmt.temporary,
+        metadata=metadata,
         # a VALUES list: its rows are in the statement
         size=SourceSize.SMALL if stmt.rows is not None else SourceSize.ESTIMATED,
     )
+    if written is not None:
+        written.update(committed=stored.committed, version=stored.version, meta=loaded)
     return result
 
 
@@ -926,7 +933,7 @@ def _bump_loaded_partitions(
 
 
 HANDLERS: Handlers = {
-    ast.Insert: insert,
+    # (ast.Insert: statements.load.load_jobs.insert_job, an INSERT as a labelled load job)
     ast.Query: select,
     ast.Explain: explain,
 }
