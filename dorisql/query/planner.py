@@ -21,7 +21,8 @@ The tree is then written as Spark SQL (sqlglot, ``dialect="spark"``, comments le
 ``spark.sql``; `run_query` returns the DataFrame unexecuted.
 
 `explain` renders EXPLAIN: one Doris-style ``VOlapScanNode`` block per scan (partitions=k/n,
-tablets=k/m, as Doris prints them) followed by Spark's physical plan.
+tablets=k/m, as Doris prints them) followed by Spark's physical plan (its operator tree;
+VERBOSE: with each operator's details, :mod:`dorisql.query.explain`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, DorisqlError, NoDatabaseSelectedError, NotSupportedError, UnknownTableError
 from dorisql.query import colocate_join, residual
 from dorisql.query.colocate_join import column_name
+from dorisql.query.explain import operator_tree
 from dorisql.query.pruning import PruneResult, prune, split_conjuncts
 from dorisql.query.sources import QuerySources, ReadTableFunction, ResolveTable, Scan, SystemTable
 from dorisql.query.table_functions import TABLE_FUNCTIONS, table_function_properties
@@ -981,9 +983,9 @@ def spark_plan_lines(df, verbose: bool = False) -> list[str]:
     """Spark's plan of `df`, as DataFrame.explain prints it, through the EXPLAIN statement:
     catching explain's printed output would swap sys.stdout for every thread of the process
     (a server's other connections)."""
-    mode = "FORMATTED " if verbose else ""
-    (plan,) = df.sparkSession.sql(f"EXPLAIN {mode}SELECT * FROM {{df}}", df=df).collect()
-    return plan[0].rstrip("\n").splitlines()
+    (plan,) = df.sparkSession.sql("EXPLAIN FORMATTED SELECT * FROM {df}", df=df).collect()
+    lines = plan[0].rstrip("\n").splitlines()
+    return lines if verbose else operator_tree(lines)
 
 
 def explain(

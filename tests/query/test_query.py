@@ -270,6 +270,21 @@ def test_explain(lake, events):
     assert "tablets=1/8" in text
     assert f"buckets: p20200529=[{bucket_of([6], ['int'], 8)}]" in text
     assert "Spark physical plan" in text and "Scan parquet" in text
+    # dorisql's plan first, then Spark's operator tree only: no column lists, paths or schemas
+    spark_part = lines[lines.index("== Spark physical plan ==") + 1 :]
+    assert lines.index("     partitions=1/4 (p20200529)") < lines.index("== Spark physical plan ==")
+    assert spark_part[0] == "== Physical Plan ==" and spark_part[-1].endswith("Scan parquet  (1)")
+    assert max(map(len, spark_part)) < 80 and "ReadSchema" not in text
+    # VERBOSE: each operator's details under its number
+    verbose = explain(
+        lake.spark,
+        ast.Explain(query=ast.Query(sql="SELECT * FROM events WHERE d = '2020-05-29' AND k = 6"), verbose=True),
+        lake.sources("db"),
+    )
+    assert (
+        verbose[: lines.index("== Spark physical plan ==") + 1] == lines[: lines.index("== Spark physical plan ==") + 1]
+    )
+    assert "(1) Scan parquet " in verbose and any(line.startswith("ReadSchema: struct<") for line in verbose)
     lines = explain(lake.spark, ast.Query(sql="SELECT count(*) FROM events"), lake.sources("db"))
     assert "     partitions=4/4 (p0,p20200528,p20200529,p20200530)" in lines
     assert "     tablets=22/22" in lines
