@@ -5,7 +5,7 @@ statements); everything a client sends as SQL goes to dorisql's own parser and o
 connection, never to sqlglot's MySQL dialect (Doris DDL is not MySQL). What stays here:
 
 - what a client needs to connect and that has no place in the engine: ``SET NAMES``,
-  ``SET TRANSACTION``, ``COMMIT`` / ``ROLLBACK`` (every statement commits on its own); the
+  ``SET TRANSACTION`` (BEGIN / COMMIT / ROLLBACK are the engine's: statements.load.transaction); the
   engine answers ``@@variables``, ``DATABASE()``, ``CONNECTION_ID()`` (the connection's id),
   SHOW VARIABLES and SHOW WARNINGS (dorisql.translate.variables, dorisql.statements.show.client_metadata);
 - what belongs to connections: ``KILL [QUERY|CONNECTION] id`` and ``SHOW [FULL] PROCESSLIST``;
@@ -330,7 +330,6 @@ _KILL = re.compile(r"KILL\s+(?:(QUERY|CONNECTION)\s+)?(\S+)", re.I)
 _PROCESSLIST = re.compile(r"SHOW\s+(FULL\s+)?PROCESSLIST", re.I)
 _SET_NAMES = re.compile(r"SET\s+(?:NAMES|CHARACTER\s+SET|CHARSET)\s+(.+)", re.I | re.S)
 _SET_TRANSACTION = re.compile(r"SET\s+(?:(?:SESSION|GLOBAL|LOCAL)\s+)?TRANSACTION\b.*", re.I | re.S)
-_END_TRANSACTION = re.compile(r"(COMMIT|ROLLBACK)(\s+WORK)?", re.I)
 
 
 def statement_text(sql: str) -> str:
@@ -617,8 +616,8 @@ class ServerSession(BaseSession):
         match = _SET_NAMES.fullmatch(text)
         if match:
             return self.set_names(match.group(1))
-        if _SET_TRANSACTION.fullmatch(text) or _END_TRANSACTION.fullmatch(text):
-            return Result.ok()  # every statement commits on its own: nothing to begin or end
+        if _SET_TRANSACTION.fullmatch(text):
+            return Result.ok()  # an isolation level: accepted, as Doris does
         return None
 
     def kill(self, kind: str | None, target: str) -> Result:
@@ -757,10 +756,22 @@ class ServerConnection(Connection):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.status_flags = ServerStatus.SERVER_STATUS_AUTOCOMMIT
         self.login_database: str | None = None
         self._checking_login = False
         self._login_refused = False
+
+    @property
+    def status_flags(self) -> int:
+        """Every OK/EOF packet's server status, as Doris sends it: AUTOCOMMIT, and IN_TRANS while
+        the connection has a transaction open (BEGIN ... COMMIT); drivers read it from there."""
+        engine = getattr(getattr(self, "session", None), "engine", None)
+        if getattr(engine, "transaction", None) is not None:
+            return ServerStatus.SERVER_STATUS_AUTOCOMMIT | ServerStatus.SERVER_STATUS_IN_TRANS
+        return ServerStatus.SERVER_STATUS_AUTOCOMMIT
+
+    @status_flags.setter
+    def status_flags(self, _value: int) -> None:
+        pass  # mysql-mimic's initial value: computed above instead
 
     async def authenticate(self, username, auth_response, client_plugin_name, connect_attrs, *args, **kwargs):
         # The database a client names at login must exist (Doris answers 1049 after a correct

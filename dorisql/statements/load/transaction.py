@@ -11,12 +11,13 @@ SELECT. An INSERT inside does not see the transaction's own rows, nor does anyon
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 
 from dorisql import ast
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.result import Result
 from dorisql.session.committed import after_commit
-from dorisql.session.session import OpenTransaction, Session
+from dorisql.session.session import OpenTransaction, Session, TransactionPart
 from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.handler import Handlers
 from dorisql.tablets import transactions
@@ -57,19 +58,17 @@ def commit(session: Session, stmt: ast.Commit) -> Result:
         return result
     result = Result.ok(message=_status(txn, "VISIBLE"))
     for table_id, version in versions.items():
-        part = txn.parts[table_id]
-        touched = {e.partition for staged in part.staged for e in staged.entries}
-        names = [p.name for p in part.meta.partitions if part.meta.partition_key(p) in touched]
-        warning = after_commit(
-            "The transaction",
-            version,
-            lambda part=part, names=names, version=version: bump_versions(
-                session, part.meta, names, delta_version=version
-            ),
-        )
+        warning = after_commit("The transaction", version, _recorder(session, txn.parts[table_id], version))
         if warning:
             result.warnings.append(warning)
     return result
+
+
+def _recorder(session: Session, part: TransactionPart, version: int) -> Callable[[], object]:
+    """After a table's commit: its loaded partitions' versions in the catalog (as a load's)."""
+    touched = {e.partition for staged in part.staged for e in staged.entries}
+    names = [p.name for p in part.meta.partitions if part.meta.partition_key(p) in touched]
+    return lambda: bump_versions(session, part.meta, names, delta_version=version)
 
 
 def _committed(session: Session, txn: OpenTransaction) -> bool:
