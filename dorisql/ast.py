@@ -297,6 +297,40 @@ class DropTable(Statement):
 
 
 @dataclass(frozen=True)
+class ViewColumnDef:
+    """One column of CREATE VIEW's column list: the name the query's column gets, its comment."""
+
+    name: str
+    comment: str | None = None
+
+
+@dataclass(frozen=True)
+class CreateView(Statement):
+    """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] v [(col [COMMENT 'c'], ...)] [COMMENT 'c'] AS query;
+    ALTER VIEW v [(cols)] [COMMENT 'c'] AS query is the same with `alter` (the view must exist)."""
+
+    table: TableName
+    query: Query
+    columns: tuple[ViewColumnDef, ...] = ()
+    comment: str | None = None
+    or_replace: bool = False
+    if_not_exists: bool = False
+    alter: bool = False
+
+
+@dataclass(frozen=True)
+class DropView(Statement):
+    table: TableName
+    if_exists: bool = False
+
+
+@dataclass(frozen=True)
+class ShowCreateView(Statement):
+    reads_only: ClassVar[bool] = True
+    table: TableName
+
+
+@dataclass(frozen=True)
 class TruncateTable(Statement):
     table: TableName
     partitions: tuple[str, ...] = ()
@@ -555,6 +589,12 @@ class ShowTables(Statement):
 class ShowCreateTable(Statement):
     reads_only: ClassVar[bool] = True
     table: TableName
+
+
+@dataclass(frozen=True)
+class ShowCreateDatabase(Statement):
+    reads_only: ClassVar[bool] = True
+    name: str
 
 
 @dataclass(frozen=True)

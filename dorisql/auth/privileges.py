@@ -211,9 +211,9 @@ def check(grants: Iterable[Grant], needs: Iterable[Need]) -> None:
 
 
 def can_see_database(grants: Iterable[Grant], db: str) -> bool:
-    """Any privilege on the database or one of its tables (information_schema: always).
+    """Any privilege on the database or one of its tables (information_schema and mysql: always).
     Callers go through dorisql.session.visibility.Visibility, the one door."""
-    return db.lower() == "information_schema" or allowed(grants, Need(ANY, db))
+    return db.lower() in ("information_schema", "mysql") or allowed(grants, Need(ANY, db))
 
 
 def can_see_table(grants: Iterable[Grant], db: str, table: str, wanted: frozenset[str] = ANY) -> bool:
@@ -268,6 +268,12 @@ def _create_table(stmt: ast.CreateTable, current_db):
     if stmt.as_query is not None:
         needs += _query(stmt.as_query, current_db)
     return needs
+
+
+def _create_view(stmt: ast.CreateView, current_db):
+    # CreateViewCommand / AlterViewCommand: CREATE (ALTER) on the view, SELECT on what it reads
+    needs = _table(stmt.table, current_db, _one(ALTER if stmt.alter else CREATE))
+    return needs + _query(stmt.query, current_db)
 
 
 def _insert(stmt: ast.Insert, current_db):
@@ -328,6 +334,9 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.CreateTable: _create_table,
     ast.CreateTableLike: lambda s, db: _table(s.table, db, _one(CREATE)) + _table(s.source, db, _one(SELECT)),
     ast.DropTable: lambda s, db: _table(s.table, db, _one(DROP)),
+    ast.CreateView: _create_view,
+    ast.DropView: lambda s, db: _table(s.table, db, _one(DROP)),
+    ast.ShowCreateView: lambda s, db: _table(s.table, db, ANY),
     ast.AlterTable: lambda s, db: _alter_table(s, db),
     ast.RecoverDatabase: lambda s, db: _db(s.new_name or s.name, None, frozenset((ALTER, CREATE))),
     ast.RecoverTable: lambda s, db: _table(s.table, db, frozenset((ALTER, CREATE)), all_of=True),
@@ -338,6 +347,8 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     ast.ShowDatabases: _nothing,
     ast.ShowTables: _nothing,
     ast.ShowCreateTable: lambda s, db: _table(s.table, db, ANY),
+    # ShowCreateDatabaseCommand: SHOW (any privilege) on the database
+    ast.ShowCreateDatabase: lambda s, db: _db(s.name, db, ANY),
     ast.ShowPartitions: lambda s, db: _table(s.table, db, ANY),
     ast.Describe: lambda s, db: _table(s.table, db, ANY),
     ast.ShowColumns: lambda s, db: _table(s.table, db, ANY),

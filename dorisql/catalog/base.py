@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from dorisql.ast import DataType, Properties
 from dorisql.auth.privileges import ADMIN, Grant
-from dorisql.catalog.model import PartitionMeta, TableMeta
+from dorisql.catalog.model import PartitionMeta, TableMeta, ViewMeta
 from dorisql.errors import AnalysisError, CommitConflictError, DamagedTableError
 from dorisql.warehouse import validate_name
 
@@ -356,6 +356,20 @@ class Catalog(ABC):
         """DROP TABLE: the table leaves the catalog and, unless `force`, enters the recycle bin
         (stamped `dropped_at`) in the same transaction. With `force` the bin also forgets the
         table's dropped partitions (their files go with the table's folder)."""
+
+    @abstractmethod
+    def create_view(self, view: ViewMeta, *, or_replace: bool = False, if_not_exists: bool = False) -> ViewMeta | None:
+        """CREATE [OR REPLACE] VIEW: the view in the tables' namespace (None: `if_not_exists`
+        found the name taken)."""
+
+    @abstractmethod
+    def get_view(self, db: str, name: str) -> ViewMeta | None: ...
+
+    @abstractmethod
+    def list_views(self, db: str | None = None) -> list[ViewMeta]: ...
+
+    @abstractmethod
+    def drop_view(self, db: str, name: str, if_exists: bool = False) -> ViewMeta | None: ...
 
     def rename_table(self, db: str, name: str, new_name: str, expected_version: int | None = None) -> TableMeta:
         """ALTER TABLE name RENAME new_name (metadata only: the engine moves the folder)."""

@@ -77,7 +77,7 @@ from dorisql.catalog.base import (
     group_key,
     renamed,
 )
-from dorisql.catalog.model import TableMeta
+from dorisql.catalog.model import TableMeta, ViewMeta
 from dorisql.errors import (
     AlreadyExistsError,
     AnalysisError,
@@ -101,7 +101,7 @@ __all__ = [
 ]
 
 #: Version of the SQLite schema: version 1 (`_SCHEMA`) plus every migration (PRAGMA user_version).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: The id sequence starts here, like Doris's FE (its first objects get ids just above 10000).
 FIRST_ID = 10000
 
@@ -196,6 +196,18 @@ CREATE TABLE txn_intents (
     txn_id      TEXT PRIMARY KEY,
     created_at  TEXT NOT NULL,
     entry       TEXT NOT NULL
+);
+""",
+    # 6: views (CREATE VIEW): their own rows, in the tables' namespace (one name is a table or
+    # a view; create_table and create_view check both), never seen by what walks tables' storage.
+    6: """
+CREATE TABLE views (
+    id          INTEGER PRIMARY KEY,
+    db          TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    entry       TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    UNIQUE (db, name)
 );
 """,
 }
@@ -304,7 +316,7 @@ class SqlCatalog(Catalog):
     def is_empty(self, conn: Conn | None = None) -> bool:
         """No database, table, user, group, setting, load label or bin entry (`catalog migrate`'s target)."""
         conn = conn or self._conn()
-        for table in ("databases", "tables", "users", "colocation_groups", "frontend_config", "load_labels"):
+        for table in ("databases", "tables", "views", "users", "colocation_groups", "frontend_config", "load_labels"):
             if conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone() is not None:
                 return False
         return conn.execute("SELECT 1 FROM recycle_bin LIMIT 1").fetchone() is None
@@ -420,6 +432,7 @@ class SqlCatalog(Catalog):
                 except DamagedTableError:
                     pass
             conn.execute("DELETE FROM tables WHERE db = ?", (name,))
+            conn.execute("DELETE FROM views WHERE db = ?", (name,))  # views keep no data: not recycled
             conn.execute("DELETE FROM databases WHERE name = ?", (name,))
             if force:
                 self._forget_partitions(conn, [meta.id for meta in dropped])
@@ -513,6 +526,8 @@ class SqlCatalog(Catalog):
             if row is not None:
                 if if_not_exists:
                     return self._meta_from_row(*row)
+                raise AlreadyExistsError(f"Table '{meta.name}' already exists")
+            if self._view_row(conn, meta.db, meta.name) is not None:  # one namespace (Doris)
                 raise AlreadyExistsError(f"Table '{meta.name}' already exists")
             if _colocate_key(meta)[1] is not None:
                 self._join_group(conn, meta)
@@ -687,6 +702,8 @@ class SqlCatalog(Catalog):
         self._require_database(conn, db)
         if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db, name)).fetchone():
             raise AlreadyExistsError(f"Table name[{name}] is already used")
+        if self._view_row(conn, db, name) is not None:
+            raise AlreadyExistsError(f"Table name[{name}] is already used")
 
     def drop_table(
         self,
@@ -737,6 +754,77 @@ class SqlCatalog(Catalog):
                 self._put_in_bin(conn, self._table_entry(meta, db_id, dropped_at or dt.datetime.now()))
         self._meta_cache.pop(row[0], None)
         return meta
+
+    # ------------------------------------------------------------------ views
+
+    @staticmethod
+    def _view_row(conn: Conn, db: str, name: str) -> tuple | None:
+        return conn.execute("SELECT id, entry FROM views WHERE db = ? AND name = ?", (db, name)).fetchone()
+
+    @staticmethod
+    def _decode_view(row: tuple) -> ViewMeta:
+        view = codec.decode(row[1])
+        if not isinstance(view, ViewMeta):
+            raise CatalogError(f"catalog row of view id {row[0]} does not hold a ViewMeta")
+        return view
+
+    def create_view(self, view: ViewMeta, *, or_replace: bool = False, if_not_exists: bool = False) -> ViewMeta | None:
+        """Add a view (or replace one, with `or_replace`); None when `if_not_exists` found the name
+        taken. A table of the name: ``Table 'v' already exists`` (1050), as Doris: one namespace."""
+        validate_name("database", view.db)
+        validate_name("table", view.name)
+        with self._write() as conn:
+            self._require_database(conn, view.db)
+            if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (view.db, view.name)).fetchone():
+                if if_not_exists:
+                    return None
+                raise AlreadyExistsError(f"Table '{view.name}' already exists")
+            row = self._view_row(conn, view.db, view.name)
+            if row is not None:
+                if if_not_exists:
+                    return None
+                if not or_replace:
+                    raise AlreadyExistsError(f"Table '{view.name}' already exists")
+                old = self._decode_view(row)
+                new = replace(view, id=row[0], created_at=old.created_at, updated_at=view.created_at)
+                conn.execute(
+                    "UPDATE views SET entry = ?, updated_at = ? WHERE id = ?", (codec.encode(new), _now_text(), row[0])
+                )
+                return new
+            new = replace(view, id=self._take_ids(conn, 1)[0])
+            conn.execute(
+                "INSERT INTO views (id, db, name, entry, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (new.id, new.db, new.name, codec.encode(new), _now_text()),
+            )
+        return new
+
+    def get_view(self, db: str, name: str) -> ViewMeta | None:
+        """The view `db`.`name`, or None (no such view; a table is no view)."""
+        row = self._view_row(self._conn(), db, name)
+        return None if row is None else self._decode_view(row)
+
+    def list_views(self, db: str | None = None) -> list[ViewMeta]:
+        """Every view (of one database, or all), ordered by (db, name)."""
+        if db is None:
+            rows = self._conn().execute("SELECT id, entry FROM views ORDER BY db, name").fetchall()
+        else:
+            rows = self._conn().execute("SELECT id, entry FROM views WHERE db = ? ORDER BY name", (db,)).fetchall()
+        return [self._decode_view(r) for r in rows]
+
+    def drop_view(self, db: str, name: str, if_exists: bool = False) -> ViewMeta | None:
+        """Remove the view and return it (None: absent with `if_exists`); ``Unknown table 'v'``
+        (1051). A view holds no data, so it skips the recycle bin."""
+        with self._write() as conn:
+            row = self._view_row(conn, db, name)
+            if row is None:
+                self._require_database(conn, db)
+                if if_exists:
+                    return None
+                err = UnknownTableError(f"Unknown table '{name}'")
+                err.code = 1051
+                raise err
+            conn.execute("DELETE FROM views WHERE id = ?", (row[0],))
+        return self._decode_view(row)
 
     def replace_table(
         self,
@@ -907,7 +995,8 @@ class SqlCatalog(Catalog):
             if db_row is None:
                 raise UnknownDatabaseError(f"Unknown database '{entry.db_name}'")
             target = validate_name("table", new_name or entry.name)
-            if conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db_row[0], target)).fetchone():
+            taken = conn.execute("SELECT 1 FROM tables WHERE db = ? AND name = ?", (db_row[0], target)).fetchone()
+            if taken or self._view_row(conn, db_row[0], target) is not None:
                 raise AlreadyExistsError(f"Table '{target}' already exists")
             meta = self._insert_recovered(conn, entry.table, db_row[0], target)
             conn.execute("DELETE FROM recycle_bin WHERE id = ?", (entry.id,))

@@ -491,6 +491,11 @@ def _(s: ast.ShowCreateTable) -> str:
 
 
 @to_sql.register
+def _(s: ast.ShowCreateDatabase) -> str:
+    return "SHOW CREATE DATABASE " + quote_name(s.name)
+
+
+@to_sql.register
 def _(s: ast.ShowPartitions) -> str:
     out = "SHOW " + ("TEMPORARY " if s.temporary else "") + "PARTITIONS FROM " + table_sql(s.table)
     if s.where is not None:

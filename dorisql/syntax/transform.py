@@ -556,6 +556,41 @@ class ToAst(Transformer):
     def drop_table(self, c):
         return ast.DropTable(c[1], if_exists=bool(c[0]), force=bool(c[2]))
 
+    # ------------------------------------------------------------------ views (the parser adds the query)
+
+    def view_head(self, c):
+        return c[0]
+
+    def create_view_head(self, c):
+        or_replace, ine, table, columns, comment = c
+        return ast.CreateView(
+            table,
+            ast.Query(""),
+            columns=columns or (),
+            comment=comment,
+            or_replace=bool(or_replace),
+            if_not_exists=bool(ine),
+        )
+
+    def alter_view_head(self, c):
+        table, columns, comment = c
+        return ast.CreateView(table, ast.Query(""), columns=columns or (), comment=comment, alter=True)
+
+    def or_replace(self, c):
+        return True
+
+    def view_columns(self, c):
+        return tuple(c)
+
+    def view_column(self, c):
+        return ast.ViewColumnDef(c[0], unquote(c[1].value) if c[1] is not None else None)
+
+    def drop_view(self, c):
+        return ast.DropView(c[1], if_exists=bool(c[0]))
+
+    def show_create_view(self, c):
+        return ast.ShowCreateView(c[0])
+
     def truncate_table(self, c):
         return ast.TruncateTable(c[0], partitions=c[1] or (), force=bool(c[2]))
 
@@ -681,6 +716,9 @@ class ToAst(Transformer):
 
     def show_create_table(self, c):
         return ast.ShowCreateTable(c[0])
+
+    def show_create_database(self, c):
+        return ast.ShowCreateDatabase(c[0])
 
     def show_partitions(self, c):
         temporary, table, where, order, limit = c

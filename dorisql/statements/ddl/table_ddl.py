@@ -51,6 +51,7 @@ from dorisql.statements.ddl.alter_columns import (
     new_definition,
 )
 from dorisql.statements.handler import Handlers
+from dorisql.statements.show import view_definitions as views
 from dorisql.storage.delta import DeltaStore
 from dorisql.storage.layout import DELTA_LOG_DIR
 from dorisql.storage.locks import LOCK_FILE, table_lock
@@ -115,6 +116,10 @@ def name_taken(session: Session, db: str, stmt) -> bool:
             raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
         if _whole_table_exists(session, db, stmt.table.name):
             return True
+    elif session.catalog.get_view(db, stmt.table.name) is not None:  # one namespace with views
+        if not stmt.if_not_exists:
+            raise AlreadyExistsError(f"Table '{stmt.table.name}' already exists")
+        return True
     return False
 
 
@@ -188,6 +193,7 @@ _DROP_ATTEMPTS = 5
 
 def drop_table(session: Session, stmt: ast.DropTable) -> Result:
     db = session.resolve_db(stmt.table.db)
+    views.refuse_wrong_object(session, db, stmt.table.name)
     for attempt in range(_DROP_ATTEMPTS):
         try:
             found = _load(session, db, stmt.table.name, if_exists=stmt.if_exists)

@@ -1,6 +1,6 @@
 """The metadata MySQL clients and tools ask for: SHOW [FULL] COLUMNS, SHOW TABLE STATUS, SHOW FULL
 TABLES, SHOW VARIABLES, SHOW WARNINGS / ERRORS, SHOW FRONTENDS / BACKENDS, and the read-only
-``information_schema`` database (tables, columns, schemata, partitions, views).
+``information_schema`` and ``mysql`` databases.
 
 Column names and shapes are Doris's (fe-core: ShowColumnStmt, ShowTableStatusStmt,
 ShowVariablesStmt, FrontendsProcNode, BackendsProcDir, catalog/SchemaTable.java). Everything here
@@ -22,13 +22,14 @@ from dorisql.session.visibility import Visibility
 from dorisql.statements.handler import Handlers
 from dorisql.statements.show.deployment import show_backends, show_frontends
 from dorisql.statements.show.information_schema import (
-    SCHEMA_TABLES,
     SHOWN_COLUMN_TYPES,
     column_type_text,
     database_names,
     default_text,
     is_information_schema,
+    is_system_database,
     system_table_rows,
+    system_tables,
     table_rows,
 )
 from dorisql.statements.show.objects import _like, load_meta
@@ -107,12 +108,14 @@ def _table_names(session: Session, db: str) -> list[tuple[str, str]]:
     checks no database privilege (a grant on one table shows that table) and lists only the
     tables the user holds a privilege on: nothing, for a database it cannot see."""
 
-    if is_information_schema(db):
-        return [(n, "SYSTEM VIEW") for n in sorted(SCHEMA_TABLES)]
+    if is_system_database(db):
+        return [(n, "SYSTEM VIEW") for n in sorted(system_tables(db))]
     if not session.catalog.database_exists(db):
         raise UnknownDatabaseError(f"Unknown database '{db}'")
-    names = Visibility.of(session).tables(sorted(session.catalog.list_tables(db)), key=lambda n: (db, n))
-    return [(n, "BASE TABLE") for n in names]
+    kinds = {n: "BASE TABLE" for n in session.catalog.list_tables(db)}
+    kinds.update((v.name, "VIEW") for v in session.catalog.list_views(db))  # one namespace
+    names = Visibility.of(session).tables(sorted(kinds), key=lambda n: (db, n))
+    return [(n, kinds[n]) for n in names]
 
 
 def show_tables(session: Session, stmt: ast.ShowTables) -> Result:
@@ -169,8 +172,8 @@ _STATUS_SOURCE = (
 
 def show_table_status(session: Session, stmt: ast.ShowTableStatus) -> Result:
     db = session.resolve_db(stmt.db)
-    if is_information_schema(db):
-        source = system_table_rows()
+    if is_system_database(db):
+        source = system_table_rows(db.lower())
     else:
         if not session.catalog.database_exists(db):
             raise UnknownDatabaseError(f"Unknown database '{db}'")
@@ -194,8 +197,8 @@ def show_columns(session: Session, stmt: ast.ShowColumns) -> Result:
     db = session.resolve_db(stmt.table.db)
     plain: list[tuple] = []  # Field, Type, Null, Key, Default, Extra
     full: list[tuple] = []  # with Collation, Privileges and Comment
-    if is_information_schema(db):
-        columns = SCHEMA_TABLES.get(stmt.table.name.lower())
+    if is_system_database(db):
+        columns = system_tables(db).get(stmt.table.name.lower())
         if columns is None:
             raise UnknownTableError(f"Table [{stmt.table.name}] does not exist in database [{db}].")
         plain = [(c, SHOWN_COLUMN_TYPES[k], "YES", "NO", None, "") for c, k in columns]
@@ -234,7 +237,7 @@ def describe(session: Session, stmt: ast.Describe) -> Result:
     """DESC of an information_schema table: its columns as SHOW COLUMNS shows them; DESC of a
     dorisql table as before (statements.show.objects)."""
 
-    if not is_information_schema(stmt.table.db or session.current_db) or stmt.all:
+    if not is_system_database(stmt.table.db or session.current_db) or stmt.all:
         return describe_table(session, stmt)
     return show_columns(session, ast.ShowColumns(stmt.table))
 
