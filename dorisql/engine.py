@@ -13,7 +13,7 @@ from dorisql.errors import DorisqlError
 from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements import dispatch
-from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, SCHEMA_TABLES
+from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, MYSQL_DB, MYSQL_TABLES, SCHEMA_TABLES
 
 __all__ = ["Engine"]
 
@@ -45,10 +45,11 @@ class Engine(Session):
     def completion_names(self) -> dict[str, Any]:
         """Names for the shell's completer (catalog only; never touches Spark)."""
         names: dict[str, Any] = {"databases": [], "tables": {}, "columns": {}, "partitions": {}}
-        names["tables"][INFORMATION_SCHEMA] = sorted(SCHEMA_TABLES)
-        names["columns"].update({name: [c for c, _ in columns] for name, columns in SCHEMA_TABLES.items()})
+        for db, tables in ((INFORMATION_SCHEMA, SCHEMA_TABLES), (MYSQL_DB, MYSQL_TABLES)):
+            names["tables"][db] = sorted(tables)
+            names["columns"].update({name: [c for c, _ in columns] for name, columns in tables.items()})
         try:
-            names["databases"] = sorted([INFORMATION_SCHEMA, *self.catalog.list_databases()])
+            names["databases"] = sorted([INFORMATION_SCHEMA, MYSQL_DB, *self.catalog.list_databases()])
             for meta in self.catalog.list_table_metas():
                 names["tables"].setdefault(meta.db, []).append(meta.name)
                 names["columns"][meta.name] = [c.name for c in meta.definition.columns]

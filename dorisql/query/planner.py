@@ -467,13 +467,14 @@ def _sources(tree: exp.Expr) -> _Sources:
     return found
 
 
-#: The read-only database of metadata views (dorisql.statements.show.client_metadata builds its tables).
-SYSTEM_DATABASE = "information_schema"
+#: The read-only databases of metadata views (dorisql.statements.show.information_schema builds
+#: their tables).
+SYSTEM_DATABASES = ("information_schema", "mysql")
 
 
 def _is_system(t: exp.Table, current_db: str | None) -> bool:
     db = t.db or current_db
-    return db is not None and db.lower() == SYSTEM_DATABASE and (t.catalog or "internal").lower() == "internal"
+    return db is not None and db.lower() in SYSTEM_DATABASES and (t.catalog or "internal").lower() == "internal"
 
 
 def _source_position(t: exp.Table) -> int:
@@ -572,7 +573,7 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     translate_arithmetic(tree, column_type)
     try:
         _register_table_functions(plan, calls, sources.read_table_function)
-        _register_system_tables(plan, system, sources.system_table)
+        _register_system_tables(plan, system, sources.system_table, sources.current_db)
         scanned = _register_scans(plan, jobs, sources.scan, colocated)
         chains: dict[int, list[tuple[JoinSides, JoinPlan]]] = {}
         for sides, special in plan.joins:
@@ -692,15 +693,18 @@ def _register_table_functions(
         _point_at_view(t, view, keep_name=False)
 
 
-def _register_system_tables(plan: QueryPlan, system: list[exp.Table], system_table: SystemTable | None) -> None:
-    """Each information_schema table read into a view the tree reads."""
+def _register_system_tables(
+    plan: QueryPlan, system: list[exp.Table], system_table: SystemTable | None, current_db: str | None
+) -> None:
+    """Each information_schema / mysql table read into a view the tree reads."""
 
     for t in system:
         if t.args.get("partition") is not None:
             raise NotSupportedError("PARTITION clause after an information_schema table")
         assert system_table is not None  # (`system` is empty without it)
-        view = register_view(system_table(t.name), "schema")
-        plan.views[view] = f"{SYSTEM_DATABASE}.{t.name.lower()}"
+        db = (t.db or current_db or "").lower()
+        view = register_view(system_table(db, t.name), "schema")
+        plan.views[view] = f"{db}.{t.name.lower()}"
         _point_at_view(t, view, keep_name=True)
 
 

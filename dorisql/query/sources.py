@@ -33,8 +33,9 @@ Scan = Callable[[TableMeta, Sequence[str], "Mapping[str, set[int]] | None"], Tab
 #: Read a table function in FROM: its name (``local``, ``s3``, ``hdfs``) and its properties
 #: (lower-case keys) to a DataFrame.
 ReadTableFunction = Callable[[str, dict], "DataFrame"]
-#: Read information_schema.<name> to a DataFrame (raises UnknownTableError for other names).
-SystemTable = Callable[[str], "DataFrame"]
+#: Read <db>.<name> of a system database (information_schema, mysql) to a DataFrame (raises
+#: UnknownTableError for other names).
+SystemTable = Callable[[str, str], "DataFrame"]
 #: Rewrite a parsed query in place before it is planned (the session's ``@@x`` and DATABASE()).
 Prepare = Callable[[exp.Expr], object]
 
@@ -53,7 +54,7 @@ class QuerySources:
     read_table_function: ReadTableFunction | None = None
     #: Colocation groups and the FE switch (None: every join is Spark's, unreported).
     colocation: ColocationContext | None = None
-    #: information_schema's tables (None: information_schema is an ordinary database name).
+    #: information_schema's and mysql's tables (None: they are ordinary database names).
     system_table: SystemTable | None = None
     #: Applied to the parsed query first (None: nothing to substitute).
     prepare: Prepare | None = None

@@ -16,6 +16,7 @@ from dorisql.engine import Engine
 from dorisql.errors import CancelledError
 from dorisql.session import failures
 from dorisql.session.access import authenticate_native, authenticate_password, privileged_without_password
+from dorisql.statements.show.information_schema import is_system_database
 from dorisql.storage.spark import forget_dead
 from dorisql.warehouse import resolve_root
 
@@ -128,8 +129,9 @@ class ServerContext:
         self.authenticator = authenticator or Authenticator(self.catalog)
 
     def database_exists(self, name: str) -> bool:
-        """Whether the catalog has this database (a login that names one)."""
-        return self.catalog().database_exists(name)
+        """Whether the catalog has this database, or it is information_schema / mysql (a login
+        that names one)."""
+        return is_system_database(name) or self.catalog().database_exists(name)
 
     def new_engine(self) -> Engine:
         """A fresh session on the shared Spark (call it on the thread that will use it)."""

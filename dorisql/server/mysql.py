@@ -437,6 +437,7 @@ class ServerSession(BaseSession):
         engine = await self.in_worker(self.context.new_engine)
         engine.user = self.identity
         engine.connection_id = connection.connection_id  # CONNECTION_ID(), KILL, SHOW PROCESSLIST
+        engine.process_rows = self.process_rows  # information_schema.processlist
         if connection.login_database:
             await self.in_worker(self._use, engine, connection.login_database)
         self.engine = engine
@@ -636,6 +637,15 @@ class ServerSession(BaseSession):
         return Result.ok()
 
     def processlist(self, *, full: bool) -> Result:
+        rows = [
+            tuple(row[c] if c != "Info" or full else row[c][:100] for c in PROCESSLIST_COLUMNS)
+            for row in self.process_rows()
+        ]
+        return Result.table(PROCESSLIST_COLUMNS, rows)
+
+    def process_rows(self) -> list[dict[str, Any]]:
+        """The connections this one may see, by information_schema.processlist's column names
+        (SHOW PROCESSLIST shows the same minus TraceId, FE and CloudCluster)."""
         now = time.monotonic()
         rows = []
         everyone = self.is_admin()
@@ -643,24 +653,26 @@ class ServerSession(BaseSession):
             state = session.state
             if not everyone and state.user != self.state.user:
                 continue  # Doris shows other users' connections to ADMIN only
-            info = state.info if full else state.info[:100]
             rows.append(
-                (
-                    "Yes" if session is self else "No",
-                    state.id,
-                    state.user,
-                    state.host,
-                    state.login_time.strftime("%Y-%m-%d %H:%M:%S"),
-                    "internal",
-                    session.current_db or "",
-                    state.command,
-                    int(now - state.started),
-                    state.state,
-                    state.query_id,
-                    info,
-                )
+                {
+                    "CurrentConnected": "Yes" if session is self else "No",
+                    "Id": state.id,
+                    "User": state.user,
+                    "Host": state.host,
+                    "LoginTime": state.login_time.replace(microsecond=0),
+                    "Catalog": "internal",
+                    "Db": session.current_db or "",
+                    "Command": state.command,
+                    "Time": int(now - state.started),
+                    "State": state.state,
+                    "QueryId": state.query_id,
+                    "TraceId": "",
+                    "Info": state.info,
+                    "FE": "",
+                    "CloudCluster": "",
+                }
             )
-        return Result.table(PROCESSLIST_COLUMNS, rows)
+        return rows
 
     def is_admin(self) -> bool:
         """Whether this connection's user sees everything (ADMIN): every connection in SHOW

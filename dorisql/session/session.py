@@ -115,6 +115,9 @@ class Session:
         self.last_notes: list[tuple[str, int, str]] = []
         #: BEGIN ... COMMIT: the open transaction, if any.
         self.transaction: OpenTransaction | None = None
+        #: information_schema.processlist's rows (column -> value) of the connections this session
+        #: may see; a server sets it (its connections), elsewhere there are none.
+        self.process_rows: Callable[[], list[dict[str, Any]]] | None = None
 
     # ------------------------------------------------------------------ time and settings
 

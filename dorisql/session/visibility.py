@@ -4,7 +4,7 @@ and load error log goes through.
 Doris's rule (fe-core AccessControllerManager.checkTblPriv / checkDbPriv with PrivPredicate.SHOW):
 a table is visible when the user holds any privilege on it, on its database, or globally; a
 database is visible when the user holds any privilege on it or on one of its tables;
-``information_schema`` is visible to everyone; ADMIN sees everything. Some listings ask for one
+``information_schema`` and ``mysql`` are visible to everyone; ADMIN sees everything. Some listings ask for one
 privilege instead of "any" (Doris's own choices): SHOW LOAD / SHOW STREAM LOAD and SHOW DELETE list
 what the user may LOAD, SHOW ALTER TABLE COLUMN what it may ALTER.
 
@@ -62,7 +62,7 @@ class Visibility:
 
     def table(self, db: str, table: str, wanted: frozenset[str] = SHOW) -> bool:
         """The table, for a listing that asks for `wanted` (any of them; default: any privilege)."""
-        if self.grants is None or db.lower() == "information_schema":
+        if self.grants is None or db.lower() in ("information_schema", "mysql"):
             return True
         return privileges.can_see_table(self.grants, db, table, wanted)
 

@@ -19,7 +19,7 @@ from dorisql.statements.ddl import colocation_groups, create_as, table_ddl
 from dorisql.statements.handler import Handler, Handlers
 from dorisql.statements.load import delete, insert, load_jobs, transaction
 from dorisql.statements.show import client_metadata, objects
-from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
+from dorisql.statements.show.information_schema import is_system_database
 from dorisql.syntax.cancel import cancellable
 
 HANDLERS: Handlers = {
@@ -79,22 +79,24 @@ def run(session: Session, statement: ast.Statement) -> Result:
 
 
 def _refuse_information_schema(session: Session, stmt: ast.Statement) -> None:
-    """information_schema is read-only: Doris refuses a change to it as an access error."""
+    """information_schema and mysql are read-only: Doris refuses a change to them as an access error."""
     if isinstance(stmt, (ast.CreateDatabase, ast.DropDatabase, ast.RecoverDatabase)):
         db: str | None = stmt.name
     else:
         table = getattr(stmt, "table", None)
         db = (table.db or session.current_db) if isinstance(table, ast.TableName) else None
-    if not is_information_schema(db):
+    if db is None or not is_system_database(db):
         return
+    name = db.lower()
     if isinstance(stmt, ast.CreateDatabase):  # Doris: ERR_DB_CREATE_EXISTS
         if stmt.if_not_exists:
             return
-        err = AnalysisError(f"Can't create database '{INFORMATION_SCHEMA}'; database exists")
+        err = AnalysisError(f"Can't create database '{name}'; database exists")
         err.code, err.sqlstate = 1007, "HY000"
         raise err
     # Doris: ERR_DBACCESS_DENIED_ERROR
-    user = getattr(session, "user", None) or "root"
-    err = AnalysisError(f"Access denied for user '{user}'@'%' to database '{INFORMATION_SCHEMA}'")
+    identity = getattr(session, "user", None)  # an ast.UserIdentity, None for the local root
+    user = identity.user if identity is not None else "root"
+    err = AnalysisError(f"Access denied for user '{user}'@'%' to database '{name}'")
     err.code, err.sqlstate = 1044, "42000"
     raise err

@@ -10,13 +10,13 @@ from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.settings import check_frontend_setting, normalize_bool
 from dorisql.statements.handler import Handlers
-from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, is_information_schema
+from dorisql.statements.show.information_schema import is_system_database
 from dorisql.translate.variables import check_settable
 
 
 def use(session: Session, stmt: ast.Use) -> Result:
-    if is_information_schema(stmt.db):
-        session.current_db = INFORMATION_SCHEMA
+    if is_system_database(stmt.db):
+        session.current_db = stmt.db.lower()
         return Result.ok(message="Database changed")
     if not session.catalog.database_exists(stmt.db):
         raise UnknownDatabaseError(f"Unknown database '{stmt.db}'")

@@ -113,7 +113,7 @@ def query_sources(session: Session) -> QuerySources:
             group_of=lambda meta: group_of(session, meta),
             disabled=session.frontend("disable_colocate_join") == "true",
         ),
-        system_table=lambda name: schema_table_frame(session, name),
+        system_table=lambda db, name: schema_table_frame(session, name, db),
         prepare=lambda tree: substitute(tree, session.session_vars, identity(session)),
     )
 

@@ -5,15 +5,18 @@ DataFrames of catalog rows (`schema_table_frame`, read by the query planner) wit
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 from collections.abc import Iterable
 from typing import Any
 
 from dorisql import ast
+from dorisql.auth import privileges
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import DorisqlError, UnknownTableError
 from dorisql.partitioning.keys import partition_range_string, sorted_partition_names
+from dorisql.result import time_text
 from dorisql.session.session import Session
-from dorisql.session.visibility import Visibility
+from dorisql.session.visibility import ROOT, Visibility
 from dorisql.statements.show.objects import shown_type
 from dorisql.syntax.generator import type_sql
 from dorisql.tablets.partition_sizes import table_stats
@@ -33,8 +36,27 @@ ENGINE_NAME = "Doris"
 TABLE_COLLATION = "utf-8"
 
 
+#: Doris's MySQL-compatible `mysql` database (fe-core MysqlDb, MysqlDBTable): read-only, its
+#: tables filled from the catalog's users.
+MYSQL_DB = "mysql"
+
+
 def is_information_schema(db: str | None) -> bool:
     return db is not None and db.lower() == INFORMATION_SCHEMA
+
+
+def is_mysql_db(db: str | None) -> bool:
+    return db is not None and db.lower() == MYSQL_DB
+
+
+def is_system_database(db: str | None) -> bool:
+    """information_schema or mysql: served by dorisql, never stored, never changed."""
+    return is_information_schema(db) or is_mysql_db(db)
+
+
+def system_tables(db: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """The tables (name -> columns) of a system database."""
+    return MYSQL_TABLES if is_mysql_db(db) else SCHEMA_TABLES
 
 
 _NUMERIC_PRECISION = {"TINYINT": 3, "SMALLINT": 5, "INT": 10, "BIGINT": 19, "LARGEINT": 39, "FLOAT": 12, "DOUBLE": 22}
@@ -88,7 +110,7 @@ def default_text(column: ast.ColumnDef) -> str | None:
 
 
 def database_names(session: Session) -> list[str]:
-    return sorted({INFORMATION_SCHEMA, *session.catalog.list_databases()})
+    return sorted({INFORMATION_SCHEMA, MYSQL_DB, *session.catalog.list_databases()})
 
 
 def _table_stats(session: Session, meta: TableMeta) -> dict:
@@ -142,13 +164,13 @@ def table_rows(session: Session, metas: Iterable[TableMeta]) -> list[dict[str, A
     return out
 
 
-def system_table_rows() -> list[dict[str, Any]]:
-    """information_schema's own tables, listed as Doris lists them (SYSTEM VIEW)."""
+def system_table_rows(db: str = INFORMATION_SCHEMA) -> list[dict[str, Any]]:
+    """The tables of information_schema (or mysql), listed as Doris lists them (SYSTEM VIEW)."""
     return [
         {
             **{column: None for column, _ in SCHEMA_TABLES["tables"]},
             "TABLE_CATALOG": INTERNAL_CATALOG,
-            "TABLE_SCHEMA": INFORMATION_SCHEMA,
+            "TABLE_SCHEMA": db,
             "TABLE_NAME": name,
             "TABLE_TYPE": "SYSTEM VIEW",
             "ENGINE": "SYSTEM VIEW",
@@ -159,7 +181,7 @@ def system_table_rows() -> list[dict[str, Any]]:
             "CREATE_OPTIONS": "",
             "TABLE_COMMENT": "",
         }
-        for name in sorted(SCHEMA_TABLES)
+        for name in sorted(system_tables(db))
     ]
 
 
@@ -271,11 +293,16 @@ def partition_rows(session: Session, metas: Iterable[TableMeta]) -> list[dict[st
     return out
 
 
-_V, _B, _I, _T = "string", "bigint", "int", "datetime"
+_V, _B, _I, _T, _L = "string", "bigint", "int", "datetime", "largeint"
 
 
 #: How SHOW COLUMNS prints the column types of SCHEMA_TABLES.
-SHOWN_COLUMN_TYPES = {_V: "varchar(*)", _B: "bigint", _I: "int", _T: "datetime"}
+SHOWN_COLUMN_TYPES = {_V: "varchar(*)", _B: "bigint", _I: "int", _T: "datetime", _L: "largeint"}
+
+
+def _columns(names: str, kind: str = _V) -> tuple[tuple[str, str], ...]:
+    return tuple((name, kind) for name in names.split())
+
 
 #: information_schema's tables dorisql fills: (column, type) in Doris's order (SchemaTable.java).
 SCHEMA_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -395,7 +422,233 @@ SCHEMA_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("CHARACTER_SET_CLIENT", _V),
         ("COLLATION_CONNECTION", _V),
     ),
+    # Doris's BE answers these five with its dummy scanner: always empty
+    "statistics": (
+        *_columns("TABLE_CATALOG TABLE_SCHEMA TABLE_NAME"),
+        ("NON_UNIQUE", _B),
+        *_columns("INDEX_SCHEMA INDEX_NAME"),
+        ("SEQ_IN_INDEX", _B),
+        *_columns("COLUMN_NAME COLLATION"),
+        *_columns("CARDINALITY SUB_PART", _B),
+        *_columns("PACKED NULLABLE INDEX_TYPE COMMENT INDEX_COMMENT"),
+    ),
+    "key_column_usage": (
+        *_columns("CONSTRAINT_CATALOG CONSTRAINT_SCHEMA CONSTRAINT_NAME TABLE_CATALOG TABLE_SCHEMA TABLE_NAME"),
+        *_columns("COLUMN_NAME"),
+        *_columns("ORDINAL_POSITION POSITION_IN_UNIQUE_CONSTRAINT", _B),
+        *_columns("REFERENCED_TABLE_SCHEMA REFERENCED_TABLE_NAME REFERENCED_COLUMN_NAME"),
+    ),
+    "table_constraints": _columns(
+        "CONSTRAINT_CATALOG CONSTRAINT_SCHEMA CONSTRAINT_NAME TABLE_SCHEMA TABLE_NAME CONSTRAINT_TYPE"
+    ),
+    "referential_constraints": _columns(
+        "CONSTRAINT_CATALOG CONSTRAINT_SCHEMA CONSTRAINT_NAME UNIQUE_CONSTRAINT_CATALOG UNIQUE_CONSTRAINT_SCHEMA "
+        "UNIQUE_CONSTRAINT_NAME MATCH_OPTION UPDATE_RULE DELETE_RULE TABLE_NAME REFERENCED_TABLE_NAME"
+    ),
+    "engines": _columns("ENGINE SUPPORT COMMENT TRANSACTIONS XA SAVEPOINTS"),
+    # stored procedures (Doris's SchemaRoutinesScanner lists them): dorisql has none
+    "routines": (
+        *_columns(
+            "SPECIFIC_NAME ROUTINE_CATALOG ROUTINE_SCHEMA ROUTINE_NAME ROUTINE_TYPE DTD_IDENTIFIER ROUTINE_BODY "
+            "ROUTINE_DEFINITION EXTERNAL_NAME EXTERNAL_LANGUAGE PARAMETER_STYLE IS_DETERMINISTIC SQL_DATA_ACCESS "
+            "SQL_PATH SECURITY_TYPE"
+        ),
+        *_columns("CREATED LAST_ALTERED", _T),
+        *_columns("SQL_MODE ROUTINE_COMMENT DEFINER CHARACTER_SET_CLIENT COLLATION_CONNECTION DATABASE_COLLATION"),
+    ),
+    "character_sets": (*_columns("CHARACTER_SET_NAME DEFAULT_COLLATE_NAME DESCRIPTION"), ("MAXLEN", _B)),
+    "collations": (
+        *_columns("COLLATION_NAME CHARACTER_SET_NAME"),
+        ("ID", _B),
+        *_columns("IS_DEFAULT IS_COMPILED"),
+        ("SORTLEN", _B),
+    ),
+    "user_privileges": _columns("GRANTEE TABLE_CATALOG PRIVILEGE_TYPE IS_GRANTABLE"),
+    "schema_privileges": _columns("GRANTEE TABLE_CATALOG TABLE_SCHEMA PRIVILEGE_TYPE IS_GRANTABLE"),
+    "table_privileges": _columns("GRANTEE TABLE_CATALOG TABLE_SCHEMA TABLE_NAME PRIVILEGE_TYPE IS_GRANTABLE"),
+    "processlist": (
+        ("CurrentConnected", _V),
+        ("Id", _L),
+        *_columns("User Host"),
+        ("LoginTime", _T),
+        *_columns("Catalog Db Command"),
+        ("Time", _I),
+        *_columns("State QueryId TraceId Info FE CloudCluster"),
+    ),
 }
+
+#: Doris's `mysql` database (fe-core MysqlDBTable): (column, type) in Doris's order.
+MYSQL_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "user": (
+        *_columns(
+            "Host User Node_priv Admin_priv Grant_priv Select_priv Load_priv Alter_priv Create_priv Drop_priv "
+            "Usage_priv Show_view_priv Cluster_usage_priv Stage_usage_priv ssl_type ssl_cipher x509_issuer "
+            "x509_subject"
+        ),
+        *_columns("max_questions max_updates max_connections max_user_connections", _B),
+        *_columns(
+            "plugin authentication_string password_policy.expiration_seconds "
+            "password_policy.password_creation_time password_policy.history_num "
+            "password_policy.history_passwords password_policy.num_failed_login "
+            "password_policy.password_lock_seconds password_policy.failed_login_counter password_policy.lock_time"
+        ),
+    ),
+    "procs_priv": _columns("Host Db User Routine_name Routine_type Grantor Proc_priv Timestamp"),
+}
+
+
+#: Rows Doris's BE fills with constants (schema_charsets_scanner, schema_collations_scanner).
+_CONSTANT_ROWS: dict[str, tuple[dict[str, Any], ...]] = {
+    "character_sets": (
+        {
+            "CHARACTER_SET_NAME": "utf8mb4",
+            "DEFAULT_COLLATE_NAME": "utf8mb4_0900_bin",
+            "DESCRIPTION": "UTF-8 Unicode",
+            "MAXLEN": 4,
+        },
+    ),
+    "collations": (
+        {
+            "COLLATION_NAME": "utf8mb4_0900_bin",
+            "CHARACTER_SET_NAME": "utf8mb4",
+            "ID": 309,
+            "IS_DEFAULT": "Yes",
+            "IS_COMPILED": "Yes",
+            "SORTLEN": 1,
+        },
+    ),
+    # Doris answers these with its dummy scanner (indexes, keys and engines are not listed there),
+    # and routines lists stored procedures, which dorisql does not have
+    **{
+        name: ()
+        for name in ("statistics", "key_column_usage", "table_constraints", "referential_constraints", "engines")
+    },
+    "routines": (),
+    "procs_priv": (),
+}
+
+#: Doris's Privilege.privInDorisToMysql: the MySQL name of each privilege (ADMIN has none).
+_MYSQL_PRIVILEGE_NAMES = {
+    privileges.SELECT: "SELECT",
+    privileges.LOAD: "INSERT",
+    privileges.ALTER: "ALTER",
+    privileges.CREATE: "CREATE",
+    privileges.DROP: "DROP",
+}
+
+#: What user_privileges lists for ADMIN_PRIV (Auth.getGlobalPrivStatus): every value of
+#: privInDorisToMysql, USAGE twice (USAGE_PRIV and CLUSTER_USAGE_PRIV), all grantable.
+_ADMIN_PRIVILEGE_NAMES = ("SELECT", "INSERT", "ALTER", "CREATE", "DROP", "USAGE", "USAGE", "SHOW VIEW")
+
+
+def _grantee(user) -> str:
+    return f"'{user.name}'@'{user.host}'"
+
+
+def privilege_rows(session: Session, name: str) -> list[dict[str, Any]]:
+    """user_privileges (grants on *.*), schema_privileges (db.*) and table_privileges (db.t) of
+    every user, as Doris's Auth.get{Global,Schema,Table}PrivStatus list them: the global ones
+    only to a user with a global privilege, the others for the databases / tables the session
+    may see; IS_GRANTABLE is NO (dorisql has no GRANT_PRIV) except for ADMIN's."""
+
+    visibility = Visibility.of(session)
+    if name == "user_privileges" and not (
+        visibility.grants is None or privileges.allowed(visibility.grants, privileges.Need(privileges.ANY))
+    ):
+        return []
+    out: list[dict[str, Any]] = []
+    for user in session.catalog.list_users():
+        for grant in user.grants:
+            base = {"GRANTEE": _grantee(user), "TABLE_CATALOG": "def"}
+            if name == "user_privileges" and grant.db == "*":
+                if privileges.ADMIN in grant.privileges:
+                    out.extend({**base, "PRIVILEGE_TYPE": n, "IS_GRANTABLE": "YES"} for n in _ADMIN_PRIVILEGE_NAMES)
+                    continue
+                shown = [_MYSQL_PRIVILEGE_NAMES[p] for p in grant.privileges if p in _MYSQL_PRIVILEGE_NAMES]
+                out.extend({**base, "PRIVILEGE_TYPE": n, "IS_GRANTABLE": "NO"} for n in shown)
+            elif name == "schema_privileges" and grant.db != "*" and grant.table == "*":
+                if is_information_schema(grant.db) or not visibility.database(grant.db):
+                    continue
+                shown = [_MYSQL_PRIVILEGE_NAMES[p] for p in grant.privileges if p in _MYSQL_PRIVILEGE_NAMES]
+                out.extend({**base, "TABLE_SCHEMA": grant.db, "PRIVILEGE_TYPE": n, "IS_GRANTABLE": "NO"} for n in shown)
+            elif name == "table_privileges" and grant.table != "*":
+                if is_information_schema(grant.db) or not visibility.table(grant.db, grant.table):
+                    continue
+                shown = [_MYSQL_PRIVILEGE_NAMES[p] for p in grant.privileges if p in _MYSQL_PRIVILEGE_NAMES]
+                out.extend(
+                    {
+                        **base,
+                        "TABLE_SCHEMA": grant.db,
+                        "TABLE_NAME": grant.table,
+                        "PRIVILEGE_TYPE": n,
+                        "IS_GRANTABLE": "NO",
+                    }
+                    for n in shown
+                )
+    return out
+
+
+#: mysql.user's privilege columns -> the privilege a global grant must hold for 'Y'.
+_USER_PRIVILEGE_COLUMNS = {
+    "Admin_priv": privileges.ADMIN,
+    "Select_priv": privileges.SELECT,
+    "Load_priv": privileges.LOAD,
+    "Alter_priv": privileges.ALTER,
+    "Create_priv": privileges.CREATE,
+    "Drop_priv": privileges.DROP,
+}
+
+
+def mysql_user_rows(session: Session) -> list[dict[str, Any]]:
+    """mysql.user: one row per user with its global privileges as Y / N; a user without ADMIN
+    sees only its own row (the passwords' hashes are never shown: Doris leaves
+    authentication_string empty too)."""
+
+    visibility = Visibility.of(session)
+    me = session.user or ROOT
+    out = []
+    for user in session.catalog.list_users():
+        if not visibility.everything and (user.name, user.host) != (me.user, me.host):
+            continue
+        held = {p for g in user.grants if g.db == "*" for p in g.privileges}
+        row: dict[str, Any] = {column: "N" for column, _ in MYSQL_TABLES["user"][2:14]}
+        row.update({column: "Y" for column, p in _USER_PRIVILEGE_COLUMNS.items() if p in held})
+        row.update(
+            {
+                "Host": user.host,
+                "User": user.name,
+                "Node_priv": "Y" if user.name == "root" else "N",  # Doris's root holds NODE_PRIV
+                "ssl_type": "",
+                "ssl_cipher": "",
+                "x509_issuer": "",
+                "x509_subject": "",
+                "max_questions": 0,
+                "max_updates": 0,
+                "max_connections": 0,
+                "max_user_connections": 100,  # Doris's default max_user_connections property
+                "plugin": "",
+                "authentication_string": "",
+                "password_policy.expiration_seconds": "0",
+                "password_policy.password_creation_time": time_text(user.created_at.replace(microsecond=0)),
+                "password_policy.history_num": "0",
+                "password_policy.history_passwords": "",
+                "password_policy.num_failed_login": "0",
+                "password_policy.password_lock_seconds": "0",
+                "password_policy.failed_login_counter": "0",
+                "password_policy.lock_time": "",
+            }
+        )
+        out.append(row)
+    return out
+
+
+def mysql_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
+    """The rows of mysql.`name` (lower case)."""
+    if name == "user":
+        return mysql_user_rows(session)
+    if name in MYSQL_TABLES:
+        return list(_CONSTANT_ROWS[name])
+    raise UnknownTableError(f"Table [{name}] does not exist in database [{MYSQL_DB}].")
 
 
 def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
@@ -403,6 +656,13 @@ def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
     and tables the session may see (dorisql.session.visibility), as Doris's schema scanners ask the
     FE for the user's tables."""
 
+    if name in _CONSTANT_ROWS:
+        return list(_CONSTANT_ROWS[name])
+    if name in ("user_privileges", "schema_privileges", "table_privileges"):
+        return privilege_rows(session, name)
+    if name == "processlist":
+        # the server's connections (dorisql.server sets the hook); none outside a server
+        return session.process_rows() if session.process_rows is not None else []
     if name == "views":
         return []
     visibility = Visibility.of(session)
@@ -411,7 +671,7 @@ def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
     metas = sorted(session.catalog.list_table_metas(), key=lambda m: (m.db, m.name))
     metas = visibility.tables(metas, key=lambda m: (m.db, m.name))
     if name == "tables":
-        return system_table_rows() + table_rows(session, metas)
+        return system_table_rows() + system_table_rows(MYSQL_DB) + table_rows(session, metas)
     if name == "columns":
         return column_rows(metas)
     if name == "partitions":
@@ -419,15 +679,36 @@ def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
     raise UnknownTableError(f"Table [{name}] does not exist in database [{INFORMATION_SCHEMA}].")
 
 
-def schema_table_frame(session: Session, name: str):
-    """information_schema.`name` as a Spark DataFrame (what a query of it reads)."""
-    from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType, TimestampType
+def schema_table_frame(session: Session, name: str, db: str = INFORMATION_SCHEMA):
+    """information_schema.`name` (or mysql.`name`) as a Spark DataFrame (what a query of it reads)."""
+    from pyspark.sql.types import (
+        DecimalType,
+        IntegerType,
+        LongType,
+        StringType,
+        StructField,
+        StructType,
+        TimestampType,
+    )
 
     lowered = name.lower()
-    if lowered not in SCHEMA_TABLES:
-        raise UnknownTableError(f"Table [{name}] does not exist in database [{INFORMATION_SCHEMA}].")
-    spark_types = {_V: StringType(), _B: LongType(), _I: IntegerType(), _T: TimestampType()}
-    columns = SCHEMA_TABLES[lowered]
+    tables = system_tables(db)
+    if lowered not in tables:
+        shown = MYSQL_DB if is_mysql_db(db) else INFORMATION_SCHEMA
+        raise UnknownTableError(f"Table [{name}] does not exist in database [{shown}].")
+    spark_types = {
+        _V: StringType(),
+        _B: LongType(),
+        _I: IntegerType(),
+        _T: TimestampType(),
+        _L: DecimalType(38, 0),
+    }
+    columns = tables[lowered]
     schema = StructType([StructField(column, spark_types[kind], True) for column, kind in columns])
-    rows = [tuple(row.get(column) for column, _ in columns) for row in schema_table_rows(session, lowered)]
+    source = mysql_table_rows(session, lowered) if is_mysql_db(db) else schema_table_rows(session, lowered)
+    rows = [tuple(_spark_value(row.get(column), kind) for column, kind in columns) for row in source]
     return session.spark.createDataFrame(rows, schema)
+
+
+def _spark_value(value: Any, kind: str) -> Any:
+    return decimal.Decimal(value) if kind == _L and value is not None else value

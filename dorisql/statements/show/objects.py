@@ -292,6 +292,21 @@ def show_create_table(session: Session, stmt: ast.ShowCreateTable) -> Result:
     return Result.table(["Table", "Create Table"], [(meta.name, to_sql(current_definition(meta)) + ";")])
 
 
+def show_create_database(session: Session, stmt: ast.ShowCreateDatabase) -> Result:
+    """Doris's ShowCreateDatabaseCommand: ``CREATE DATABASE `db` `` and the database's properties,
+    one ``"k" = "v"`` a line (information_schema and mysql have none)."""
+    name = stmt.name
+    properties: dict[str, str] = {}
+    if name.lower() in ("information_schema", "mysql"):
+        name = name.lower()
+    else:
+        properties = dict(session.catalog.get_database(name).properties)  # Unknown database 'x'
+    text = f"CREATE DATABASE `{name}`"
+    if properties:
+        text += "\nPROPERTIES (\n" + ",\n".join(f'"{k}" = "{v}"' for k, v in properties.items()) + "\n)"
+    return Result.table(["Database", "Create Database"], [(name, text)])
+
+
 def _aggregation(definition: ast.CreateTable, column: ast.ColumnDef, keys: set[str]) -> str | None:
     """The column's aggregation type as Doris keeps it (ColumnDefinition.validate): none for a key
     column; as written; else NONE for DUPLICATE and merge-on-write UNIQUE value columns, REPLACE
@@ -535,6 +550,7 @@ def help_topic(session: Session, stmt: ast.Help) -> Result:
 HANDLERS: Handlers = {
     ast.ShowAlterTableColumn: show_alter_table_column,
     ast.ShowCreateTable: show_create_table,
+    ast.ShowCreateDatabase: show_create_database,
     ast.Describe: describe,
     ast.ShowPartitions: show_partitions,
     ast.ShowData: show_data,
