@@ -31,6 +31,7 @@ COPIED_TABLES = {
     "load_labels": "load labels",
     "recycle_bin": "recycle bin entries",
     "txn_intents": "transactions being committed",
+    "views": "views",
 }
 
 

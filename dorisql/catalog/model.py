@@ -158,3 +158,32 @@ class TableMeta:
 
     def partition(self, name: str) -> PartitionMeta | None:
         return partition_named(self.partitions, name)
+
+
+@dataclass(frozen=True)
+class ViewColumn:
+    """One output column of a view, as its query resolved at CREATE / ALTER VIEW."""
+
+    name: str
+    #: The Doris type (DESC, information_schema.columns), from the query's Spark schema.
+    type: str
+    nullable: bool = True
+    comment: str | None = None
+
+
+@dataclass(frozen=True)
+class ViewMeta:
+    """A view (CREATE VIEW): its query as the user wrote it, expanded by the planner as a derived
+    table wherever the view is read. It shares the tables' namespace but has no storage."""
+
+    id: int
+    db: str
+    name: str
+    #: The query, Doris SQL as written; unqualified names in it are in `db`.
+    query: str
+    columns: tuple[ViewColumn, ...]
+    #: CREATE VIEW v (a, b ...): the output columns were named by a column list.
+    named_columns: bool = False
+    comment: str = ""
+    created_at: dt.datetime = field(default_factory=dt.datetime.now)
+    updated_at: dt.datetime | None = None

@@ -364,21 +364,28 @@ def _has_null_test(e: exp.Expr) -> bool:
 
 def _conjuncts_for(table: exp.Table) -> list[exp.Expr]:
     """The predicates that may prune the rows read from `table` (see the module notes)."""
+    own, others, _null_supplying = _conjunct_parts(table)
+    return own + others
+
+
+def _conjunct_parts(table: exp.Table) -> tuple[list[exp.Expr], list[exp.Expr], bool]:
+    """(`table`'s own ON conjuncts, the other conjuncts that filter its rows, whether it is on
+    the null-supplying side of an outer join: then the others hold no null test)."""
     parent = table.parent
     if isinstance(parent, exp.From):
         position = 0
     elif isinstance(parent, exp.Join):
         position = -1
     else:
-        return []
+        return [], [], False
     select = parent.parent
     if not isinstance(select, exp.Select):
-        return []
+        return [], [], False
     joins = list(select.args.get("joins") or [])
     if position == -1:
         position = next((k for k, j in enumerate(joins, start=1) if j is parent), 0)
         if position == 0:
-            return []
+            return [], [], False
     # Is the table on the null-supplying side of an outer join?
     null_supplying = False
     own: list[exp.Expr] = []
@@ -412,7 +419,7 @@ def _conjuncts_for(table: exp.Table) -> list[exp.Expr]:
         others.extend(split_conjuncts(where))
     if null_supplying:
         others = [c for c in others if not _has_null_test(c)]
-    return own + others
+    return own, others, null_supplying
 
 
 def _qualifiers(table: exp.Table) -> list[str]:
@@ -608,6 +615,7 @@ def _prepared_tree(query: ast.Query | str, sources: QuerySources) -> exp.Expr:
     checked and translated to Spark's, and RIGHT SEMI joins written as LEFT ones."""
 
     tree = parse_query(query.sql if isinstance(query, ast.Query) else query)
+    expand_views(tree, sources)
     refuse_time_travel(tree)
     name_columns(tree)  # before `prepare`: an item's header is its text as written
     if sources.prepare is not None:
@@ -616,6 +624,92 @@ def _prepared_tree(query: ast.Query | str, sources: QuerySources) -> exp.Expr:
     translate_functions(tree)
     right_semi_joins_as_left(tree)
     return tree
+
+
+# --------------------------------------------------------------------------- views
+
+#: Views read through views: Doris refuses deeper nesting as a cycle long before this.
+_VIEW_DEPTH = 32
+
+
+def expand_views(tree: exp.Expr, sources: QuerySources, _seen: tuple[str, ...] = ()) -> None:
+    """Each reference to a view replaced, in place, by the view's query as a derived table under
+    the reference's name (its column list as the derived table's column aliases), so everything
+    the planner does to a query (functions, casts, pruning, joins) applies inside views too.
+    Unqualified tables in a view's query are in the view's database. A WHERE over the view that
+    only filters its rows is copied into a simple view's query, where it prunes partitions."""
+    if sources.resolve_view is None:
+        return
+    for t in list(tree.find_all(exp.Table)):
+        if not isinstance(t.this, exp.Identifier) or _is_cte_reference(t) or _is_system(t, sources.current_db):
+            continue
+        if (t.catalog or "internal").lower() != "internal":
+            continue
+        db = t.db or sources.current_db
+        view = sources.resolve_view(ast.TableName(t.name, db)) if db else None
+        if view is None:
+            continue
+        key = f"{view.db}.{view.name}".lower()
+        if key in _seen or len(_seen) >= _VIEW_DEPTH:
+            raise AnalysisError(f"View `{view.db}`.`{view.name}` refers to itself")
+        if t.args.get("partition") is not None or t.args.get("tablets") is not None:
+            raise AnalysisError(f"PARTITION and TABLET cannot be used on view `{view.db}`.`{view.name}`")
+        inner = parse_query(view.query)
+        name_columns(inner)
+        for it in inner.find_all(exp.Table):  # the view's own names are in its database
+            if isinstance(it.this, exp.Identifier) and not it.args.get("db") and not _is_cte_reference(it):
+                it.set("db", exp.to_identifier(view.db))
+        expand_views(inner, dataclasses.replace(sources, current_db=view.db), (*_seen, key))
+        names = [c.name for c in view.columns]
+        if not view.named_columns:  # the query's own names: as the view was checked
+            names = []
+        alias = exp.TableAlias(
+            this=exp.to_identifier(t.alias or t.name, quoted=True),
+            columns=[exp.to_identifier(n, quoted=True) for n in names] or None,
+        )
+        pushed = _filters_for_view(t, [c.name for c in view.columns], inner)
+        subquery = exp.Subquery(this=inner, alias=alias)
+        t.replace(subquery)
+        if pushed:
+            _push_filters(inner, pushed)
+
+
+def _filters_for_view(t: exp.Table, columns: list[str], inner: exp.Expr) -> list[exp.Expr]:
+    """The conjuncts that filter the rows of view reference `t`, rewritten over the view query's
+    own expressions, when that query is a plain SELECT (no aggregation, window, DISTINCT or
+    LIMIT: filtering its output is filtering its input) and `t` is not outer-joined."""
+    if not isinstance(inner, exp.Select) or any(
+        inner.args.get(k) for k in ("group", "having", "limit", "offset", "distinct", "qualify", "with_", "with")
+    ):
+        return []
+    items = list(inner.expressions)
+    if len(items) != len(columns) or any(isinstance(e, exp.Star) or e.is_star for e in items):
+        return []
+    if any(e.find(exp.AggFunc, exp.Window, exp.Subquery) for e in items):
+        return []
+    by_name = {n.lower(): (e.this if isinstance(e, exp.Alias) else e) for n, e in zip(columns, items)}
+    qualifier = (t.alias or t.name).lower()
+    own, others, null_supplying = _conjunct_parts(t)
+    out = []
+    for c in own + ([] if null_supplying else others):
+        if c.find(exp.Subquery, exp.Select, exp.Rand, exp.AggFunc, exp.Window):
+            continue
+        cols = list(c.find_all(exp.Column))
+        if not cols or any(
+            (col.table and col.table.lower() != qualifier) or col.name.lower() not in by_name for col in cols
+        ):
+            continue
+        rewritten = c.copy()
+        for col in list(rewritten.find_all(exp.Column)):
+            col.replace(by_name[col.name.lower()].copy())
+        out.append(rewritten)
+    return out
+
+
+def _push_filters(inner: exp.Expr, filters: list[exp.Expr]) -> None:
+    where = inner.args.get("where")
+    condition = exp.and_(*([where.this] if where is not None else []), *filters)
+    inner.set("where", exp.Where(this=condition))
 
 
 def _column_types(refs: Sequence[TableRef]) -> ColumnType:

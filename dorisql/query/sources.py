@@ -15,18 +15,20 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from dorisql import ast
-from dorisql.catalog.model import TableMeta
+from dorisql.catalog.model import TableMeta, ViewMeta
 from dorisql.query.colocate_join import ColocationContext
 from dorisql.tablets.read import TableScan
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
 
-__all__ = ["QuerySources", "ResolveTable", "Scan", "ReadTableFunction", "SystemTable", "Prepare"]
+__all__ = ["QuerySources", "ResolveTable", "ResolveView", "Scan", "ReadTableFunction", "SystemTable", "Prepare"]
 
 #: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
 #: itself or return None (then the planner raises Doris's message).
 ResolveTable = Callable[[ast.TableName], "TableMeta | None"]
+#: The view a table reference (db filled in) names, or None when it names no view.
+ResolveView = Callable[[ast.TableName], "ViewMeta | None"]
 #: Read the stored rows of a table: the given partitions (names, table order; may be empty: then
 #: no rows, with the table's columns) and, per partition, the buckets (None: every bucket).
 Scan = Callable[[TableMeta, Sequence[str], "Mapping[str, set[int]] | None"], TableScan]
@@ -58,3 +60,5 @@ class QuerySources:
     system_table: SystemTable | None = None
     #: Applied to the parsed query first (None: nothing to substitute).
     prepare: Prepare | None = None
+    #: Views, expanded in the query as derived tables (None: no views).
+    resolve_view: ResolveView | None = None

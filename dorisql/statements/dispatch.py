@@ -15,7 +15,7 @@ from dorisql.session.access import authorize, filter_result
 from dorisql.session.session import Session
 from dorisql.statements import session_statements
 from dorisql.statements.admin import check_table, compact, users
-from dorisql.statements.ddl import colocation_groups, create_as, table_ddl
+from dorisql.statements.ddl import colocation_groups, create_as, table_ddl, views
 from dorisql.statements.handler import Handler, Handlers
 from dorisql.statements.load import delete, insert, load_jobs, transaction
 from dorisql.statements.show import client_metadata, objects
@@ -36,6 +36,7 @@ HANDLERS: Handlers = {
     **create_as.HANDLERS,
     **users.HANDLERS,
     **transaction.HANDLERS,
+    **views.HANDLERS,
 }
 
 

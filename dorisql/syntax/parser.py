@@ -78,7 +78,7 @@ def _build() -> tuple[Lark, Driver]:
                 grammar_text(),
                 parser="lalr",
                 lexer="basic",  # unused: .lexer.Driver lexes and feeds the parser itself
-                start=["statement", "insert_head", "create_table_as_head"],
+                start=["statement", "insert_head", "create_table_as_head", "view_head"],
                 transformer=ToAst(),
                 maybe_placeholders=True,
                 propagate_positions=False,
@@ -152,6 +152,8 @@ def parse_statement(text: str) -> ast.Statement:
         return _insert(text, end)
     if word == "UPDATE":
         return _update(text)
+    if word in ("CREATE", "ALTER") and _VIEW_HEAD.match(mask(text), end):
+        return _view(text, end)
     if word == "CREATE" and _AS_WORD.search(text, end):
         split = _ctas_split(text, end)
         if split is not None:
@@ -293,6 +295,28 @@ def _ctas_split(text: str, pos: int) -> tuple[int, int] | None:
             word, start, _ = _next_word(text, m.end())
             return (m.start(), start) if word in ("SELECT", "WITH", "(") else None
     return None
+
+
+_VIEW_HEAD = re.compile(r"\s+(?:OR\s+REPLACE\s+)?VIEW\b", re.IGNORECASE)
+
+
+def _view(text: str, pos: int) -> ast.CreateView:
+    """CREATE [OR REPLACE] VIEW / ALTER VIEW ... AS <query>: the head read by Lark up to the AS
+    outside parentheses (the column list's), the query by sqlglot. `pos` is after CREATE/ALTER."""
+    masked = mask(text)
+    depth = 0
+    for m in _CTAS_SCAN.finditer(masked, pos):
+        tok = m.group()
+        if tok in "()":
+            depth += 1 if tok == "(" else -1
+        elif depth == 0:
+            head = _run_lark(text[: m.start()], start="view_head")
+            word, start, _ = _next_word(text, m.end())
+            if word not in ("SELECT", "WITH", "("):
+                raise syntax_error(text, start, "expected a query (SELECT or WITH) after AS")
+            return dataclasses.replace(head, query=_query(text, start))
+    _run_lark(text, start="view_head")  # the head's own syntax error, if it has one
+    raise syntax_error(text, len(text), "unexpected end of input — expected AS <query>")
 
 
 def _update(text: str) -> ast.Update:

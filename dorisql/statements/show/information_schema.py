@@ -18,6 +18,7 @@ from dorisql.result import time_text
 from dorisql.session.session import Session
 from dorisql.session.visibility import ROOT, Visibility
 from dorisql.statements.show.objects import shown_type
+from dorisql.statements.show.view_definitions import view_row, view_table_row
 from dorisql.syntax.generator import type_sql
 from dorisql.tablets.partition_sizes import table_stats
 
@@ -409,7 +410,7 @@ SCHEMA_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
             ("DISTRIBUTION", _V),
         )
     ),
-    # dorisql has no views: always empty
+    # CREATE VIEW's views (dorisql.statements.show.view_definitions.view_row)
     "views": (
         ("TABLE_CATALOG", _V),
         ("TABLE_SCHEMA", _V),
@@ -663,15 +664,20 @@ def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
     if name == "processlist":
         # the server's connections (dorisql.server sets the hook); none outside a server
         return session.process_rows() if session.process_rows is not None else []
-    if name == "views":
-        return []
     visibility = Visibility.of(session)
+    if name == "views":
+        views = visibility.tables(session.catalog.list_views(), key=lambda v: (v.db, v.name))
+        return [view_row(v, INTERNAL_CATALOG) for v in views]
     if name == "schemata":
         return [r for r in schema_rows(session) if visibility.database(r["SCHEMA_NAME"])]
     metas = sorted(session.catalog.list_table_metas(), key=lambda m: (m.db, m.name))
     metas = visibility.tables(metas, key=lambda m: (m.db, m.name))
     if name == "tables":
-        return system_table_rows() + system_table_rows(MYSQL_DB) + table_rows(session, metas)
+        views = visibility.tables(session.catalog.list_views(), key=lambda v: (v.db, v.name))
+        columns = [c for c, _ in SCHEMA_TABLES["tables"]]
+        rows = table_rows(session, metas) + [view_table_row(v, INTERNAL_CATALOG, columns) for v in views]
+        rows.sort(key=lambda r: (r["TABLE_SCHEMA"], r["TABLE_NAME"]))
+        return system_table_rows() + system_table_rows(MYSQL_DB) + rows
     if name == "columns":
         return column_rows(metas)
     if name == "partitions":

@@ -20,6 +20,7 @@ from dorisql.statements.handler import Handlers
 from dorisql.statements.show.bucket_reasons import show_buckets
 from dorisql.statements.show.help import lookup
 from dorisql.statements.show.proc import show_proc as proc
+from dorisql.statements.show import view_definitions as views
 from dorisql.syntax.generator import column_type_sql, to_sql
 from dorisql.tablets.partition_sizes import table_stats
 
@@ -288,6 +289,9 @@ def _dynamic_shown(definition: ast.CreateTable, given: dict[str, str], system_zo
 
 
 def show_create_table(session: Session, stmt: ast.ShowCreateTable) -> Result:
+    view = session.catalog.get_view(session.resolve_db(stmt.table.db), stmt.table.name)
+    if view is not None:  # Doris answers with SHOW CREATE VIEW's shape
+        return views.show_create_view_result(view)
     meta = load_meta(session, stmt.table)
     return Result.table(["Table", "Create Table"], [(meta.name, to_sql(current_definition(meta)) + ";")])
 
@@ -356,6 +360,9 @@ def describe(session: Session, stmt: ast.Describe) -> Result:
     SQL NULL when there is none (Doris's \\N, which its MySQL protocol sends as NULL), Extra the
     aggregation type (NONE for DUPLICATE and merge-on-write UNIQUE value columns), then
     STORED GENERATED."""
+    view = session.catalog.get_view(session.resolve_db(stmt.table.db), stmt.table.name)
+    if view is not None:
+        return views.describe_view(view)
     meta = load_meta(session, stmt.table)
     definition = meta.definition
     keys = set(definition.keys.columns) if definition.keys else set()
