@@ -1,10 +1,11 @@
 -- dorisql quickstart: the two tables of Doris's "Data Partition" guide, loaded and queried.
 -- Run it with:  dorisql -f examples/quickstart.sql
-
+-- (on a terminal each statement is shown with its result; piped, the output is tab-separated)
 CREATE DATABASE IF NOT EXISTS example_db;
 USE example_db;
 
--- Range partitions on `date`; rows with equal keys are merged (AGGREGATE KEY).
+-- 1. Partitions by RANGE of `date` (three months and a year), each in 16 buckets by `user_id`.
+--    AGGREGATE KEY: rows with equal keys merge into one (cost summed, the latest visit kept).
 CREATE TABLE IF NOT EXISTS example_db.example_range_tbl
 (
     `user_id` LARGEINT NOT NULL COMMENT "User ID",
@@ -33,7 +34,7 @@ PROPERTIES
     "replication_num" = "1"
 );
 
--- List partitions on `city`.
+-- 2. The same columns, partitioned by LIST of `city`.
 CREATE TABLE IF NOT EXISTS example_db.example_list_tbl
 (
     `user_id` LARGEINT NOT NULL COMMENT "User ID",
@@ -61,23 +62,33 @@ PROPERTIES
     "replication_num" = "1"
 );
 
--- Load 3,000 generated visits (examples/data/visits.csv; paths are relative to this script).
+-- 3. Load 3,000 generated visits into each (examples/data/visits.csv, beside this script).
 INSERT INTO example_range_tbl
 SELECT * FROM local("file_path" = "data/visits.csv", "format" = "csv_with_names", "column_separator" = ",");
 
 INSERT INTO example_list_tbl
 SELECT * FROM local("file_path" = "data/visits.csv", "format" = "csv_with_names", "column_separator" = ",");
 
-SHOW PARTITIONS FROM example_range_tbl;
-SHOW PARTITIONS FROM example_list_tbl WHERE PartitionName = "p_cn";
+-- 4. Each row went to the partition its date falls in.
+SELECT PARTITION_NAME, PARTITION_DESCRIPTION, TABLE_ROWS
+FROM information_schema.partitions
+WHERE TABLE_SCHEMA = "example_db" AND TABLE_NAME = "example_range_tbl"
+ORDER BY PARTITION_ORDINAL_POSITION;
 
--- Partition pruning: only p201702 is read.
+-- All that Doris tells about one partition (\G: one field a line).
+SHOW PARTITIONS FROM example_list_tbl WHERE PartitionName = "p_cn"\G
+
+-- 5. A query on February reads only partition p201702.
 SELECT count(*) AS visits, sum(cost) AS cost FROM example_range_tbl WHERE `date` >= "2017-02-01" AND `date` < "2017-03-01";
 
+-- 6. Or name the partitions to read.
 SELECT city, count(*) AS visits, sum(cost) AS cost
 FROM example_list_tbl PARTITION (p_cn, p_jp)
 GROUP BY city ORDER BY city;
 
+-- 7. What a point query reads: 1 of 4 partitions, 1 of its 16 tablets (the bucket of user 10042),
+--    merged by the AGGREGATE KEY; then Spark's plan.
 EXPLAIN SELECT * FROM example_range_tbl WHERE `date` = "2017-03-15" AND user_id = 10042;
 
-SHOW CREATE TABLE example_range_tbl;
+-- 8. The table as Doris keeps it, its defaults filled in.
+SHOW CREATE TABLE example_range_tbl\G

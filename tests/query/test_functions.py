@@ -11,6 +11,7 @@ from sqlglot import exp
 
 from dorisql import ast
 from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.shell.script import iter_script
 from dorisql.syntax import parse
 from dorisql.syntax.dialect import parse_query
 from dorisql.translate.expressions import expression_spark_sql
@@ -152,7 +153,8 @@ def _documented_scripts() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("name, script", _documented_scripts())
 def test_documented_queries_pass(name, script):
-    statements = parse(script)
+    # cut as `dorisql -f` cuts it (`\\G` ends a statement there)
+    statements = [stmt for command in iter_script(script) if command.kind == "sql" for stmt in parse(command.text)]
     assert statements, f"{name} holds no statement"
     for stmt in statements:
         query = stmt if isinstance(stmt, ast.Query) else getattr(stmt, "query", None)
