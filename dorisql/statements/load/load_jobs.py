@@ -33,10 +33,10 @@ from dorisql.statements.load.stream_load import (
     FINISHED,
     LABEL_KEY,
     LOADING,
-    _committed_version,
-    _label_lock,
-    _label_taken,
-    _wall_clock,
+    committed_version,
+    label_lock,
+    label_taken,
+    wall_clock,
 )
 from dorisql.statements.show.objects import _like
 
@@ -108,7 +108,7 @@ def _finished_record(record: LoadRecord, result: Result, version: int | None) ->
     return dataclasses.replace(
         record,
         state=FINISHED,
-        finished_at=_wall_clock(),
+        finished_at=wall_clock(),
         loaded_rows=result.affected_rows,
         total_rows=result.affected_rows,
         delta_version=version,
@@ -129,7 +129,7 @@ def record_finished_load(session: Session, db: str, table: str, result: Result, 
     label = generated_label()
     try:
         record = LoadRecord(
-            db, label, table, session.catalog.next_id(), LOADING, _wall_clock(), user=_user(session), load_type="INSERT"
+            db, label, table, session.catalog.next_id(), LOADING, wall_clock(), user=_user(session), load_type="INSERT"
         )
         finished = _finished_record(record, result, version)
         if session.catalog.claim_load(finished) is not None:  # (a random label: cannot be held)
@@ -154,13 +154,13 @@ def insert_job(session: Session, stmt: ast.Insert) -> Result:
     meta = session.catalog.load_table(db, stmt.table.name)
     label = stmt.label
     try:
-        lock = _label_lock(session.warehouse, db, label)
+        lock = label_lock(session.warehouse, db, label)
         lock.__enter__()
     except CommitConflictError:  # another load holds the label right now
         running = session.catalog.get_load(db, label)
         raise _label_used(label, running.txn_id if running else 0) from None
     try:
-        taken = _label_taken(session, db, label)  # a finished load, or a dead one that committed
+        taken = label_taken(session, db, label)  # a finished load, or a dead one that committed
         if taken is not None:
             raise _label_used(label, taken.txn_id or 0)
         record = LoadRecord(
@@ -169,7 +169,7 @@ def insert_job(session: Session, stmt: ast.Insert) -> Result:
             meta.name,
             session.catalog.next_id(),
             LOADING,
-            _wall_clock(),
+            wall_clock(),
             user=_user(session),
             load_type="INSERT",
         )
@@ -200,7 +200,7 @@ def _failed(session: Session, record: LoadRecord, meta, exc: BaseException) -> N
     shows it did not commit; one that did commit is FINISHED (a retry answers "has already been
     used"). A log that cannot be read keeps the record LOADING for the next INSERT with the label."""
     try:
-        version = _committed_version(session, record, meta)
+        version = committed_version(session, record, meta)
         if version is None:
             session.catalog.forget_loads([record])
         else:

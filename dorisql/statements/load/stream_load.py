@@ -90,7 +90,7 @@ def error_log_dir(warehouse: Path) -> Path:
     return staging_dir(warehouse) / "load_errors"
 
 
-def _label_lock(warehouse: Path, db: str, label: str):
+def label_lock(warehouse: Path, db: str, label: str):
     digest = hashlib.sha1(f"{db}\0{label}".encode()).hexdigest()
     return file_lock(str(body_dir(warehouse) / "labels" / f"{digest}.lock"), 0.0, f"label {label}")
 
@@ -112,7 +112,7 @@ def _exists(label: str, record: LoadRecord, status: str) -> Outcome:
     )
 
 
-def _committed_version(session: Session, record: LoadRecord, meta=None) -> int | None:
+def committed_version(session: Session, record: LoadRecord, meta=None) -> int | None:
     """The Delta version the load of this record committed, if it did (`meta`: its table, if
     known). A catalog that cannot be read raises: "not committed" would free the label."""
     from deltalake import DeltaTable
@@ -192,20 +192,20 @@ def _stream_load(session, db, table, options, receive_body, error_url, user, sta
     check_table_options(meta, options)
     label = options.label
     try:
-        lock = _label_lock(session.warehouse, db, label)
+        lock = label_lock(session.warehouse, db, label)
         lock.__enter__()
     except CommitConflictError:  # another request holds the label right now
         # (Only a lock some other request holds: a lock service that cannot be reached raises
         # CatalogError, a retryable failure, never "the label exists": docs/stream_load.md.)
         running = session.catalog.get_load(db, label)
-        placeholder = running or LoadRecord(db, label, table, 0, LOADING, _wall_clock())
+        placeholder = running or LoadRecord(db, label, table, 0, LOADING, wall_clock())
         return _exists(label, placeholder, "RUNNING")
     try:
-        taken = _label_taken(session, db, label)
+        taken = label_taken(session, db, label)
         if taken is not None:
             return taken
         record = LoadRecord(
-            db, label, meta.name, session.catalog.next_id(), LOADING, _wall_clock(), user=user, client_ip=client_ip
+            db, label, meta.name, session.catalog.next_id(), LOADING, wall_clock(), user=user, client_ip=client_ip
         )
         held = session.catalog.claim_load(record, replace_states=(LOADING, CANCELLED))
         if held is not None:  # (cannot happen while the lock is held; kept safe all the same)
@@ -232,7 +232,7 @@ def _stream_load(session, db, table, options, receive_body, error_url, user, sta
                     path.unlink(missing_ok=True)
         except Exception as exc:
             try:
-                version = _committed_version(session, record, meta) if loading else None
+                version = committed_version(session, record, meta) if loading else None
             except Exception as unknown:  # the log cannot be read now: the record stays LOADING
                 logfile.record_failure(unknown, shown=f"(Stream Load {db}.{label}: its record stays LOADING)")
                 outcome.status = "Fail"
@@ -260,7 +260,7 @@ def _stream_load(session, db, table, options, receive_body, error_url, user, sta
         lock.__exit__(None, None, None)
 
 
-def _label_taken(session: Session, db: str, label: str) -> Outcome | None:
+def label_taken(session: Session, db: str, label: str) -> Outcome | None:
     """The answer when the label (its lock held) already names a load: one that finished, or
     one left LOADING by a process that died after its Delta commit (recorded FINISHED now).
     None: the label is free (unused, cancelled, or left LOADING without a commit)."""
@@ -268,7 +268,7 @@ def _label_taken(session: Session, db: str, label: str) -> Outcome | None:
     if existing is not None and existing.state == FINISHED:
         return _exists(label, existing, "FINISHED")
     if existing is not None and existing.state == LOADING:  # left by a load that died
-        version = _committed_version(session, existing)
+        version = committed_version(session, existing)
         if version is not None:  # the label is taken, recorded now or by a later request
             _record(
                 session,
@@ -276,7 +276,7 @@ def _label_taken(session: Session, db: str, label: str) -> Outcome | None:
                     existing,
                     state=FINISHED,
                     delta_version=version,
-                    finished_at=_wall_clock(),
+                    finished_at=wall_clock(),
                     message=f"committed at Delta version {version}; recorded after its process stopped",
                 ),
             )
@@ -314,7 +314,7 @@ def _record(session: Session, record: LoadRecord) -> None:
         logfile.record_failure(exc, shown=f"(Stream Load {record.db}.{record.label}: its record stays LOADING)")
 
 
-def _wall_clock() -> dt.datetime:
+def wall_clock() -> dt.datetime:
     """Load records use the machine's clock, not the session's (SET dorisql_now): a dead load's
     commit is looked for in the Delta log by time."""
     return dt.datetime.now()
@@ -329,7 +329,7 @@ def _finished(session: Session, record: LoadRecord, outcome: Outcome, state: str
     return dataclasses.replace(
         record,
         state=state,
-        finished_at=_wall_clock(),
+        finished_at=wall_clock(),
         total_rows=outcome.total_rows,
         loaded_rows=outcome.loaded_rows,
         filtered_rows=outcome.filtered_rows,
