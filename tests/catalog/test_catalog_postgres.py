@@ -17,16 +17,18 @@ import pytest
 from dorisql.catalog import open_catalog
 from dorisql.catalog.base import RECYCLED_TABLE, LoadRecord, UserEntry
 from dorisql.catalog.migrate import migrate
+from dorisql.catalog.model import ViewColumn, ViewMeta
 from dorisql.catalog.postgres import PostgresCatalog
 from dorisql.catalog.store import SqliteCatalog
 from dorisql.catalog.urls import redact
-from dorisql.errors import CatalogError, CommitConflictError
+from dorisql.errors import AlreadyExistsError, CatalogError, CommitConflictError, UnknownTableError
 from dorisql.storage.locks import LOCK_FILE, table_lock, tablet_lock, use_lock_service
 
 sys.path.insert(0, str(Path(__file__).parent))
 import catalog_samples as samples  # noqa: E402
 
 DORISQL = str(Path(sys.executable).with_name("dorisql"))
+T0 = dt.datetime(2024, 1, 1, 12, 0, 0)
 
 
 @pytest.fixture
@@ -54,6 +56,52 @@ def test_users_and_load_labels(cat):
     again = dataclasses.replace(first, txn_id=3, created_at=t0 + dt.timedelta(seconds=1))
     assert cat.claim_load(again, replace_states=("CANCELLED",)) is None  # a cancelled label is free again
     assert cat.get_load("db1", "l1") == again and cat.list_loads("db1") == [again]
+
+
+def _view(db: str, name: str, query: str = "SELECT k FROM t") -> ViewMeta:
+    return ViewMeta(0, db, name, query, (ViewColumn("k", "int", False, "key"),), comment="c", created_at=T0)
+
+
+def test_views_intents_and_replace_table(cat, open_cat):
+    """Schema 5 and 6 (txn_intents, views) and REPLACE WITH TABLE's catalog transaction, on both backends."""
+    t = cat.create_table(samples.table_meta("db1", "t", n_partitions=2))
+    v = cat.create_view(_view("db1", "v"))
+    assert cat.get_view("db1", "v") == v and v.id > t.id
+    with pytest.raises(AlreadyExistsError, match="Table 'v' already exists"):
+        cat.create_view(_view("db1", "v"))
+    with pytest.raises(AlreadyExistsError, match="Table 't' already exists"):  # one namespace with tables
+        cat.create_view(_view("db1", "t"))
+    assert cat.create_view(_view("db1", "v", "SELECT 2"), if_not_exists=True) is None
+    replaced = cat.create_view(_view("db1", "v", "SELECT k + 1 AS k FROM t"), or_replace=True)
+    assert (replaced.id, replaced.created_at, replaced.query) == (v.id, T0, "SELECT k + 1 AS k FROM t")
+    cat.create_view(_view("db1", "a"))
+    other = open_cat()  # another session sees them, ordered by name
+    assert [x.name for x in other.list_views("db1")] == ["a", "v"] == [x.name for x in other.list_views()]
+    assert other.get_view("db1", "v") == replaced
+    assert cat.drop_view("db1", "a") is not None and cat.drop_view("db1", "a", if_exists=True) is None
+    with pytest.raises(UnknownTableError):
+        cat.drop_view("db1", "a")
+    assert [x.name for x in other.list_views()] == ["v"]
+
+    cat.put_txn_intent("txn-1", '{"tables": [1]}')
+    cat.put_txn_intent("txn-2", '{"tables": [2]}')
+    assert other.txn_intents() == [("txn-1", '{"tables": [1]}'), ("txn-2", '{"tables": [2]}')]
+    assert other.drop_txn_intent("txn-1") and not cat.drop_txn_intent("txn-1")
+    assert cat.txn_intents() == [("txn-2", '{"tables": [2]}')]
+
+    # REPLACE WITH TABLE: swap exchanges the names; swap=false drops the replaced one into the bin
+    u = cat.create_table(samples.table_meta("db1", "u", n_partitions=1))
+    now_t, now_u = cat.replace_table("db1", "t", "u", swap=True, table_ids=(t.id, u.id))
+    assert (now_t.id, now_t.name, now_t.definition.table.name, now_u.id, now_u.name) == (u.id, "t", "t", t.id, "u")
+    assert other.load_table("db1", "t") == now_t and other.load_table("db1", "u") == now_u
+    with pytest.raises(CommitConflictError):  # the ids the caller saw are gone: nothing changes
+        cat.replace_table("db1", "t", "u", swap=True, table_ids=(t.id, u.id))
+    kept, dropped = cat.replace_table("db1", "t", "u", swap=False, dropped_at=T0)
+    assert (kept.id, kept.name, dropped.id) == (t.id, "t", u.id)
+    assert not other.table_exists("db1", "u") and other.load_table("db1", "t").id == t.id
+    assert [(e.kind, e.id, e.name) for e in other.list_recycle_bin()] == [(RECYCLED_TABLE, u.id, "t")]
+    with pytest.raises(UnknownTableError, match="table not found, tableName=u"):
+        cat.replace_table("db1", "t", "u", swap=True)
 
 
 # --------------------------------------------------------------------------- URLs and passwords
@@ -112,6 +160,7 @@ def _fill(cat) -> None:
     cat.set_config("dynamic_partition_enable", "false")
     cat.create_user(UserEntry("jack", "%", password="*ABC"))
     cat.claim_load(LoadRecord("db1", "l1", "t", 7, "FINISHED", dt.datetime(2024, 1, 2)))
+    cat.create_view(_view("db1", "v"))
 
 
 def test_migrate_copies_everything_into_an_empty_catalog_only(warehouse, postgres_url):
@@ -130,6 +179,7 @@ def test_migrate_copies_everything_into_an_empty_catalog_only(warehouse, postgre
         "load labels": 1,
         "recycle bin entries": 1,
         "transactions being committed": 0,
+        "views": 1,
     }
     with SqliteCatalog(warehouse) as source, PostgresCatalog(postgres_url) as target:
         assert target.list_databases() == source.list_databases()
@@ -140,6 +190,7 @@ def test_migrate_copies_everything_into_an_empty_catalog_only(warehouse, postgre
         assert target.all_config() == source.all_config()
         assert target.list_users() == source.list_users()
         assert target.list_loads() == source.list_loads()
+        assert target.list_views() == source.list_views() and target.get_view("db1", "v").query == "SELECT k FROM t"
         assert target.next_id() == last_id + 1  # the id sequence came along: no id is handed out twice
 
     with pytest.raises(CatalogError, match="is not empty; migrate copies into an empty catalog only"):

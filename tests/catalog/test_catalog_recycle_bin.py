@@ -41,8 +41,15 @@ def _kinds(cat) -> list[tuple[str, str]]:
 
 
 def _downgrade_to_v1(raw_db) -> None:
-    """What a dorisql 0.1 catalog looks like: version 1, no recycle bin (nor users, load labels)."""
-    raw_db.execute("DROP TABLE recycle_bin", "DROP TABLE users", "DROP TABLE load_labels", "DROP TABLE txn_intents")
+    """What a dorisql 0.1 catalog looks like: version 1, no recycle bin (nor users, load labels,
+    transaction intents, views)."""
+    raw_db.execute(
+        "DROP TABLE recycle_bin",
+        "DROP TABLE users",
+        "DROP TABLE load_labels",
+        "DROP TABLE txn_intents",
+        "DROP TABLE views",
+    )
     raw_db.set_schema_version(1)
 
 
@@ -61,6 +68,7 @@ def test_a_version_1_catalog_is_migrated_once_keeping_its_data(open_cat, raw_db)
     with open_cat() as c:
         assert _kinds(c) == [(RECYCLED_TABLE, "t")]
     assert raw_db.schema_version() == SCHEMA_VERSION
+    assert {"recycle_bin", "users", "load_labels", "txn_intents", "views"} <= set(raw_db.tables())
 
 
 def test_a_failed_migration_changes_nothing(open_cat, raw_db, monkeypatch):
