@@ -243,7 +243,9 @@ def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, parti
             raise AnalysisError(f"Do not allow remove last column of table: {table} column: {name}")
         del columns[at]
         keys.discard(name.lower())
-        return _rebuild(definition, columns, keys)
+        # an index on the column goes with it (SchemaChangeHandler.processDropColumn)
+        indexes = tuple(i for i in definition.indexes if name.lower() not in {c.lower() for c in i.columns})
+        return _rebuild(dataclasses.replace(definition, indexes=indexes), columns, keys)
 
     if isinstance(action, ast.ModifyColumnComment):
         at = _find(columns, action.name)

@@ -227,8 +227,8 @@ def index_sql(i: ast.IndexDef) -> str:
         s += f" USING {i.using}"
     if i.properties:
         s += " PROPERTIES " + properties_sql(i.properties)
-    if i.comment is not None:
-        s += " COMMENT " + quote_string(i.comment)
+    if i.comment and i.comment.strip():  # Doris's Index.toSql: single quotes, none when blank
+        s += " COMMENT " + quote_single(i.comment)
     return s
 
 
