@@ -68,16 +68,20 @@ def test_a_user_sees_and_reads_only_what_was_granted(root, make_engine, warehous
     ana = _session(make_engine, warehouse, "ana")
     assert ana.execute_sql("SHOW DATABASES")[0].rows == [
         ("information_schema",),
+        ("mysql",),
         ("sales",),
-    ]  # as Doris: everyone sees it
+    ]  # as Doris: everyone sees the two system databases (Auth grants read on mysql.* to all)
     assert ana.execute_sql("SHOW TABLES FROM sales")[0].rows == [("orders",), ("refunds",)]
     # information_schema shows the same (the rows a SELECT of it reads)
     from dorisql.statements.show.information_schema import schema_table_rows
 
     user_tables = {(r["TABLE_SCHEMA"], r["TABLE_NAME"]) for r in schema_table_rows(ana, "tables")}
-    assert {t for t in user_tables if t[0] != "information_schema"} == {("sales", "orders"), ("sales", "refunds")}
+    assert {t for t in user_tables if t[0] not in ("information_schema", "mysql")} == {
+        ("sales", "orders"),
+        ("sales", "refunds"),
+    }
     assert {r["TABLE_SCHEMA"] for r in schema_table_rows(ana, "columns")} == {"sales"}
-    assert [r["SCHEMA_NAME"] for r in schema_table_rows(ana, "schemata")] == ["information_schema", "sales"]
+    assert [r["SCHEMA_NAME"] for r in schema_table_rows(ana, "schemata")] == ["information_schema", "mysql", "sales"]
     # Doris's SHOW TABLES checks no database privilege: it lists the visible tables, here none
     assert ana.execute_sql("SHOW TABLES FROM hr")[0].rows == []
     with pytest.raises(AccessDeniedError, match="Access denied for user 'ana'@'%' to database 'hr'") as err:
@@ -98,14 +102,14 @@ def test_a_user_sees_and_reads_only_what_was_granted(root, make_engine, warehous
 def test_grant_and_revoke_take_effect_on_the_next_statement(root, make_engine, warehouse):
     root.execute_sql("CREATE USER 'carl'@'%' IDENTIFIED BY 'c'")
     carl = _session(make_engine, warehouse, "carl")
-    assert carl.execute_sql("SHOW DATABASES")[0].rows == [("information_schema",)]
+    assert carl.execute_sql("SHOW DATABASES")[0].rows == [("information_schema",), ("mysql",)]
     root.execute_sql("GRANT ALTER_PRIV ON hr.pay TO 'carl'")
-    assert carl.execute_sql("SHOW DATABASES")[0].rows == [("hr",), ("information_schema",)]
+    assert carl.execute_sql("SHOW DATABASES")[0].rows == [("hr",), ("information_schema",), ("mysql",)]
     carl.execute_sql("ALTER TABLE hr.pay MODIFY COMMENT 'salaries'")
     grants = root.execute_sql("SHOW GRANTS FOR 'carl'@'%'")[0]
     assert dict(zip(grants.columns, grants.rows[0]))["TablePrivs"] == "internal.hr.pay: Alter_priv"
     root.execute_sql("REVOKE ALTER_PRIV ON hr.pay FROM 'carl'")
-    assert carl.execute_sql("SHOW DATABASES")[0].rows == [("information_schema",)]
+    assert carl.execute_sql("SHOW DATABASES")[0].rows == [("information_schema",), ("mysql",)]
     with pytest.raises(CatalogError, match="There is no such grant defined for user 'carl' on host '%'"):
         root.execute_sql("REVOKE ALTER_PRIV ON hr.pay FROM 'carl'")
 

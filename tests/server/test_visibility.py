@@ -169,11 +169,11 @@ def test_a_missing_table_answers_like_an_invisible_one(session):
 
 
 def test_show_databases_lists_the_visible_databases(session):
-    assert first_column(session("nobody"), "SHOW DATABASES") == ["information_schema"]
-    assert first_column(session("d1user"), "SHOW DATABASES") == ["d1", "information_schema"]
+    assert first_column(session("nobody"), "SHOW DATABASES") == ["information_schema", "mysql"]
+    assert first_column(session("d1user"), "SHOW DATABASES") == ["d1", "information_schema", "mysql"]
     # a grant on one table shows its database
-    assert first_column(session("seer"), "SHOW DATABASES") == ["d2", "information_schema"]
-    assert first_column(session("boss"), "SHOW DATABASES") == ["d1", "d2", "information_schema"]
+    assert first_column(session("seer"), "SHOW DATABASES") == ["d2", "information_schema", "mysql"]
+    assert first_column(session("boss"), "SHOW DATABASES") == ["d1", "d2", "information_schema", "mysql"]
     assert first_column(session(None), "SHOW DATABASES LIKE 'd%'") == ["d1", "d2"]
 
 
@@ -307,8 +307,12 @@ def test_information_schema_rows_are_the_visible_tables(session):
     assert d2_tables("seer", "partitions") == ["secret"]
     assert d2_tables("d2all", "tables") == ["other", "secret"]
     schemata = [r["SCHEMA_NAME"] for r in schema_table_rows(session("nobody"), "schemata")]
-    assert schemata == ["information_schema"]
-    assert [r["SCHEMA_NAME"] for r in schema_table_rows(session("seer"), "schemata")] == ["d2", "information_schema"]
+    assert schemata == ["information_schema", "mysql"]
+    assert [r["SCHEMA_NAME"] for r in schema_table_rows(session("seer"), "schemata")] == [
+        "d2",
+        "information_schema",
+        "mysql",
+    ]
     assert schema_table_rows(session("boss"), "views") == []
     # information_schema itself: everyone sees its tables and their columns
     tables = {r["TABLE_NAME"] for r in schema_table_rows(session("nobody"), "tables")}

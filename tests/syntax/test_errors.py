@@ -188,7 +188,7 @@ def test_unknown_type():
     [
         ("CREATE EXTERNAL TABLE t (a INT) ENGINE=hive", "CREATE EXTERNAL TABLE"),
         ("CREATE MATERIALIZED VIEW mv AS SELECT 1", "CREATE MATERIALIZED VIEW"),
-        ("CREATE VIEW v AS SELECT 1", "CREATE VIEW"),
+        ('CREATE ROUTINE LOAD db.job ON t FROM KAFKA ("kafka_topic" = "x")', "CREATE ROUTINE LOAD"),
         ("EXPLAIN DELETE FROM t WHERE a = 1", "EXPLAIN DELETE"),
         ("SHOW ROUTINE LOAD", "SHOW ROUTINE LOAD"),
         ("CREATE TABLE t (a INT) ENGINE=mysql", "ENGINE=MYSQL (only OLAP tables are managed by dorisql)"),
