@@ -318,6 +318,12 @@ def result_columns(result: Result) -> list[ColumnMeta]:
     return columns
 
 
+def typed_result_set(result: Result) -> ResultSet:
+    """A query's result as mysql-mimic's ResultSet, with its typed columns."""
+    columns = [meta.result_column() for meta in result_columns(result)]
+    return ResultSet(rows=[tuple(row) for row in result.rows], columns=columns)
+
+
 def text_row(row: Sequence[Any]) -> tuple[str | None, ...]:
     """A row in the text protocol: each value as the shell shows it, NULL as NULL."""
     return tuple(None if value is None else render_value(value) for value in row)
@@ -563,9 +569,7 @@ class ServerSession(BaseSession):
             raise error
         if not results or not results[-1].is_query:
             return ResultSet([], [])
-        result = results[-1]
-        columns = [meta.result_column() for meta in result_columns(result)]
-        return ResultSet(rows=[tuple(row) for row in result.rows], columns=columns)
+        return typed_result_set(results[-1])
 
     async def use(self, database: str) -> None:
         """COM_INIT_DB (the mysql client's ``use db``)."""
@@ -928,10 +932,14 @@ class ServerConnection(Connection):
             sql = wire.bind(stmt.sql, stmt.marks, request.params)
         except wire.BindError as err:
             raise DorisError(doris_message(str(err)), ER_UNKNOWN_ERROR) from None
-        result_set = await self.session.handle_query(sql, request.query_attrs, single=True)
-        if not result_set:
-            await self.stream.write(self.ok())
+        results, error = await self.session.run(sql, single=True)
+        if error is not None:
+            raise error
+        if not results or not results[-1].is_query:
+            # the OK packet COM_QUERY sends: affected rows (a driver's cursor.rowcount) and info
+            await self.stream.write(self.ok_packet(results[-1]) if results else self.ok())
             return
+        result_set = typed_result_set(results[-1])
         await self.stream.write(uint_len(len(result_set.columns)))
         for column in result_set.columns:
             await self.stream.write(
