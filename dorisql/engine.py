@@ -14,6 +14,7 @@ from dorisql.result import Result
 from dorisql.session.session import Session
 from dorisql.statements import dispatch
 from dorisql.statements.show.information_schema import INFORMATION_SCHEMA, MYSQL_DB, MYSQL_TABLES, SCHEMA_TABLES
+from dorisql.tablets import transactions
 
 __all__ = ["Engine"]
 
@@ -34,6 +35,8 @@ class Engine(Session):
         if isinstance(statement, ast.ShowWarnings):  # they show the previous statement's notes
             return dispatch.handler_of(statement)(self, statement)
         self.last_notes = []
+        # Every Delta commit this process makes finishes a committed transaction of its table first.
+        transactions.guard_commits(self.catalog, self.warehouse)
         try:
             result = dispatch.run(self, statement)
         except DorisqlError as err:

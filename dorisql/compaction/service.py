@@ -40,6 +40,7 @@ from dorisql.tablets.deletes import delete_versions
 from dorisql.tablets.rowset_types import Rowset
 from dorisql.tablets.rowsets import TabletRowset, TabletView, tablet_views
 from dorisql.tablets.scans import SCANS
+from dorisql.tablets.transactions import settle
 
 #: Table property (Doris's): no automatic compaction of this table (manual ADMIN COMPACT still runs).
 
@@ -109,6 +110,7 @@ def table_tablets(session: Session, meta: TableMeta, partitions: Iterable[str] |
     """The tablets of `meta` (all, or those of the named partitions) from its latest snapshot."""
 
     keys = meta.partition_keys(partitions)  # name -> Delta value, live partitions only
+    settle(session.catalog, session.warehouse, [meta])  # a committed transaction's files are the table's
     with table_storage(session.warehouse, meta) as store:
         snapshot = store.snapshot()
     deletes = _delete_versions(snapshot)

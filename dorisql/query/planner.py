@@ -27,6 +27,7 @@ VERBOSE: with each operator's details, :mod:`dorisql.query.explain`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 from collections.abc import Sequence
@@ -581,7 +582,9 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     try:
         _register_table_functions(plan, calls, sources.read_table_function)
         _register_system_tables(plan, system, sources.system_table, sources.current_db)
-        scanned = _register_scans(plan, jobs, sources.scan, colocated)
+        # Every table's snapshot in one block: a COMMIT's tables all or none (sources.pin).
+        with sources.pin([ref.meta for ref, _ in jobs]) if sources.pin else contextlib.nullcontext():
+            scanned = _register_scans(plan, jobs, sources.scan, colocated)
         chains: dict[int, list[tuple[JoinSides, JoinPlan]]] = {}
         for sides, special in plan.joins:
             if special.strategy != "colocate":

@@ -9,6 +9,7 @@ from their own small tables.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from dorisql.tablets.read import TableScan
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
 
-__all__ = ["QuerySources", "ResolveTable", "ResolveView", "Scan", "ReadTableFunction", "SystemTable", "Prepare"]
+__all__ = ["QuerySources", "ResolveTable", "ResolveView", "Scan", "ReadTableFunction", "SystemTable", "Prepare", "Pin"]
 
 #: Resolve a table reference (db already filled in) to its metadata. May raise UnknownTableError
 #: itself or return None (then the planner raises Doris's message).
@@ -38,6 +39,8 @@ ReadTableFunction = Callable[[str, dict], "DataFrame"]
 #: Read <db>.<name> of a system database (information_schema, mysql) to a DataFrame (raises
 #: UnknownTableError for other names).
 SystemTable = Callable[[str, str], "DataFrame"]
+#: A block around the scans of a query's tables (`QuerySources.pin`).
+Pin = Callable[[Sequence[TableMeta]], "AbstractContextManager[None]"]
 #: Rewrite a parsed query in place before it is planned (the session's ``@@x`` and DATABASE()).
 Prepare = Callable[[exp.Expr], object]
 
@@ -62,3 +65,6 @@ class QuerySources:
     prepare: Prepare | None = None
     #: Views, expanded in the query as derived tables (None: no views).
     resolve_view: ResolveView | None = None
+    #: A block in which the scans of the given tables see one moment of the explicit
+    #: transactions (dorisql.tablets.transactions.consistent_reads; None: no such care).
+    pin: Pin | None = None

@@ -23,7 +23,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from dorisql.errors import CommitConflictError
@@ -37,6 +37,7 @@ __all__ = [
     "LockService",
     "FileLocks",
     "use_lock_service",
+    "use_commit_gate",
 ]
 
 #: The table's commit lock (a file starting with '_' is ignored by Delta readers and vacuum).
@@ -98,6 +99,30 @@ def use_lock_service(root: str | os.PathLike[str], service: LockService | None) 
                 _services[key] = service
 
 
+#: Commit gates of warehouse roots (absolute path -> gate): `use_commit_gate`.
+_gates: dict[str, Callable[[str], None]] = {}
+
+
+def use_commit_gate(root: str | os.PathLike[str], gate: Callable[[str], None] | None) -> None:
+    """Call `gate` with a table folder of the warehouse at `root` before each `table_lock` of it:
+    every Delta commit takes that lock, so the gate runs before every commit (dorisql.tablets.
+    transactions finishes the committed transactions that name the table there; storage knows
+    no catalog). None: no gate."""
+    with _held_guard:
+        for key in {os.path.abspath(root), os.path.realpath(root)}:
+            if gate is None:
+                _gates.pop(key, None)
+            else:
+                _gates[key] = gate
+
+
+def _gate_for(path: str) -> Callable[[str], None] | None:
+    for root, gate in list(_gates.items()):
+        if os.path.abspath(path).startswith(root.rstrip(os.sep) + os.sep):
+            return gate
+    return None
+
+
 def _service_for(path: str) -> tuple[LockService, str]:
     """The service that locks `path` and the name it knows it by."""
     if _services:
@@ -149,9 +174,15 @@ def _lock(path: str, timeout: float | None, what: str) -> Iterator[None]:
         held.rlock.release()
 
 
-def table_lock(table_path: str, timeout: float | None = 120.0):
-    """Hold the commit lock of the table at ``table_path`` (a local folder)."""
-    return _lock(os.path.join(table_path, LOCK_FILE), timeout, f"table {table_path}")
+@contextlib.contextmanager
+def table_lock(table_path: str, timeout: float | None = 120.0) -> Iterator[None]:
+    """Hold the commit lock of the table at ``table_path`` (a local folder), after the
+    warehouse's commit gate (`use_commit_gate`), if any, has run."""
+    gate = _gate_for(table_path) if _gates else None
+    if gate is not None:
+        gate(table_path)
+    with _lock(os.path.join(table_path, LOCK_FILE), timeout, f"table {table_path}"):
+        yield
 
 
 def tablet_lock(table_path: str, partition: str, bucket: int | None = None, timeout: float | None = 0.0):

@@ -17,26 +17,41 @@ log (the session deletes them; after a kill the trash pass does). After it, the 
 finished by whoever comes next: a statement that reads or loads a table an intent names
 (`settle`) first takes that intent's locks, which waits for a committing session, and commits
 whatever a dead one left, so nobody reads one table's rows of a transaction without the others'.
+
+Two more rules close the gaps between those steps:
+
+- One statement reads all its tables at one moment of the transactions: COMMIT holds its
+  database's transaction lock exclusively from the intent to the last Delta commit, and a
+  statement pins the snapshots of all its tables holding it shared (`consistent_reads`), so a
+  join never sees one table's rows of a transaction without the other's.
+- Every Delta commit comes after the committed transactions of its table: the gate of the
+  table's commit lock (storage.locks.use_commit_gate, registered by `guard_commits`) finishes
+  them first, so a DELETE, a compaction or a DDL never takes the version an intent's files were
+  named with.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
-from collections.abc import Callable, Sequence
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
 from dorisql.catalog.base import Catalog
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import CommitConflictError, DorisqlError
 from dorisql.session.session import OpenTransaction, Session, TransactionPart
 from dorisql.storage.delta import DeltaStore, prepared_add
-from dorisql.storage.locks import table_lock
+from dorisql.storage.locks import LOCK_DIR, table_lock, use_commit_gate
 from dorisql.storage.staging import Staged
 from dorisql.tablets.consistency import has_storage
 from dorisql.tablets.tables import meta_dir
 
-__all__ = ["commit", "enlist", "settle", "step"]
+__all__ = ["commit", "consistent_reads", "enlist", "guard_commits", "settle", "step"]
 
 #: Tests set it to fail or pause COMMIT at a step: "before intent", "after intent", "between
 #: tables" (after the first table's Delta commit), "before clear" (every table committed, the
@@ -47,6 +62,85 @@ step: Callable[[str], None] | None = None
 def _at(name: str) -> None:
     if step is not None:
         step(name)
+
+
+#: Set while this thread finishes an intent: its own commits pass the gate.
+_finishing = threading.local()
+
+
+@contextlib.contextmanager
+def _db_lock(warehouse: Path, db: str, exclusive: bool) -> Iterator[None]:
+    """The database's transaction lock: ``flock`` on a file under the warehouse (the file system
+    table_lock assumes). Shared by readers pinning snapshots, exclusive by a COMMIT making its
+    tables' commits; each holder opens the file itself, so threads of one process exclude each
+    other too. Released by the kernel when its process dies."""
+    folder = Path(warehouse) / LOCK_DIR
+    folder.mkdir(exist_ok=True)
+    fd = os.open(folder / f"txn.{quote(db.lower(), safe='')}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if exclusive:
+                _at("waiting for readers")
+            fcntl.flock(fd, mode)
+        yield
+    finally:
+        os.close(fd)  # releases the flock
+
+
+@contextlib.contextmanager
+def consistent_reads(catalog: Catalog, warehouse: Path, tables: Sequence[TableMeta]) -> Iterator[None]:
+    """A block in which a statement pins the snapshots of all of `tables`: no COMMIT of their
+    databases becomes visible halfway through it (their transaction locks held shared), and no
+    committed transaction naming one of them is pending (finished before, never while holding
+    the lock: finishing takes table locks a waiting COMMIT may hold)."""
+    dbs = sorted({m.db.lower() for m in tables})
+    while True:
+        settle(catalog, warehouse, tables)
+        with contextlib.ExitStack() as held:
+            for db in dbs:
+                held.enter_context(_db_lock(warehouse, db, exclusive=False))
+            if not _pending(catalog, warehouse, tables):
+                yield
+                return
+        # A COMMIT failed after its intent meanwhile: finish it, and pin again.
+
+
+def guard_commits(catalog: Catalog, warehouse: Path) -> None:
+    """Make every Delta commit to a table of `warehouse` in this process finish the committed
+    transactions naming that table first (the gate of its commit lock)."""
+    root = os.path.abspath(warehouse)
+    if _gated.get(root) is catalog:
+        return
+    _gated[root] = catalog
+    use_commit_gate(root, lambda path: _before_commit(catalog, Path(root), path))
+
+
+_gated: dict[str, Catalog] = {}
+
+
+def _before_commit(catalog: Catalog, warehouse: Path, table_path: str) -> None:
+    if getattr(_finishing, "active", False):
+        return
+    rel = os.path.relpath(os.path.abspath(table_path), warehouse)
+    for txn_id, text in catalog.txn_intents():
+        entry = json.loads(text)
+        if rel in {t["path"] for t in entry["tables"]}:
+            _finish(catalog, warehouse, txn_id, entry)
+
+
+def _pending(catalog: Catalog, warehouse: Path, tables: Sequence[TableMeta]) -> bool:
+    intents = catalog.txn_intents()
+    if not intents:
+        return False
+    wanted = _rel_paths(warehouse, tables)
+    return any(wanted.intersection(t["path"] for t in json.loads(text)["tables"]) for _, text in intents)
+
+
+def _rel_paths(warehouse: Path, tables: Sequence[TableMeta]) -> set[str]:
+    return {str(Path(meta_dir(warehouse, m)).relative_to(warehouse)) for m in tables if has_storage(warehouse, m)}
 
 
 def enlist(session: Session, meta: TableMeta, staged: Staged, statement: str) -> None:
@@ -68,11 +162,13 @@ def commit(session: Session, txn: OpenTransaction) -> dict[int, int]:
     if not parts:
         return {}
     entry: dict = {"label": txn.label, "tables": []}
+    guard_commits(session.catalog, session.warehouse)
     try:
         with contextlib.ExitStack() as locks:
             stores = []
             for part in parts:
                 store = DeltaStore(meta_dir(session.warehouse, part.meta))
+                # (its gate first finishes an earlier transaction a crash left on the table)
                 locks.enter_context(table_lock(store.path, store.lock_timeout))
                 stores.append(store)
             for part, store in zip(parts, stores):
@@ -92,10 +188,12 @@ def commit(session: Session, txn: OpenTransaction) -> dict[int, int]:
                     }
                 )
             _at("before intent")
-            session.catalog.put_txn_intent(str(txn.txn_id), json.dumps(entry))
-            # Committed: from here on, a failure leaves the intent for `settle` to finish.
-            _at("after intent")
-            return _roll_forward(session.catalog, session.warehouse, str(txn.txn_id), entry)
+            # No statement pins its snapshots from the intent to the last table's commit.
+            with _db_lock(session.warehouse, parts[0].meta.db, exclusive=True):
+                session.catalog.put_txn_intent(str(txn.txn_id), json.dumps(entry))
+                # Committed: from here on, a failure leaves the intent for `settle` to finish.
+                _at("after intent")
+                return _roll_forward(session.catalog, session.warehouse, str(txn.txn_id), entry)
     except BaseException:
         if not _intent_recorded(session.catalog, str(txn.txn_id)):
             txn.discard()
@@ -138,6 +236,17 @@ def _roll_forward(catalog: Catalog, warehouse: Path, txn_id: str, entry: dict) -
     """Commit each table of a recorded intent that is not committed yet, then forget the intent.
     The caller holds every table's commit lock."""
     versions: dict[int, int] = {}
+    was, _finishing.active = getattr(_finishing, "active", False), True  # the intent's own commits pass the gate
+    try:
+        _commit_tables(warehouse, txn_id, entry, versions)
+    finally:
+        _finishing.active = was
+    _at("before clear")
+    catalog.drop_txn_intent(txn_id)
+    return versions
+
+
+def _commit_tables(warehouse: Path, txn_id: str, entry: dict, versions: dict[int, int]) -> None:
     for i, table in enumerate(entry["tables"]):
         if i:
             _at("between tables")
@@ -147,9 +256,6 @@ def _roll_forward(catalog: Catalog, warehouse: Path, txn_id: str, entry: dict) -
         versions[table["id"]] = DeltaStore(path).commit_prepared(
             txn_id, table["since"], table["adds"], table["statement"] or None
         )
-    _at("before clear")
-    catalog.drop_txn_intent(txn_id)
-    return versions
 
 
 def settle(catalog: Catalog, warehouse: Path, tables: Sequence[TableMeta] = ()) -> None:
@@ -158,18 +264,27 @@ def settle(catalog: Catalog, warehouse: Path, tables: Sequence[TableMeta] = ()) 
     one, its tables' locks are taken, which waits for a session still committing it, and what a
     dead one left is committed."""
 
+    guard_commits(catalog, warehouse)
     intents = catalog.txn_intents()
     if not intents:
         return
-    wanted = {str(Path(meta_dir(warehouse, m)).relative_to(warehouse)) for m in tables if has_storage(warehouse, m)}
+    wanted = _rel_paths(warehouse, tables)
     for txn_id, text in intents:
         entry = json.loads(text)
-        paths = sorted(t["path"] for t in entry["tables"])
-        if tables and not wanted.intersection(paths):
+        if tables and not wanted.intersection(t["path"] for t in entry["tables"]):
             continue
+        _finish(catalog, warehouse, txn_id, entry)
+
+
+def _finish(catalog: Catalog, warehouse: Path, txn_id: str, entry: dict) -> None:
+    """Commit what a recorded intent has not committed yet, holding all its tables' locks."""
+    was, _finishing.active = getattr(_finishing, "active", False), True
+    try:
         with contextlib.ExitStack() as locks:
-            for rel in paths:
+            for rel in sorted(t["path"] for t in entry["tables"]):
                 store = DeltaStore(Path(warehouse) / rel)
                 locks.enter_context(table_lock(store.path, store.lock_timeout))
             if any(held == txn_id for held, _ in catalog.txn_intents()):  # not finished meanwhile
                 _roll_forward(catalog, warehouse, txn_id, entry)
+    finally:
+        _finishing.active = was

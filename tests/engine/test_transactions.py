@@ -6,13 +6,17 @@ and the session's end leave every table as it was. Checked through a second sess
 from __future__ import annotations
 
 import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from dorisql.errors import AnalysisError, DorisqlError, ExecutionError
 from dorisql.tablets import transactions
+from dorisql.tablets.scans import SCANS
 
 from .conftest import delta_version, rows, run, table_path
+from waiting import wait_until
 
 TABLES = """
 CREATE DATABASE IF NOT EXISTS d; USE d;
@@ -137,3 +141,77 @@ def test_a_failure_at_each_step_of_commit_is_all_or_nothing(pair, monkeypatch, s
         assert not _staged_files(first, "a") and not _staged_files(first, "b")
     # Each table committed once, whoever finished it.
     assert rows(first, "SELECT count(*) FROM a") == [(len(expected[0]),)]
+
+
+def test_a_join_read_while_a_commit_happens_sees_all_of_it_or_none(pair, monkeypatch):
+    """The reader pins a's snapshot, pauses, and a COMMIT of a and b starts meanwhile: the
+    COMMIT waits for the reader's block to end (its tables' transaction lock), so the join sees
+    neither table's new rows, never a's old rows with b's new ones."""
+    first, second = pair
+    _fresh(first, second)
+    run(first, "BEGIN")
+    run(first, "INSERT INTO a VALUES (1, 'x')")
+    run(first, "INSERT INTO b VALUES (1, 'p')")
+    paused, go, waiting = threading.Event(), threading.Event(), threading.Event()
+    record = SCANS.record
+
+    def pause_after_first_scan(path, tablets):
+        record(path, tablets)
+        if not paused.is_set():
+            paused.set()
+            assert go.wait(120)
+
+    monkeypatch.setattr(SCANS, "record", pause_after_first_scan)
+    monkeypatch.setattr(transactions, "step", lambda name: waiting.set() if name == "waiting for readers" else None)
+    join = "SELECT a.k, b.k FROM a FULL OUTER JOIN b ON a.k = b.k ORDER BY a.k, b.k"
+    with ThreadPoolExecutor(2) as pool:
+        seen = pool.submit(rows, second, join)
+        assert paused.wait(120)
+        committed = pool.submit(run, first, "COMMIT")
+        wait_until(lambda: waiting.is_set() or committed.done(), 120, "COMMIT to wait for the reader or finish")
+        go.set()
+        assert seen.result(120) == [(0, None)]  # before the COMMIT, both tables
+        assert "'status':'VISIBLE'" in committed.result(120).message
+    monkeypatch.setattr(SCANS, "record", record)
+    assert rows(second, join) == [(0, None), (1, 1)]  # after it, both tables
+
+
+def test_a_delete_or_compaction_after_a_commit_cut_short_comes_after_the_transaction(pair, monkeypatch):
+    """COMMIT dies after a's Delta commit (the intent durable, b not committed yet). A DELETE of
+    b, or a compaction of b, finishes the transaction before its own commit: the transaction's
+    rows are there once, under the version their files were named with, and the DELETE, made
+    after the transaction, removes the row it matches."""
+    first, second = pair
+    for then in ("delete", "compaction"):
+        _fresh(first, second)
+        run(first, "INSERT INTO b VALUES (5, 'e')")
+        run(first, "INSERT INTO b VALUES (6, 'f')")
+        run(first, "BEGIN")
+        run(first, "INSERT INTO a VALUES (1, 'x')")
+        run(first, "INSERT INTO b VALUES (1, 'p'), (2, 'q')")
+
+        def cut(name):
+            if name == "between tables":
+                raise ExecutionError("killed between the tables")
+
+        monkeypatch.setattr(transactions, "step", cut)
+        before = delta_version(first, "b")
+        assert "'status':'COMMITTED'" in run(first, "COMMIT").message
+        monkeypatch.setattr(transactions, "step", None)
+        assert second.catalog.txn_intents()
+        if then == "delete":
+            run(second, "DELETE FROM b WHERE k = 1")
+            expected = [(2, "q"), (5, "e"), (6, "f")]
+        else:
+            from dorisql.compaction import service
+
+            assert service.full_compaction(second, second.catalog.load_table("d", "b"))
+            expected = [(1, "p"), (2, "q"), (5, "e"), (6, "f")]
+        assert second.catalog.txn_intents() == []
+        assert rows(second, "SELECT k, v FROM b ORDER BY k") == expected, then
+        assert rows(second, "SELECT k, v FROM a ORDER BY k") == [(0, "old"), (1, "x")]
+        # Its commit took the version its files were named with (merge-on-read's order), once.
+        from deltalake import DeltaTable
+
+        log = DeltaTable(table_path(first, "b")).history()
+        assert [h["version"] for h in log if h.get("dorisql.operation") == "dorisql COMMIT"] == [before + 1], then

@@ -116,6 +116,7 @@ def query_sources(session: Session) -> QuerySources:
         system_table=lambda db, name: schema_table_frame(session, name, db),
         prepare=lambda tree: substitute(tree, session.session_vars, identity(session)),
         resolve_view=lambda name: session.catalog.get_view(session.resolve_db(name.db), name.name),
+        pin=lambda tables: transactions.consistent_reads(session.catalog, session.warehouse, tables),
     )
 
 
