@@ -13,7 +13,7 @@ from dorisql.result import Result
 from dorisql.session import failures
 from dorisql.session.access import authorize, filter_result
 from dorisql.session.session import Session
-from dorisql.statements import session_statements
+from dorisql.statements import hints, session_statements
 from dorisql.statements.admin import check_table, compact, users
 from dorisql.statements.ddl import colocation_groups, create_as, table_ddl, views
 from dorisql.statements.handler import Handler, Handlers
@@ -62,7 +62,8 @@ def run(session: Session, statement: ast.Statement) -> Result:
     with session.running_statement():
         logfile.capture_spark_logs()
         try:
-            with cancellable(session.check_cancelled):  # dorisql's own loops stop on cancel() too
+            # dorisql's own loops stop on cancel() too; SET_VAR hints hold for this statement only
+            with cancellable(session.check_cancelled), hints.statement_variables(session, statement):
                 result = handler(session, statement)
         except DorisqlError:
             raise

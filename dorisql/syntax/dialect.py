@@ -193,7 +193,25 @@ class Dorisql(Doris):
 
 
 def parse_query(sql: str) -> exp.Query:
-    """The single query of `sql` (SELECT, WITH ..., UNION ...) as a sqlglot tree."""
+    """The single query of `sql` (SELECT, WITH ..., UNION ...) as a sqlglot tree, without its
+    ``/*+ ... */`` hints: they are Doris's planner's (LEADING, ORDERED, ...) or variables for the
+    statement (SET_VAR, read by `query_hints`), never expressions of the query, and Spark reads
+    neither."""
+    tree = _parse_query(sql)
+    for hint in list(tree.find_all(exp.Hint)):
+        hint.pop()
+    return tree
+
+
+def query_hints(sql: str) -> list[exp.Expr | str]:
+    """The items of the query's ``/*+ ... */`` hints, in order: calls such as
+    ``SET_VAR(a = 1)``, or a hint's text where sqlglot could not read it as calls."""
+    if "/*+" not in sql:  # no hint: spare the parse
+        return []
+    return [item for hint in _parse_query(sql).find_all(exp.Hint) for item in hint.expressions]
+
+
+def _parse_query(sql: str) -> exp.Query:
     try:
         statements = [s for s in sqlglot.parse(sql, read=Dorisql) if s is not None]
     except ParseError as e:
