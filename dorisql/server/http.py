@@ -38,6 +38,7 @@ from dorisql import ast, logfile
 from dorisql.auth import privileges
 from dorisql.engine import Engine
 from dorisql.errors import AuthenticationError, DorisqlError
+from dorisql.session import failures
 from dorisql.session.access import authenticate_password
 from dorisql.session.committed import DISK_FULL_MESSAGE, disk_full
 from dorisql.session.visibility import Visibility, grants_of
@@ -313,7 +314,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if exc.code in (1224, 1225, 1227):  # checkGlobalAuth(ADMIN) failed
                     self._send_json(HTTPStatus.UNAUTHORIZED, _rest(401, "Unauthorized", str(exc)))
                 else:  # ResponseEntityBuilder.okWithCommonError: the UserException's message
-                    self._send_json(HTTPStatus.OK, _rest(1, "Error", f"errCode = 2, detailMessage = {exc}"))
+                    shown = failures.for_remote_client(str(exc))
+                    self._send_json(HTTPStatus.OK, _rest(1, "Error", f"errCode = 2, detailMessage = {shown}"))
         finally:
             engine.close()
 

@@ -157,7 +157,7 @@ def protocol_error(err: DorisqlError) -> DorisError:
     """The MySQL error for a dorisql error: code from `doris_code`, the message in Doris's
     wording, the caret context of a syntax error on the lines below it."""
     code, sqlstate = doris_code(err)
-    message = err.message or str(err)
+    message = failures.for_remote_client(err.message or str(err))  # the log is the server's
     if err.context:
         message += "\n" + err.context.rstrip("\n")
     return DorisError(doris_message(message), code, sqlstate)

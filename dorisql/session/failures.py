@@ -24,7 +24,7 @@ import errno
 import re
 import sqlite3
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from dorisql import logfile
@@ -88,6 +88,15 @@ def spark_startup_failure(exc: BaseException) -> DorisqlError:
     return err
 
 
+def for_remote_client(message: str) -> str:
+    """`message` as a client of the server sees it: the server's log files named, not their
+    paths on the server's disk (``Internal error (see the server's log file dorisql.log)``)."""
+    log = logfile.log_path()
+    for path in (log.with_name("spark.log"), log):
+        message = message.replace(str(path), f"the server's log file {path.name}")
+    return message
+
+
 def _as_shown(err: DorisqlError) -> str:
     return f"ERROR {err.code} ({err.sqlstate}): {err.message}"
 
@@ -145,8 +154,12 @@ _SPARK_ADVICE = re.compile(
 
 def _spark_failure(exc: BaseException, warehouse: Path | None, views: Mapping[str, str]) -> DorisqlError | None:
     errors = sys.modules.get("pyspark.errors")
-    if errors is None or not isinstance(exc, errors.PySparkException):
+    if errors is None:
         return None
+    if not isinstance(exc, errors.PySparkException):
+        # An error Spark raised while running the query (SCALAR_SUBQUERY_TOO_MANY_ROWS, ...)
+        # comes as the Java exception itself: PySpark converts only its analysis errors.
+        return _java_spark_error(exc, warehouse, views)
     try:
         condition = exc.getCondition() or ""
         params = exc.getMessageParameters() or {}
@@ -155,6 +168,32 @@ def _spark_failure(exc: BaseException, warehouse: Path | None, views: Mapping[st
     except Exception:  # the JVM is gone: nothing more to ask it
         return None
     return spark_error(condition, params, sqlstate, message, warehouse=warehouse, views=views)
+
+
+def _java_spark_error(exc: BaseException, warehouse: Path | None, views: Mapping[str, str]) -> DorisqlError | None:
+    """The Spark error (a SparkThrowable with an error condition) a Java exception is or was
+    caused by, as `spark_error` words it; None when there is none."""
+    if not _is_java_exception(exc):
+        return None
+    from py4j.protocol import Py4JError
+
+    throwable = getattr(exc, "java_exception", None)
+    for _ in range(10):  # it and its causes, outermost first
+        if throwable is None:
+            return None
+        try:
+            condition = throwable.getCondition()  # a SparkThrowable's
+        except Py4JError:  # not a SparkThrowable (or the JVM is gone)
+            condition = None
+        try:
+            if condition and not condition.startswith(("FAILED_READ_FILE", "INTERNAL_ERROR")):  # (decided below)
+                params = {str(k): str(v) for k, v in dict(throwable.getMessageParameters() or {}).items()}
+                sqlstate, message = throwable.getSqlState() or "", throwable.getMessage() or ""
+                return spark_error(condition, params, sqlstate, message, warehouse=warehouse, views=views)
+            throwable = throwable.getCause()
+        except Py4JError:  # the JVM is gone
+            return None
+    return None
 
 
 def spark_error(
@@ -183,13 +222,97 @@ def spark_error(
     if main == "FAILED_READ_FILE":
         return _damaged(_table_of(params.get("path", ""), warehouse))
     text = _spark_sentences(message, views)
+    worded = SPARK_CONDITIONS.get(condition) or SPARK_CONDITIONS.get(main)
+    if worded is not None:
+        kind, words = worded
+        return kind(_one_line(_hide_paths(words(_Params(params, views), text))))
     if sqlstate.startswith("42") and text:
         return AnalysisError(text)
     if sqlstate.startswith("22") and text:
         return InvalidValueError(text)
     if sqlstate.startswith("0A") and text:  # feature not supported
         return NotSupportedError(text)
+    if condition and not main.startswith("INTERNAL_ERROR"):  # a refusal Spark named: say which
+        what = condition.replace(".", ": ").replace("_", " ").lower()
+        shown = f"Spark refused the statement ({what}): {text or condition}; it changed nothing"
+        return ExecutionError(_one_line(shown))
     return None
+
+
+class _Params:
+    """A Spark error's message parameters as text for a message: Spark's quotes ("x", `x`)
+    taken off, the temporary view names a query was rewritten to put back."""
+
+    def __init__(self, params: Mapping[str, str], views: Mapping[str, str]):
+        self._params, self._views = params, views
+
+    def __getitem__(self, key: str) -> str:
+        value = str(self._params.get(key, ""))
+        for view, name in self._views.items():
+            value = value.replace(view, name)
+        return _SPARK_QUOTES.sub(lambda m: m.group(1) or (m.group(2) or "").replace("``", "`"), value)
+
+
+#: "x" and `x` in Spark's message parameters.
+_SPARK_QUOTES = re.compile(r'"([^"]*)"|`((?:[^`]|``)*)`')
+
+
+def _ambiguous(p: _Params, text: str) -> str:
+    candidates = p["referenceNames"].strip("[]")
+    return f"{p['name']} is ambiguous: {candidates}."
+
+
+def _subquery(p: _Params, text: str) -> str:
+    detail = re.sub(r"^(Unsupported|Invalid) subquery(?: expression)?:\s*", "", text)
+    return f"Unsupported correlated subquery: {detail}"
+
+
+#: Spark's error conditions a statement meets, in the words Doris uses for the same mistake
+#: (Nereids' AnalysisException messages) where Doris has them, else Spark's sentence without its
+#: advice: the condition (or its main class) → the error type and the message from Spark's
+#: message parameters and its first sentences. Any other condition is worded by its SQLSTATE,
+#: else named in plain words (the fallback in `spark_error`).
+SPARK_CONDITIONS: dict[str, tuple[type[DorisqlError], Callable[[_Params, str], str]]] = {
+    # Doris: "<expr> not in aggregate's output" (NormalizeAggregate / CheckAnalysis)
+    "MISSING_AGGREGATION": (AnalysisError, lambda p, t: f"{p['expression']} not in aggregate's output"),
+    "MISSING_GROUP_BY": (
+        AnalysisError,
+        lambda p, t: (
+            "a select list column not in aggregate's output: the query has aggregate functions and no GROUP BY"
+        ),
+    ),
+    "AMBIGUOUS_REFERENCE": (AnalysisError, _ambiguous),
+    "AMBIGUOUS_COLUMN_OR_FIELD": (AnalysisError, lambda p, t: f"{p['name']} is ambiguous"),
+    "DATATYPE_MISMATCH": (AnalysisError, lambda p, t: t),
+    "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY": (NotSupportedError, _subquery),
+    "INVALID_SUBQUERY_EXPRESSION": (AnalysisError, lambda p, t: t),
+    # Doris's AssertNumRows: "Expected LE 1 to be returned by expression ..."
+    "SCALAR_SUBQUERY_TOO_MANY_ROWS": (
+        InvalidValueError,
+        lambda p, t: "Expected LE 1 to be returned by expression: a scalar subquery returned more than one row",
+    ),
+    "DIVIDE_BY_ZERO": (InvalidValueError, lambda p, t: "Division by zero"),
+    "REMAINDER_BY_ZERO": (InvalidValueError, lambda p, t: "Division by zero"),
+    "CAST_INVALID_INPUT": (
+        InvalidValueError,
+        lambda p, t: f"Invalid value {p['expression']}: cannot cast {p['sourceType']} to {p['targetType']}",
+    ),
+    "CAST_OVERFLOW": (
+        InvalidValueError,
+        lambda p, t: f"Invalid value {p['value']}: out of range of {p['targetType']} (cast from {p['sourceType']})",
+    ),
+    "ARITHMETIC_OVERFLOW": (InvalidValueError, lambda p, t: f"Arithmetic overflow: {p['message'] or t}"),
+    "NUMERIC_VALUE_OUT_OF_RANGE": (InvalidValueError, lambda p, t: t),
+}
+
+
+def _hide_paths(text: str) -> str:
+    """A message without the server's files in it (a path the failure named): never shown."""
+    return _SERVER_PATH.sub("<path>", text)
+
+
+#: An absolute path of two parts or more, or a file: URI, in a message.
+_SERVER_PATH = re.compile(r"(?:\bfile:/*|(?<![\w:/.]))/[\w.@%+=-]+(?:/[\w.@%+=-]*)+")
 
 
 def _spark_sentences(message: str, views: Mapping[str, str]) -> str:
@@ -202,7 +325,7 @@ def _spark_sentences(message: str, views: Mapping[str, str]) -> str:
     first = re.sub(r";?\s*line \d+ pos \d+.*$", "", first)
     sentences = re.split(r"(?<=\.)\s+(?=[A-Z])", first.strip())
     kept = [s for s in sentences if not _SPARK_ADVICE.search(s)]
-    return _one_line(" ".join(kept or sentences[:1]).rstrip("."))
+    return _one_line(_hide_paths(" ".join(kept or sentences[:1])).rstrip("."))
 
 
 def _unquote(name: str) -> str:
