@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from dorisql.ast import CreateTable
+from dorisql.ast import CreateTable, DataType
 from dorisql.bucketing.auto_buckets import BucketDecision
 
 #: The text of a MAXVALUE bound in PartitionMeta.lower/upper.
@@ -165,8 +165,9 @@ class ViewColumn:
     """One output column of a view, as its query resolved at CREATE / ALTER VIEW."""
 
     name: str
-    #: The Doris type (DESC, information_schema.columns), from the query's Spark schema.
-    type: str
+    #: The Doris type (DESC, information_schema.columns): the source column's, else the one of
+    #: the query's Spark type.
+    type: DataType
     nullable: bool = True
     comment: str | None = None
 

@@ -6,6 +6,7 @@ tables, Doris's messages, privileges, and what dbt-doris sends."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 
@@ -113,3 +114,61 @@ def test_a_view_is_read_with_select_on_the_view_only(engine, make_engine, spark)
         run(user, "SELECT * FROM secret")
     with pytest.raises(AccessDeniedError):  # CREATE VIEW needs CREATE on the view
         run(user, "CREATE VIEW mine AS SELECT k FROM pub")
+
+
+def test_a_view_lists_its_columns_and_is_no_target(engine, make_engine, spark):
+    run(
+        engine,
+        "CREATE TABLE vc (k INT NOT NULL, s VARCHAR(10), m DECIMAL(10, 2)) UNIQUE KEY(k) "
+        "DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('replication_num' = '1')",
+    )
+    run(engine, "INSERT INTO vc VALUES (1, 'a', 1.5)")
+    run(engine, "CREATE VIEW vcv (a COMMENT 'the key', b, total) AS SELECT k, s, m * 2 FROM vc")
+    # information_schema.columns (dbt's catalog query, SQLAlchemy): the view's columns as DESC shows them
+    columns = (
+        "SELECT table_name, column_name, ordinal_position, is_nullable, data_type, column_type, "
+        "character_maximum_length, numeric_precision, numeric_scale, column_key, column_comment "
+        "FROM information_schema.columns WHERE table_schema = 'd' AND table_name LIKE 'vc%' "
+        "ORDER BY table_name, ordinal_position"
+    )
+    assert rows(engine, columns) == [
+        ("vc", "k", 1, "NO", "int", "int", None, 10, 0, "UNI", ""),
+        ("vc", "s", 2, "YES", "varchar", "varchar(10)", 10, None, None, "", ""),
+        ("vc", "m", 3, "YES", "decimal", "decimal(10,2)", None, 10, 2, "", ""),
+        ("vcv", "a", 1, "NO", "int", "int", None, 10, 0, "", "the key"),
+        ("vcv", "b", 2, "YES", "varchar", "varchar(10)", 10, None, None, "", ""),
+        ("vcv", "total", 3, "YES", "decimal", "decimal(12,2)", None, 12, 2, "", ""),
+    ]
+    assert [(r[0], r[1]) for r in rows(engine, "DESC vcv")] == [
+        ("a", "int"),
+        ("b", "varchar(10)"),
+        ("total", "decimal(12,2)"),
+    ]
+    # a user sees the columns of the views (and tables) they may see, only
+    run(engine, "CREATE USER IF NOT EXISTS vcu; GRANT SELECT_PRIV ON d.vcv TO vcu")
+    user = make_engine(engine.warehouse, spark=spark)
+    user.user = ast.UserIdentity("vcu", "%")
+    assert {r[0] for r in rows(user, "SELECT table_name FROM information_schema.columns WHERE table_schema = 'd'")} == {
+        "vcv"
+    }
+    # INSERT into a view, ALTER TABLE on a view, a view as REPLACE WITH TABLE's table: Doris's
+    # refusals (BindSink; Alter.processAlterTable; getTableOrMetaException), nothing changed
+    before = engine.catalog.load_table("d", "vc").version
+    for sql, message in [
+        ("INSERT INTO vcv VALUES (2, 'b', 1)", "the target table of insert into is not an OLAP table"),
+        ("INSERT INTO vcv WITH LABEL l_vcv SELECT * FROM vc", "the target table of insert into is not an OLAP table"),
+        ("INSERT OVERWRITE TABLE vcv SELECT * FROM vc", "the target table of insert into is not an OLAP table"),
+        ("ALTER TABLE vcv RENAME vcv2", "Do not support alter VIEW table[vcv]"),
+        ("ALTER TABLE vcv ADD COLUMN x INT", "Do not support alter VIEW table[vcv]"),
+        ("CREATE INDEX ix ON vcv (b)", "Do not support alter VIEW table[vcv]"),
+        (
+            "ALTER TABLE vc REPLACE WITH TABLE vcv",
+            "Type of vcv doesn't match, expected data tables=[OLAP, MATERIALIZED_VIEW]",
+        ),
+    ]:
+        err = _error(engine, sql)
+        assert str(err) == message and err.code == 1105, sql
+    assert rows(engine, "SELECT * FROM vcv") == [(1, "a", Decimal("3.00"))]
+    assert engine.catalog.load_table("d", "vc").version == before
+    assert engine.catalog.get_view("d", "vcv2") is None and engine.catalog.get_load("d", "l_vcv") is None
+    assert _error(engine, "ALTER TABLE nope RENAME x").code == 1146  # a missing table is still unknown

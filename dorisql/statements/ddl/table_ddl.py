@@ -275,7 +275,11 @@ def _partition(meta: TableMeta, name: str):
 
 def alter_table(session: Session, stmt: ast.AlterTable) -> Result:
     db = session.resolve_db(stmt.table.db)
-    meta = session.catalog.load_table(db, stmt.table.name)
+    try:
+        meta = session.catalog.load_table(db, stmt.table.name)
+    except UnknownTableError:  # (one namespace: a view is no table)
+        views.refuse_alter_view(session, db, stmt.table.name)
+        raise
 
     for action in stmt.actions:  # refuse before changing anything
         if type(action) not in _ALTER and not isinstance(action, SCHEMA_CHANGES):
@@ -402,6 +406,7 @@ def _replace_table(session: Session, meta: TableMeta, action: ast.ReplaceTable) 
     swap = indexes.replace_swaps(action)
     other = _load(session, meta.db, action.table, if_exists=True)
     if other is None:
+        views.refuse_alter_view(session, meta.db, action.table, replaced_with=True)
         raise UnknownTableError(f"table not found, tableName={action.table}")
     if other.id == meta.id:
         raise AnalysisError(f"Can not replace table '{meta.name}' with itself")

@@ -19,7 +19,6 @@ from dorisql.session.session import Session
 from dorisql.statements.handler import Handlers
 from dorisql.statements.load import insert as dml
 from dorisql.statements.show.view_definitions import show_create_view_result, wrong_object
-from dorisql.syntax.generator import column_type_sql
 from dorisql.translate.ctas_columns import doris_type, query_origins
 from dorisql.types import canonical
 
@@ -55,12 +54,12 @@ def _checked_columns(session: Session, db: str, stmt: ast.CreateView) -> tuple[V
     for i, f in enumerate(fields):
         origin = origins[i] if origins else None
         if origin is not None:
-            type_text, nullable = column_type_sql(canonical(origin.type)), origin.nullable is not False
+            data_type, nullable = canonical(origin.type), origin.nullable is not False
         else:
-            type_text, nullable = column_type_sql(doris_type(f.dataType.jsonValue())), True
+            data_type, nullable = doris_type(f.dataType.jsonValue()), True
         named = stmt.columns[i] if stmt.columns else None
         columns.append(
-            ViewColumn(named.name if named else f.name, type_text, nullable, named.comment if named else None)
+            ViewColumn(named.name if named else f.name, data_type, nullable, named.comment if named else None)
         )
     seen: set[str] = set()
     for c in columns:

@@ -38,6 +38,7 @@ from dorisql.statements.load.stream_load import (
     label_taken,
     wall_clock,
 )
+from dorisql.statements.show import view_definitions as views
 from dorisql.statements.show.objects import _like
 
 __all__ = ["insert_job", "record_finished_load", "show_load", "clean_label", "generated_label", "load_info"]
@@ -144,6 +145,7 @@ def record_finished_load(session: Session, db: str, table: str, result: Result, 
 def insert_job(session: Session, stmt: ast.Insert) -> Result:
     """INSERT as a load job: labelled ones exactly once (the module's docstring)."""
     db = session.resolve_db(stmt.table.db)
+    views.refuse_insert_into_view(session, db, stmt.table.name)
     if stmt.label is None:
         written: dict[str, Any] = {}
         result = dml.insert(session, stmt, written=written)

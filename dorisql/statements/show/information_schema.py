@@ -11,7 +11,7 @@ from typing import Any
 
 from dorisql import ast
 from dorisql.auth import privileges
-from dorisql.catalog.model import TableMeta
+from dorisql.catalog.model import TableMeta, ViewMeta
 from dorisql.errors import DorisqlError, UnknownTableError
 from dorisql.partitioning.keys import partition_range_string, sorted_partition_names
 from dorisql.result import time_text
@@ -207,6 +207,38 @@ def column_rows(metas: Iterable[TableMeta]) -> list[dict[str, Any]]:
                     "COLUMN_TYPE": column_type_text(c.type),
                     "COLUMN_KEY": _key_kind(meta) if c.name in keys else "",
                     "EXTRA": (c.agg_type or "") if not c.auto_increment else "auto_increment",
+                    "PRIVILEGES": "",
+                    "COLUMN_COMMENT": c.comment or "",
+                    "COLUMN_SIZE": facts["CHARACTER_MAXIMUM_LENGTH"] or facts["NUMERIC_PRECISION"],
+                    "DECIMAL_DIGITS": facts["NUMERIC_SCALE"],
+                    "GENERATION_EXPRESSION": None,
+                    "SRS_ID": None,
+                }
+            )
+    return out
+
+
+def view_column_rows(views: Iterable[ViewMeta]) -> list[dict[str, Any]]:
+    """A view's output columns (what DESC v shows): no key, no default, no aggregation."""
+    out = []
+    for view in views:
+        for position, c in enumerate(view.columns, start=1):
+            facts = type_facts(c.type)
+            out.append(
+                {
+                    "TABLE_CATALOG": INTERNAL_CATALOG,
+                    "TABLE_SCHEMA": view.db,
+                    "TABLE_NAME": view.name,
+                    "COLUMN_NAME": c.name,
+                    "ORDINAL_POSITION": position,
+                    "COLUMN_DEFAULT": None,
+                    "IS_NULLABLE": "YES" if c.nullable else "NO",
+                    **facts,
+                    "CHARACTER_SET_NAME": None,
+                    "COLLATION_NAME": None,
+                    "COLUMN_TYPE": column_type_text(c.type),
+                    "COLUMN_KEY": "",
+                    "EXTRA": "",
                     "PRIVILEGES": "",
                     "COLUMN_COMMENT": c.comment or "",
                     "COLUMN_SIZE": facts["CHARACTER_MAXIMUM_LENGTH"] or facts["NUMERIC_PRECISION"],
@@ -679,7 +711,10 @@ def schema_table_rows(session: Session, name: str) -> list[dict[str, Any]]:
         rows.sort(key=lambda r: (r["TABLE_SCHEMA"], r["TABLE_NAME"]))
         return system_table_rows() + system_table_rows(MYSQL_DB) + rows
     if name == "columns":
-        return column_rows(metas)
+        views = visibility.tables(session.catalog.list_views(), key=lambda v: (v.db, v.name))
+        rows = column_rows(metas) + view_column_rows(views)
+        rows.sort(key=lambda r: (r["TABLE_SCHEMA"], r["TABLE_NAME"]))  # stable: columns keep their order
+        return rows
     if name == "partitions":
         return partition_rows(session, metas)
     raise UnknownTableError(f"Table [{name}] does not exist in database [{INFORMATION_SCHEMA}].")

@@ -11,12 +11,14 @@ from dorisql.catalog.model import ViewMeta
 from dorisql.errors import AnalysisError
 from dorisql.result import Result
 from dorisql.session.session import Session
-from dorisql.syntax.generator import quote_name, quote_single
+from dorisql.syntax.generator import column_type_sql, quote_name, quote_single
 
 __all__ = [
     "VIEW_COLUMNS",
     "wrong_object",
     "refuse_wrong_object",
+    "refuse_insert_into_view",
+    "refuse_alter_view",
     "create_view_sql",
     "show_create_view_result",
     "describe_view",
@@ -43,6 +45,22 @@ def refuse_wrong_object(session: Session, db: str, name: str) -> None:
         raise wrong_object(db, name, "TABLE", "VIEW")
 
 
+def refuse_insert_into_view(session: Session, db: str, name: str) -> None:
+    """INSERT into a view: Doris binds an INSERT's sink to an OLAP table only (BindSink)."""
+    if session.catalog.get_view(db, name) is not None:
+        raise AnalysisError("the target table of insert into is not an OLAP table")
+
+
+def refuse_alter_view(session: Session, db: str, name: str, *, replaced_with: bool = False) -> None:
+    """ALTER TABLE on a view (Alter.processAlterTable: no case for VIEW), or a view named by
+    REPLACE WITH TABLE (getTableOrMetaException with the OLAP table types)."""
+    if session.catalog.get_view(db, name) is None:
+        return
+    if replaced_with:
+        raise AnalysisError(f"Type of {name} doesn't match, expected data tables=[OLAP, MATERIALIZED_VIEW]")
+    raise AnalysisError(f"Do not support alter VIEW table[{name}]")
+
+
 def create_view_sql(view: ViewMeta) -> str:
     """Doris's SHOW CREATE VIEW text: CREATE VIEW `v` [(columns)] [COMMENT '...'] AS <query>."""
     head = f"CREATE VIEW {quote_name(view.name)}"
@@ -63,7 +81,7 @@ def show_create_view_result(view: ViewMeta) -> Result:
 
 def describe_view(view: ViewMeta) -> Result:
     """DESC v: a view's columns as DESC prints a table's (no key; no default; no aggregation)."""
-    rows = [(c.name, c.type, "Yes" if c.nullable else "No", "false", None, "") for c in view.columns]
+    rows = [(c.name, column_type_sql(c.type), "Yes" if c.nullable else "No", "false", None, "") for c in view.columns]
     return Result.table(["Field", "Type", "Null", "Key", "Default", "Extra"], rows)
 
 
