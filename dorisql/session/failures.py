@@ -3,15 +3,19 @@ name, a traceback or a library's own text. The detail goes to the log file (dori
 
 One place decides, by the kind of failure:
 
-- Spark's analysis errors (by their error condition): unknown column (1054), unknown function,
-  unknown table (1146); other Spark SQL errors as their first sentence, without Spark's advice;
+- Spark's errors (by their error condition, also when Spark raised one while running, through
+  py4j): unknown column (1054), unknown function, unknown table (1146), then `SPARK_CONDITIONS`
+  (Doris's words for the same mistake: "x not in aggregate's output", "x is ambiguous: ...");
+  other Spark SQL errors as their first sentence, without Spark's advice or a path; any other
+  condition Spark named: "Spark refused the statement (<condition in words>): ...";
 - date and datetime values beyond 9999-12-31 (Python cannot hold them): "Invalid date value";
 - Delta log or data files that cannot be read: "Table 'db.t' storage is damaged";
 - a read-only warehouse: ERR_OPTION_PREVENTS_STATEMENT (1290);
 - a full disk or a used-up quota, wherever it surfaces (an OSError's errno, SQLite's
   SQLITE_FULL, PostgreSQL's disk_full, Delta's Rust text, Spark's Java text): "No space left on
   device", as Doris says it;
-- anything else: "Internal error (see <log file>)".
+- anything else: "Internal error (see <log file>)" (a server's client sees the log file named,
+  not its path: `for_remote_client`).
 
 Spark and deltalake are only inspected when they are already loaded: this module imports neither
 (an error of one cannot come from a library never loaded, and loading either takes long). py4j,
