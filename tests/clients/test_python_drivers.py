@@ -103,3 +103,60 @@ def test_a_bool_parameter_compares_with_a_boolean_column(drivers):
         cur.execute("INSERT INTO p (id, flag) VALUES (%s, %s), (%s, %s)", (10, True, 11, False))
         cur.execute("SELECT id FROM p WHERE flag = %s AND id >= 10", (True,))  # PyMySQL sends TRUE as 1
         assert cur.fetchall() == ((10,),)
+
+
+def test_mycli_metadata_queries(drivers):
+    """mycli's start-up and completion queries (its SQLExecute), over PyMySQL as mycli sends them
+    (mycli itself is not installed: its metadata is these statements). Its SHOW-completion query
+    on mysql.help_topic is left out: mycli carries on without it when it fails."""
+    import pymysql
+
+    conn = pymysql.connect(
+        host="127.0.0.1",
+        port=drivers.port,
+        user="root",
+        password="",
+        database="drivers",
+        autocommit=True,
+        client_flag=pymysql.constants.CLIENT.INTERACTIVE,
+        program_name="mycli",
+    )
+    try:
+        with conn.cursor() as cur:
+            cur.execute("SELECT @@VERSION")
+            assert not cur.fetchone()[0].startswith("4")  # (mycli asks @@VERSION_COMMENT next, not SHOW VARIABLES)
+            cur.execute("SELECT @@VERSION_COMMENT")
+            assert "doris" in cur.fetchone()[0].lower()
+            cur.execute("select connection_id()")
+            assert cur.fetchone()[0] > 0
+            cur.execute("SHOW DATABASES")
+            assert {"drivers", "information_schema"} <= {r[0] for r in cur.fetchall()}
+            cur.execute("SHOW TABLES")
+            assert ("p",) in cur.fetchall()
+            cur.execute(
+                "select TABLE_NAME, COLUMN_NAME from information_schema.columns\n"
+                "                                    where table_schema = 'drivers'\n"
+                "                                    order by table_name,ordinal_position"
+            )
+            assert [r[1] for r in cur.fetchall() if r[0] == "p"] == [
+                "id",
+                "i",
+                "f",
+                "m",
+                "s",
+                "b",
+                "d",
+                "ts",
+                "tm",
+                "td",
+                "n",
+                "flag",
+            ]
+            cur.execute(
+                'SELECT ROUTINE_NAME FROM INFORMATION_SCHEMA.ROUTINES\n    WHERE ROUTINE_TYPE="FUNCTION" AND ROUTINE_SCHEMA = "drivers"'
+            )
+            assert cur.fetchall() == ()
+            cur.execute("""SELECT CONCAT("'", user, "'@'",host,"'") FROM mysql.user""")
+            assert {"'root'@'%'", "'admin'@'%'"} <= {r[0] for r in cur.fetchall()}
+    finally:
+        conn.close()
