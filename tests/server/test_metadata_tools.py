@@ -1,6 +1,7 @@
 """What metadata tools send, unchanged, to a real ``dorisql server``: dbt-doris's catalog query
 (``doris__get_catalog``) through mysql-connector, mycli's connect and completion queries through
-PyMySQL, and information_schema.processlist / the privilege tables as another user sees them."""
+PyMySQL, information_schema.processlist / the privilege tables as another user sees them, views
+through PyMySQL, and SQLAlchemy's inspector and pandas' to_sql / read_sql."""
 
 from __future__ import annotations
 
@@ -171,3 +172,90 @@ def test_processlist_and_privileges_as_each_user_sees_them(loaded):
     finally:
         viewer.close()
         root.close()
+
+
+def test_views_through_pymysql(loaded):
+    """dbt-doris's view statements, and how a client lists and describes a view."""
+    with loaded.connect(autocommit=True) as conn, conn.cursor() as cur:
+        cur.execute("CREATE DATABASE views_db")
+        cur.execute("USE views_db")
+        cur.execute("CREATE TABLE t (k INT NOT NULL, s VARCHAR(10)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+        cur.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')")
+        cur.execute("create or replace view `views_db`.`v` as select k from t")
+        cur.execute("create or replace view `views_db`.`v` as select k, upper(s) as u from t where k > 1")
+        cur.execute("SELECT * FROM v")
+        assert cur.fetchall() == ((2, "B"),)
+        cur.execute("SHOW FULL TABLES")
+        assert [d[0] for d in cur.description] == ["Tables_in_views_db", "Table_type"]
+        assert cur.fetchall() == (("t", "BASE TABLE"), ("v", "VIEW"))
+        cur.execute("SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'views_db'")
+        assert sorted(cur.fetchall()) == [("t", "BASE TABLE"), ("v", "VIEW")]
+        cur.execute(
+            "SELECT column_name, ordinal_position, is_nullable, data_type, column_type FROM information_schema.columns "
+            "WHERE table_schema = 'views_db' AND table_name = 'v' ORDER BY ordinal_position"
+        )
+        assert cur.fetchall() == (("k", 1, "NO", "int", "int"), ("u", 2, "YES", "varchar", "varchar(65533)"))
+        cur.execute("SHOW FULL COLUMNS FROM v")
+        assert [r[:5] for r in cur.fetchall()] == [
+            ("k", "int", "", "NO", "NO"),
+            ("u", "varchar(65533)", "", "YES", "NO"),
+        ]
+        cur.execute("DESC v")
+        assert [r[:3] for r in cur.fetchall()] == [("k", "int", "No"), ("u", "varchar(65533)", "Yes")]
+
+
+@pytest.mark.filterwarnings("ignore:Unknown schema content")  # the MySQL dialect reading Doris's SHOW CREATE TABLE
+def test_sqlalchemy_inspector_and_pandas(loaded):
+    """SQLAlchemy's inspector (the MySQL dialect and pydoris's doris dialect) on a view and an
+    index, and pandas' to_sql / read_sql, with the statements they send as they send them."""
+    import pandas as pd
+    import sqlalchemy as sa
+
+    with loaded.connect(autocommit=True) as conn, conn.cursor() as cur:
+        cur.execute("CREATE DATABASE tools_db")
+        cur.execute(
+            "CREATE TABLE tools_db.t (k INT, s VARCHAR(10), INDEX ix_s (s) USING INVERTED COMMENT 'words') "
+            "DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+        )
+        cur.execute("CREATE VIEW tools_db.v AS SELECT k, upper(s) AS u FROM tools_db.t")
+    mysql = sa.create_engine(f"mysql+pymysql://root:@127.0.0.1:{loaded.port}/tools_db")
+    doris = sa.create_engine(f"doris://root:@127.0.0.1:{loaded.port}/tools_db")  # pydoris, over mysqlclient
+    sent: list[str] = []
+    sa.event.listen(mysql, "before_cursor_execute", lambda _c, _cur, statement, *_a: sent.append(statement.strip()))
+    try:
+        for engine in (mysql, doris):
+            inspector = sa.inspect(engine)
+            assert inspector.get_view_names() == ["v"] and inspector.get_table_names() == ["t"]
+            columns = inspector.get_columns("v")  # MySQL dialect: DESCRIBE; doris: SHOW COLUMNS
+            assert [(c["name"], str(c["type"]), c["nullable"]) for c in columns] == [
+                ("k", "INTEGER", True),
+                ("u", "VARCHAR(65533)", True),
+            ]
+        # pydoris reads SHOW INDEX (the MySQL dialect looks for KEY lines in SHOW CREATE TABLE,
+        # which Doris's INDEX lines are not: [] there, as against Doris)
+        assert sa.inspect(doris).get_indexes("t") == [
+            {"name": "ix_s", "column_names": ["s"], "unique": False, "type": "INVERTED"}
+        ]
+
+        frame = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None], "c": [1.5, None, 2.5]})
+        for _ in range(2):  # the second time replaces the table
+            sent.clear()
+            assert frame.to_sql("p", mysql, index=True, if_exists="replace") == 3
+            ddl = [s for s in sent if s.split()[0] in ("CREATE", "DROP")]
+            back = pd.read_sql("SELECT * FROM p ORDER BY `index`", mysql)
+            assert back.drop(columns="c").to_dict("list") == {"index": [0, 1, 2], "a": [1, 2, 3], "b": ["x", "y", None]}
+            assert back["c"][0] == 1.5 and pd.isna(back["c"][1]) and back["c"][2] == 2.5  # NULL: NaN in a float column
+        # pandas' DDL, unchanged: a CREATE TABLE without key or distribution (Doris's defaults:
+        # DUPLICATE KEY of the leading columns, RANDOM BUCKETS AUTO) and the index of its index
+        assert [" ".join(s.split()) for s in ddl] == [
+            "DROP TABLE p",
+            "CREATE TABLE p ( `index` BIGINT, a BIGINT, b TEXT, c FLOAT(53) )",
+            "CREATE INDEX ix_p_index ON p (`index`)",
+        ]
+        with mysql.connect() as conn:
+            create = conn.exec_driver_sql("SHOW CREATE TABLE p").fetchone()[1]
+        assert "DUPLICATE KEY(`index`, `a`)" in create and "DISTRIBUTED BY RANDOM BUCKETS AUTO" in create
+        assert "INDEX `ix_p_index` (`index`) USING INVERTED" in create
+    finally:
+        mysql.dispose()
+        doris.dispose()

@@ -203,6 +203,11 @@ def show_columns(session: Session, stmt: ast.ShowColumns) -> Result:
             raise UnknownTableError(f"Table [{stmt.table.name}] does not exist in database [{db}].")
         plain = [(c, SHOWN_COLUMN_TYPES[k], "YES", "NO", None, "") for c, k in columns]
         full = [(c, t, "", n, k, d, e, "", "") for c, t, n, k, d, e in plain]
+    elif (view := session.catalog.get_view(db, stmt.table.name)) is not None:
+        # a view's output columns (pydoris's get_columns reads them here): no key, default or extra
+        for v in view.columns:
+            plain.append((v.name, column_type_text(v.type), "YES" if v.nullable else "NO", "NO", None, ""))
+            full.append((*plain[-1][:2], "", *plain[-1][2:], "", v.comment or ""))
     else:
         meta = load_meta(session, ast.TableName(stmt.table.name, db))
         keys = set(meta.definition.keys.columns) if meta.definition.keys else set()
