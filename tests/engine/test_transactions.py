@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from dorisql.errors import AnalysisError, DorisqlError, ExecutionError
+from dorisql.errors import AnalysisError, DorisqlError, ExecutionError, NotSupportedError
 from dorisql.tablets import transactions
 from dorisql.tablets.scans import SCANS
 
@@ -68,8 +68,16 @@ def test_commit_shows_every_table_at_once_and_rollback_nothing(pair):
     began = run(first, "BEGIN WITH LABEL l1")
     assert began.message == "{'label':'l1', 'status':'PREPARE', 'txnId':''}"
     inserted = run(first, "INSERT INTO a VALUES (1, 'x'), (2, 'y')")
+    # Doris's answer to an INSERT inside: its rows, and the transaction's PREPARE info.
     assert inserted.affected_rows == 2
-    run(first, "INSERT INTO b VALUES (1, 'p')")
+    txn_id = first.transaction.txn_id
+    assert inserted.message == f"{{'label':'l1', 'status':'PREPARE', 'txnId':'{txn_id}'}}"
+    # The INSERT's own label must be the transaction's (OlapTxnInsertExecutor).
+    with pytest.raises(
+        AnalysisError, match="^begin transaction failed. Transaction insert expect label l1, but got l2$"
+    ):
+        run(first, "INSERT INTO b WITH LABEL l2 VALUES (7, 'no')")
+    run(first, "INSERT INTO b WITH LABEL l1 VALUES (1, 'p')")
     run(first, "INSERT INTO a VALUES (3, 'z')")
     versions = delta_version(first, "a"), delta_version(first, "b")
     # Nobody sees the transaction before COMMIT: not the other session, not the Delta log.
@@ -79,12 +87,22 @@ def test_commit_shows_every_table_at_once_and_rollback_nothing(pair):
         run(first, "SELECT * FROM a")
     with pytest.raises(AnalysisError, match="can not insert into values and insert into select"):
         run(first, "INSERT INTO a SELECT k, v FROM b")
+    with pytest.raises(NotSupportedError, match=r"^not supported: DELETE inside a transaction \(only INSERT\)"):
+        run(first, "DELETE FROM b WHERE k = 1")
     committed = run(first, "COMMIT")
     assert committed.message.startswith("{'label':'l1', 'status':'VISIBLE', 'txnId':'")
     # One Delta commit per table, and both tables' rows there.
     assert (delta_version(first, "a"), delta_version(first, "b")) == (versions[0] + 1, versions[1] + 1)
     assert _seen(second) == ([(0, "old"), (1, "x"), (2, "y"), (3, "z")], [(1, "p")])
     assert first.catalog.txn_intents() == []
+    # SHOW LOAD lists the transaction under its label, and the label cannot be used again.
+    shown = run(second, "SHOW LOAD WHERE LABEL = 'l1'")
+    load = dict(zip(shown.columns, shown.rows[0]))
+    assert (load["Label"], load["State"], load["Type"], str(load["JobId"])) == ("l1", "FINISHED", "INSERT", str(txn_id))
+    run(first, "BEGIN WITH LABEL l1")
+    with pytest.raises(AnalysisError, match=rf"Label \[l1\] has already been used, relate to txn \[{txn_id}\]"):
+        run(first, "INSERT INTO a VALUES (8, 'no')")
+    run(first, "ROLLBACK")
 
     # ROLLBACK: the staged files deleted, the tables as they were.
     run(first, "START TRANSACTION")

@@ -29,6 +29,7 @@ from dorisql.session.session import Session
 from dorisql.session.visibility import Visibility
 from dorisql.statements.handler import Handlers
 from dorisql.statements.load import insert as dml
+from dorisql.statements.load import transaction
 from dorisql.statements.load.stream_load import (
     FINISHED,
     LABEL_KEY,
@@ -146,6 +147,8 @@ def insert_job(session: Session, stmt: ast.Insert) -> Result:
     """INSERT as a load job: labelled ones exactly once (the module's docstring)."""
     db = session.resolve_db(stmt.table.db)
     views.refuse_insert_into_view(session, db, stmt.table.name)
+    if session.transaction is not None:  # BEGIN ... COMMIT: the transaction's label, recorded at COMMIT
+        return transaction.insert(session, stmt)
     if stmt.label is None:
         written: dict[str, Any] = {}
         result = dml.insert(session, stmt, written=written)

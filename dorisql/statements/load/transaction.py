@@ -10,19 +10,23 @@ SELECT. An INSERT inside does not see the transaction's own rows, nor does anyon
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable
 
-from dorisql import ast
+from dorisql import ast, logfile
+from dorisql.catalog.base import LoadRecord
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.result import Result
 from dorisql.session.committed import after_commit
 from dorisql.session.session import OpenTransaction, Session, TransactionPart
 from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.handler import Handlers
+from dorisql.statements.load import insert as dml
+from dorisql.statements.load.stream_load import FINISHED, wall_clock
 from dorisql.tablets import transactions
 
-__all__ = ["HANDLERS", "check_in_transaction"]
+__all__ = ["HANDLERS", "check_in_transaction", "insert"]
 
 #: Doris's refusal of another statement inside a transaction (StmtExecutor).
 ONLY_INSERT = "This is in a transaction, only insert, update, delete, commit, rollback is acceptable."
@@ -41,6 +45,46 @@ def begin(session: Session, stmt: ast.Begin) -> Result:
     return Result.ok(message=_status(session.transaction, "PREPARE", txn_id=False))
 
 
+def insert(session: Session, stmt: ast.Insert) -> Result:
+    """An INSERT inside the transaction: its rows staged for COMMIT, its answer Doris's
+    ``{'label':..., 'status':'PREPARE', 'txnId':...}`` (OlapTxnInsertExecutor: the
+    transaction's label; an INSERT naming another label is refused, and a transaction whose
+    label a finished load holds fails at its first INSERT, as Doris's beginTransaction)."""
+    txn = session.transaction
+    assert txn is not None
+    if stmt.label is not None and stmt.label != txn.label:
+        raise AnalysisError(
+            f"begin transaction failed. Transaction insert expect label {txn.label}, but got {stmt.label}"
+        )
+    if not txn.parts:
+        held = session.catalog.get_load(session.resolve_db(stmt.table.db), txn.label)
+        if held is not None and held.state == FINISHED:
+            raise AnalysisError(
+                f"begin transaction failed. Label [{txn.label}] has already been used, relate to txn [{held.txn_id}]"
+            )
+    result = dml.insert(session, dataclasses.replace(stmt, label=None))
+    if result.message:  # (a note: rows filtered)
+        result.warnings.insert(0, result.message)
+    result.message = _status(txn, "PREPARE")
+    return result
+
+
+def _record_load(session: Session, txn: OpenTransaction) -> None:
+    """The committed transaction as a finished INSERT load under its label (SHOW LOAD; a later
+    BEGIN WITH LABEL of it fails). Best effort: the transaction is committed whatever happens."""
+    if txn.db is None or not txn.parts:
+        return
+    rows = sum(e.num_records or 0 for part in txn.parts.values() for staged in part.staged for e in staged.entries)
+    now = wall_clock()
+    tables = ",".join(sorted(part.meta.name for part in txn.parts.values()))
+    user = session.user.user if session.user is not None else ""
+    record = LoadRecord(txn.db, txn.label, tables, txn.txn_id, FINISHED, now, now, user, "INSERT", rows, rows)
+    try:
+        session.catalog.claim_load(record)
+    except Exception as exc:
+        logfile.record_failure(exc, shown=f"(transaction {txn.label}: its record for SHOW LOAD was not written)")
+
+
 def commit(session: Session, stmt: ast.Commit) -> Result:
     txn, session.transaction = session.transaction, None  # whatever happens, it is over
     if txn is None:  # autocommit: every statement committed already
@@ -51,12 +95,14 @@ def commit(session: Session, stmt: ast.Commit) -> Result:
         if not _committed(session, txn):
             raise
         # The intent is durable: the transaction has happened; the next reader finishes it.
+        _record_load(session, txn)
         result = Result.ok(message=_status(txn, "COMMITTED"))
         result.warnings.append(
             "The transaction is committed; some of its tables become visible when next read or loaded"
         )
         return result
     result = Result.ok(message=_status(txn, "VISIBLE"))
+    _record_load(session, txn)
     for table_id, version in versions.items():
         warning = after_commit("The transaction", version, _recorder(session, txn.parts[table_id], version))
         if warning:
@@ -93,7 +139,11 @@ def check_in_transaction(session: Session, stmt: ast.Statement) -> None:
     if txn is None or isinstance(stmt, (ast.Begin, ast.Commit, ast.Rollback)):
         return
     if isinstance(stmt, (ast.Delete, ast.Update)):
-        raise NotSupportedError(f"{type(stmt).__name__.upper()} inside a transaction (only INSERT)")
+        # A DELETE is a Delta commit of its own, an UPDATE a read plus a load: the intent commits
+        # one add per table, so neither is atomic with the INSERTs yet (docs/storage.md).
+        raise NotSupportedError(
+            f"{type(stmt).__name__.upper()} inside a transaction (only INSERT); run it before BEGIN or after COMMIT"
+        )
     if not isinstance(stmt, ast.Insert):
         raise AnalysisError(ONLY_INSERT)
     db = session.resolve_db(stmt.table.db)
