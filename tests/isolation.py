@@ -30,6 +30,19 @@ def dorisql_env(home: Path) -> dict[str, str]:
     return env
 
 
+def require_module(name: str):
+    """The module `name` of the ``clients`` extra (mysqlclient, pydoris: built on MariaDB's C
+    library), else: fail in CI (.ci/run installs the extra), skip elsewhere saying how."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is part of CI (.ci/run installs the clients extra) but cannot be imported")
+        pytest.skip(f"no {name}: apt-get install libmariadb-dev pkg-config && pip install -e '.[test,clients]'")
+
+
 def require_tool(found, what: str, install: str):
     """`found` (a tool's path), else: fail in CI (.ci/run installs `install` from Debian's
     packages), skip elsewhere with the command that installs it."""

@@ -11,6 +11,7 @@ from decimal import Decimal
 import pytest
 
 from .conftest import run
+from isolation import require_module
 
 pytestmark = pytest.mark.spark
 
@@ -57,7 +58,7 @@ def drivers(server):
 def connect(drivers, driver: str):
     port = drivers.port
     if driver == "mysqlclient":
-        import MySQLdb
+        MySQLdb = require_module("MySQLdb")
 
         return MySQLdb.connect(host="127.0.0.1", port=port, user="root", password="", database="drivers")
     if driver == "pymysql":
