@@ -63,11 +63,15 @@ def _translated(sql: str) -> str:
     return tree.sql(dialect="spark")
 
 
-def _seconds(sql: str) -> float:
+def _seconds(sql: str, enough: float = 0.0) -> float:
     """The best of two runs, the garbage collector off during each (its passes over a large
-    tree are noise, not the work's growth)."""
+    tree are noise, not the work's growth). A first run under `enough` is not run again: the
+    best of two would be under it too, and the large statement's second run was most of the
+    test's time."""
     best = float("inf")
     for _ in range(2):
+        if best < enough:
+            break
         gc.collect()
         gc.disable()
         try:
@@ -86,7 +90,8 @@ def _seconds(sql: str) -> float:
 )
 def test_own_work_is_linear_in_the_statement_size(make, small):
     _own_work(make(10))  # parsers built
-    few, many = _seconds(make(small)), _seconds(make(4 * small))
+    few = _seconds(make(small))
+    many = _seconds(make(4 * small), enough=8 * few)
     assert many < 8 * few, f"{small} items: {few:.2f}s, {4 * small} items: {many:.2f}s ({many / few:.1f}x)"
 
 
