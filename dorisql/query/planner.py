@@ -51,6 +51,7 @@ from dorisql.syntax.cancel import checked, checkpoint
 from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
 from dorisql.tablets.read import TableScan
 from dorisql.translate.arithmetic import translate_arithmetic
+from dorisql.translate.coercion import translate_coercions
 from dorisql.translate.expressions import name_columns, outer_select
 from dorisql.translate.functions import check_functions, translate_functions
 from dorisql.translate.temporal import SCALE_METADATA, ColumnType, datetime_scale, translate_casts
@@ -579,6 +580,7 @@ def plan_query(spark, query: ast.Query | str, sources: QuerySources) -> QueryPla
     # Doris's integer result types (INT + INT is BIGINT): after the joins are planned, whose
     # residual ON conditions are compiled for pyarrow from the conditions as written
     translate_arithmetic(tree, column_type)
+    translate_coercions(tree, column_type)  # Doris's casts: BOOLEAN = 1, UNION of 2 and 'x'
     try:
         _register_table_functions(plan, calls, sources.read_table_function)
         _register_system_tables(plan, system, sources.system_table, sources.current_db)

@@ -94,11 +94,6 @@ def test_every_parameter_type_in_and_out(drivers, driver, row_id, prepared):
         conn.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BOOLEAN compared with an integer: Doris casts (flag = 1 holds for TRUE), dorisql passes on"
-    " Spark's type mismatch; found by this matrix, not fixed yet",
-)
 def test_a_bool_parameter_compares_with_a_boolean_column(drivers):
     with drivers.connect(database="drivers") as conn, conn.cursor() as cur:
         cur.execute("INSERT INTO p (id, flag) VALUES (%s, %s), (%s, %s)", (10, True, 11, False))

@@ -561,8 +561,10 @@ def _small_source(spark, relation: str, limit: int) -> bool:
     catching its output would swap sys.stdout for every thread of the process (a server's other
     connections, the shell's output)."""
 
-    (plan,) = spark.sql(f"EXPLAIN COST SELECT * FROM {relation}").collect()
-    size = explained_bytes(plan[0])
+    # One row, the plan; or, when Spark cannot plan the source, its error in several rows (no
+    # size: too big), which the routing statement then raises as Spark's error.
+    lines = spark.sql(f"EXPLAIN COST SELECT * FROM {relation}").collect()
+    size = explained_bytes(lines[0][0]) if len(lines) == 1 else None
     return size is not None and size <= limit
 
 
