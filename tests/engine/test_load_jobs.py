@@ -111,3 +111,26 @@ def test_show_load_order_by_limit_offset_and_clean_label(jobs):
     assert INFO.match(run(jobs, "INSERT INTO t WITH LABEL o_a VALUES (9, 'again')").message)  # free again
     run(jobs, "CLEAN LABEL FROM lj")
     assert _show(jobs) == []
+
+
+def test_an_insert_whose_every_row_is_filtered_is_a_finished_job(jobs):
+    """Non-strict mode, every row filtered: Doris commits the empty load and answers its label's
+    info with the filtered rows as a warning; SHOW LOAD lists it and its label is used."""
+    before = rows(jobs, "SELECT k, v FROM t ORDER BY k")
+    run(jobs, "SET enable_insert_strict = false")
+    try:
+        unlabelled = run(jobs, "INSERT INTO t VALUES ('x', 'a'), ('y', 'b')")
+        labelled = run(jobs, "INSERT INTO t WITH LABEL all_filtered SELECT 'z', 'c'")
+        with pytest.raises(AnalysisError, match=r"Label \[all_filtered\] has already been used"):
+            run(jobs, "INSERT INTO t WITH LABEL all_filtered VALUES (7, 'd')")
+    finally:
+        run(jobs, "SET enable_insert_strict = true")
+    for result, filtered in ((unlabelled, 2), (labelled, 1)):
+        assert result.affected_rows == 0
+        assert result.warnings == [f"{filtered} rows filtered (enable_insert_strict = false)"]
+        assert INFO.match(result.message), result.message
+    label = INFO.match(unlabelled.message)["label"]
+    shown = {r["Label"]: r for r in _show(jobs)}
+    assert shown[label]["State"] == shown["all_filtered"]["State"] == "FINISHED"
+    assert shown["all_filtered"]["TransactionId"] == int(INFO.match(labelled.message)["txn"])
+    assert rows(jobs, "SELECT k, v FROM t ORDER BY k") == before

@@ -228,7 +228,9 @@ def load_insert(
         size=SourceSize.SMALL if stmt.rows is not None else SourceSize.ESTIMATED,
     )
     if written is not None:
-        written.update(committed=stored.committed, version=stored.version, meta=loaded)
+        # every row filtered (non-strict mode): nothing committed, yet Doris's load finished
+        filtered = not stored.committed and result.affected_rows == 0 and result.message is not None
+        written.update(committed=stored.committed, version=stored.version, meta=loaded, all_filtered=filtered)
     return result
 
 

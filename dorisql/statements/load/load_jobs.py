@@ -152,10 +152,10 @@ def insert_job(session: Session, stmt: ast.Insert) -> Result:
     if stmt.label is None:
         written: dict[str, Any] = {}
         result = dml.insert(session, stmt, written=written)
-        if not written.get("committed"):
+        if not _finished(written):
             return result
         meta = written["meta"]
-        return record_finished_load(session, db, meta.name, result, written.get("version"))
+        return record_finished_load(session, db, meta.name, result, _version(written))
     meta = session.catalog.load_table(db, stmt.table.name)
     label = stmt.label
     try:
@@ -188,16 +188,28 @@ def insert_job(session: Session, stmt: ast.Insert) -> Result:
         except BaseException as exc:
             _failed(session, record, meta, exc)
             raise
-        if not written.get("committed"):  # nothing to commit (no rows), or staged in BEGIN ... COMMIT
+        if not _finished(written):  # nothing to commit (no rows), or staged in BEGIN ... COMMIT
             session.catalog.forget_loads([record])
             return result
         try:
-            session.catalog.update_load(_finished_record(record, result, written.get("version")))
+            session.catalog.update_load(_finished_record(record, result, _version(written)))
         except Exception as exc:  # committed: the record stays LOADING, the Delta log says FINISHED
             logfile.record_failure(exc, shown=f"(INSERT {db}.{label}: its record stays LOADING)")
         return _as_job(result, label, record.txn_id)
     finally:
         lock.__exit__(None, None, None)
+
+
+def _finished(written: dict[str, Any]) -> bool:
+    """Whether the INSERT is a finished load job: committed, or every row filtered in non-strict
+    mode, which Doris commits as an empty transaction (OlapInsertExecutor: OK with the label's
+    info, the filtered rows as warnings, and the job in SHOW LOAD; its label is used)."""
+    return bool(written.get("committed") or written.get("all_filtered"))
+
+
+def _version(written: dict[str, Any]) -> int | None:
+    """The Delta version the INSERT committed (None: every row filtered, nothing committed)."""
+    return written.get("version") if written.get("committed") else None
 
 
 def _failed(session: Session, record: LoadRecord, meta, exc: BaseException) -> None:
