@@ -258,7 +258,7 @@ def _stream_row(r: LoadRecord, status: str) -> tuple[Any, ...]:
         r.label,
         r.db,
         r.table,
-        "",
+        r.client_ip,
         status,
         r.message or "OK",
         r.error_url or "N/A",
