@@ -99,6 +99,8 @@ def test_merge_type_delete_and_merge_delete_keys_in_one_labelled_commit(listener
     assert _rows(factory, "d") == [] and _rows(factory, "u") == [(1, "again", 0), (4, "new", 0)]
     # the client's address is recorded with the load (SHOW STREAM LOAD's ClientIp)
     assert factory().catalog.get_load("so", "u-del").client_ip == "127.0.0.1"
+    shown = factory().execute_sql("SHOW STREAM LOAD FROM so WHERE Label = 'u-del'")[0]
+    assert [dict(zip(shown.columns, row))["ClientIp"] for row in shown.rows] == ["127.0.0.1"]
 
 
 def test_jsonpaths_and_json_root_pick_nested_fields(listener, factory, tmp_path):
