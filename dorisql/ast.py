@@ -1018,6 +1018,17 @@ class ShowGrants(Statement):
 
 
 @dataclass(frozen=True)
+class ShowTransaction(Statement):
+    """SHOW TRANSACTION [FROM db] WHERE id = N | label = 'l' | label LIKE 'l%' | status = 's':
+    a load's or an explicit transaction's transaction (ShowTransactionCommand)."""
+
+    reads_only: ClassVar[bool] = True
+
+    db: str | None = None
+    where: Predicate | None = None
+
+
+@dataclass(frozen=True)
 class ShowLoad(Statement):
     """SHOW LOAD / SHOW STREAM LOAD [FROM db] [WHERE ...] [ORDER BY ...] [LIMIT n [OFFSET m]]:
     recent loads with labels (Stream Loads, INSERTs, CTAS)."""

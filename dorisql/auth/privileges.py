@@ -383,6 +383,8 @@ _RULES: dict[type, Callable[..., list[Need]]] = {
     # ShowGrantsCommand: one's own grants, also named (FOR 'me'@'%'); anyone else's: ADMIN
     ast.ShowGrants: lambda s, db: _admin(s, db) if s.all else [_SELF_OR_ADMIN] if s.user is not None else [],
     ast.ShowLoad: _nothing,
+    # ShowTransactionCommand: ADMIN
+    ast.ShowTransaction: _admin,
     # CleanLabelStmt: LOAD on the database
     ast.CleanLabel: lambda s, db: _db(s.db, db, _one(LOAD)),
     # ShowFrontendsCommand / ShowBackendsCommand: ADMIN (or NODE, which dorisql does not have)

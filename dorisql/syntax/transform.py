@@ -1081,6 +1081,9 @@ class _UserRules:
         lim, off = limit if limit else (None, None)
         return ast.ShowLoad(stream=bool(stream), db=db, where=where, order_by=order or (), limit=lim, offset=off)
 
+    def show_transaction(self, c):
+        return ast.ShowTransaction(db=c[0], where=c[1])
+
     def clean_label(self, c):
         return ast.CleanLabel(db=c[1], label=c[0])
 

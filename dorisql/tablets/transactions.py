@@ -74,9 +74,18 @@ def _db_lock(warehouse: Path, db: str, exclusive: bool) -> Iterator[None]:
     table_lock assumes). Shared by readers pinning snapshots, exclusive by a COMMIT making its
     tables' commits; each holder opens the file itself, so threads of one process exclude each
     other too. Released by the kernel when its process dies."""
-    folder = Path(warehouse) / LOCK_DIR
-    folder.mkdir(exist_ok=True)
-    fd = os.open(folder / f"txn.{quote(db.lower(), safe='')}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    path = Path(warehouse) / LOCK_DIR / f"txn.{quote(db.lower(), safe='')}.lock"
+    try:
+        path.parent.mkdir(exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        if exclusive:
+            raise
+        try:  # a warehouse this process cannot write (a read-only catalog): flock works read-only
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:  # no writer ever committed a transaction here
+            yield
+            return
     try:
         mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
         try:

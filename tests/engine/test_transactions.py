@@ -99,6 +99,29 @@ def test_commit_shows_every_table_at_once_and_rollback_nothing(pair):
     shown = run(second, "SHOW LOAD WHERE LABEL = 'l1'")
     load = dict(zip(shown.columns, shown.rows[0]))
     assert (load["Label"], load["State"], load["Type"], str(load["JobId"])) == ("l1", "FINISHED", "INSERT", str(txn_id))
+    # SHOW TRANSACTION (ShowTransactionCommand's columns) finds it by id, label and status.
+    by_id = run(second, f"SHOW TRANSACTION WHERE id = {txn_id}")
+    assert tuple(by_id.columns[:5]) == (
+        "TransactionId",
+        "Label",
+        "Coordinator",
+        "TransactionStatus",
+        "LoadJobSourceType",
+    )
+    assert len(by_id.columns) == 15 and [tuple(r[:4]) for r in by_id.rows] == [
+        (txn_id, "l1", "FE: 127.0.0.1", "VISIBLE")
+    ]
+    assert run(second, "SHOW TRANSACTION FROM d WHERE label = 'l1'").rows == by_id.rows
+    assert by_id.rows[0] in run(second, "SHOW TRANSACTION WHERE status = 'visible'").rows
+    assert run(second, "SHOW TRANSACTION WHERE label LIKE 'l1%'").rows == by_id.rows
+    for where, message in [
+        ("", "^Missing transaction id$"),
+        ("WHERE id = 1", "^transaction with id 1 does not exist$"),
+        ("WHERE label = 'nope'", "^transaction with label nope does not exist$"),
+        ("WHERE k = 1", "^Where clause should looks like one of them: id = 123"),
+    ]:
+        with pytest.raises(AnalysisError, match=message):
+            run(second, f"SHOW TRANSACTION {where}")
     run(first, "BEGIN WITH LABEL l1")
     with pytest.raises(AnalysisError, match=rf"Label \[l1\] has already been used, relate to txn \[{txn_id}\]"):
         run(first, "INSERT INTO a VALUES (8, 'no')")
@@ -217,6 +240,9 @@ def test_a_delete_or_compaction_after_a_commit_cut_short_comes_after_the_transac
         assert "'status':'COMMITTED'" in run(first, "COMMIT").message
         monkeypatch.setattr(transactions, "step", None)
         assert second.catalog.txn_intents()
+        txn = second.catalog.txn_intents()[0][0]
+        shown = run(second, f"SHOW TRANSACTION WHERE id = {txn}").rows
+        assert [r[3] for r in shown] == ["COMMITTED"]  # the intent: committed, not yet visible everywhere
         if then == "delete":
             run(second, "DELETE FROM b WHERE k = 1")
             expected = [(2, "q"), (5, "e"), (6, "f")]
@@ -226,6 +252,7 @@ def test_a_delete_or_compaction_after_a_commit_cut_short_comes_after_the_transac
             assert service.full_compaction(second, second.catalog.load_table("d", "b"))
             expected = [(1, "p"), (2, "q"), (5, "e"), (6, "f")]
         assert second.catalog.txn_intents() == []
+        assert [r[3] for r in run(second, f"SHOW TRANSACTION WHERE id = {txn}").rows] == ["VISIBLE"]
         assert rows(second, "SELECT k, v FROM b ORDER BY k") == expected, then
         assert rows(second, "SELECT k, v FROM a ORDER BY k") == [(0, "old"), (1, "x")]
         # Its commit took the version its files were named with (merge-on-read's order), once.

@@ -11,12 +11,15 @@ SELECT. An INSERT inside does not see the transaction's own rows, nor does anyon
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 from dorisql import ast, logfile
 from dorisql.catalog.base import LoadRecord
-from dorisql.errors import AnalysisError, NotSupportedError
+from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseError
 from dorisql.result import Result
 from dorisql.session.committed import after_commit
 from dorisql.session.session import OpenTransaction, Session, TransactionPart
@@ -26,7 +29,7 @@ from dorisql.statements.load import insert as dml
 from dorisql.statements.load.stream_load import FINISHED, wall_clock
 from dorisql.tablets import transactions
 
-__all__ = ["HANDLERS", "check_in_transaction", "insert"]
+__all__ = ["HANDLERS", "TRANSACTION_COLUMNS", "check_in_transaction", "insert", "show_transaction"]
 
 #: Doris's refusal of another statement inside a transaction (StmtExecutor).
 ONLY_INSERT = "This is in a transaction, only insert, update, delete, commit, rollback is acceptable."
@@ -155,8 +158,117 @@ def check_in_transaction(session: Session, stmt: ast.Statement) -> None:
     txn.db, txn.kind = db, kind
 
 
+#: ShowTransactionCommand's columns (TransProcDir.TITLE_NAMES).
+TRANSACTION_COLUMNS = (
+    "TransactionId",
+    "Label",
+    "Coordinator",
+    "TransactionStatus",
+    "LoadJobSourceType",
+    "PrepareTime",
+    "PreCommitTime",
+    "CommitTime",
+    "PublishTime",
+    "FinishTime",
+    "Reason",
+    "ErrorReplicasCount",
+    "ListenerId",
+    "TimeoutMs",
+    "ErrMsg",
+)
+_WHERE_SHAPE = (
+    "Where clause should looks like one of them: id = 123 or label =/like 'label' "
+    "or status = 'prepare/precommitted/committed/visible/aborted'"
+)
+_STATUSES = ("PREPARE", "PRECOMMITTED", "COMMITTED", "VISIBLE", "ABORTED")
+
+
+def show_transaction(session: Session, stmt: ast.ShowTransaction) -> Result:
+    """SHOW TRANSACTION [FROM db] WHERE id = N | label = 'l' | label LIKE 'l%' | status = 's'
+    (ShowTransactionCommand, ADMIN): the transactions of the database's labelled loads (Stream
+    Load, INSERT, an explicit transaction's COMMIT; PREPARE while loading, VISIBLE, ABORTED) and
+    the committed transactions a crash left unfinished (COMMITTED: their intent)."""
+    db = session.resolve_db(stmt.db)
+    if not session.catalog.database_exists(db):
+        raise UnknownDatabaseError(f"Unknown database '{db}'")
+    where = stmt.where
+    if where is None:
+        raise AnalysisError("Missing transaction id")
+    if not isinstance(where, ast.Comparison) or where.op.upper() not in ("=", "LIKE"):
+        raise AnalysisError(_WHERE_SHAPE)
+    key, value, like = where.column.lower(), where.value, where.op.upper() == "LIKE"
+    rows = _transactions(session, db)
+    if key == "id" and value.kind == "number" and not like:
+        found = [r for r in rows if str(r[0]) == str(value.value)]
+        if not found:
+            raise AnalysisError(f"transaction with id {value.value} does not exist")
+    elif key == "label" and value.kind == "string":
+        label = value.value or ""
+        if like:  # Doris matches the whole label against the pattern, '%' as '.*'
+            pattern = re.compile(".*".join(re.escape(part) for part in label.split("%")), re.DOTALL)
+            found = [r for r in rows if pattern.fullmatch(r[1])]
+        else:
+            found = [r for r in rows if r[1] == label]
+            if not found:
+                raise AnalysisError(f"transaction with label {label} does not exist")
+    elif key == "status" and value.kind == "string" and not like:
+        status = (value.value or "").upper()
+        if status not in _STATUSES:
+            raise AnalysisError("status should be prepare/precommitted/committed/visible/aborted")
+        found = [r for r in rows if r[3] == status]
+    else:
+        raise AnalysisError(_WHERE_SHAPE)
+    return Result.table(TRANSACTION_COLUMNS, found)
+
+
+def _transactions(session: Session, db: str) -> list[tuple]:
+    """TransactionState's info rows of the database's transactions, oldest first."""
+    rows: dict[str, tuple] = {}
+    for r in reversed(session.catalog.list_loads(db)):
+        status = {FINISHED: "VISIBLE", "CANCELLED": "ABORTED"}.get(r.state, "PREPARE")
+        done = _time(r.finished_at) if status == "VISIBLE" else "NULL"
+        streaming = "BACKEND_STREAMING" if r.load_type == "STREAM_LOAD" else "INSERT_STREAMING"
+        timeout = 600_000 if r.load_type == "STREAM_LOAD" else 14_400_000  # (SHOW LOAD's timeouts)
+        reason = r.message if status == "ABORTED" else ""
+        rows[str(r.txn_id)] = (
+            r.txn_id,
+            r.label,
+            COORDINATOR,
+            status,
+            streaming,
+            _time(r.created_at),
+            "NULL",
+            done,
+            done,
+            _time(r.finished_at) if status != "PREPARE" else "NULL",
+            reason,
+            0,
+            -1,
+            timeout,
+            "",
+        )
+    for txn_id, text in session.catalog.txn_intents():  # committed, not finished yet
+        entry = json.loads(text)
+        if not any(Path(t["path"]).parts[0] == db for t in entry["tables"]):
+            continue
+        known = rows.get(txn_id)
+        prepared = known[5] if known else "NULL"
+        rows[txn_id] = (int(txn_id), entry["label"], COORDINATOR, "COMMITTED", "INSERT_STREAMING", prepared)
+        rows[txn_id] += ("NULL",) * 5 + ("", 0, -1, 14_400_000, "")
+    return list(rows.values())
+
+
+#: The node that coordinated a transaction: dorisql's one frontend.
+COORDINATOR = "FE: 127.0.0.1"
+
+
+def _time(value) -> str:
+    return value.strftime("%Y-%m-%d %H:%M:%S") if value is not None else "NULL"
+
+
 HANDLERS: Handlers = {
     ast.Begin: begin,
     ast.Commit: commit,
     ast.Rollback: rollback,
+    ast.ShowTransaction: show_transaction,
 }
