@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from isolation import require_module
+
 pytestmark = pytest.mark.spark
 
 #: dbt-doris 's macro doris__get_catalog (dbt/include/doris/macros/adapters/metadata.sql),
@@ -204,13 +206,9 @@ def test_views_through_pymysql(loaded):
         assert [r[:3] for r in cur.fetchall()] == [("k", "int", "No"), ("u", "varchar(65533)", "Yes")]
 
 
-@pytest.mark.filterwarnings("ignore:Unknown schema content")  # the MySQL dialect reading Doris's SHOW CREATE TABLE
-def test_sqlalchemy_inspector_and_pandas(loaded):
-    """SQLAlchemy's inspector (the MySQL dialect and pydoris's doris dialect) on a view and an
-    index, and pandas' to_sql / read_sql, with the statements they send as they send them."""
-    import pandas as pd
-    import sqlalchemy as sa
-
+@pytest.fixture(scope="module")
+def tools(loaded):
+    """tools_db: a table with an index and a view on it."""
     with loaded.connect(autocommit=True) as conn, conn.cursor() as cur:
         cur.execute("CREATE DATABASE tools_db")
         cur.execute(
@@ -218,24 +216,36 @@ def test_sqlalchemy_inspector_and_pandas(loaded):
             "DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
         )
         cur.execute("CREATE VIEW tools_db.v AS SELECT k, upper(s) AS u FROM tools_db.t")
-    mysql = sa.create_engine(f"mysql+pymysql://root:@127.0.0.1:{loaded.port}/tools_db")
-    doris = sa.create_engine(f"doris://root:@127.0.0.1:{loaded.port}/tools_db")  # pydoris, over mysqlclient
+    return loaded
+
+
+def _inspected_view(engine) -> None:
+    import sqlalchemy as sa
+
+    inspector = sa.inspect(engine)
+    tables = inspector.get_table_names()  # (pandas' p too, once it ran)
+    assert inspector.get_view_names() == ["v"] and "t" in tables and "v" not in tables
+    assert [(c["name"], str(c["type"]), c["nullable"]) for c in inspector.get_columns("v")] == [
+        ("k", "INTEGER", True),
+        ("u", "VARCHAR(65533)", True),
+    ]
+
+
+@pytest.mark.filterwarnings("ignore:Unknown schema content")  # the MySQL dialect reading Doris's SHOW CREATE TABLE
+def test_sqlalchemy_inspector_and_pandas(tools):
+    """SQLAlchemy's inspector (the MySQL dialect) on a view, and pandas' to_sql / read_sql, with
+    the statements they send as they send them."""
+    import pandas as pd
+    import sqlalchemy as sa
+
+    mysql = sa.create_engine(f"mysql+pymysql://root:@127.0.0.1:{tools.port}/tools_db")
     sent: list[str] = []
     sa.event.listen(mysql, "before_cursor_execute", lambda _c, _cur, statement, *_a: sent.append(statement.strip()))
     try:
-        for engine in (mysql, doris):
-            inspector = sa.inspect(engine)
-            assert inspector.get_view_names() == ["v"] and inspector.get_table_names() == ["t"]
-            columns = inspector.get_columns("v")  # MySQL dialect: DESCRIBE; doris: SHOW COLUMNS
-            assert [(c["name"], str(c["type"]), c["nullable"]) for c in columns] == [
-                ("k", "INTEGER", True),
-                ("u", "VARCHAR(65533)", True),
-            ]
-        # pydoris reads SHOW INDEX (the MySQL dialect looks for KEY lines in SHOW CREATE TABLE,
-        # which Doris's INDEX lines are not: [] there, as against Doris)
-        assert sa.inspect(doris).get_indexes("t") == [
-            {"name": "ix_s", "column_names": ["s"], "unique": False, "type": "INVERTED"}
-        ]
+        _inspected_view(mysql)  # the view's columns by DESCRIBE
+        # the MySQL dialect looks for KEY lines in SHOW CREATE TABLE, which Doris's INDEX lines
+        # are not: no index, as against Doris (pydoris's dialect reads SHOW INDEX, below)
+        assert sa.inspect(mysql).get_indexes("t") == []
 
         frame = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", None], "c": [1.5, None, 2.5]})
         for _ in range(2):  # the second time replaces the table
@@ -258,4 +268,20 @@ def test_sqlalchemy_inspector_and_pandas(loaded):
         assert "INDEX `ix_p_index` (`index`) USING INVERTED" in create
     finally:
         mysql.dispose()
+
+
+def test_pydoris_inspector(tools):
+    """pydoris's doris:// dialect (over mysqlclient): a view's columns by SHOW COLUMNS, the
+    table's index by SHOW INDEX."""
+    import sqlalchemy as sa
+
+    require_module("MySQLdb")
+    require_module("pydoris.sqlalchemy")
+    doris = sa.create_engine(f"doris://root:@127.0.0.1:{tools.port}/tools_db")
+    try:
+        _inspected_view(doris)
+        assert sa.inspect(doris).get_indexes("t") == [
+            {"name": "ix_s", "column_names": ["s"], "unique": False, "type": "INVERTED"}
+        ]
+    finally:
         doris.dispose()
