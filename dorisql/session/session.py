@@ -46,6 +46,9 @@ class TransactionPart:
     meta: TableMeta
     staged: list[Staged] = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
+    #: Its DELETEs' delete versions (dorisql.tablets.deletes.DeleteVersion, their version not
+    #: known yet), committed before its INSERTs' files.
+    deletes: list[Any] = field(default_factory=list)
 
 
 @dataclass

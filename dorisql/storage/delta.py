@@ -416,6 +416,22 @@ class DeltaStore(DeltaLog):
                 metadata={_MARKER_KEY: marker},
             )
 
+    def commit_prepared_properties(self, marker: str, since: int, version: int, properties: Mapping[str, str]) -> int:
+        """Commit ``properties`` (a DELETE's delete version inside a transaction) in one commit
+        marked ``marker`` that must become ``version`` (the properties name it), unless a commit
+        after ``since`` already carries the marker (a retry). Returns the version holding them."""
+        with table_lock(self.path, self.lock_timeout):
+            dt = self._table()
+            if dt.version() > since:
+                for info in dt.history(limit=dt.version() - since):
+                    if info.get(_MARKER_KEY) == marker:
+                        return int(info["version"])
+            if dt.version() + 1 != version:  # another writer got in: the properties would lie
+                raise CommitConflictError(
+                    f"table {self.path}: expected to commit version {version}, the log is at {dt.version()}"
+                )
+            return self.commit_properties(lambda v: properties, {_MARKER_KEY: marker})
+
     # ----------------------------------------------------------------- staging
 
     def new_staging_dir(self) -> str:

@@ -33,6 +33,7 @@ Two more rules close the gaps between those steps:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -49,9 +50,10 @@ from dorisql.storage.delta import DeltaStore, prepared_add
 from dorisql.storage.locks import LOCK_DIR, table_lock, use_commit_gate
 from dorisql.storage.staging import Staged
 from dorisql.tablets.consistency import has_storage
+from dorisql.tablets.deletes import PROPERTY_PREFIX, DeleteVersion
 from dorisql.tablets.tables import meta_dir
 
-__all__ = ["commit", "consistent_reads", "enlist", "guard_commits", "settle", "step"]
+__all__ = ["commit", "consistent_reads", "enlist", "enlist_delete", "guard_commits", "settle", "step"]
 
 #: Tests set it to fail or pause COMMIT at a step: "before intent", "after intent", "between
 #: tables" (after the first table's Delta commit), "before clear" (every table committed, the
@@ -152,6 +154,16 @@ def _rel_paths(warehouse: Path, tables: Sequence[TableMeta]) -> set[str]:
     return {str(Path(meta_dir(warehouse, m)).relative_to(warehouse)) for m in tables if has_storage(warehouse, m)}
 
 
+def enlist_delete(session: Session, meta: TableMeta, deleted: DeleteVersion, statement: str) -> None:
+    """A DELETE of the open transaction: its delete version (version to be fixed at COMMIT),
+    committed before the table's INSERTs (Doris allows a table's DELETEs before its INSERTs)."""
+    txn = session.transaction
+    assert txn is not None
+    part = txn.parts.setdefault(meta.id, TransactionPart(meta))
+    part.deletes.append(deleted)
+    part.statements.append(statement)
+
+
 def enlist(session: Session, meta: TableMeta, staged: Staged, statement: str) -> None:
     """An INSERT of the open transaction wrote `staged` into `meta`: kept for COMMIT."""
     txn = session.transaction
@@ -183,15 +195,21 @@ def commit(session: Session, txn: OpenTransaction) -> dict[int, int]:
             for part, store in zip(parts, stores):
                 _check_unchanged(session.catalog, part)
                 since = store.version()
+                # Its delete versions first (since+1, ...), each named after its version, then its files.
+                deletes = [
+                    {f"{PROPERTY_PREFIX}{v}": dataclasses.replace(d, version=v).to_json()}
+                    for v, d in enumerate(part.deletes, since + 1)
+                ]
                 adds = []
                 for staged in part.staged:
-                    store.stamp(staged, since + 1)
+                    store.stamp(staged, since + len(deletes) + 1)
                     adds += [prepared_add(a) for a in staged.adds]
                 entry["tables"].append(
                     {
                         "id": part.meta.id,
                         "path": str(Path(store.path).relative_to(session.warehouse)),
                         "since": since,
+                        "deletes": deletes,
                         "adds": adds,
                         "statement": "; ".join(part.statements),
                     }
@@ -226,7 +244,8 @@ def _check_unchanged(catalog: Catalog, part: TransactionPart) -> None:
             f"The schema of table '{loaded.name}' was changed during the transaction; nothing was committed"
         )
     live = set(current.partition_keys().values())
-    gone = sorted({e.partition for staged in part.staged for e in staged.entries} - live)
+    written = {e.partition for staged in part.staged for e in staged.entries}
+    gone = sorted((written | {p for d in part.deletes for p in d.partitions or ()}) - live)
     if gone:
         raise CommitConflictError(
             f"Partition {', '.join(gone)} of table '{loaded.name}' was dropped during the transaction; "
@@ -262,9 +281,11 @@ def _commit_tables(warehouse: Path, txn_id: str, entry: dict, versions: dict[int
         path = Path(warehouse) / table["path"]
         if not (path / "_delta_log").is_dir():  # the table was dropped with its folder meanwhile
             continue
-        versions[table["id"]] = DeltaStore(path).commit_prepared(
-            txn_id, table["since"], table["adds"], table["statement"] or None
-        )
+        store, since = DeltaStore(path), table["since"]
+        for i, properties in enumerate(table.get("deletes", ())):
+            versions[table["id"]] = store.commit_prepared_properties(f"{txn_id}:d{i}", since, since + i + 1, properties)
+        if table["adds"]:
+            versions[table["id"]] = store.commit_prepared(txn_id, since, table["adds"], table["statement"] or None)
 
 
 def settle(catalog: Catalog, warehouse: Path, tables: Sequence[TableMeta] = ()) -> None:

@@ -87,8 +87,10 @@ def test_commit_shows_every_table_at_once_and_rollback_nothing(pair):
         run(first, "SELECT * FROM a")
     with pytest.raises(AnalysisError, match="can not insert into values and insert into select"):
         run(first, "INSERT INTO a SELECT k, v FROM b")
-    with pytest.raises(NotSupportedError, match=r"^not supported: DELETE inside a transaction \(only INSERT\)"):
-        run(first, "DELETE FROM b WHERE k = 1")
+    with pytest.raises(AnalysisError, match="can not insert into values and insert into select"):
+        run(first, "DELETE FROM b WHERE k = 1")  # (a DELETE goes with INSERT ... SELECT)
+    with pytest.raises(NotSupportedError, match=r"^not supported: UPDATE inside a transaction"):
+        run(first, "UPDATE b SET v = 'no' WHERE k = 1")
     committed = run(first, "COMMIT")
     assert committed.message.startswith("{'label':'l1', 'status':'VISIBLE', 'txnId':'")
     # One Delta commit per table, and both tables' rows there.
@@ -260,3 +262,38 @@ def test_a_delete_or_compaction_after_a_commit_cut_short_comes_after_the_transac
 
         log = DeltaTable(table_path(first, "b")).history()
         assert [h["version"] for h in log if h.get("dorisql.operation") == "dorisql COMMIT"] == [before + 1], then
+
+
+def test_deletes_inside_commit_before_the_inserts_all_or_nothing(pair, monkeypatch):
+    """Doris 2.1's DELETE inside a transaction (with INSERT ... SELECT; a table's DELETEs before its
+    INSERTs): its delete version commits with the transaction, before the table's new rows, also
+    when COMMIT is cut between the tables."""
+    first, second = pair
+    _fresh(first, second)
+    run(first, "INSERT INTO b VALUES (5, 'e'), (6, 'f')")
+    before = delta_version(first, "b")
+    run(first, "BEGIN WITH LABEL d1")
+    deleted = run(first, "DELETE FROM a WHERE k = 0")
+    assert deleted.message.startswith("{'label':'d1', 'status':'PREPARE', 'txnId':'")
+    run(first, "DELETE FROM b WHERE k = 5")
+    run(first, "INSERT INTO b SELECT k + 100, v FROM a")  # reads the committed rows: (0, 'old')
+    with pytest.raises(AnalysisError, match="^Can not delete because there is a insert operation for the same table$"):
+        run(first, "DELETE FROM b WHERE k = 6")
+    assert _seen(second) == ([(0, "old")], [(5, "e"), (6, "f")])
+    txn_id = first.transaction.txn_id
+
+    def cut(name):
+        if name == "between tables":
+            raise ExecutionError("killed between the tables")
+
+    monkeypatch.setattr(transactions, "step", cut)
+    assert "'status':'COMMITTED'" in run(first, "COMMIT").message
+    monkeypatch.setattr(transactions, "step", None)
+    # The onlooker's read finishes it: a's row deleted, b's delete then its new row.
+    assert _seen(second) == ([], [(6, "f"), (100, "old")])
+    from deltalake import DeltaTable
+
+    log = DeltaTable(table_path(first, "b")).history()
+    marks = {f"{txn_id}:d0": "delete", str(txn_id): "rows"}
+    mine = sorted((h["version"], marks[h["dorisql.transaction"]]) for h in log if h.get("dorisql.transaction") in marks)
+    assert mine == [(before + 1, "delete"), (before + 2, "rows")]

@@ -29,6 +29,7 @@ from dorisql.session.committed import after_commit
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.handler import Handlers
+from dorisql.statements.load import transaction
 from dorisql.statements.load.insert import query_sources
 from dorisql.syntax.dialect import parse_query
 from dorisql.syntax.generator import quote_name
@@ -68,6 +69,11 @@ def delete(session: Session, stmt: ast.Delete) -> Result:
     keys = meta.partition_keys(names)
     everywhere = selected is None and len(keys) == len(meta.partitions)
     shown = "*" if selected is None else ", ".join(meta.partition(n).name for n in selected)  # type: ignore[union-attr]
+    if session.transaction is not None:  # BEGIN ... COMMIT: committed with the transaction
+        created = session.now().strftime("%Y-%m-%d %H:%M:%S")
+        predicate = D.predicate_sql(conditions, meta.definition)
+        scope = None if everywhere else frozenset(keys.values())
+        return transaction.staged_delete(session, meta, D.DeleteVersion(0, scope, predicate, shown, created))
     with table_storage(session.warehouse, meta) as store:
         recorded = D.record_delete(
             store,
@@ -113,6 +119,12 @@ def _key_delete(session: Session, db: str, meta: TableMeta, stmt: ast.Delete, wh
     names = list(stmt.partitions) or pruned or [p.name for p in meta.partitions]
     keys = meta.partition_keys(names)
     everywhere = not stmt.partitions and len(keys) == len(meta.partitions)
+    if session.transaction is not None:  # BEGIN ... COMMIT: committed with the transaction
+        scope = None if everywhere else frozenset(keys.values())
+        shown = "*" if not stmt.partitions else ", ".join(stmt.partitions)
+        created = session.now().strftime("%Y-%m-%d %H:%M:%S")
+        deleted = D.DeleteVersion(0, scope, stmt.where, shown, created, tuple(c.name for c in columns), tuple(rows))
+        return transaction.staged_delete(session, meta, deleted, len(rows))
     with table_storage(session.warehouse, meta) as store:
         recorded = D.record_delete(
             store,

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from dorisql import ast, logfile
 from dorisql.catalog.base import LoadRecord
+from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, NotSupportedError, UnknownDatabaseError
 from dorisql.result import Result
 from dorisql.session.committed import after_commit
@@ -28,8 +29,9 @@ from dorisql.statements.handler import Handlers
 from dorisql.statements.load import insert as dml
 from dorisql.statements.load.stream_load import FINISHED, wall_clock
 from dorisql.tablets import transactions
+from dorisql.tablets.deletes import DeleteVersion
 
-__all__ = ["HANDLERS", "TRANSACTION_COLUMNS", "check_in_transaction", "insert", "show_transaction"]
+__all__ = ["HANDLERS", "TRANSACTION_COLUMNS", "check_in_transaction", "insert", "show_transaction", "staged_delete"]
 
 #: Doris's refusal of another statement inside a transaction (StmtExecutor).
 ONLY_INSERT = "This is in a transaction, only insert, update, delete, commit, rollback is acceptable."
@@ -70,6 +72,15 @@ def insert(session: Session, stmt: ast.Insert) -> Result:
         result.warnings.insert(0, result.message)
     result.message = _status(txn, "PREPARE")
     return result
+
+
+def staged_delete(session: Session, meta: TableMeta, deleted: DeleteVersion, rows: int = 0) -> Result:
+    """A DELETE inside the transaction: its delete version kept for COMMIT (committed before the
+    table's INSERTs, as Doris requires them first), Doris's PREPARE info."""
+    txn = session.transaction
+    assert txn is not None
+    transactions.enlist_delete(session, meta, deleted, f"DELETE WHERE {deleted.predicate}")
+    return Result.ok(rows, message=_status(txn, "PREPARE"))
 
 
 def _record_load(session: Session, txn: OpenTransaction) -> None:
@@ -116,6 +127,8 @@ def commit(session: Session, stmt: ast.Commit) -> Result:
 def _recorder(session: Session, part: TransactionPart, version: int) -> Callable[[], object]:
     """After a table's commit: its loaded partitions' versions in the catalog (as a load's)."""
     touched = {e.partition for staged in part.staged for e in staged.entries}
+    for deleted in part.deletes:  # (None: every partition)
+        touched |= deleted.partitions or set(part.meta.partition_keys().values())
     names = [p.name for p in part.meta.partitions if part.meta.partition_key(p) in touched]
     return lambda: bump_versions(session, part.meta, names, delta_version=version)
 
@@ -141,20 +154,25 @@ def check_in_transaction(session: Session, stmt: ast.Statement) -> None:
     txn = session.transaction
     if txn is None or isinstance(stmt, (ast.Begin, ast.Commit, ast.Rollback)):
         return
-    if isinstance(stmt, (ast.Delete, ast.Update)):
-        # A DELETE is a Delta commit of its own, an UPDATE a read plus a load: the intent commits
-        # one add per table, so neither is atomic with the INSERTs yet (docs/storage.md).
+    if isinstance(stmt, ast.Update):
+        # An UPDATE is a read plus a load of the changed rows: not staged yet (docs/storage.md).
         raise NotSupportedError(
-            f"{type(stmt).__name__.upper()} inside a transaction (only INSERT); run it before BEGIN or after COMMIT"
+            "UPDATE inside a transaction (only INSERT and DELETE); run it before BEGIN or after COMMIT"
         )
-    if not isinstance(stmt, ast.Insert):
+    if not isinstance(stmt, (ast.Insert, ast.Delete)):
         raise AnalysisError(ONLY_INSERT)
     db = session.resolve_db(stmt.table.db)
     if txn.db is not None and db.lower() != txn.db.lower():
         raise AnalysisError("Transaction insert must be in the same database")
-    kind = "values" if stmt.rows is not None else "select"
+    # (a DELETE goes with INSERT ... SELECT, as Doris's transaction.md says)
+    kind = "values" if isinstance(stmt, ast.Insert) and stmt.rows is not None else "select"
     if txn.kind is not None and kind != txn.kind:
         raise AnalysisError("Transaction insert can not insert into values and insert into select at the same time")
+    if isinstance(stmt, ast.Delete):
+        meta = session.catalog.load_table(db, stmt.table.name)
+        part = txn.parts.get(meta.id)
+        if part is not None and part.staged:  # its delete version would come after those rows
+            raise AnalysisError("Can not delete because there is a insert operation for the same table")
     txn.db, txn.kind = db, kind
 
 
