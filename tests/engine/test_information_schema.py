@@ -49,6 +49,7 @@ def test_schemata_partitions_and_views(loaded):
     assert rows(loaded, "SELECT SCHEMA_NAME FROM information_schema.schemata ORDER BY 1") == [
         ("d",),
         ("information_schema",),
+        ("mysql",),
     ]
     assert rows(
         loaded,
