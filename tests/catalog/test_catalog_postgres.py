@@ -60,7 +60,9 @@ def test_users_and_load_labels(cat):
 
 
 def _view(db: str, name: str, query: str = "SELECT k FROM t") -> ViewMeta:
-    return ViewMeta(0, db, name, query, (ViewColumn("k", ast.DataType("INT"), False, "key"),), comment="c", created_at=T0)
+    return ViewMeta(
+        0, db, name, query, (ViewColumn("k", ast.DataType("INT"), False, "key"),), comment="c", created_at=T0
+    )
 
 
 def test_views_intents_and_replace_table(cat, open_cat):

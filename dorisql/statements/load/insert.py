@@ -44,8 +44,8 @@ from dorisql.storage.snapshot import WriteResult
 from dorisql.storage.spark_views import release_views
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.generator import quote_name, type_sql
-from dorisql.tablets.consistency import require_storage, table_storage
 from dorisql.tablets import transactions
+from dorisql.tablets.consistency import require_storage, table_storage
 from dorisql.tablets.read import scan_table
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
 from dorisql.translate.expressions import expression_over_columns

@@ -17,10 +17,10 @@ from dorisql.session.visibility import SHOW, Visibility
 from dorisql.statements.ddl.alter_columns import show_alter_table_column
 from dorisql.statements.ddl.partitions import dynamic_rows
 from dorisql.statements.handler import Handlers
+from dorisql.statements.show import view_definitions as views
 from dorisql.statements.show.bucket_reasons import show_buckets
 from dorisql.statements.show.help import lookup
 from dorisql.statements.show.proc import show_proc as proc
-from dorisql.statements.show import view_definitions as views
 from dorisql.syntax.generator import column_type_sql, to_sql
 from dorisql.tablets.partition_sizes import table_stats
 
