@@ -125,7 +125,8 @@ def _run_query(session: Session, query: ast.Query):
 
 
 def select(session: Session, stmt: ast.Query) -> Result:
-    constant = constant_select(stmt.sql, session.session_vars, identity(session))
+    # a query that reads a table is never constant: skip parsing it once more to find out
+    constant = None if stmt.tables else constant_select(stmt.sql, session.session_vars, identity(session))
     if constant is not None:  # SELECT @@version_comment, DATABASE(), ...: no Spark needed
         return Result.table(*constant)
     df, _scans = _run_query(session, stmt)
