@@ -91,7 +91,7 @@ def test_information_schema_queries_see_the_visible_tables(factory):
     assert factory("nobody").execute_sql(sql)[0].rows == []
     assert factory("reader").execute_sql(sql)[0].rows == [("k",), ("v",)]
     sql = "SELECT schema_name FROM information_schema.schemata ORDER BY schema_name"
-    assert factory("nobody").execute_sql(sql)[0].rows == [("d1",), ("information_schema",)]
+    assert factory("nobody").execute_sql(sql)[0].rows == [("d1",), ("information_schema",), ("mysql",)]
 
 
 def test_explain_plans_only_for_a_user_who_may_select(factory):
