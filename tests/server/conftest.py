@@ -2,42 +2,17 @@
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
-from .serverkit import DORISQL, Server, free_port, stop_server, wait_for_port
-from isolation import dorisql_env
+from .serverkit import Server, start_server, stop_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Server:
     """``dorisql server`` on a fresh warehouse (Spark local[2]); SIGTERM at the end."""
     base = tmp_path_factory.mktemp("server")
-    env = {**dorisql_env(base / "home"), "DORISQL_MASTER": "local[2]"}
-    warehouse = base / "wh"
-    port, http_port = free_port(), free_port()
-    log = base / "server.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [
-                DORISQL,
-                "server",
-                "--warehouse",
-                str(warehouse),
-                "--query-port",
-                str(port),
-                "--http-port",
-                str(http_port),
-            ],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=base,
-        )
+    server = start_server(base, base / "wh")
     try:
-        wait_for_port(process, port, log)
-        yield Server(process, port, http_port, warehouse, log)
+        yield server
     finally:
-        stop_server(process)
+        stop_server(server.process)

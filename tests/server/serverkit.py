@@ -10,7 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from isolation import require_tool
+from isolation import dorisql_env, require_tool
 from waiting import wait_until
 
 DORISQL = shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
@@ -53,6 +53,44 @@ def wait_for_port(process: subprocess.Popen, port: int, log: Path, timeout: floa
         wait_until(listening, timeout, f"dorisql server to listen on {port}", interval=0.2)
     except AssertionError as exc:
         raise AssertionError(f"{exc}:\n{log.read_text()}") from None
+
+
+def start_server(
+    base: Path, warehouse: Path, extra_env: dict[str, str] | None = None, *, own_group: bool = False
+) -> Server:
+    """``dorisql server`` on `warehouse` (Spark local[2], free ports, a home under `base`), its
+    output in ``base/server-<port>.log``; returned once it listens (stopped if it never does).
+    `own_group`: in a process group of its own, so that a test can kill what a killed server
+    leaves (its JVM) with the group."""
+    env = {**dorisql_env(base / "home"), "DORISQL_MASTER": "local[2]", **(extra_env or {})}
+    port, http_port = free_port(), free_port()
+    log = base / f"server-{port}.log"
+    command = [
+        DORISQL,
+        "server",
+        "--warehouse",
+        str(warehouse),
+        "--query-port",
+        str(port),
+        "--http-port",
+        str(http_port),
+    ]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            command,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=base,
+            start_new_session=own_group,
+        )
+    try:
+        wait_for_port(process, port, log)
+    except BaseException:
+        stop_server(process)
+        raise
+    return Server(process, port, http_port, warehouse, log)
 
 
 def stop_server(process: subprocess.Popen, timeout: float = 60) -> None:

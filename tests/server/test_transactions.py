@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import mysql.connector
@@ -17,9 +16,8 @@ import pymysql
 import pytest
 from pymysql.constants import SERVER_STATUS
 
-from .serverkit import DORISQL, Server, free_port, stop_server, wait_for_port
+from .serverkit import Server, start_server, stop_server
 from crashkit import hook_env
-from isolation import dorisql_env
 
 
 def _stop(server: Server) -> None:
@@ -33,33 +31,6 @@ def _stop(server: Server) -> None:
 #: The server SIGKILLs itself after its third DeltaStore.commit_prepared: one two-table COMMIT
 #: (two calls) precedes, so it dies between the next COMMIT's first and second table.
 KILL_AT = "after:dorisql.storage.delta:DeltaStore.commit_prepared#3"
-
-
-def _start(base: Path, warehouse: Path, extra_env: dict[str, str]) -> Server:
-    env = {**dorisql_env(base / "home"), "DORISQL_MASTER": "local[2]", **extra_env}
-    port, http_port = free_port(), free_port()
-    log = base / f"server-{port}.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [
-                DORISQL,
-                "server",
-                "--warehouse",
-                str(warehouse),
-                "--query-port",
-                str(port),
-                "--http-port",
-                str(http_port),
-            ],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            cwd=base,
-            start_new_session=True,  # its JVM is killed with it (_stop)
-        )
-    wait_for_port(process, port, log)
-    return Server(process, port, http_port, warehouse, log)
 
 
 def _rows(conn, table: str) -> list[tuple]:
@@ -76,7 +47,7 @@ def _intents(warehouse: Path) -> int:
 @pytest.mark.spark  # the servers start Spark
 def test_drivers_transactions_and_a_server_killed_during_commit(tmp_path):
     warehouse = tmp_path / "wh"
-    server = _start(tmp_path, warehouse, hook_env(kill_at=KILL_AT))
+    server = start_server(tmp_path, warehouse, hook_env(kill_at=KILL_AT), own_group=True)
     try:
         setup = server.connect(autocommit=True)
         with setup.cursor() as cur:
@@ -142,7 +113,7 @@ def test_drivers_transactions_and_a_server_killed_during_commit(tmp_path):
 
     # The intent outlived the kill: the transaction is committed, b's part not yet in its log.
     assert _intents(warehouse) == 1
-    again = _start(tmp_path, warehouse, {})
+    again = start_server(tmp_path, warehouse, own_group=True)
     try:
         reader = again.connect(database="t", autocommit=True)
         # Reading b first: its rows are there, and so are a's: never one table's alone.

@@ -189,7 +189,8 @@ _TIME_FILTER_FORM = 'Where clause : CreateTime/FinishTime =|>=|<=|>|<|!= "2019-1
 _FILTER_COLUMNS = (
     "The columns of TableName/IndexName/CreateTime/FinishTime/State/BaseIndexName/RollupIndexName are supported."
 )
-_COMPARE = {
+#: The comparison operators of SHOW ALTER TABLE's WHERE, and SHOW PARTITIONS' (statements.show.objects).
+COMPARE = {
     "=": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
     "<>": lambda a, b: a != b,
@@ -217,7 +218,7 @@ class _JobFilter:
             if cell == "NULL":  # an unfinished job's FinishTime: no time to compare
                 return False
             cell = parse_datetime(cell, 6)
-        return _COMPARE[self.op](cell, self.value)
+        return COMPARE[self.op](cell, self.value)
 
 
 def alter_job_filters(where: ast.Predicate | None) -> list[_JobFilter]:

@@ -14,7 +14,7 @@ from dorisql.partitioning.keys import partition_items, partition_range_string, s
 from dorisql.result import Result, size_text, time_text
 from dorisql.session.session import Session
 from dorisql.session.visibility import SHOW, Visibility
-from dorisql.statements.ddl.alter_columns import show_alter_table_column
+from dorisql.statements.ddl.alter_columns import COMPARE, show_alter_table_column
 from dorisql.statements.ddl.partitions import dynamic_rows
 from dorisql.statements.handler import Handlers
 from dorisql.statements.show import view_definitions as views
@@ -460,16 +460,7 @@ def _matches(predicate: ast.Predicate | None, row: dict[str, Any]) -> bool:
             raise AnalysisError(f"Invalid value '{wanted}' for column {key}: expected a number") from None
     else:
         wanted_value = wanted
-    ops = {
-        "=": lambda a, b: a == b,
-        "!=": lambda a, b: a != b,
-        "<>": lambda a, b: a != b,
-        "<": lambda a, b: a < b,
-        "<=": lambda a, b: a <= b,
-        ">": lambda a, b: a > b,
-        ">=": lambda a, b: a >= b,
-    }
-    return ops[predicate.op](str(value) if isinstance(wanted_value, str) else value, wanted_value)
+    return COMPARE[predicate.op](str(value) if isinstance(wanted_value, str) else value, wanted_value)
 
 
 def _column_name(name: str) -> str:
