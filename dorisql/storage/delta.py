@@ -401,10 +401,9 @@ class DeltaStore(DeltaLog):
 
         with table_lock(self.path, self.lock_timeout):
             dt = self._table()
-            if dt.version() > since:
-                for info in dt.history(limit=dt.version() - since):
-                    if info.get(_MARKER_KEY) == marker:
-                        return int(info["version"])
+            done = _marked_commit(dt, since, marker)
+            if done is not None:
+                return done
             return self._commit_actions(
                 dt,
                 [AddAction(**a) for a in adds],
@@ -422,10 +421,9 @@ class DeltaStore(DeltaLog):
         after ``since`` already carries the marker (a retry). Returns the version holding them."""
         with table_lock(self.path, self.lock_timeout):
             dt = self._table()
-            if dt.version() > since:
-                for info in dt.history(limit=dt.version() - since):
-                    if info.get(_MARKER_KEY) == marker:
-                        return int(info["version"])
+            done = _marked_commit(dt, since, marker)
+            if done is not None:
+                return done
             if dt.version() + 1 != version:  # another writer got in: the properties would lie
                 raise CommitConflictError(
                     f"table {self.path}: expected to commit version {version}, the log is at {dt.version()}"
@@ -586,3 +584,13 @@ def prepared_add(action) -> dict[str, Any]:
         "data_change": True,
         "stats": action.stats,
     }
+
+
+def _marked_commit(dt, since: int, marker: str) -> int | None:
+    """The version of the commit after version `since` that carries `marker` (a transaction's
+    commit already made: a retry must not make it twice); None when there is none."""
+    if dt.version() > since:
+        for info in dt.history(limit=dt.version() - since):
+            if info.get(_MARKER_KEY) == marker:
+                return int(info["version"])
+    return None

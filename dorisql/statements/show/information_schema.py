@@ -11,7 +11,7 @@ from typing import Any
 
 from dorisql import ast
 from dorisql.auth import privileges
-from dorisql.catalog.model import TableMeta, ViewMeta
+from dorisql.catalog.model import TableMeta, ViewColumn, ViewMeta
 from dorisql.errors import DorisqlError, UnknownTableError
 from dorisql.partitioning.keys import partition_range_string, sorted_partition_names
 from dorisql.result import time_text
@@ -191,63 +191,48 @@ def column_rows(metas: Iterable[TableMeta]) -> list[dict[str, Any]]:
     for meta in metas:
         keys = set(meta.definition.keys.columns) if meta.definition.keys else set()
         for position, c in enumerate(meta.definition.columns, start=1):
-            facts = type_facts(c.type)
-            out.append(
-                {
-                    "TABLE_CATALOG": INTERNAL_CATALOG,
-                    "TABLE_SCHEMA": meta.db,
-                    "TABLE_NAME": meta.name,
-                    "COLUMN_NAME": c.name,
-                    "ORDINAL_POSITION": position,
-                    "COLUMN_DEFAULT": default_text(c),
-                    "IS_NULLABLE": "YES" if c.nullable else "NO",
-                    **facts,
-                    "CHARACTER_SET_NAME": None,
-                    "COLLATION_NAME": None,
-                    "COLUMN_TYPE": column_type_text(c.type),
-                    "COLUMN_KEY": _key_kind(meta) if c.name in keys else "",
-                    "EXTRA": (c.agg_type or "") if not c.auto_increment else "auto_increment",
-                    "PRIVILEGES": "",
-                    "COLUMN_COMMENT": c.comment or "",
-                    "COLUMN_SIZE": facts["CHARACTER_MAXIMUM_LENGTH"] or facts["NUMERIC_PRECISION"],
-                    "DECIMAL_DIGITS": facts["NUMERIC_SCALE"],
-                    "GENERATION_EXPRESSION": None,
-                    "SRS_ID": None,
-                }
-            )
+            extra = (c.agg_type or "") if not c.auto_increment else "auto_increment"
+            key = _key_kind(meta) if c.name in keys else ""
+            out.append(_column_row(meta.db, meta.name, position, c, default_text(c), key, extra))
     return out
 
 
 def view_column_rows(views: Iterable[ViewMeta]) -> list[dict[str, Any]]:
     """A view's output columns (what DESC v shows): no key, no default, no aggregation."""
-    out = []
-    for view in views:
-        for position, c in enumerate(view.columns, start=1):
-            facts = type_facts(c.type)
-            out.append(
-                {
-                    "TABLE_CATALOG": INTERNAL_CATALOG,
-                    "TABLE_SCHEMA": view.db,
-                    "TABLE_NAME": view.name,
-                    "COLUMN_NAME": c.name,
-                    "ORDINAL_POSITION": position,
-                    "COLUMN_DEFAULT": None,
-                    "IS_NULLABLE": "YES" if c.nullable else "NO",
-                    **facts,
-                    "CHARACTER_SET_NAME": None,
-                    "COLLATION_NAME": None,
-                    "COLUMN_TYPE": column_type_text(c.type),
-                    "COLUMN_KEY": "",
-                    "EXTRA": "",
-                    "PRIVILEGES": "",
-                    "COLUMN_COMMENT": c.comment or "",
-                    "COLUMN_SIZE": facts["CHARACTER_MAXIMUM_LENGTH"] or facts["NUMERIC_PRECISION"],
-                    "DECIMAL_DIGITS": facts["NUMERIC_SCALE"],
-                    "GENERATION_EXPRESSION": None,
-                    "SRS_ID": None,
-                }
-            )
-    return out
+    return [
+        _column_row(view.db, view.name, position, c, None, "", "")
+        for view in views
+        for position, c in enumerate(view.columns, start=1)
+    ]
+
+
+def _column_row(
+    db: str, table: str, position: int, c: ast.ColumnDef | ViewColumn, default: str | None, key: str, extra: str
+) -> dict[str, Any]:
+    """One row of information_schema.columns: a table's or a view's column `c` (its name, type,
+    nullability and comment)."""
+    facts = type_facts(c.type)
+    return {
+        "TABLE_CATALOG": INTERNAL_CATALOG,
+        "TABLE_SCHEMA": db,
+        "TABLE_NAME": table,
+        "COLUMN_NAME": c.name,
+        "ORDINAL_POSITION": position,
+        "COLUMN_DEFAULT": default,
+        "IS_NULLABLE": "YES" if c.nullable else "NO",
+        **facts,
+        "CHARACTER_SET_NAME": None,
+        "COLLATION_NAME": None,
+        "COLUMN_TYPE": column_type_text(c.type),
+        "COLUMN_KEY": key,
+        "EXTRA": extra,
+        "PRIVILEGES": "",
+        "COLUMN_COMMENT": c.comment or "",
+        "COLUMN_SIZE": facts["CHARACTER_MAXIMUM_LENGTH"] or facts["NUMERIC_PRECISION"],
+        "DECIMAL_DIGITS": facts["NUMERIC_SCALE"],
+        "GENERATION_EXPRESSION": None,
+        "SRS_ID": None,
+    }
 
 
 def schema_rows(session: Session) -> list[dict[str, Any]]:
