@@ -26,10 +26,32 @@ ROW_SEQ_COLUMN = "__row_seq"
 #: (rows of later commits win; files from before versions were stamped read as 0).
 COMMIT_SEQ_COLUMN = "__commit_seq"
 HIDDEN_COLUMNS = (PARTITION_COLUMN, BUCKET_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, COMMIT_SEQ_COLUMN)
+#: Doris's hidden sequence column (Column.SEQUENCE_COL): a UNIQUE table with
+#: "function_column.sequence_type" and no "function_column.sequence_col" stores its values here.
+SEQUENCE_COL = "__DORIS_SEQUENCE_COL__"
 
 
 def needs_sequence(definition: ast.CreateTable) -> bool:
     return definition.keys is not None and definition.keys.type in ("UNIQUE", "AGGREGATE")
+
+
+def sequence_column(definition: ast.CreateTable) -> str | None:
+    """The stored column whose value orders a UNIQUE table's rows of equal keys (Doris's sequence
+    column: the larger value wins whatever the load order), or None.
+
+    "function_column.sequence_col" = "c" maps it to the value column c (its name as declared);
+    "function_column.sequence_type" alone gives the hidden column ``__DORIS_SEQUENCE_COL__``.
+    """
+    if definition.keys is None or definition.keys.type.upper() != "UNIQUE":
+        return None
+    props = {k.lower(): v for k, v in ast.props(definition.properties).items()}
+    mapped = (props.get("function_column.sequence_col") or "").strip()
+    if mapped:
+        lowered = mapped.lower()
+        return next((c.name for c in definition.columns if c.name.lower() == lowered), mapped)
+    if (props.get("function_column.sequence_type") or "").strip():
+        return SEQUENCE_COL
+    return None
 
 
 def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
