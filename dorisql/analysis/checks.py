@@ -457,8 +457,51 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
     _check_partition(stmt, keys, mow, allow_partition_column_nullable)
     _check_distribution(stmt, keys)
     _check_property_values(props, keys_type=keys.type)
+    _check_sequence(stmt, keys, props)
     _check_dynamic(stmt)
     _check_known_properties(props)
+
+
+#: Doris's PrimitiveType names a "function_column.sequence_type" may give (isFixedPointType or
+#: isDateType); other PrimitiveType names are types a sequence cannot have.
+_SEQUENCE_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "LARGEINT", "DATE", "DATETIME", "DATEV2", "DATETIMEV2")
+_OTHER_PRIMITIVE_TYPES = """
+    NULL_TYPE BOOLEAN FLOAT DOUBLE DECIMALV2 DECIMAL32 DECIMAL64 DECIMAL128 DECIMAL256 TIME TIMEV2 CHAR VARCHAR
+    STRING HLL BITMAP QUANTILE_STATE AGG_STATE ARRAY MAP STRUCT JSONB VARIANT IPV4 IPV6 LAMBDA_FUNCTION
+""".split()
+
+
+def _check_sequence(stmt: ast.CreateTable, keys: ast.KeysDesc, props: dict[str, str]) -> None:
+    """The sequence column's properties, as InternalCatalog.createOlapTable and
+    PropertyAnalyzer.analyzeSequenceMapCol / analyzeSequenceType check them (in that order)."""
+    lowered = {k.lower(): v for k, v in props.items()}
+    mapped = lowered.get("function_column.sequence_col")
+    type_name = lowered.get("function_column.sequence_type")
+    if mapped is not None:
+        if keys.type != "UNIQUE":
+            raise AnalysisError("sequence column only support UNIQUE_KEYS")
+        column = _column_map(stmt).get(mapped.lower())
+        if column is None:
+            raise AnalysisError(f"The specified sequence column[{mapped}] not exists")
+        if not (doris_types.is_integer(column.type) or doris_types.is_date_like(column.type)):
+            raise AnalysisError("Sequence type only support integer types and date types")
+    if type_name is None:
+        return
+    if keys.type != "UNIQUE":
+        raise AnalysisError("sequence column only support UNIQUE_KEYS")
+    name = type_name.upper()
+    if name not in _SEQUENCE_TYPES and name not in _OTHER_PRIMITIVE_TYPES:  # Java's PrimitiveType.valueOf
+        raise AnalysisError(f"No enum constant org.apache.doris.catalog.PrimitiveType.{name}")
+    if name not in _SEQUENCE_TYPES:
+        raise AnalysisError("sequence type only support integer types and date types")
+    if mapped is not None:
+        raise AnalysisError("The sequence_col and sequence_type cannot be set at the same time")
+    # The hidden __DORIS_SEQUENCE_COL__ would be a stored column every load, compaction and
+    # read path carries; a sequence mapped to a value column orders rows the same way.
+    raise NotSupportedError(
+        "function_column.sequence_type without function_column.sequence_col (a hidden sequence column): "
+        'map the sequence to a value column with "function_column.sequence_col"'
+    )
 
 
 def _check_keys(stmt: ast.CreateTable, keys: ast.KeysDesc) -> None:

@@ -39,7 +39,7 @@ from dorisql.storage.layout import BUCKET_IN_PATH, commit_version, partition_of_
 from dorisql.tablets.deletes import DeleteVersion, applicable, arrow_keep_mask
 from dorisql.tablets.merge import key_model
 from dorisql.tablets.read import TableScan
-from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN
+from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, sequence_column
 
 __all__ = [
     "ColocationContext",
@@ -166,6 +166,8 @@ class _Side:
     aggs: tuple[str, ...]  # per column: "" for keys, else SUM/MAX/MIN/REPLACE/REPLACE_IF_NOT_NULL
     #: The delete versions the scan applies (dorisql.tablets.deletes): applied per file here.
     deletes: tuple[DeleteVersion, ...] = ()
+    #: UNIQUE KEY with a sequence column (tablets.tables.sequence_column): its position.
+    sequence: int | None = None
 
 
 def _local_path(uri: str) -> str:
@@ -193,7 +195,15 @@ def side_of(meta: TableMeta, files: Sequence[str], deletes: Sequence[DeleteVersi
         keys=keys,
         aggs=aggs,
         deletes=tuple(deletes),
+        sequence=_sequence_index(meta),
     )
+
+
+def _sequence_index(meta: TableMeta) -> int | None:
+    name = sequence_column(meta.definition)
+    if name is None:
+        return None
+    return next(i for i, c in enumerate(meta.definition.columns) if c.name.lower() == name.lower())
 
 
 def _read_indices(side: _Side, wanted: Collection[int]) -> list[int]:
@@ -202,7 +212,8 @@ def _read_indices(side: _Side, wanted: Collection[int]) -> list[int]:
     if side.model == "DUPLICATE":
         return sorted(set(wanted))
     key_set = {k.lower() for k in side.keys}
-    return sorted(set(wanted) | {i for i, c in enumerate(side.columns) if c.lower() in key_set})
+    ordering = {side.sequence} if side.sequence is not None else set()
+    return sorted(set(wanted) | ordering | {i for i, c in enumerate(side.columns) if c.lower() in key_set})
 
 
 def _read_files(side: _Side, bucket: int, indices: Sequence[int], schema):
@@ -254,9 +265,13 @@ def _read(side: _Side, bucket: int, indices: Sequence[int], schema):
         return table
     if table.num_rows == 0:
         return schema.empty_table()
-    # commit order, then load order, then row order: the latest row last (tablets.merge)
+    # commit order, then load order, then row order: the latest row last (tablets.merge); a
+    # sequence column first (NULL the smallest)
+    by_sequence = []
+    if side.model == "UNIQUE" and side.sequence is not None:
+        by_sequence = [(schema.names[indices.index(side.sequence)], "ascending", "at_start")]
     table = table.sort_by(
-        [(COMMIT_SEQ_COLUMN, "ascending"), (LOAD_SEQ_COLUMN, "ascending"), (ROW_SEQ_COLUMN, "ascending")]
+        [*by_sequence, (COMMIT_SEQ_COLUMN, "ascending"), (LOAD_SEQ_COLUMN, "ascending"), (ROW_SEQ_COLUMN, "ascending")]
     )
     table = table.append_column("__idx", pa.array(range(table.num_rows), pa.int64()))
     key_set = {k.lower() for k in side.keys}

@@ -5,7 +5,8 @@ them). Reading applies the table's key model, all inside Spark (no collect on th
 
 - DUPLICATE KEY (and tables without a key clause): every row.
 - UNIQUE KEY: per key, the latest row: max (``__commit_seq``, ``__load_seq``, ``__row_seq``), so
-  the load that committed last wins (Doris's version order), then the last row of that load.
+  the load that committed last wins (Doris's version order), then the last row of that load;
+  with a sequence column (tables.sequence_column) the row of the largest sequence value first.
 - AGGREGATE KEY: rows with equal keys merged into one; each value column by its aggregation:
   SUM, MAX, MIN, REPLACE (the latest row's value), REPLACE_IF_NOT_NULL (the latest non-NULL
   value; NULL when all are NULL). HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC: not supported.
@@ -24,7 +25,15 @@ from typing import TYPE_CHECKING
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.syntax.generator import quote_name
-from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, HIDDEN_COLUMNS, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, df_column
+from dorisql.tablets.merge_on_write import is_merge_on_write
+from dorisql.tablets.tables import (
+    COMMIT_SEQ_COLUMN,
+    HIDDEN_COLUMNS,
+    LOAD_SEQ_COLUMN,
+    ROW_SEQ_COLUMN,
+    df_column,
+    sequence_column,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -52,7 +61,9 @@ def key_model(meta: TableMeta) -> str:
 
 
 def needs_merge(meta: TableMeta) -> bool:
-    return key_model(meta) in ("UNIQUE", "AGGREGATE")
+    """Whether a read merges rows per key: not for a merge-on-write UNIQUE table, whose current
+    files hold one row per key (dorisql.tablets.merge_on_write)."""
+    return key_model(meta) in ("UNIQUE", "AGGREGATE") and not is_merge_on_write(meta)
 
 
 def _key_columns(meta: TableMeta) -> list[str]:
@@ -70,7 +81,7 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     from pyspark.sql.window import Window
 
     model = key_model(meta)
-    if model == "DUPLICATE":
+    if not needs_merge(meta):
         return declared_columns(df, meta)
     columns = [c.name for c in meta.definition.columns]
     out_cols = [F.col(quote_name(df_column(df, c))).alias(c) for c in columns]
@@ -85,8 +96,12 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
     order = F.struct(commit_seq, F.col(LOAD_SEQ_COLUMN), F.col(ROW_SEQ_COLUMN))
 
     if model == "UNIQUE":
+        # A sequence column orders first: its larger value wins whatever the load order (a NULL
+        # is the smallest: desc puts it last); equal values fall back to the load order.
+        sequence = sequence_column(meta.definition)
+        by_sequence = [F.col(quote_name(df_column(df, sequence))).desc_nulls_last()] if sequence else []
         w = Window.partitionBy(*key_cols).orderBy(
-            commit_seq.desc(), F.col(LOAD_SEQ_COLUMN).desc(), F.col(ROW_SEQ_COLUMN).desc()
+            *by_sequence, commit_seq.desc(), F.col(LOAD_SEQ_COLUMN).desc(), F.col(ROW_SEQ_COLUMN).desc()
         )
         latest = df.withColumn("__rn", F.row_number().over(w)).where(F.col("__rn") == 1)
         return latest.select(*out_cols)
@@ -163,7 +178,8 @@ def merge_with_merged(df: DataFrame, merged: MergedRows | None, meta: TableMeta)
     if merged.alone:
         return declared_columns(merged.frame, meta)
     keys = _key_columns(meta)
-    if merged.oldest and key_model(meta) == "UNIQUE":
+    # (with a sequence column an older row can win: the general merge below decides)
+    if merged.oldest and key_model(meta) == "UNIQUE" and sequence_column(meta.definition) is None:
         return _latest_over_oldest(merged.frame, df, keys, meta)
     # no DISTINCT: semi and anti joins ignore repeated keys, and it would cost a shuffle
     later_keys = ", ".join(f"{quote_name(df_column(df, k))} AS `__key{i}`" for i, k in enumerate(keys))
