@@ -144,9 +144,11 @@ def bitmap_union_query(relation: str, keys: list[str], bitmap: str, alias: str) 
     group1 = f"GROUP BY {key_list}e.bucket" if keys else "GROUP BY e.bucket"
     group2 = f"GROUP BY {', '.join(keys)}" if keys else ""
     key_out = "".join(f"{k}, " for k in keys)
+    collect = bitmap_collect_sql("__bucket", "__bits")
+    entries = bitmap_entries_sql(stored_bits="e.bits")
     return (
-        f"SELECT {key_out}CASE WHEN max(__present) THEN {bitmap_collect_sql('__bucket', '__bits')} END AS {alias} FROM ("
-        f"SELECT {key_out}e.bucket AS __bucket, {bitmap_entries_sql(stored_bits='e.bits')} AS __bits, true AS __present "
+        f"SELECT {key_out}CASE WHEN max(__present) THEN {collect} END AS {alias} FROM ("
+        f"SELECT {key_out}e.bucket AS __bucket, {entries} AS __bits, true AS __present "
         f"FROM {relation} LATERAL VIEW explode({bitmap}) x AS e {group1} "
         f"UNION ALL SELECT {key_out}NULL, NULL, ({bitmap}) IS NOT NULL FROM {relation}"
         f") {group2}"
@@ -193,4 +195,5 @@ def quantile_merge_agg(sketch: str) -> str:
 def quantile_sql(sketch: str, fraction: str) -> str:
     """quantile_percent: the value at `fraction` (0..1) of one stored sketch; NULL for an empty one."""
     # Spark's getter refuses an empty sketch
-    return f"CASE WHEN kll_sketch_get_n_double({sketch}) > 0 THEN kll_sketch_get_quantile_double({sketch}, {fraction}) END"
+    quantile = f"kll_sketch_get_quantile_double({sketch}, {fraction})"
+    return f"CASE WHEN kll_sketch_get_n_double({sketch}) > 0 THEN {quantile} END"
