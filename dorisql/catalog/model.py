@@ -128,6 +128,10 @@ class TableMeta:
     #: the dynamic scheduler until REPLACE PARTITION makes them formal. Their files live in the
     #: same Delta table under their own ids.
     temp_partitions: tuple[PartitionMeta, ...] = ()
+    #: The table's files are merge-on-write (dorisql.tablets.merge_on_write): set at CREATE of a
+    #: UNIQUE table with "enable_unique_key_merge_on_write" = "true" by a dorisql that stores them
+    #: so. False for older tables, whose files are merge-on-read whatever their property says.
+    merge_on_write: bool = False
 
     def temporary_view(self) -> TableMeta:
         """The table as seen through its temporary partitions (loading into them, reading them)."""

@@ -45,10 +45,10 @@ from dorisql.storage.delta import DeltaStore
 from dorisql.storage.layout import BUCKET_COLUMN, PARTITION_COLUMN, range_suffix
 from dorisql.storage.locks import tablet_lock
 from dorisql.tablets.deletes import retire_delete_versions
-from dorisql.tablets.merge import merge_rows, needs_merge
+from dorisql.tablets.merge import merge_rows
 from dorisql.tablets.read import read_table_files
 from dorisql.tablets.rowsets import TabletRowset, needed_delete_versions
-from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, df_column
+from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, df_column, needs_sequence
 
 CUMULATIVE, BASE = "CUMULATIVE", "BASE"
 MB = 1024 * 1024
@@ -117,8 +117,8 @@ def merged_frame(spark, meta: TableMeta, files: Sequence[Any], deletes: Sequence
     from pyspark.sql import functions as F
 
     df = read_table_files(spark, meta, files, deletes)
-    out = merge_rows(df, meta)
-    if needs_merge(meta):
+    out = merge_rows(df, meta)  # a merge-on-write table's rows pass as they are: one row per key
+    if needs_sequence(meta.definition):
         # One row per key, all reading as the range's end version: their load order is moot.
         out = out.withColumn(LOAD_SEQ_COLUMN, F.lit(0).cast("long")).withColumn(ROW_SEQ_COLUMN, F.lit(0).cast("long"))
     return out

@@ -51,7 +51,7 @@ from dorisql.storage.staging import Staged
 if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
     import pyarrow as pa
 
-__all__ = ["DeltaStore", "PartitionGuard", "prepared_add"]
+__all__ = ["DeltaStore", "PartitionGuard", "Supersede", "prepared_add"]
 
 #: The commitInfo key naming the explicit transaction a commit belongs to (commit_prepared).
 _MARKER_KEY = "dorisql.transaction"
@@ -59,6 +59,13 @@ _MARKER_KEY = "dorisql.transaction"
 #: Callback run under the commit lock just before a write commits, with the partition names the
 #: write touches. Raise (or return False) to abort: nothing is committed and the files are deleted.
 PartitionGuard = Callable[[frozenset], bool | None]
+
+#: Merge-on-write (dorisql.tablets.merge_on_write): called as ``supersede(dt, staged, files)``
+#: under the commit lock, after the new files are stamped with the version their commit becomes,
+#: with ``files`` the latest snapshot's files the load may supersede rows of. It may replace
+#: staged files and add rewritten copies to ``staged`` (so a failure deletes them), and returns
+#: the snapshot files the same commit removes.
+Supersede = Callable[[Any, Staged, Sequence[FileEntry]], Sequence[FileEntry]]
 
 #: Called as ``before_commit(store, staged, overwrite)`` when a statement's written files are
 #: about to be committed, before the table's commit lock is taken: the point at which another
@@ -149,6 +156,7 @@ class DeltaStore(DeltaLog):
         expected_partitions: PartitionGuard | None = None,
         target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
         partition: str | None = None,
+        supersede: Supersede | None = None,
     ) -> WriteResult:
         """Append rows that already have ``__partition`` (string) and ``__bucket`` (int): a Spark
         DataFrame, or a small load's rows as a ``pyarrow.Table``.
@@ -161,9 +169,11 @@ class DeltaStore(DeltaLog):
         raises (or returns False) to refuse, e.g. when a target partition was dropped meanwhile.
         On any failure the written files are deleted and the error re-raised; nothing is visible.
         No rows commit nothing (``committed=False``). ``partition``: see :meth:`_stage`.
+        ``supersede`` (a merge-on-write table): the same commit removes the rows the load
+        supersedes (see `Supersede`).
         """
         staged = self._stage(rows, target_file_size, partition=partition)
-        return self._append(staged, False, operation, statement, metadata, expected_partitions)
+        return self._append(staged, False, operation, statement, metadata, expected_partitions, supersede)
 
     def rewrite(
         self,
@@ -222,6 +232,7 @@ class DeltaStore(DeltaLog):
         expected_partitions: PartitionGuard | None = None,
         target_file_size: int = DEFAULT_TARGET_FILE_SIZE,
         partition: str | None = None,
+        supersede: Supersede | None = None,
     ) -> WriteResult:
         """Replace whole partitions by ``rows`` (INSERT OVERWRITE): one commit of
         ``add`` actions for the new files and ``remove`` actions for every file of the replaced
@@ -233,16 +244,20 @@ class DeltaStore(DeltaLog):
         under that lock, so a load that committed into them before is replaced too and one into
         another partition is kept. On any failure the new files are deleted and the table is as
         it was. Nothing to add and nothing to remove commits nothing. ``partition``: see
-        :meth:`_stage`.
+        :meth:`_stage`. ``supersede``: as for :meth:`write`, over the files that stay.
         """
         staged = self._stage(rows, target_file_size, partition=partition)
         try:
-            return self._commit_overwrite(staged, replaced, operation, statement, metadata, expected_partitions)
+            return self._commit_overwrite(
+                staged, replaced, operation, statement, metadata, expected_partitions, supersede
+            )
         except BaseException:
             staged.discard()
             raise
 
-    def _commit_overwrite(self, staged: Staged, replaced, operation, statement, metadata, guard) -> WriteResult:
+    def _commit_overwrite(
+        self, staged: Staged, replaced, operation, statement, metadata, guard, supersede=None
+    ) -> WriteResult:
         if before_commit is not None:
             before_commit(self, staged, True)
         touched = frozenset(p for p, _ in tablet_rows_of(staged.entries))
@@ -252,10 +267,14 @@ class DeltaStore(DeltaLog):
             if guard is not None and guard(touched) is False:
                 raise CommitConflictError("the target partitions changed; nothing was committed")
             targets = set(replaced(touched))
-            victims = [f for f in self._snapshot_of(dt).files if f.partition in targets]
+            files = self._snapshot_of(dt).files
+            victims = [f for f in files if f.partition in targets]
             if not staged.adds and not victims:
                 return WriteResult.nothing(current)
             self._stamp_commit_version(staged, current + 1)
+            if supersede is not None:
+                kept = [f for f in files if f.partition not in targets]
+                victims += supersede(dt, staged, kept)
             version = self._commit_actions(
                 dt,
                 staged.adds,
@@ -454,7 +473,9 @@ class DeltaStore(DeltaLog):
         staged = Staged.of_folder(staging_dir)
         return self._append(staged, True, operation, statement, metadata, expected_partitions)
 
-    def _append(self, staged: Staged, collect: bool, operation, statement, metadata, guard) -> WriteResult:
+    def _append(
+        self, staged: Staged, collect: bool, operation, statement, metadata, guard, supersede=None
+    ) -> WriteResult:
         """Commit a statement's new files as one append (moving them into place first when
         `collect`); on any failure they are deleted and nothing is committed."""
         try:
@@ -469,6 +490,7 @@ class DeltaStore(DeltaLog):
                 statement=statement,
                 metadata=metadata,
                 guard=guard,
+                supersede=supersede,
             )
         except BaseException:
             staged.discard()
@@ -526,7 +548,16 @@ class DeltaStore(DeltaLog):
     # ----------------------------------------------------------------- commit
 
     def _commit(
-        self, staged: Staged | None, removes, read_version, data_change, operation, statement, metadata, guard
+        self,
+        staged: Staged | None,
+        removes,
+        read_version,
+        data_change,
+        operation,
+        statement,
+        metadata,
+        guard,
+        supersede: Supersede | None = None,
     ) -> WriteResult:
         if before_commit is not None and staged is not None and staged.entries:
             before_commit(self, staged, False)
@@ -545,6 +576,9 @@ class DeltaStore(DeltaLog):
                     raise CommitConflictError("the target partitions changed; nothing was committed")
             if staged is not None and not removes:
                 self._stamp_commit_version(staged, current + 1)
+            if supersede is not None and staged is not None:
+                removed_entries = list(supersede(dt, staged, self._snapshot_of(dt).files))
+                adds = staged.adds
             for a in adds:
                 a.data_change = data_change if removes else True
             version = self._commit_actions(

@@ -69,8 +69,9 @@ class TableScan:
 
     @property
     def key_model(self) -> str:
-        """The merge rule the rows meet: DUPLICATE | UNIQUE | AGGREGATE."""
-        return key_model(self.meta)
+        """The merge rule the rows meet: DUPLICATE | UNIQUE | AGGREGATE (a merge-on-write UNIQUE
+        table's rows meet none: DUPLICATE)."""
+        return key_model(self.meta) if needs_merge(self.meta) else "DUPLICATE"
 
     def rows(self) -> DataFrame:
         """The table's rows as Doris returns them: key model applied, hidden columns gone."""
@@ -118,7 +119,9 @@ def scan_table(
     too_big = later_bytes > MERGE_JOIN_MAX_BYTES or sum(f.size for f in files if f.path in done) < later_bytes
     if unmerged and not anti_join and too_big:
         done, unmerged = set(), files
-    frame = read_table_files(session.spark, meta, unmerged, deletes, session.now())
+    # A merge-on-write table's rows meet no merge: read as a DUPLICATE table's, without the order
+    # columns (a delete version still needs each row's commit version).
+    frame = read_table_files(session.spark, meta, unmerged, deletes, session.now(), ordered=needs_merge(meta))
     merged = None
     if done:
         # Alone, or the oldest rows under the anti join: the merged rows meet no order

@@ -58,6 +58,7 @@ from dorisql.storage.locks import LOCK_FILE, table_lock
 from dorisql.storage.log import DDL_PROPERTY
 from dorisql.syntax.generator import to_sql
 from dorisql.tablets.consistency import has_storage, require_storage
+from dorisql.tablets.merge_on_write import stores_merge_on_write
 from dorisql.tablets.tables import arrow_schema, meta_dir
 from dorisql.warehouse import table_id_path, validate_name
 
@@ -138,6 +139,7 @@ def new_table_storage(session: Session, definition: ast.CreateTable, stmt: ast.S
         definition=stored,
         partitions=tuple(partition_list),
         created_at=session.now(),
+        merge_on_write=stores_merge_on_write(stored),
     )
     meta = parts.with_dynamic_state_created(session, meta)
     DeltaStore.create(meta_dir(session.warehouse, meta), arrow_schema(stored), properties={DDL_PROPERTY: to_sql(stmt)})

@@ -36,6 +36,7 @@ from dorisql.syntax.generator import quote_name
 from dorisql.syntax.queries import query_tables
 from dorisql.tablets import deletes as D
 from dorisql.tablets.consistency import has_storage, require_storage, table_storage
+from dorisql.tablets.merge_on_write import is_merge_on_write
 
 SHOW_DELETE_COLUMNS = ["TableName", "PartitionName", "CreateTime", "DeleteCondition", "State"]
 
@@ -57,7 +58,7 @@ def delete(session: Session, stmt: ast.Delete) -> Result:
             raise AnalysisError("delete command on with using clause only supports unique key model")
         return _key_delete(session, db, meta, stmt, where)
     try:
-        conditions = D.analyze_conditions(meta.definition, where)
+        conditions = D.analyze_conditions(meta.definition, where, merge_on_write=is_merge_on_write(meta))
     except D.PredicateShapeError:
         if not unique:
             raise

@@ -23,6 +23,7 @@ from dorisql.bucketing.hashing import bucket_expr_sql
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
 from dorisql.partitioning.keys import routing_sql
+from dorisql.query import short_circuit
 from dorisql.query import table_functions as tvf
 from dorisql.query.colocate_join import ColocationContext
 from dorisql.query.planner import explain as explain_query
@@ -47,6 +48,7 @@ from dorisql.syntax.generator import quote_name, type_sql
 from dorisql.tablets import transactions
 from dorisql.tablets.consistency import require_storage, table_storage
 from dorisql.tablets.read import scan_table
+from dorisql.tablets.merge_on_write import supersede_for
 from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
 from dorisql.translate.expressions import expression_over_columns
 from dorisql.translate.literals import default_sql, is_complex, is_default, plain_default, plain_value, value_sql
@@ -129,6 +131,9 @@ def select(session: Session, stmt: ast.Query) -> Result:
     constant = None if stmt.tables else constant_select(stmt.sql, session.session_vars, identity(session))
     if constant is not None:  # SELECT @@version_comment, DATABASE(), ...: no Spark needed
         return Result.table(*constant)
+    point = short_circuit.answer(session, stmt)  # a point query: pyarrow, no Spark job
+    if point is not None:
+        return point
     df, _scans = _run_query(session, stmt)
     types = [field.dataType for field in df.schema.fields]
     scales = [field.metadata.get(SCALE_METADATA) for field in df.schema.fields]  # DATETIME(p)'s p
@@ -438,6 +443,7 @@ class _Load:
 
     def _write(self, store, rows, text, metadata):
         size = int(self.session.frontend("target_file_size_bytes"))
+        supersede = supersede_for(self.meta, store.path)  # merge-on-write: in the same commit
         if self.overwrite:
             return store.overwrite(
                 rows,
@@ -447,6 +453,7 @@ class _Load:
                 expected_partitions=self.guard,
                 target_file_size=size,
                 partition=self.only,
+                supersede=supersede,
             )
         return store.write(
             rows,
@@ -456,6 +463,7 @@ class _Load:
             expected_partitions=self.guard,
             target_file_size=size,
             partition=self.only,
+            supersede=supersede,
         )
 
     def guard(self, touched: frozenset) -> None:
