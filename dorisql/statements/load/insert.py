@@ -23,7 +23,6 @@ from dorisql.bucketing.hashing import bucket_expr_sql
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
 from dorisql.partitioning.keys import routing_sql
-from dorisql.query import short_circuit
 from dorisql.query import table_functions as tvf
 from dorisql.query.colocate_join import ColocationContext
 from dorisql.query.planner import explain as explain_query
@@ -131,9 +130,6 @@ def select(session: Session, stmt: ast.Query) -> Result:
     constant = None if stmt.tables else constant_select(stmt.sql, session.session_vars, identity(session))
     if constant is not None:  # SELECT @@version_comment, DATABASE(), ...: no Spark needed
         return Result.table(*constant)
-    point = short_circuit.answer(session, stmt)  # a point query: pyarrow, no Spark job
-    if point is not None:
-        return point
     df, _scans = _run_query(session, stmt)
     types = [field.dataType for field in df.schema.fields]
     scales = [field.metadata.get(SCALE_METADATA) for field in df.schema.fields]  # DATETIME(p)'s p
