@@ -37,6 +37,7 @@ from sqlglot.dialects.spark import Spark
 from dorisql.errors import AnalysisError, InvalidValueError, NotSupportedError
 from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import call_name, replace_node
+from dorisql.translate.sketch_functions import SKETCH_FUNCTIONS, translate_sketch_functions
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -119,8 +120,11 @@ cume_dist dense_rank first_value lag last_value lead nth_value ntile percent_ran
 """
 
 #: Every function a query may call, by the name it is called by (lower case).
-ALLOWED_FUNCTIONS: frozenset[str] = frozenset(
-    " ".join([_MATH, _STRING, _DATE, _CONDITIONAL, _CONVERSION, _JSON, _COLLECTIONS, _AGGREGATE, _WINDOW]).split()
+ALLOWED_FUNCTIONS: frozenset[str] = (
+    frozenset(
+        " ".join([_MATH, _STRING, _DATE, _CONDITIONAL, _CONVERSION, _JSON, _COLLECTIONS, _AGGREGATE, _WINDOW]).split()
+    )
+    | SKETCH_FUNCTIONS  # BITMAP, HLL and QUANTILE_STATE (dorisql.translate.sketch_functions)
 )
 
 
@@ -194,8 +198,10 @@ def translate_functions(tree: exp.Expr) -> exp.Expr:
     - ``hours_add`` / ``minutes_add`` / ``seconds_add`` (and ``_sub``) → ``TIMESTAMPADD``;
     - ``from_unixtime(ts, format)`` → Spark's ``FROM_UNIXTIME(ts, pattern)`` (a string);
     - the calls whose result can be far larger than their arguments are bounded (`_bound_sizes`);
-    - division by zero, failed casts and invalid dates give NULL, as in Doris (`_null_semantics`).
+    - division by zero, failed casts and invalid dates give NULL, as in Doris (`_null_semantics`);
+    - BITMAP, HLL and QUANTILE_STATE functions on Spark's sketches (`translate_sketch_functions`).
     """
+    translate_sketch_functions(tree)
     _doris_only_functions(tree)
     _null_semantics(tree)
     for node in checked(list(tree.find_all(exp.Func))):
