@@ -24,9 +24,11 @@ Decisions (each names the Doris behaviour it follows or departs from):
   TIMESTAMP_NTZ, Arrow timestamp('us') without tz). Python dates start at 0001-01-01, so the
   Doris minimum '0000-01-01' exists only as a partition MIN_VALUE bound (keys.MIN), and a
   literal in year 0 raises NotSupportedError.
-- JSON and VARIANT are stored as STRING. HLL, BITMAP, QUANTILE_STATE and AGG_STATE have no
-  storage in dorisql (NotSupportedError from `spark_type`/`arrow_type`); they are still accepted
-  by the analyser's type rules so the error is the storage one, not a bogus analysis error.
+- JSON and VARIANT are stored as STRING. BITMAP, HLL and QUANTILE_STATE are stored on Spark's
+  own sketches (dorisql.translate.sketch_storage; docs/storage.md, "BITMAP, HLL and
+  QUANTILE_STATE"). AGG_STATE has no storage in dorisql (NotSupportedError from
+  `spark_type`/`arrow_type`); it is still accepted by the analyser's type rules so the error is
+  the storage one, not a bogus analysis error.
 - IPV4 is stored as BIGINT (its unsigned 32-bit range does not fit INT), IPV6 as STRING.
 - String lengths (CHAR(n), VARCHAR(n)) count UTF-8 bytes, as Doris does.
 """
@@ -379,6 +381,20 @@ def byte_length(text: str) -> int:
 # --------------------------------------------------------------------------- storage types
 
 
+#: The Spark types BITMAP, HLL and QUANTILE_STATE are stored as (the builders of their values:
+#: dorisql.translate.sketch_storage, which checks it names the same types).
+SKETCH_STORAGE = {
+    "BITMAP": "ARRAY<STRUCT<bucket: BIGINT, bits: BINARY>>",
+    "HLL": "BINARY",
+    "QUANTILE_STATE": "BINARY",
+}
+
+
+def is_sketch(t: DataType) -> bool:
+    """BITMAP, HLL or QUANTILE_STATE: an aggregate-state type dorisql stores."""
+    return canonical(t).name in SKETCH_STORAGE
+
+
 def spark_type(t: DataType) -> str:
     """Spark SQL type text for a Doris type (DDL-usable, e.g. in a CAST or a schema string)."""
     c = canonical(t)
@@ -413,6 +429,8 @@ def spark_type(t: DataType) -> str:
         return f"MAP<{spark_type(c.args[0])},{spark_type(c.args[1])}>"
     if n == "STRUCT":
         return "STRUCT<" + ",".join(f"`{f.name}`:{spark_type(f.type)}" for f in c.fields) + ">"
+    if n in SKETCH_STORAGE:
+        return SKETCH_STORAGE[n]
     if n in AGG_ONLY_TYPES:
         raise NotSupportedError(f"{n} columns (no storage for Doris's {n} type in Spark/Delta)")
     raise NotSupportedError(f"type {type_sql(c)}")
@@ -456,6 +474,10 @@ def arrow_type(t: DataType):
         return pa.map_(arrow_type(c.args[0]), arrow_type(c.args[1]))
     if n == "STRUCT":
         return pa.struct([pa.field(f.name, arrow_type(f.type)) for f in c.fields])
+    if n == "BITMAP":  # SKETCH_STORAGE["BITMAP"]
+        return pa.list_(pa.struct([pa.field("bucket", pa.int64()), pa.field("bits", pa.binary())]))
+    if n in SKETCH_STORAGE:
+        return pa.binary()
     if n in AGG_ONLY_TYPES:
         raise NotSupportedError(f"{n} columns (no storage for Doris's {n} type in Spark/Delta)")
     raise NotSupportedError(f"type {type_sql(c)}")

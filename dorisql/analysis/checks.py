@@ -613,9 +613,14 @@ def _check_generated(c: ast.ColumnDef, is_key: bool, agg: str | None) -> None:
 
 def _check_complex_default(c: ast.ColumnDef, t: ast.DataType) -> None:
     """Doris ColumnDefinition.validate: an ARRAY column's default is NULL or [], a MAP, STRUCT,
-    JSON or VARIANT column's only NULL."""
+    JSON or VARIANT column's only NULL; an HLL column has none (its default is hll_empty), a
+    BITMAP column's is BITMAP_EMPTY (also when none is written)."""
+    if c.default is not None and t.name == "HLL":
+        raise AnalysisError("Hll type column can not set default value")
     if c.default is None or c.default.kind == "null":
         return
+    if t.name == "BITMAP" and (c.default.kind, str(c.default.value).upper()) != ("function", "BITMAP_EMPTY"):
+        raise AnalysisError("Bitmap type column default value only support BITMAP_EMPTY")
     if t.name == "ARRAY":
         if c.default.kind != "string" or c.default.value != "[]":
             raise AnalysisError("Array type column default value only support null or []")

@@ -9,7 +9,8 @@ them). Reading applies the table's key model, all inside Spark (no collect on th
   with a sequence column (tables.sequence_column) the row of the largest sequence value first.
 - AGGREGATE KEY: rows with equal keys merged into one; each value column by its aggregation:
   SUM, MAX, MIN, REPLACE (the latest row's value), REPLACE_IF_NOT_NULL (the latest non-NULL
-  value; NULL when all are NULL). HLL_UNION, BITMAP_UNION, QUANTILE_UNION, GENERIC: not supported.
+  value; NULL when all are NULL), HLL_UNION / BITMAP_UNION / QUANTILE_UNION (the union of the
+  stored sketches: translate.sketch_storage). GENERIC: not supported.
 
 Hidden columns (tablets.tables.HIDDEN_COLUMNS) never come out.
 
@@ -34,6 +35,7 @@ from dorisql.tablets.tables import (
     df_column,
     sequence_column,
 )
+from dorisql.translate import sketch_storage as sketches
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
@@ -111,6 +113,7 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
 
     key_set = {k.lower() for k in key_names}
     aggs = []
+    bitmaps: list[str] = []
     for col in meta.definition.columns:
         if col.name.lower() in key_set:
             continue
@@ -127,7 +130,14 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
             expr = F.max_by(c, order)
         elif agg == "REPLACE_IF_NOT_NULL":
             expr = F.max_by(c, F.when(c.isNotNull(), order))
-        elif agg in ("HLL_UNION", "BITMAP_UNION", "QUANTILE_UNION", "GENERIC", "AGG_STATE"):
+        elif agg == "HLL_UNION":
+            expr = F.expr(sketches.hll_merge_agg(quote_name(df_column(df, col.name))))
+        elif agg == "QUANTILE_UNION":
+            expr = F.expr(sketches.quantile_merge_agg(quote_name(df_column(df, col.name))))
+        elif agg == "BITMAP_UNION":
+            bitmaps.append(col.name)  # two grouping levels of its own: joined on the keys below
+            continue
+        elif agg in ("GENERIC", "AGG_STATE"):
             raise NotSupportedError(f"reading {agg} column '{col.name}' of AGGREGATE KEY table {meta.name}")
         elif not agg:
             raise AnalysisError(f"value column '{col.name}' of AGGREGATE KEY table {meta.name} has no aggregation type")
@@ -138,7 +148,28 @@ def merge_rows(df: DataFrame, meta: TableMeta) -> DataFrame:
         merged = df.select(*[F.col(quote_name(df_column(df, k))).alias(k) for k in key_names]).distinct()
     else:
         merged = df.groupBy(*[F.col(quote_name(df_column(df, k))).alias(k) for k in key_names]).agg(*aggs)
+    for name in bitmaps:
+        merged = _with_bitmap_union(merged, df, key_names, name)
     return merged.select(*[F.col(quote_name(c)) for c in columns])
+
+
+def _with_bitmap_union(merged: DataFrame, df: DataFrame, key_names: list[str], name: str) -> DataFrame:
+    """`merged` (one row per key) with the BITMAP_UNION column `name` of `df`'s rows per key:
+    their buckets OR-ed (Spark's bitmap_or_agg has no scalar form, so the union is its own two
+    grouping levels, translate.sketch_storage.bitmap_union_query), joined on the keys (NULL keys
+    equal, as the grouping's)."""
+    keys = [f"{quote_name(df_column(df, k))} AS {quote_name(f'__key{i}')}" for i, k in enumerate(key_names)]
+    relation = f"(SELECT {', '.join(keys + [quote_name(df_column(df, name)) + ' AS `__bitmap`'])} FROM {{rows}})"
+    union_keys = [quote_name(f"__key{i}") for i in range(len(key_names))]
+    unions = df.sparkSession.sql(sketches.bitmap_union_query(relation, union_keys, "`__bitmap`", "`__union`"), rows=df)
+    if not key_names:
+        return merged.crossJoin(unions.withColumnRenamed("__union", name))
+    same = None
+    for i, k in enumerate(key_names):
+        test = merged[quote_name(k)].eqNullSafe(unions[f"__key{i}"])
+        same = test if same is None else same & test
+    joined = merged.join(unions, same, "left")
+    return joined.select(*[merged[quote_name(c)] for c in merged.columns], unions["__union"].alias(name))
 
 
 def declared_columns(df: DataFrame, meta: TableMeta) -> DataFrame:

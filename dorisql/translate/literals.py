@@ -23,8 +23,9 @@ from dorisql import ast
 from dorisql.errors import AnalysisError, DorisqlError
 from dorisql.syntax.dialect import parse_query
 from dorisql.syntax.generator import quote_string, type_sql
+from dorisql.translate import sketch_storage
 from dorisql.translate.expressions import expression_spark_sql
-from dorisql.types import spark_string, spark_type
+from dorisql.types import canonical, is_sketch, spark_string, spark_type
 
 _COMPLEX = ("ARRAY", "MAP", "STRUCT")
 
@@ -83,9 +84,26 @@ def plain_default(column: ast.ColumnDef, now: dt.datetime | None = None) -> tupl
 
 def value_sql(column: ast.ColumnDef, literal: ast.Literal) -> str:
     """One INSERT ... VALUES value for `column` as Spark SQL (see the module notes)."""
+    if is_sketch(column.type):
+        return sketch_value_sql(column, literal)
     if not is_complex(column.type):
         return literal_sql(literal)
     return complex_sql(column, literal)
+
+
+def sketch_value_sql(column: ast.ColumnDef, literal: ast.Literal) -> str:
+    """A load's value for a BITMAP / HLL / QUANTILE_STATE column: a load function (to_bitmap(x),
+    hll_hash(x), ...) as the values its sketch is built from, which the load pre-aggregates
+    (dorisql.statements.load.sketch_load); NULL; or another sketch-valued expression."""
+    kind = canonical(column.type).name
+    if literal.kind == "null" or literal.value is None:
+        return "NULL"
+    if literal.kind != "expr":
+        raise AnalysisError(
+            f"Invalid value {literal.value} for column '{column.name}' of type {kind}: "
+            f"a {kind} value comes from a {kind} function"
+        )
+    return expression_spark_sql(literal.value, lambda node: sketch_storage.load_inputs(node, kind) or node)
 
 
 def complex_sql(column: ast.ColumnDef, literal: ast.Literal) -> str:
@@ -154,7 +172,10 @@ def is_default(literal: ast.Literal) -> bool:
 
 
 def default_sql(column: ast.ColumnDef, now: dt.datetime | None = None) -> str:
-    """The value a column gets when an INSERT does not name it (its DEFAULT, else NULL)."""
+    """The value a column gets when an INSERT does not name it (its DEFAULT, else NULL; a BITMAP's
+    and an HLL's is the empty one, as Doris's)."""
+    if is_sketch(column.type) and canonical(column.type).name != "QUANTILE_STATE":
+        return sketch_storage.empty_value_sql(canonical(column.type).name)
     default = column.default
     if default is None or default.kind == "null" or default.value is None:
         return "NULL" if is_complex(column.type) else "CAST(NULL AS STRING)"

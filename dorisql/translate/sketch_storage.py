@@ -28,6 +28,11 @@ Every function takes and returns Spark SQL text; arguments are expressions alrea
 
 from __future__ import annotations
 
+from sqlglot import exp
+
+from dorisql.syntax.dialect import call_name
+from dorisql.types import SKETCH_STORAGE
+
 __all__ = [
     "BITMAP_BUCKET_BITS",
     "BITMAP_MAX_VALUE",
@@ -46,6 +51,7 @@ __all__ = [
     "bitmap_union_query",
     "empty_value_sql",
     "hll_build_agg",
+    "load_inputs",
     "hll_estimate_sql",
     "hll_merge_agg",
     "quantile_build_agg",
@@ -57,9 +63,10 @@ __all__ = [
 #: Doris's type names these builders serve.
 SKETCH_TYPES = ("BITMAP", "HLL", "QUANTILE_STATE")
 
-BITMAP_SPARK_TYPE = "ARRAY<STRUCT<bucket: BIGINT, bits: BINARY>>"
-HLL_SPARK_TYPE = "BINARY"
-QUANTILE_STATE_SPARK_TYPE = "BINARY"
+# the column types of dorisql.types (one definition)
+BITMAP_SPARK_TYPE = SKETCH_STORAGE["BITMAP"]
+HLL_SPARK_TYPE = SKETCH_STORAGE["HLL"]
+QUANTILE_STATE_SPARK_TYPE = SKETCH_STORAGE["QUANTILE_STATE"]
 
 #: Positions per bucket of Spark's bitmap functions (bitmap_bucket_number / bitmap_bit_position).
 BITMAP_BUCKET_BITS = 32768
@@ -197,3 +204,34 @@ def quantile_sql(sketch: str, fraction: str) -> str:
     # Spark's getter refuses an empty sketch
     quantile = f"kll_sketch_get_quantile_double({sketch}, {fraction})"
     return f"CASE WHEN kll_sketch_get_n_double({sketch}) > 0 THEN {quantile} END"
+
+
+# -- loads ----------------------------------------------------------------------------------------
+
+#: The load functions of each type and the type of the values their sketch is built from.
+_LOAD_FUNCTIONS = {
+    "BITMAP": ({"to_bitmap", "bitmap_from_string"}, "bitmap_empty", "BIGINT"),
+    "HLL": ({"hll_hash"}, "hll_empty", "STRING"),
+    "QUANTILE_STATE": ({"to_quantile_state"}, None, "DOUBLE"),
+}
+
+
+def load_inputs(node: exp.Expr, doris_type: str) -> exp.Expr | None:
+    """A load's value `node` (a parsed Doris expression) for a column of sketch type
+    `doris_type`, when it is one of Doris's load functions (to_bitmap, bitmap_from_string,
+    bitmap_empty, hll_hash, hll_empty, to_quantile_state): the array of the values its sketch is
+    built from (NULL elements are skipped), which the load pre-aggregates into the sketch
+    (dorisql.statements.load.sketch_load), as Doris's memtable does. None: no load function (a
+    stored sketch, another sketch-valued function, NULL): loaded as it is."""
+    functions, empty, element = _LOAD_FUNCTIONS[doris_type.upper()]
+    name = (call_name(node) or "").lower() if isinstance(node, exp.Func) else ""
+    if name and name == empty:
+        return exp.cast(exp.Array(expressions=[]), exp.DataType.build(f"ARRAY<{element}>", dialect="spark"))
+    if name not in functions:
+        return None
+    if doris_type.upper() == "BITMAP":  # the values of the bitmap the function gives
+        return exp.Anonymous(this="bitmap_to_array", expressions=[node.copy()])
+    arg = node.expressions[0] if node.expressions else node.this
+    if not isinstance(arg, exp.Expr):
+        arg = exp.null()
+    return exp.Array(expressions=[exp.cast(arg.copy(), exp.DataType.build(element, dialect="spark"))])

@@ -35,6 +35,7 @@ from dorisql.statements.ddl.alter_columns import schema_changed
 from dorisql.statements.ddl.colocation_groups import group_of
 from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.handler import Handlers
+from dorisql.statements.load import sketch_load
 from dorisql.statements.load.new_partitions import ensure_partitions
 from dorisql.statements.show.client_metadata import identity
 from dorisql.statements.show.information_schema import schema_table_frame
@@ -207,10 +208,13 @@ def load_insert(
     hold for it (UPDATE's query selects the old ones)."""
     require_storage(session.warehouse, meta)
     if stmt.rows is not None:
-        source = _values_frame(session.spark, stmt.rows, target, session.now())
+        source = _values_frame(session.spark, sketch_load.values_rows(stmt.rows, target), target, session.now())
     else:
         assert stmt.query is not None  # ast.Insert has exactly one of rows and query
-        source, _ = _run_query(session, stmt.query)
+        sources = query_sources(session)
+        if sketch_load.has_sketches(target):  # load functions give the values sketches are built from
+            sources = dataclasses.replace(sources, prepare=sketch_load.select_rewriter(target, sources.prepare))
+        source, _ = run_query(session.spark, stmt.query, sources)
         if len(source.columns) != len(target):
             raise AnalysisError(
                 f"Column count doesn't match value count: {len(target)} target columns, {len(source.columns)} selected"
@@ -278,6 +282,8 @@ def load_frame(
     committed versions recorded in the catalog (`_Load.record`)."""
 
     source = source.toDF(*[f"__src{i}" for i in range(len(target))])
+    if sketch_load.has_sketches(target):  # BITMAP / HLL / QUANTILE_STATE built from the load's values
+        source = sketch_load.pre_aggregate(session.spark, meta, source, target)
     if not partitions and not temporary:  # INSERT ... PARTITION (p) into an AUTO PARTITION table creates none
         meta = ensure_partitions(session, meta, source, target, listed=listed)
     load = _Load(
@@ -909,6 +915,8 @@ def rejected_rows(session: Session, meta: TableMeta, source, target, only_partit
     from pyspark.sql import functions as F
 
     source = source.toDF(*[f"__src{i}" for i in range(len(target))])
+    if sketch_load.has_sketches(target):
+        source = sketch_load.pre_aggregate(session.spark, meta, source, target)
     with _as_view(session, source) as relation:
         diagnosed = _routed_frame(session, meta, source, target, only_partitions, relation, diagnose=True)
     raw = [f"{_RAW}{i}" for i in range(len(target))]
