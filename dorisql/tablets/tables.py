@@ -54,6 +54,25 @@ def sequence_column(definition: ast.CreateTable) -> str | None:
     return None
 
 
+def check_sequence_given(definition: ast.CreateTable, columns: tuple[str, ...] | list[str]) -> None:
+    """A load naming its columns must name the sequence column (Nereids BindSink, the Stream
+    Load planner), unless the column's default is CURRENT_TIMESTAMP; a load of every column
+    (no column list) gives it. Partial updates and ``require_sequence_in_insert = false`` skip
+    this check (the callers)."""
+    sequence = sequence_column(definition)
+    if sequence is None or not columns or any(c.lower() == sequence.lower() for c in columns):
+        return
+    mapped = next((c for c in definition.columns if c.name.lower() == sequence.lower()), None)
+    default = mapped.default if mapped is not None else None
+    if (
+        default is not None
+        and default.kind == "function"
+        and str(default.value).upper().startswith("CURRENT_TIMESTAMP")
+    ):
+        return
+    raise AnalysisError(f"Table {definition.table.name} has sequence column, need to specify the sequence column")
+
+
 def meta_dir(warehouse: Path, meta: TableMeta) -> Path:
     """A table's Delta folder: ``<warehouse>/<db>/<table id>`` (see TableMeta)."""
 

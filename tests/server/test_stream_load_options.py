@@ -172,8 +172,12 @@ def test_enclose_escape_trim_double_quotes_and_skip_lines(listener, factory, tmp
 def test_refused_headers_name_themselves_and_change_nothing(listener, factory, tmp_path):
     cases = [
         (("function_column.sequence_col:flag",), "There is no sequence column in the table u"),
-        (("partial_columns:true", "columns:k, v"), "partial_columns"),
-        (("unique_key_update_mode:UPDATE_FIXED_COLUMNS",), "partial_columns"),
+        (("unique_key_update_mode:UPDATE_FLEXIBLE_COLUMNS",), "UPDATE_FLEXIBLE_COLUMNS"),
+        (
+            ("partial_columns:true", "partial_update_new_key_behavior:maybe"),
+            "Invalid partial_update_new_key_behavior MAYBE, must be one of {'APPEND', 'ERROR'}",
+        ),
+        (("partial_columns:true", "columns:v, flag"), "Partial update should include all key columns, missing: k"),
         (("compress_type:gz",), "compress_type"),
         (("hidden_columns:__DORIS_DELETE_SIGN__",), "hidden_columns"),
     ]

@@ -35,7 +35,7 @@ from dorisql.statements.ddl.alter_columns import schema_changed
 from dorisql.statements.ddl.colocation_groups import group_of
 from dorisql.statements.ddl.partitions import bump_versions
 from dorisql.statements.handler import Handlers
-from dorisql.statements.load import sketch_load
+from dorisql.statements.load import partial_update, sketch_load
 from dorisql.statements.load.new_partitions import ensure_partitions
 from dorisql.statements.show.client_metadata import identity
 from dorisql.statements.show.information_schema import schema_table_frame
@@ -49,7 +49,14 @@ from dorisql.tablets import transactions
 from dorisql.tablets.consistency import require_storage, table_storage
 from dorisql.tablets.read import scan_table
 from dorisql.tablets.merge_on_write import supersede_for
-from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, column, needs_sequence, storage_view
+from dorisql.tablets.tables import (
+    LOAD_SEQ_COLUMN,
+    ROW_SEQ_COLUMN,
+    check_sequence_given,
+    column,
+    needs_sequence,
+    storage_view,
+)
 from dorisql.translate.expressions import expression_over_columns
 from dorisql.translate.literals import default_sql, is_complex, is_default, plain_default, plain_value, value_sql
 from dorisql.translate.temporal import SCALE_METADATA, cast_sql
@@ -198,7 +205,11 @@ def insert(session: Session, stmt: ast.Insert, *, metadata=None, written: dict |
             raise AnalysisError(
                 f"The value specified for generated column '{c.name}' in table '{meta.name}' is not allowed."
             )
-    return load_insert(session, stmt, meta, target, metadata=metadata, written=written)
+    partial = partial_update.insert_plan(meta, stmt.columns, session.session_vars)
+    if partial is None and session.session_vars.get("require_sequence_in_insert", "true").lower() != "false":
+        check_sequence_given(meta.definition, stmt.columns)
+    with partial_update.applying(partial):  # completes the rows under the commit lock (_Load._write)
+        return load_insert(session, stmt, meta, target, metadata=metadata, written=written)
 
 
 def load_insert(
@@ -446,6 +457,7 @@ class _Load:
     def _write(self, store, rows, text, metadata):
         size = int(self.session.frontend("target_file_size_bytes"))
         supersede = supersede_for(self.meta, store.path)  # merge-on-write: in the same commit
+        supersede = partial_update.wrap(supersede, store.path)  # a partial update: its rows completed first
         if self.overwrite:
             return store.overwrite(
                 rows,

@@ -59,12 +59,13 @@ from dorisql.session import failures
 from dorisql.session.committed import DISK_FULL_MESSAGE, after_commit, disk_full
 from dorisql.session.session import Session
 from dorisql.statements.ddl.partitions import bump_versions
+from dorisql.statements.load import partial_update
 from dorisql.statements.load.insert import load_frame, rejected_rows
 from dorisql.statements.load.stream_load_options import ColumnMapping, Outcome, StreamLoadOptions
 from dorisql.storage.locks import file_lock
 from dorisql.tablets import deletes as D
 from dorisql.tablets.consistency import meta_dir, table_storage
-from dorisql.tablets.tables import column
+from dorisql.tablets.tables import check_sequence_given, column, sequence_column
 from dorisql.translate.expressions import expression_spark_sql
 from dorisql.warehouse import staging_dir
 
@@ -175,16 +176,17 @@ def check_table_options(meta, options: StreamLoadOptions) -> None:
         raise AnalysisError(f"There is no sequence column in the table {meta.name}")
     if sequence and options.sequence_col is None and "function_column.sequence_col" not in props:
         raise AnalysisError(f"Table {meta.name} has sequence column, need to specify the sequence column")
-    if options.sequence_col is not None:
-        raise NotSupportedError(
-            "Stream Load header function_column.sequence_col: dorisql does not order a UNIQUE table's rows "
-            "by a sequence column"
-        )
+    if options.sequence_col is not None and sequence_column(meta.definition) is None:
+        # a table of an older dorisql with the hidden column (function_column.sequence_type alone)
+        raise NotSupportedError("Stream Load header function_column.sequence_col: a hidden sequence column")
+    # (a table mapping its sequence to a value column orders rows by that column: the header
+    # adds nothing, as Doris's load planner then ignores it)
     if options.partial_columns:
-        mow = unique and props.get("enable_unique_key_merge_on_write", "true").lower() == "true"
-        if not mow:
-            raise AnalysisError("Only unique key merge on write support partial update")
-        raise NotSupportedError("Stream Load header partial_columns: partial column updates")
+        partial_update.check_merge_on_write(meta)
+        if options.flexible_columns:
+            raise NotSupportedError("Stream Load header unique_key_update_mode: UPDATE_FLEXIBLE_COLUMNS")
+        if options.merge_type != "APPEND":
+            raise NotSupportedError(f"Stream Load header partial_columns with merge_type {options.merge_type}")
 
 
 def _stream_load(session, db, table, options, receive_body, error_url, user, started, client_ip="") -> Outcome:
@@ -591,18 +593,25 @@ def _load_rows(session: Session, meta, options, record, outcome: Outcome, error_
             return merged
     version = None
     failure: LoadError | None = None
+    given = [t.name for t in targets]
+    partial = None
+    if options.partial_columns:
+        partial = partial_update.stream_load_plan(meta, given, options.new_key_behavior)
+    elif options.columns:  # without a columns header every column is the data's
+        check_sequence_given(meta.definition, given)
     try:
-        _result, written, _meta = load_frame(
-            session,
-            meta,
-            source,
-            targets,
-            options.partitions,
-            f"STREAM LOAD {record.db}.{meta.name} LABEL {record.label}",
-            temporary=options.temporary_partitions,
-            filter_policy=policy,
-            metadata={LABEL_KEY: f"{record.db}/{record.label}", "dorisql.load_txn_id": str(record.txn_id)},
-        )
+        with partial_update.applying(partial):  # completes the rows under the commit lock
+            _result, written, _meta = load_frame(
+                session,
+                meta,
+                source,
+                targets,
+                options.partitions,
+                f"STREAM LOAD {record.db}.{meta.name} LABEL {record.label}",
+                temporary=options.temporary_partitions,
+                filter_policy=policy,
+                metadata={LABEL_KEY: f"{record.db}/{record.label}", "dorisql.load_txn_id": str(record.txn_id)},
+            )
         if written.committed:
             version = written.version
     except LoadError as exc:

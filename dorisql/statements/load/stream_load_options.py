@@ -64,7 +64,7 @@ HEADERS: dict[str, str] = {
     "function_column.sequence_col": REFUSED,  # checked against the table: stream_load.check_table_options
     "partial_columns": REFUSED,  # likewise
     "unique_key_update_mode": REFUSED,  # likewise (UPSERT is the default)
-    "partial_update_new_key_behavior": REFUSED,
+    "partial_update_new_key_behavior": ACCEPTED,  # with partial_columns (statements.load.partial_update)
     "hidden_columns": REFUSED,
     "negative": REFUSED,
     "compress_type": REFUSED,
@@ -125,6 +125,10 @@ class StreamLoadOptions:
     #: Checked against the table before the load (stream_load.check_table_options).
     sequence_col: str | None = None
     partial_columns: bool = False
+    #: unique_key_update_mode UPDATE_FLEXIBLE_COLUMNS (each JSON row its own columns)
+    flexible_columns: bool = False
+    #: APPEND (a new key's row is inserted) | ERROR (refused): partial_update_new_key_behavior
+    new_key_behavior: str = "APPEND"
 
     @property
     def file_columns(self) -> tuple[str, ...]:
@@ -238,6 +242,9 @@ def parse_options(headers: Mapping[str, str]) -> StreamLoadOptions:
     if update_mode and update_mode not in ("UPSERT", "UPDATE_FIXED_COLUMNS", "UPDATE_FLEXIBLE_COLUMNS"):
         raise AnalysisError(f"Invalid unique_key_update_mode {h['unique_key_update_mode']}")
     partial = partial or update_mode in ("UPDATE_FIXED_COLUMNS", "UPDATE_FLEXIBLE_COLUMNS")
+    new_keys = (h.get("partial_update_new_key_behavior") or "").strip().upper() or "APPEND"
+    if new_keys not in ("APPEND", "ERROR"):  # Doris's BE (StreamLoadAction::_process_put)
+        raise AnalysisError(f"Invalid partial_update_new_key_behavior {new_keys}, must be one of {{'APPEND', 'ERROR'}}")
     zone = h.get("timezone") or h.get("time_zone") or ""
     return StreamLoadOptions(
         label=label,
@@ -266,6 +273,8 @@ def parse_options(headers: Mapping[str, str]) -> StreamLoadOptions:
         delete=delete,
         sequence_col=(h.get("function_column.sequence_col") or "").strip() or None,
         partial_columns=partial,
+        flexible_columns=update_mode == "UPDATE_FLEXIBLE_COLUMNS",
+        new_key_behavior=new_keys,
     )
 
 
