@@ -14,6 +14,8 @@ SESSION_DEFAULTS: dict[str, str] = {
     # Not a Doris variable: the clock override used to reproduce time-dependent examples.
     "dorisql_now": "",
     "time_zone": "",
+    # Point queries answered without Spark (dorisql.query.short_circuit; docs/point_queries.md).
+    "enable_short_circuit_query": "true",
 }
 
 #: Frontend settings, with Doris's defaults (fe.conf).

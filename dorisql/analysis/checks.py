@@ -458,8 +458,26 @@ def check_create_table(stmt: ast.CreateTable, *, allow_partition_column_nullable
     _check_distribution(stmt, keys)
     _check_property_values(props, keys_type=keys.type)
     _check_sequence(stmt, keys, props)
+    _check_row_store(stmt, keys, props)
     _check_dynamic(stmt)
     _check_known_properties(props)
+
+
+def _check_row_store(stmt: ast.CreateTable, keys: ast.KeysDesc, props: dict[str, str]) -> None:
+    """Doris's row store (PropertyAnalyzer.analyzeRowStoreColumns, createOlapTable): the columns
+    must exist and AGGREGATE tables have none. Accepted and shown only: Parquet is columnar and
+    a point query reads just the columns it needs (docs/compatibility.md, "Row store")."""
+    listed = props.get("row_store_columns")
+    if listed is not None:
+        names = [n.strip() for n in listed.split(",") if n.strip()]
+        if not names:
+            raise AnalysisError("row_store_columns must not be empty")
+        known = {c.name.lower() for c in stmt.columns}
+        invalid = [n for n in names if n.lower() not in known]
+        if invalid:
+            raise AnalysisError("Column does not exist in table. Invalid columns: " + ", ".join(invalid))
+    if keys.type == "AGGREGATE" and (props.get("store_row_column", "").lower() == "true" or listed):
+        raise AnalysisError("Aggregate table can't support row column now")
 
 
 #: Doris's PrimitiveType names a "function_column.sequence_type" may give (isFixedPointType or

@@ -33,7 +33,7 @@ def set_variable(session: Session, stmt: ast.SetVariable) -> Result:
     value = stmt.value.value if stmt.value.value is not None else ""
     if stmt.value.kind == "bool":
         value = value.lower()  # as Doris shows a boolean variable: true / false
-    if name in ("enable_insert_strict", "allow_partition_column_nullable"):
+    if name in ("enable_insert_strict", "allow_partition_column_nullable", "enable_short_circuit_query"):
         value = normalize_bool(name, value)
     elif name == "dorisql_now":
         if value and value.lower() not in ("", "default"):

@@ -23,6 +23,7 @@ from dorisql.bucketing.hashing import bucket_expr_sql
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import AnalysisError, CommitConflictError, LoadError, NotSupportedError
 from dorisql.partitioning.keys import routing_sql
+from dorisql.query import short_circuit
 from dorisql.query import table_functions as tvf
 from dorisql.query.colocate_join import ColocationContext
 from dorisql.query.planner import explain as explain_query
@@ -138,6 +139,9 @@ def select(session: Session, stmt: ast.Query) -> Result:
     constant = None if stmt.tables else constant_select(stmt.sql, session.session_vars, identity(session))
     if constant is not None:  # SELECT @@version_comment, DATABASE(), ...: no Spark needed
         return Result.table(*constant)
+    point = short_circuit.answer(session, stmt)  # a point query: pyarrow, no Spark job
+    if point is not None:
+        return point
     df, _scans = _run_query(session, stmt)
     types = [field.dataType for field in df.schema.fields]
     scales = [field.metadata.get(SCALE_METADATA) for field in df.schema.fields]  # DATETIME(p)'s p
@@ -170,6 +174,9 @@ def _shown_value(value, data_type, scale: int | None = None):
 
 
 def explain(session: Session, stmt: ast.Explain) -> Result:
+    point = short_circuit.plan(session, stmt.query)
+    if point is not None:  # answered without Spark: Doris's SHORT-CIRCUIT plan
+        return Result.table(["Explain String"], [(line,) for line in short_circuit.explain_lines(point)])
     lines = explain_query(session.spark, stmt.query, query_sources(session), verbose=stmt.verbose)
     return Result.table(["Explain String"], [(line,) for line in lines])
 
