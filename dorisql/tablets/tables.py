@@ -54,6 +54,31 @@ def sequence_column(definition: ast.CreateTable) -> str | None:
     return None
 
 
+#: Doris's hidden columns of a UNIQUE KEY table that DESC and SHOW COLUMNS list with
+#: ``SET show_hidden_columns = true`` (Column.DELETE_SIGN, Column.VERSION_COL, Column.SEQUENCE_COL).
+DELETE_SIGN = "__DORIS_DELETE_SIGN__"
+VERSION_COL = "__DORIS_VERSION_COL__"
+
+
+def hidden_columns(definition: ast.CreateTable) -> tuple[ast.ColumnDef, ...]:
+    """The hidden columns Doris gives a UNIQUE KEY table, in its order: the delete sign, the
+    version, and with a sequence column the sequence (of its type). dorisql keeps none of them
+    as such (a DELETE is a delete version, load order orders rows): they are shown only."""
+    if definition.keys is None or definition.keys.type.upper() != "UNIQUE":
+        return ()
+    zero = ast.Literal("0", "number")
+    shown = [
+        ast.ColumnDef(DELETE_SIGN, ast.DataType("TINYINT"), nullable=False, default=zero),
+        ast.ColumnDef(VERSION_COL, ast.DataType("BIGINT"), nullable=False, default=zero),
+    ]
+    sequence = sequence_column(definition)
+    if sequence is not None:
+        mapped = next((c for c in definition.columns if c.name.lower() == sequence.lower()), None)
+        if mapped is not None:
+            shown.append(ast.ColumnDef(SEQUENCE_COL, mapped.type, nullable=True))
+    return tuple(shown)
+
+
 def check_sequence_given(definition: ast.CreateTable, columns: tuple[str, ...] | list[str]) -> None:
     """A load naming its columns must name the sequence column (Nereids BindSink, the Stream
     Load planner), unless the column's default is CURRENT_TIMESTAMP; a load of every column

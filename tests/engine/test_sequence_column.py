@@ -117,6 +117,53 @@ def test_a_date_sequence_column(engine):
 )
 def test_sequence_properties_are_checked_as_doris_does(engine, columns, keys, properties, error, message):
     with pytest.raises(error) as caught:
-        run(engine, f"CREATE TABLE seq_bad ({columns}) {keys} DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ({properties})")
+        run(
+            engine,
+            f"CREATE TABLE seq_bad ({columns}) {keys} DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ({properties})",
+        )
     assert message in str(caught.value)
     assert rows(engine, "SHOW TABLES LIKE 'seq_bad'") == []
+
+
+def test_inserts_name_the_sequence_column_and_desc_shows_the_hidden_columns(engine):
+    run(
+        engine,
+        "CREATE TABLE seq_rules (k INT NOT NULL, v VARCHAR(8), s INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 "
+        'PROPERTIES ("function_column.sequence_col" = "s")',
+    )
+    with pytest.raises(AnalysisError, match="Table seq_rules has sequence column, need to specify the sequence column"):
+        run(engine, "INSERT INTO seq_rules (k, v) VALUES (1, 'a')")
+    run(engine, "INSERT INTO seq_rules VALUES (1, 'b', 5)")  # no column list: every column given
+    try:
+        run(engine, "SET require_sequence_in_insert = false")
+        run(engine, "INSERT INTO seq_rules (k, v) VALUES (1, 'late')")  # a NULL sequence: the smallest
+        # a partial update keeps the row's sequence value, and one with a smaller value is dropped
+        run(engine, "SET enable_unique_key_partial_update = true")
+        run(engine, "INSERT INTO seq_rules (k, v) VALUES (1, 'c')")
+        run(engine, "INSERT INTO seq_rules (k, v, s) VALUES (1, 'd', 4)")
+    finally:
+        run(engine, "SET require_sequence_in_insert = true")
+        run(engine, "SET enable_unique_key_partial_update = false")
+    assert rows(engine, "SELECT * FROM seq_rules") == [(1, "c", 5)]
+
+    plain = [r[0] for r in rows(engine, "DESC seq_rules")]
+    assert plain == ["k", "v", "s"]
+    run(engine, "SET show_hidden_columns = true")
+    try:
+        desc = rows(engine, "DESC seq_rules")
+        columns = rows(engine, "SHOW COLUMNS FROM seq_rules")
+    finally:
+        run(engine, "SET show_hidden_columns = false")
+    assert desc[3:] == [
+        ("__DORIS_DELETE_SIGN__", "tinyint", "No", "false", "0", "NONE"),
+        ("__DORIS_VERSION_COL__", "bigint", "No", "false", "0", "NONE"),
+        ("__DORIS_SEQUENCE_COL__", "int", "Yes", "false", None, "NONE"),
+    ]
+    assert [c[0] for c in columns] == [
+        "k",
+        "v",
+        "s",
+        "__DORIS_DELETE_SIGN__",
+        "__DORIS_VERSION_COL__",
+        "__DORIS_SEQUENCE_COL__",
+    ]

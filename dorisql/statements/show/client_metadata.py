@@ -32,7 +32,7 @@ from dorisql.statements.show.information_schema import (
     system_tables,
     table_rows,
 )
-from dorisql.statements.show.objects import _like, load_meta
+from dorisql.statements.show.objects import _like, load_meta, shown_hidden_columns
 from dorisql.statements.show.objects import describe as describe_table
 from dorisql.translate.variables import SessionIdentity, all_variables
 
@@ -211,7 +211,7 @@ def show_columns(session: Session, stmt: ast.ShowColumns) -> Result:
     else:
         meta = load_meta(session, ast.TableName(stmt.table.name, db))
         keys = set(meta.definition.keys.columns) if meta.definition.keys else set()
-        for c in meta.definition.columns:
+        for c in (*meta.definition.columns, *shown_hidden_columns(session, meta.definition)):
             shown = (
                 c.name,
                 column_type_text(c.type),

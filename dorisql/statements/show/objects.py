@@ -23,6 +23,7 @@ from dorisql.statements.show.help import lookup
 from dorisql.statements.show.proc import show_proc as proc
 from dorisql.syntax.generator import column_type_sql, to_sql
 from dorisql.tablets.partition_sizes import table_stats
+from dorisql.tablets.tables import hidden_columns
 
 SHOW_PARTITIONS_COLUMNS = (
     "PartitionId",
@@ -354,6 +355,13 @@ def _internal_type(data_type: ast.DataType) -> str:
     return f"{text}({','.join(str(p) for p in data_type.params)})" if data_type.params else text
 
 
+def shown_hidden_columns(session: Session, definition: ast.CreateTable) -> tuple[ast.ColumnDef, ...]:
+    """The hidden columns DESC and SHOW COLUMNS add under ``SET show_hidden_columns = true``."""
+    if session.session_vars.get("show_hidden_columns", "false").strip().lower() not in ("true", "1", "on"):
+        return ()
+    return hidden_columns(definition)
+
+
 def describe(session: Session, stmt: ast.Describe) -> Result:
     """DESC[RIBE] t [ALL], as current Doris prints it (DescribeCommand, IndexSchemaProcNode):
     the type as SHOW CREATE TABLE spells it (lower case), Null Yes/No, Key true/false, Default
@@ -368,7 +376,7 @@ def describe(session: Session, stmt: ast.Describe) -> Result:
     keys = set(definition.keys.columns) if definition.keys else set()
     rows: list[tuple[str | None, ...]] = []
     internal: list[str] = []
-    for c in definition.columns:
+    for c in (*definition.columns, *shown_hidden_columns(session, definition)):
         default = c.default.value if c.default is not None else None
         extra = (_aggregation(definition, c, keys), "STORED GENERATED" if c.generated is not None else None)
         rows.append(
