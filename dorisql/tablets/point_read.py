@@ -58,12 +58,18 @@ class Fallback(Exception):
 
 
 class _Lru:
-    """A small thread-safe LRU map (a server's connections share it)."""
+    """A small thread-safe LRU map (a server's connections share it), of at most `size` entries
+    and, with `max_bytes`, at most that many bytes of values (their ``nbytes``)."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, max_bytes: int | None = None):
         self.size = size
+        self.max_bytes = max_bytes
+        self._bytes = 0
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _weight(self, value: Any) -> int:
+        return int(getattr(value, "nbytes", 0)) if self.max_bytes is not None else 0
 
     def get(self, key: Hashable) -> Any:
         with self._lock:
@@ -74,14 +80,19 @@ class _Lru:
 
     def put(self, key: Hashable, value: Any) -> None:
         with self._lock:
+            if key in self._items:
+                self._bytes -= self._weight(self._items[key])
             self._items[key] = value
             self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+            self._bytes += self._weight(value)
+            while len(self._items) > self.size or (self.max_bytes is not None and self._bytes > self.max_bytes):
+                _, dropped = self._items.popitem(last=False)
+                self._bytes -= self._weight(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._bytes = 0
 
 
 #: Table folder -> its latest Snapshot (every file, with the table properties).
@@ -91,7 +102,7 @@ FOOTERS = _Lru(8192)
 #: (data file path, lower-case column name) -> the column's values (of its declared Arrow type):
 #: a key lookup scans them instead of decoding the file; only the row groups that hold the
 #: key are read.
-KEY_COLUMNS = _Lru(4096)
+KEY_COLUMNS = _Lru(8192, max_bytes=256 * 2**20)
 
 
 def point_rows(

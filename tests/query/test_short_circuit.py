@@ -137,3 +137,43 @@ def test_explain_marks_the_scan_short_circuit():
     assert "  0:VOlapScanNode" in lines and "     TABLE: db.byday(byday), PREAGGREGATION: ON" in lines
     assert "     partitions=1/2 (p1)" in lines and "     tablets=1/2" in lines
     assert lines[-1] == "     SHORT-CIRCUIT"
+
+
+def test_rows_of_a_key_map_to_the_row_groups_holding_them(tmp_path):
+    """The reader decodes only the row groups holding the key's rows, at their positions there."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from dorisql.tablets.point_read import _groups_of
+
+    path = tmp_path / "f.parquet"
+    keys = [5, 1, 5, 2, 3, 4, 9, 5, 8, 7]
+    pq.write_table(pa.table({"k": keys, "v": [str(i) for i in range(10)]}), path, row_group_size=3)
+    metadata = pq.read_metadata(path)
+    assert metadata.num_row_groups == 4
+    rows = [i for i, k in enumerate(keys) if k == 5]  # 0, 2 (group 0) and 7 (group 2)
+    groups, local = _groups_of(metadata, rows)
+    assert groups == [0, 2] and local == [0, 2, 4]
+    read = pq.ParquetFile(path).read_row_groups(groups).take(local)
+    assert read.column("v").to_pylist() == ["0", "2", "7"]
+    assert _groups_of(metadata, []) == ([], [])
+    assert _groups_of(metadata, None) == ([0, 1, 2, 3], None)
+    assert _groups_of(metadata, [9]) == ([3], [0])
+
+
+def test_the_caches_keep_their_bounds():
+    import pyarrow as pa
+
+    from dorisql.tablets.point_read import _Lru
+
+    cache = _Lru(3, max_bytes=200)
+    for name in "abc":
+        cache.put(name, pa.array(range(10), pa.int64()))  # 80 bytes each: b and c stay
+    assert cache.get("a") is None and cache.get("b") is not None and cache.get("c") is not None
+    cache.put("b", pa.array(range(2), pa.int64()))  # replaced: its old size no longer counts
+    cache.put("d", pa.array(range(10), pa.int64()))
+    assert all(cache.get(n) is not None for n in "bcd")
+    counted = _Lru(2)
+    for n in range(5):
+        counted.put(n, object())
+    assert counted.get(2) is None and counted.get(3) is not None and counted.get(4) is not None
