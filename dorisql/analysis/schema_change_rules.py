@@ -230,6 +230,10 @@ def apply_action(definition: ast.CreateTable, action: ast.SchemaChange, *, parti
         is_key = name.lower() in keys
         if model == "UNIQUE" and is_key:
             raise AnalysisError("Can not drop key column in Unique data model table")
+        if model == "UNIQUE" and name.lower() == _sequence_col(definition).lower():
+            raise AnalysisError(
+                f"Can not drop sequence mapping column[{action.name}] in Unique data model table[{table}]"
+            )
         if model == "AGGREGATE" and is_key:
             if any((c.agg_type or "") in ("REPLACE", "REPLACE_IF_NOT_NULL") for c in columns):
                 raise AnalysisError(
@@ -376,8 +380,15 @@ def _reorder(columns: list[ast.ColumnDef], names: tuple[str, ...]) -> list[ast.C
     return out
 
 
+def _sequence_col(definition: ast.CreateTable) -> str:
+    """The value column "function_column.sequence_col" maps the sequence to ("" without one)."""
+    props = {k.lower(): v for k, v in ast.props(definition.properties).items()}
+    return (props.get("function_column.sequence_col") or "").strip()
+
+
 def _rename_everywhere(definition: ast.CreateTable, old: str, new: str) -> ast.CreateTable:
-    """Key, partition and distribution column lists follow a renamed column."""
+    """Key, partition and distribution column lists follow a renamed column, and so does the
+    sequence mapping (SchemaChangeHandler.processRenameColumn: setSequenceMapCol)."""
 
     def swap(names):
         return tuple(new if n.lower() == old.lower() else n for n in names)
@@ -393,4 +404,7 @@ def _rename_everywhere(definition: ast.CreateTable, old: str, new: str) -> ast.C
         out = dataclasses.replace(
             out, distribution=dataclasses.replace(out.distribution, columns=swap(out.distribution.columns))
         )
+    if _sequence_col(out).lower() == old.lower():
+        properties = tuple((k, new if k.lower() == "function_column.sequence_col" else v) for k, v in out.properties)
+        out = dataclasses.replace(out, properties=properties)
     return out

@@ -167,3 +167,19 @@ def test_inserts_name_the_sequence_column_and_desc_shows_the_hidden_columns(engi
         "__DORIS_VERSION_COL__",
         "__DORIS_SEQUENCE_COL__",
     ]
+
+
+def test_the_sequence_column_cannot_be_dropped_and_a_rename_carries_the_mapping(engine):
+    run(
+        engine,
+        "CREATE TABLE seq_alter (k INT NOT NULL, v VARCHAR(8), s INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 "
+        'PROPERTIES ("function_column.sequence_col" = "s")',
+    )
+    run(engine, "INSERT INTO seq_alter VALUES (1, 'a', 5)")
+    with pytest.raises(AnalysisError) as caught:
+        run(engine, "ALTER TABLE seq_alter DROP COLUMN s")
+    assert str(caught.value) == "Can not drop sequence mapping column[s] in Unique data model table[seq_alter]"
+    run(engine, "ALTER TABLE seq_alter RENAME COLUMN s seq")
+    assert '"function_column.sequence_col" = "seq"' in rows(engine, "SHOW CREATE TABLE seq_alter")[0][1]
+    run(engine, "INSERT INTO seq_alter VALUES (1, 'older', 4)")
+    assert rows(engine, "SELECT * FROM seq_alter") == [(1, "a", 5)]
