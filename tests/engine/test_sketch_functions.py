@@ -40,7 +40,10 @@ SCALARS: list[tuple[str, object]] = [
     ("bitmap_count(bitmap_or(to_bitmap(1), to_bitmap(1)))", 1),
     ("bitmap_to_string(bitmap_or(to_bitmap(1), to_bitmap(2)))", "1,2"),
     ("bitmap_to_string(bitmap_or(to_bitmap(1), to_bitmap(2), to_bitmap(10), to_bitmap(0), NULL))", "0,1,2,10"),
-    ("bitmap_to_string(bitmap_or(to_bitmap(1), to_bitmap(2), to_bitmap(10), to_bitmap(0), bitmap_empty()))", "0,1,2,10"),
+    (
+        "bitmap_to_string(bitmap_or(to_bitmap(1), to_bitmap(2), to_bitmap(10), to_bitmap(0), bitmap_empty()))",
+        "0,1,2,10",
+    ),
     (f"bitmap_to_string(bitmap_or(to_bitmap(10), {BFS}('1,2'), {BFS}('1,2,3,4,5')))", "1,2,3,4,5,10"),
     ("bitmap_count(bitmap_or(to_bitmap(1), NULL))", 1),
     (f"{BFS}('1') IS NULL", False),
@@ -113,3 +116,87 @@ def test_scalar_functions_as_doris(engine):
     got = rows(engine, "SELECT " + ", ".join(sql for sql, _ in SCALARS))[0]
     mismatches = [(sql, want, value) for (sql, want), value in zip(SCALARS, got) if value != want]
     assert mismatches == []
+
+
+def _bitmaps(name: str, values: list[tuple[int, str]]) -> str:
+    """A CTE of (dt, id) rows, id a BITMAP of the comma-separated values (Doris's suite loads such
+    rows into an AGGREGATE table with bitmap_from_string)."""
+    selects = " UNION ALL ".join(f"SELECT {dt} AS dt, {BFS}('{v}') AS id" for dt, v in values)
+    return f"{name} AS ({selects})"
+
+
+def test_bitmaps_of_rows_and_their_unions(engine):
+    # test_bitmap_function's sql_bitmap_and_count7 / xor_count7 / and_not_count3: a left join of
+    # two tables of bitmaps (NULL on the right counts 0)
+    left = _bitmaps("l", [(1, "11,111"), (2, "22,222"), (3, "33,333"), (4, "44,444")])
+    right = _bitmaps("r", [(1, "11,1111"), (2, "22,2222"), (5, "55,5555")])
+    assert rows(
+        engine,
+        f"WITH {left}, {right} SELECT l.dt, bitmap_and_count(l.id, r.id), bitmap_xor_count(l.id, r.id), "
+        "bitmap_and_not_count(l.id, r.id), bitmap_to_string(bitmap_or(l.id, r.id)) "
+        "FROM l LEFT JOIN r ON l.dt = r.dt ORDER BY l.dt",
+    ) == [(1, 1, 2, 1, "11,111,1111"), (2, 1, 2, 1, "22,222,2222"), (3, 0, 0, 0, "33,333"), (4, 0, 0, 0, "44,444")]
+    # BITMAP_UNION (the suite's page_id table: one to_bitmap per INSERT) and INTERSECT_COUNT
+    pages = "u AS (SELECT * FROM VALUES (1, 1), (1, 2), (1, 3), (2, 1), (2, 2) AS v(page_id, uid))"
+    assert rows(
+        engine,
+        f"WITH {pages} SELECT page_id, bitmap_count(bitmap_union(to_bitmap(uid))), "
+        "bitmap_to_string(bitmap_union(to_bitmap(uid))) FROM u GROUP BY page_id ORDER BY page_id",
+    ) == [(1, 3, "1,2,3"), (2, 2, "1,2")]
+    days = (
+        "i AS (SELECT dt, to_bitmap(uid) AS user_id FROM VALUES (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), "
+        "(4, 1), (4, 2), (4, 3) AS v(dt, uid))"
+    )
+    assert rows(
+        engine, f"WITH {days} SELECT intersect_count(user_id, dt, 3, 4), intersect_count(user_id, dt, 3) FROM i"
+    ) == [(3, 5)]
+    assert rows(
+        engine,
+        f"WITH {days} SELECT bitmap_to_string(orthogonal_bitmap_intersect(user_id, dt, 3, 4)), "
+        "orthogonal_bitmap_intersect_count(user_id, dt, 3, 4), orthogonal_bitmap_union_count(user_id) FROM i",
+    ) == [("1,2,3", 3, 5)]
+
+
+def test_bitmap_union_count_is_count_distinct(engine):
+    """count(DISTINCT x) equals bitmap_union_count(to_bitmap(x)) on the same values, beside other
+    aggregates, with GROUP BY ordinals and a HAVING on the bitmap; HLL within Doris's error."""
+    got = rows(
+        engine,
+        "SELECT number % 3 AS k, count(DISTINCT number * 7 % 50000), bitmap_union_count(to_bitmap(number * 7 % 50000)), "
+        "count(*), sum(number), hll_union_agg(hll_hash(number * 7 % 50000)), ndv(number * 7 % 50000) "
+        'FROM numbers("number" = "100000") GROUP BY 1 HAVING bitmap_union_count(to_bitmap(number)) > 0 ORDER BY k',
+    )
+    assert [r[0] for r in got] == [0, 1, 2]
+    for k, exact, bitmap, count, total, hll, ndv in got:
+        assert bitmap == exact and count == (33334 if k == 0 else 33333)
+        assert total == sum(n for n in range(100000) if n % 3 == k)
+        assert abs(hll - exact) <= 0.02 * exact and hll == ndv
+    # no rows: 0, as count(*)
+    assert rows(
+        engine, 'SELECT bitmap_union_count(to_bitmap(number)), count(*) FROM numbers("number" = "3") WHERE number > 5'
+    ) == [(0, 0)]
+    # quantiles of a KLL sketch: exact while it holds every value
+    assert rows(
+        engine,
+        "SELECT quantile_percent(quantile_union(to_quantile_state(number, 2048)), 0.5), "
+        'quantile_percent(to_quantile_state(7, 2048), 0.9) FROM numbers("number" = "101")',
+    ) == [(50.0, 7.0)]
+
+
+@pytest.mark.parametrize(
+    ("sql", "error", "message"),
+    [
+        (
+            "SELECT bitmap_min(to_bitmap(1), 2)",
+            AnalysisError,
+            "Can not found function 'bitmap_min' which has 2 arity",
+        ),
+        ("SELECT bitmap_and(to_bitmap(1))", AnalysisError, "Can not found function 'bitmap_and' which has 1 arity"),
+        ("SELECT bitmap_hash('a')", NotSupportedError, "not supported: bitmap_hash"),
+        ("SELECT hll_hash(1)", NotSupportedError, "not supported: hll_hash outside"),
+        ("SELECT to_quantile_state(1, 2048)", NotSupportedError, "not supported: to_quantile_state outside"),
+    ],
+)
+def test_refusals(engine, sql, error, message):
+    with pytest.raises(error, match=message):
+        rows(engine, sql)
