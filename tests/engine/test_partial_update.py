@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from dorisql.errors import AnalysisError
+from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.storage import delta as delta_mod
 
 from .conftest import delta_rows, delta_version, rows, run
@@ -65,6 +65,30 @@ def test_a_partial_insert_keeps_the_columns_it_does_not_name(engine, partial):
     # every column named: an ordinary INSERT
     run(engine, "INSERT INTO pu (k, a, b, s) VALUES (1, NULL, NULL, NULL)")
     assert rows(engine, "SELECT * FROM pu WHERE k = 1") == [(1, None, None, None)]
+
+
+def test_a_not_null_column_left_out_keeps_its_value_and_a_new_key_needs_one(engine, partial):
+    run(
+        engine,
+        "CREATE TABLE pu_nn (k INT NOT NULL, a VARCHAR(10) NOT NULL, b INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1",
+    )
+    run(engine, "INSERT INTO pu_nn VALUES (1, 'one', 10)")
+    run(engine, "INSERT INTO pu_nn (k, b) VALUES (1, 11)")
+    assert rows(engine, "SELECT * FROM pu_nn") == [(1, "one", 11)]
+    with pytest.raises(AnalysisError) as caught:
+        run(engine, "INSERT INTO pu_nn (k, b) VALUES (1, 12), (2, 22)")
+    assert str(caught.value) == (
+        "the unmentioned column `a` should have default value or be nullable for newly inserted rows in "
+        "non-strict mode partial update"
+    )
+    # inside BEGIN ... COMMIT the rows would be staged without the merge-on-write step: refused
+    run(engine, "BEGIN")
+    try:
+        with pytest.raises(NotSupportedError, match="partial column update .* inside a transaction"):
+            run(engine, "INSERT INTO pu_nn (k, b) VALUES (1, 13)")
+    finally:
+        run(engine, "ROLLBACK")
+    assert rows(engine, "SELECT * FROM pu_nn") == [(1, "one", 11)]
 
 
 def test_a_partial_insert_on_merge_on_read_is_an_ordinary_insert(engine, partial):

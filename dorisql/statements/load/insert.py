@@ -213,6 +213,8 @@ def insert(session: Session, stmt: ast.Insert, *, metadata=None, written: dict |
                 f"The value specified for generated column '{c.name}' in table '{meta.name}' is not allowed."
             )
     partial = partial_update.insert_plan(meta, stmt.columns, session.session_vars)
+    if partial is not None and session.transaction is not None:  # staged there without the merge-on-write step
+        raise NotSupportedError("a partial column update (enable_unique_key_partial_update) inside a transaction")
     if partial is None and session.session_vars.get("require_sequence_in_insert", "true").lower() != "false":
         check_sequence_given(meta.definition, stmt.columns)
     with partial_update.applying(partial):  # completes the rows under the commit lock (_Load._write)
@@ -752,7 +754,8 @@ def _typed_columns(
             typed = cast_sql(raw, source_type, c.type)
             # The value does not fit the type (not a number/date, or out of range).
             checks.append((f"({raw} IS NOT NULL AND {typed} IS NULL)", _misfit_reason(c, raw)))
-        if c.nullable is False:
+        # (a column a partial update leaves to the current rows is checked once they are known)
+        if c.nullable is False and not (index is None and partial_update.leaves(c.name)):
             checks.append((f"({typed} IS NULL)", spark_string(f"column `{c.name}` is NOT NULL but the value is NULL")))
         if is_string_like(c.type):
             # Bytes that are not UTF-8 (a CSV body or a local() file read as they are): Doris's

@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
 
 __all__ = [
     "PartialUpdate",
+    "leaves",
     "insert_plan",
     "stream_load_plan",
     "check_merge_on_write",
@@ -74,6 +75,8 @@ class PartialUpdate:
     missing: tuple[str, ...]
     #: partial_update_new_key_behavior: "APPEND" or "ERROR"
     new_keys: str = "APPEND"
+    #: the missing columns that are NOT NULL: a new key's row must get a value for them
+    required: tuple[str, ...] = ()
 
 
 def _is_merge_on_write(meta: TableMeta) -> bool:
@@ -118,7 +121,8 @@ def _plan(meta: TableMeta, given: Sequence[str], new_keys: str) -> PartialUpdate
         return None
     if any(c.auto_increment and c.name in keys and c.name.lower() not in named for c in definition.columns):
         return None  # a missing AUTO_INCREMENT key: Doris loads it as an upsert
-    return PartialUpdate(keys=keys, missing=missing, new_keys=new_keys)
+    required = tuple(c.name for c in definition.columns if c.name in missing and c.nullable is False)
+    return PartialUpdate(keys=keys, missing=missing, new_keys=new_keys, required=required)
 
 
 def _generated_refs(column: ast.ColumnDef) -> list[str]:
@@ -167,6 +171,13 @@ def applying(plan: PartialUpdate | None) -> Iterator[None]:
         yield
     finally:
         _ACTIVE.reset(token)
+
+
+def leaves(name: str) -> bool:
+    """Whether the running load is a partial update that leaves column ``name`` to the current
+    rows: its NOT NULL check waits until the rows are completed (`_filled`)."""
+    plan = _ACTIVE.get()
+    return plan is not None and name.lower() in {m.lower() for m in plan.missing}
 
 
 def wrap(supersede: Any, table_path: str) -> Any:
@@ -279,10 +290,17 @@ def _filled(rows: pa.Table, keys: pa.Table, current: pa.Table | None, plan: Part
             "[E-7003]Can't append new rows in partial update when partial_update_new_key_behavior is ERROR. "
             f"Row with key=[{shown}] is not in table."
         )
+    names = {n.lower(): n for n in rows.column_names}
+    has_old = pc.is_valid(old_row)
+    for name in plan.required:  # a new key's row: its default, which a NOT NULL column must have
+        column = rows[names[name.lower()]] if name.lower() in names else None
+        if column is not None and pc.any(pc.and_(pc.invert(has_old), pc.is_null(column))).as_py():
+            raise AnalysisError(
+                f"the unmentioned column `{name}` should have default value or be nullable for newly inserted "
+                "rows in non-strict mode partial update"
+            )
     if current is None or old_row.null_count == rows.num_rows:
         return None
-    has_old = pc.is_valid(old_row)
-    names = {n.lower(): n for n in rows.column_names}
     cur_names = {n.lower(): n for n in current.column_names}
     columns = list(rows.columns)
     for name in plan.missing:
