@@ -150,12 +150,15 @@ def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tupl
             raise AnalysisError(f"Can not assign aggregation method on column in Duplicate data model table: {name}")
         is_key = c.key
     t = doris_types.check_type(doris_types.canonical(c.type), name)
-    if t.name in doris_types.AGG_ONLY_TYPES:
+    if t.name in doris_types.AGG_ONLY_TYPES and not doris_types.is_sketch(t):
         raise NotSupportedError(f"{t.name} columns")
+    if doris_types.is_sketch(t) and is_key:
+        raise AnalysisError(f"Key column can not set complex type:{name}")
     nullable = _nullable(c)
     if c.default is not None and c.default.kind == "null" and not nullable:
         raise AnalysisError(f"Can not set null default value to non nullable column: {name}")
-    if not nullable and c.default is None:
+    # a BITMAP's and an HLL's default is the empty one (ColumnDefinition.validate): old rows get it
+    if not nullable and c.default is None and t.name not in ("BITMAP", "HLL"):
         # The rows already in the table need a value (Doris ColumnDef analysis for ADD COLUMN).
         raise AnalysisError(f"Can not add not null column without default value: {name}")
     if c.default is not None and c.default.kind in ("string", "number") and c.default.value is not None:

@@ -143,6 +143,7 @@ def select(session: Session, stmt: ast.Query) -> Result:
     if point is not None:
         return point
     df, _scans = _run_query(session, stmt)
+    df = sketch_load.as_shown(df)  # BITMAP / HLL / QUANTILE_STATE values: NULL, as Doris's
     types = [field.dataType for field in df.schema.fields]
     scales = [field.metadata.get(SCALE_METADATA) for field in df.schema.fields]  # DATETIME(p)'s p
     rows = [tuple(_shown_value(v, t, s) for v, t, s in zip(row, types, scales)) for row in df.collect()]
@@ -397,10 +398,13 @@ class _Load:
             return rows
         self.observation = Observation("dorisql_load")
         # SQL text, not Column objects: each Column function call is a Py4J round trip
+        weight = f"`{_ROWS}`" if _ROWS in routed.columns else "1"  # a pre-aggregated row's source rows
         observed = routed.observe(
-            self.observation, F.expr("count(1) AS total"), F.expr(f"sum(CAST(`{_BAD}` AS BIGINT)) AS bad")
+            self.observation,
+            F.expr(f"sum({weight}) AS total"),
+            F.expr(f"sum(CASE WHEN `{_BAD}` THEN {weight} ELSE 0 END) AS bad"),
         )
-        return observed.filter(f"NOT `{_BAD}`").drop(_BAD)
+        return observed.filter(f"NOT `{_BAD}`").drop(_BAD, _ROWS)
 
     def strict_violation(self) -> bool:
         """Whether strict mode refuses the load (the counts taken first, when Spark observed
@@ -568,6 +572,10 @@ def _as_view(session: Session, source) -> Iterator[str]:
         release_views(session.spark, [relation])
 
 
+#: A pre-aggregated load's source rows per row (statements.load.sketch_load), counted as loaded.
+_ROWS = sketch_load.ROWS_COLUMN
+
+
 def _collected(routed):
     """A small load's routed rows as one Arrow table (Spark's only job for it): (the rows to
     store; rows in all; rows refused)."""
@@ -575,9 +583,15 @@ def _collected(routed):
 
     table = routed.toArrow()
     refused = table[_BAD]
-    bad = int(pc.sum(refused.cast("int64")).as_py() or 0)
+    if _ROWS in table.column_names:  # pre-aggregated rows (sketch_load): the source rows each stands for
+        weights = table[_ROWS]
+        total = int(pc.sum(weights).as_py() or 0)
+        bad = int(pc.sum(pc.if_else(refused, weights, 0)).as_py() or 0)
+        table = table.drop_columns([_ROWS])
+    else:
+        total, bad = table.num_rows, int(pc.sum(refused.cast("int64")).as_py() or 0)
     kept = table.filter(pc.invert(refused)) if bad else table
-    return kept.drop_columns([_BAD]), table.num_rows, bad
+    return kept.drop_columns([_BAD]), total, bad
 
 
 def _small_source(spark, relation: str, limit: int) -> bool:
@@ -714,6 +728,9 @@ def _routed_frame(
         typed += _diagnosis_columns(target, checks)
     routed, names, partition_ok = _partition_routing(meta, only_partitions, diagnose)
     kept = [quote_name(c.name) for c in definition.columns]
+    if _ROWS in source.columns:  # carried to the counts (_collected, _Load.rows)
+        typed.append(f"`{_ROWS}`")
+        kept.append(f"`{_ROWS}`")
     outputs = [*kept, f"`{_BAD}` OR NOT coalesce({partition_ok}, false) AS `{_BAD}`"]
     if diagnose:
         outputs += _diagnosis_outputs(target, names, partition_ok)

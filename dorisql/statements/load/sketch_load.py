@@ -10,8 +10,9 @@ in a SELECT through `select_rewriter`, in Stream Load's columns header), or a st
 another table, a sketch-valued function). Spark builds HLL and KLL sketches only as aggregates,
 so `pre_aggregate` groups the load's rows before they are stored, as Doris's memtable does:
 
-- an AGGREGATE KEY table's rows by all their other columns (rows of one key whose other value
-  columns differ stay apart: the key-model merge joins them on read and in compaction);
+- an AGGREGATE KEY table's rows by key, each other value column by its aggregation (SUM, MAX,
+  MIN; REPLACE / REPLACE_IF_NOT_NULL: the load's last (non-NULL) value), as the key-model
+  merge would on read;
 - any other table's row by row (each keeps its own sketch).
 
 Each sketch column's values become entries of one exploded array (a column tag and the value or
@@ -38,11 +39,40 @@ from dorisql.types import canonical, is_sketch
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql import DataFrame
 
-__all__ = ["has_sketches", "pre_aggregate", "select_rewriter", "values_rows"]
+__all__ = ["ROWS_COLUMN", "as_shown", "has_sketches", "pre_aggregate", "select_rewriter", "values_rows"]
 
 
 def has_sketches(target: list[ast.ColumnDef]) -> bool:
     return any(is_sketch(c.type) for c in target)
+
+
+def _is_stored_sketch(data_type) -> bool:
+    """Whether a query's output column holds stored sketches: a BITMAP's bucket array or an HLL /
+    QUANTILE_STATE sketch (BINARY: no Doris type gives a query binary values)."""
+    from pyspark.sql import types as T
+
+    if isinstance(data_type, T.BinaryType):
+        return True
+    if isinstance(data_type, T.ArrayType) and isinstance(data_type.elementType, T.StructType):
+        return [f.name for f in data_type.elementType.fields] == ["bucket", "bits"]
+    return False
+
+
+def as_shown(df: DataFrame) -> DataFrame:
+    """A query's result with its BITMAP / HLL / QUANTILE_STATE columns NULL (BINARY), as Doris
+    returns such a column selected directly to a MySQL client (return_object_data_as_binary
+    off): the stored sketches are never fetched."""
+    sketch = [_is_stored_sketch(f.dataType) for f in df.schema.fields]
+    if not any(sketch):
+        return df
+    names = df.columns
+    positional = df.toDF(*[f"__c{i}" for i in range(len(names))])  # names may repeat
+    return positional.selectExpr(
+        *[
+            f"CAST(NULL AS BINARY) AS {quote_name(n)}" if shown else f"`__c{i}` AS {quote_name(n)}"
+            for i, (n, shown) in enumerate(zip(names, sketch))
+        ]
+    )
 
 
 def values_rows(rows, target: list[ast.ColumnDef]):
@@ -84,6 +114,10 @@ def select_rewriter(target: list[ast.ColumnDef], prepare):
 
     return rewrite
 
+
+#: The number of source rows a pre-aggregated row stands for: a load counts its source rows, as
+#: Doris's (NumberLoadedRows, the rows an INSERT reports), not the rows it stores.
+ROWS_COLUMN = "__dorisql_rows"
 
 _ENTRY_TYPE = "STRUCT<c: INT, v: BIGINT, s: STRING, d: DOUBLE, b: BIGINT, bits: BINARY, sk: BINARY>"
 
@@ -147,26 +181,50 @@ def pre_aggregate(spark, meta: TableMeta, source: DataFrame, target: list[ast.Co
     # NULL arrays and NULL elements add nothing (a NULL value is an empty sketch's input)
     all_entries = f"filter(concat({', '.join(f'coalesce({e}, array())' for e in entries)}), e -> e IS NOT NULL)"
     aggregate = key_model(meta) == "AGGREGATE"
-    group = [quote_name(names[i]) for i in others] if aggregate else ["`__rid`"]
-    keys = group if aggregate else []  # a non-AGGREGATE table's group is the row (its __rid)
-    carried = [] if aggregate else [f"first({quote_name(names[i])}) AS {quote_name(names[i])}" for i in others]
+    if aggregate:
+        # by key (a constant `__g` keeps the grouping non-empty when the load names no key);
+        # each other value column by its aggregation, in two phases like the sketches
+        key_set = {k.lower() for k in (meta.definition.keys.columns if meta.definition.keys else ())}
+        keys = [quote_name(names[i]) for i in others if target[i].name.lower() in key_set]
+        group = [*keys, "`__g`"]
+        partials, finals = [], []
+        once = "FILTER (WHERE coalesce(x.pos, 0) = 0)"  # each source row once (see `__rows`)
+        for i in others:
+            if target[i].name.lower() in key_set:
+                continue
+            col, agg = quote_name(names[i]), (target[i].agg_type or "REPLACE").upper()
+            if agg in ("SUM", "MAX", "MIN"):
+                partials.append(f"{agg.lower()}({col}) {once} AS `__p{i}`")
+                finals.append(f"{agg.lower()}(`__p{i}`) AS {col}")
+            else:  # REPLACE and REPLACE_IF_NOT_NULL: the load's last (non-NULL) value
+                order = "`__rid`" if agg != "REPLACE_IF_NOT_NULL" else f"CASE WHEN {col} IS NOT NULL THEN `__rid` END"
+                partials += [f"max_by({col}, {order}) {once} AS `__p{i}`", f"max({order}) {once} AS `__o{i}`"]
+                finals.append(f"max_by(`__p{i}`, `__o{i}`) AS {col}")
+        carried, carried2 = [*keys, "`__g`", *partials], [*keys, *finals]
+    else:  # a non-AGGREGATE table's group is the row (its __rid)
+        group = ["`__rid`"]
+        carried = [f"first({quote_name(names[i])}) AS {quote_name(names[i])}" for i in others]
+        carried2 = carried
     bitmap_tags = [j for j, i in enumerate(sketch_cols) if canonical(target[i].type).name == "BITMAP"]
     is_bitmap = f"e.c IN ({', '.join(map(str, bitmap_tags))})" if bitmap_tags else "false"
     bucket = f"CASE WHEN {is_bitmap} THEN coalesce(bitmap_bucket_number(e.v), e.b) END"
     rows = (
-        f"SELECT *, monotonically_increasing_id() AS `__rid`, "
+        f"SELECT *, monotonically_increasing_id() AS `__rid`, 0 AS `__g`, "
         f"CAST({all_entries} AS ARRAY<{_ENTRY_TYPE}>) AS `__entries` FROM {{src}}"
     )
     first = (
-        f"SELECT {''.join(k + ', ' for k in keys)}{''.join(c + ', ' for c in carried)}max(`__rid`) AS `__rid`, "
-        f"CASE WHEN {is_bitmap} THEN e.c END AS `__c`, {bucket} AS `__bkt`, {', '.join(level1)} "
-        f"FROM ({rows}) LATERAL VIEW OUTER explode(`__entries`) x AS e "
+        f"SELECT {''.join(c + ', ' for c in carried)}max(`__rid`) AS `__rid`, "
+        f"CASE WHEN {is_bitmap} THEN e.c END AS `__c`, {bucket} AS `__bkt`, {', '.join(level1)}, "
+        # each source row once: in its first entry's group (no entry: exploded as NULL, pos NULL)
+        "count_if(coalesce(x.pos, 0) = 0) AS `__rows` "
+        f"FROM ({rows}) LATERAL VIEW OUTER posexplode(`__entries`) x AS pos, e "
         f"GROUP BY {', '.join(group)}, `__c`, `__bkt`"  # Spark groups by the select's aliases
     )
     # level two: per row group
     second = (
-        f"SELECT {''.join(k + ', ' for k in keys)}{''.join(c + ', ' for c in carried)}"
-        f"max(`__rid`) AS `__order`, {', '.join(level2)} FROM ({first}) GROUP BY {', '.join(group)}"
+        f"SELECT {''.join(c + ', ' for c in carried2)}"
+        f"max(`__rid`) AS `__order`, sum(`__rows`) AS `{ROWS_COLUMN}`, {', '.join(level2)} "
+        f"FROM ({first}) GROUP BY {', '.join(group)}"
     )
-    ordered = f"SELECT {', '.join(quote_name(n) for n in names)} FROM ({second}) ORDER BY `__order`"
+    ordered = f"SELECT {', '.join(quote_name(n) for n in [*names, ROWS_COLUMN])} FROM ({second}) ORDER BY `__order`"
     return spark.sql(ordered, src=source)

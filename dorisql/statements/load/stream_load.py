@@ -67,6 +67,7 @@ from dorisql.tablets import deletes as D
 from dorisql.tablets.consistency import meta_dir, table_storage
 from dorisql.tablets.tables import check_sequence_given, column, sequence_column
 from dorisql.translate.expressions import expression_spark_sql
+from dorisql.translate.literals import sketch_value_sql
 from dorisql.warehouse import staging_dir
 
 __all__ = ["stream_load", "error_log_dir", "body_dir", "LABEL_KEY"]
@@ -493,14 +494,22 @@ def _mapping(meta, options: StreamLoadOptions, names: list[str]):
         if item.expr is None:
             if item.name.lower() in by_name:  # else a helper column for expressions only
                 target = column(meta.definition, item.name)
+                if doris_types.is_sketch(target.type):  # a file holds no sketch: Doris's load functions build it
+                    kind = doris_types.canonical(target.type).name
+                    raise AnalysisError(
+                        f"column '{target.name}' of type {kind} is loaded through a function in the columns "
+                        f"header, e.g. {target.name}={_LOADER[kind]}(<file column>)"
+                    )
                 targets.append(target)
                 value = F.col(f"`{item.name}`")
                 values.append(_zoned_datetime(value) if target.type.name.upper().startswith("DATETIME") else value)
             continue
         if item.name.lower() not in by_name:
             raise AnalysisError(f"Unknown column '{item.name}' in table '{meta.name}'")
-        expr = _header_expression(item.expr, f"expression in the columns header: {item.name} = {item.expr}")
-        targets.append(column(meta.definition, item.name))
+        target = column(meta.definition, item.name)
+        what = f"expression in the columns header: {item.name} = {item.expr}"
+        expr = _header_expression(item.expr, what, target if doris_types.is_sketch(target.type) else None)
+        targets.append(target)
         values.append(expr)
         derived.append(expr.alias(item.name))
     if not targets:
@@ -524,14 +533,20 @@ def _zoned_datetime(value):
     )
 
 
-def _header_expression(text: str, what: str):
+#: The load function of each sketch type a columns header names in a refusal.
+_LOADER = {"BITMAP": "to_bitmap", "HLL": "hll_hash", "QUANTILE_STATE": "to_quantile_state"}
+
+
+def _header_expression(text: str, what: str, sketch: ast.ColumnDef | None = None):
     """A `columns` / `where` header expression as a Spark Column, under a query's rules (Doris
     syntax, allowed functions only, no table or query: engine.query.expression_spark_sql), so a
-    header reaches no more than a SELECT may: no reflect(), no file read by path."""
+    header reaches no more than a SELECT may: no reflect(), no file read by path. For a BITMAP /
+    HLL / QUANTILE_STATE column (`sketch`), a load function gives the values the load builds the
+    sketch from (statements.load.sketch_load)."""
     from pyspark.sql import functions as F
 
     try:
-        sql = expression_spark_sql(text)
+        sql = expression_spark_sql(text) if sketch is None else sketch_value_sql(sketch, ast.Literal(text, "expr"))
     except DorisqlError as exc:
         raise AnalysisError(f"Invalid {what}: {exc}") from None
     try:
