@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import logging
 import threading
 from collections.abc import Callable
@@ -115,6 +116,40 @@ class SharedSpark:
                 pass
 
 
+#: The FAIR scheduler pools of the server's other Spark work: Stream Loads (every HTTP request)
+#: and the background jobs (compaction, dynamic partitions, trash).
+HTTP_POOL = "http"
+BACKGROUND_POOL = "background"
+
+
+class SchedulerPools:
+    """Names of Spark FAIR scheduler pools, one per open connection, so that Spark shares its
+    cores between connections and a short statement is not queued behind another connection's
+    long job (within a pool, jobs run first come first served). Spark keeps every pool it has
+    seen for the life of its context, so a name is reused: a connection takes the lowest free
+    one and gives it back at its end (as many pools as connections were ever open at once)."""
+
+    def __init__(self, prefix: str = "connection"):
+        self._prefix = prefix
+        self._free: list[int] = []
+        self._next = 1
+        self._lock = threading.Lock()
+
+    def take(self) -> str:
+        with self._lock:
+            if self._free:
+                number = heapq.heappop(self._free)
+            else:
+                number, self._next = self._next, self._next + 1
+        return f"{self._prefix}-{number}"
+
+    def give_back(self, name: str) -> None:
+        number = int(name.rsplit("-", 1)[1])
+        with self._lock:
+            if number not in self._free:
+                heapq.heappush(self._free, number)
+
+
 class ServerContext:
     """What the listeners of one server share."""
 
@@ -127,16 +162,28 @@ class ServerContext:
         self.stopping = threading.Event()
         self.catalog = catalog_source(self.config)
         self.authenticator = authenticator or Authenticator(self.catalog)
+        self.pools = SchedulerPools()
 
     def database_exists(self, name: str) -> bool:
         """Whether the catalog has this database, or it is information_schema / mysql (a login
         that names one)."""
         return is_system_database(name) or self.catalog().database_exists(name)
 
-    def new_engine(self) -> Engine:
-        """A fresh session on the shared Spark (call it on the thread that will use it)."""
+    def new_engine(self, pool: str | None = None) -> Engine:
+        """A fresh session on the shared Spark (call it on the thread that will use it), its
+        Spark jobs in the FAIR scheduler pool `pool` (None: Spark's default pool)."""
 
-        return Engine(self.config, spark=self.spark.started, spark_source=self.spark)
+        engine = Engine(self.config, spark=self.spark.started, spark_source=self.spark)
+        engine.scheduler_pool = pool
+        return engine
+
+    def http_engine(self) -> Engine:
+        """A session for one HTTP request (Stream Load), in the HTTP pool."""
+        return self.new_engine(HTTP_POOL)
+
+    def background_engine(self) -> Engine:
+        """A session for the background jobs, in their own pool."""
+        return self.new_engine(BACKGROUND_POOL)
 
     def running(self, engine: Engine, active: bool) -> None:
         """Mark an engine as running a statement (or done), for `cancel_all`."""

@@ -113,12 +113,19 @@ def build_listeners(context: ServerContext, options: ServerOptions) -> list[List
 
     return [
         MySQLListener(context, options.host, options.query_port),
-        HttpListener(context.new_engine, options.host, options.http_port),
+        HttpListener(context.http_engine, options.host, options.http_port),
     ]
 
 
+#: Spark settings of the server's session unless the configuration sets them: the FAIR
+#: scheduler shares the cores between the connections' pools (`ServerContext.pools`), where
+#: Spark's default (FIFO) runs every job after all the jobs submitted before it.
+SERVER_SPARK_CONF = {"spark.scheduler.mode": "FAIR"}
+
+
 def start_spark(config: Config):
-    session = create_session(master=config.master, conf=config.spark_conf, remote=config.remote)
+    conf = {**SERVER_SPARK_CONF, **config.spark_conf}
+    session = create_session(master=config.master, conf=conf, remote=config.remote)
     logfile.capture_spark_logs()
     return session
 
@@ -174,7 +181,7 @@ def run_server(
         log.info("starting Spark in the background (master %s)", config.master)
         spark.start(spark_done)
         scheduler = BackgroundScheduler(
-            context.new_engine, default_jobs(), report=lambda message: log.info("[scheduler] %s", message)
+            context.background_engine, default_jobs(), report=lambda message: log.info("[scheduler] %s", message)
         )
         scheduler.start()
         log.info("dorisql server ready (warehouse %s)", config.warehouse)

@@ -427,6 +427,8 @@ class ServerSession(BaseSession):
         #: statement never reaches the connection's next one.
         self._statement_lock = threading.Lock()
         self._connection: ServerConnection | None = None
+        #: This connection's Spark FAIR scheduler pool (ServerContext.pools), once logged in.
+        self.pool: str | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -440,7 +442,8 @@ class ServerSession(BaseSession):
             host=f"{peer[0]}:{peer[1]}",
             login_time=dt.datetime.now(),
         )
-        engine = await self.in_worker(self.context.new_engine)
+        self.pool = self.context.pools.take()
+        engine = await self.in_worker(self.context.new_engine, self.pool)
         engine.user = self.identity
         engine.connection_id = connection.connection_id  # CONNECTION_ID(), KILL, SHOW PROCESSLIST
         engine.process_rows = self.process_rows  # information_schema.processlist
@@ -467,6 +470,9 @@ class ServerSession(BaseSession):
                 await self.in_worker(engine.close)
             except Exception:  # closing a session must never fail the server
                 pass
+        if self.pool is not None:
+            self.context.pools.give_back(self.pool)
+            self.pool = None
         self._worker.shutdown(wait=False)
 
     def end_statement(self, timeout: float) -> None:

@@ -101,6 +101,10 @@ class Session:
         self._spark_error: BaseException | None = None
         self._progress: Callable[[str], None] | None = None
         self._job_group = f"dorisql-{id(self)}"
+        #: The Spark FAIR scheduler pool this session's jobs run in (the server gives each
+        #: connection its own, so a short statement is not queued behind another's long job);
+        #: None: Spark's default pool.
+        self.scheduler_pool: str | None = None
         self._cancelled = threading.Event()
         self._executing = False
         self._in_job_group = False
@@ -260,7 +264,11 @@ class Session:
             if self.connect:
                 self._spark.addTag(self._job_group)
             else:
-                self._spark.sparkContext.setJobGroup(self._job_group, "dorisql statement", True)
+                context = self._spark.sparkContext
+                context.setJobGroup(self._job_group, "dorisql statement", True)
+                # A local property of this thread's JVM thread (PySpark's pinned threads), as
+                # the job group; None puts the thread back in the default pool.
+                context.setLocalProperty("spark.scheduler.pool", self.scheduler_pool)
             self._in_job_group = True
 
     def _leave_job_group(self) -> None:

@@ -3,6 +3,7 @@ itself (mysql-mimic's MysqlServer is not used), the handshake, and the framing's
 
 from __future__ import annotations
 
+from dorisql.server.context import SchedulerPools
 from dorisql.server.mysql import MySQLListener
 
 from .rawclient import RawClient, error_code
@@ -23,3 +24,16 @@ def test_the_listener_greets_refuses_an_oversized_handshake_and_stops():
         assert not listener.tasks  # the connection's task has ended
     finally:
         listener.stop()
+
+
+def test_each_connection_has_its_own_scheduler_pool_and_names_are_reused():
+    """Spark keeps every FAIR pool it has seen, so the server reuses the names of closed
+    connections' pools: as many pools as connections were ever open at once."""
+    pools = SchedulerPools()
+    first, second, third = pools.take(), pools.take(), pools.take()
+    assert len({first, second, third}) == 3
+    pools.give_back(second)
+    pools.give_back(first)
+    assert pools.take() == first  # the lowest free name first
+    assert pools.take() == second
+    assert pools.take() not in {first, second, third}

@@ -235,6 +235,46 @@ def test_processlist_and_kill_query_keep_the_connection(loaded):
                 runner.join(timeout=60)
 
 
+def test_a_short_statement_is_not_queued_behind_a_long_one(loaded):
+    """Spark's FAIR scheduler with a pool per connection: a statement whose 20,000 short tasks
+    keep both cores busy for minutes does not hold back another connection's short Spark
+    statements (Spark's FIFO would run them after all 20,000), and KILL QUERY still stops it."""
+    long_sql = 'SELECT sum(number) FROM numbers("number" = "200000000000", "backend_num" = "20000")'
+    # (behind a FIFO queue the short statements would wait: the read timeout makes that a failure)
+    with loaded.connect(database="srv") as busy, loaded.connect(database="srv", read_timeout=120) as other:
+        busy_id = busy.thread_id()
+        outcome: dict = {}
+
+        def long_query():
+            try:
+                with busy.cursor() as cur:
+                    cur.execute(long_sql)
+                    outcome["rows"] = cur.fetchall()
+            except pymysql.MySQLError as exc:
+                outcome["error"] = exc.args
+
+        runner = threading.Thread(target=long_query)
+        runner.start()
+        try:
+            with other.cursor() as cur:
+                wait_until_running(cur, busy_id)
+                # Several in a row: the later ones surely meet the long statement's job running.
+                for _ in range(3):
+                    cur.execute("SELECT count(*), sum(k) FROM t")  # a Spark job: no point query
+                    assert cur.fetchall() == ((2, 3),)
+                    assert runner.is_alive() and not outcome, outcome
+                assert processlist(cur)[busy_id][7] == "Query"
+                cur.execute(f"KILL QUERY {busy_id}")
+            runner.join(timeout=60)
+            assert not runner.is_alive()
+            assert outcome.get("error") == (1317, "errCode = 2, detailMessage = Query execution was interrupted")
+        finally:  # never leave the query running (closing its connection would wait for it)
+            if runner.is_alive():
+                with loaded.connect() as admin:
+                    admin.cursor().execute(f"KILL {busy_id}")
+                runner.join(timeout=60)
+
+
 def test_a_client_that_hangs_up_cancels_its_statement(loaded):
     gone = loaded.connect()
     gone_id = gone.thread_id()
