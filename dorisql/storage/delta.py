@@ -51,7 +51,7 @@ from dorisql.storage.staging import Staged
 if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
     import pyarrow as pa
 
-__all__ = ["DeltaStore", "PartitionGuard", "Supersede", "prepared_add"]
+__all__ = ["DeltaStore", "PartitionGuard", "Supersede", "prepared_add", "prepared_remove"]
 
 #: The commitInfo key naming the explicit transaction a commit belongs to (commit_prepared).
 _MARKER_KEY = "dorisql.transaction"
@@ -412,8 +412,23 @@ class DeltaStore(DeltaLog):
         """Under the commit lock: name staged files with the version their commit becomes."""
         self._stamp_commit_version(staged, version)
 
-    def commit_prepared(self, marker: str, since: int, adds: Sequence[Mapping[str, Any]], statement: str | None) -> int:
-        """Commit ``adds`` (``add`` actions as plain dicts: ``prepared_add``) in one commit marked
+    def superseded(self, staged: Staged, supersede: Supersede) -> list[FileEntry]:
+        """Under the commit lock (the caller's): a merge-on-write table's `supersede` step over the
+        latest snapshot for files already stamped (an explicit transaction's, at COMMIT): the
+        files the commit must remove; rewritten copies are added to ``staged``."""
+        dt = self._table()
+        return list(supersede(dt, staged, self._snapshot_of(dt).files))
+
+    def commit_prepared(
+        self,
+        marker: str,
+        since: int,
+        adds: Sequence[Mapping[str, Any]],
+        statement: str | None,
+        removes: Sequence[Mapping[str, Any]] = (),
+    ) -> int:
+        """Commit ``adds`` (``add`` actions as plain dicts: ``prepared_add``), and ``removes``
+        (``prepared_remove``: a merge-on-write table's superseded files), in one commit marked
         ``marker``, unless a commit after version ``since`` already carries that marker (a retry
         after a crash: the commit is not made twice). Returns the version holding them."""
         from deltalake.transaction import AddAction
@@ -426,7 +441,7 @@ class DeltaStore(DeltaLog):
             return self._commit_actions(
                 dt,
                 [AddAction(**a) for a in adds],
-                [],
+                [FileEntry(uri="", num_records=None, **r) for r in removes],
                 data_change=True,
                 read_version=dt.version(),
                 operation="dorisql COMMIT",
@@ -618,6 +633,11 @@ def prepared_add(action) -> dict[str, Any]:
         "data_change": True,
         "stats": action.stats,
     }
+
+
+def prepared_remove(entry: FileEntry) -> dict[str, Any]:
+    """A file to remove as a plain dict (JSON), for :meth:`DeltaStore.commit_prepared`."""
+    return {"path": entry.path, "partition": entry.partition, "bucket": entry.bucket, "size": entry.size}
 
 
 def _marked_commit(dt, since: int, marker: str) -> int | None:

@@ -72,6 +72,17 @@ class Staged:
         """The files some writer put into ``staging_dir``."""
         return cls(os.path.basename(staging_dir.rstrip("/")), fs.local_path(staging_dir))
 
+    @classmethod
+    def joined(cls, parts: list[Staged]) -> Staged:
+        """Several statements' staged files as one (an explicit transaction's INSERTs of a table,
+        committed as one load)."""
+        joined = cls(parts[0].txn, parts[0].staging_dir) if parts else cls("", "")
+        for p in parts:
+            joined.moved += p.moved
+            joined.adds += p.adds
+            joined.entries += p.entries
+        return joined
+
     def discard(self) -> None:
         fs.remove_files(m for m in self.moved if m)
         fs.remove_tree(self.staging_dir)

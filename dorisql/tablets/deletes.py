@@ -170,10 +170,8 @@ def _key_model(definition: ast.CreateTable) -> str:
     return definition.keys.type.upper() if definition.keys is not None else "DUPLICATE"
 
 
-def _check_column(definition: ast.CreateTable, column: ast.ColumnDef, merge_on_write: bool = False) -> None:
-    """Doris's DeleteFromCommand.checkColumn, in its order. ``merge_on_write``: the table's files
-    hold one row per key (dorisql.tablets.merge_on_write), so a condition on a value column is a
-    delete version like any other (Doris accepts it there too)."""
+def _check_column(definition: ast.CreateTable, column: ast.ColumnDef) -> None:
+    """Doris's DeleteFromCommand.checkColumn, in its order."""
     t = column.type
     if doris_types.is_complex(t) or doris_types.canonical(t).name in ("HLL", "BITMAP", "QUANTILE_STATE", "AGG_STATE"):
         raise PredicateShapeError(f"Can not apply delete condition to column type: {doris_types.type_sql(t)}")
@@ -189,15 +187,13 @@ def _check_column(definition: ast.CreateTable, column: ast.ColumnDef, merge_on_w
             "delete predicate on value column only supports Unique table with merge-on-write enabled and "
             f"Duplicate table, but Table[{table}] is an Aggregate table."
         )
-    if merge_on_write:
-        return
     mow = ast.props(definition.properties).get("enable_unique_key_merge_on_write", "true").lower() == "true"
     if not mow:
         raise PredicateShapeError(
             "delete predicate on value column only supports Unique table with merge-on-write enabled and "
             f"Duplicate table, but Table[{table}] is an unique table without merge-on-write."
         )
-    # stored merge-on-read (an older dorisql's table): the keys whose latest row matches (a key delete)
+    # merge-on-write: Doris runs this as a load of delete-sign rows (a key delete here)
     raise PredicateShapeError(f"delete predicate on value column '{column.name}' of a unique table")
 
 
@@ -331,9 +327,7 @@ def _condition(definition: ast.CreateTable, e: exp.Expression, negate: bool = Fa
     raise PredicateShapeError(f"{_ONLY} But we meet {_sql(e)}")
 
 
-def analyze_conditions(
-    definition: ast.CreateTable, where: exp.Expression, *, merge_on_write: bool = False
-) -> tuple[Condition, ...] | None:
+def analyze_conditions(definition: ast.CreateTable, where: exp.Expression) -> tuple[Condition, ...] | None:
     """Check a DELETE's WHERE condition with Doris's rules and messages; returns its conditions
     (values in canonical form for their column types), or None when nothing can match
     (``k = NULL``: Doris answers OK and records no delete)."""
@@ -343,7 +337,7 @@ def analyze_conditions(
     # Doris checks the columns of every conjunct (checkColumn) before its shape (checkPredicate).
     for c in conjuncts:
         for col in c.find_all(exp.Column):
-            _check_column(definition, _column_of(definition, col.name), merge_on_write)
+            _check_column(definition, _column_of(definition, col.name))
     try:
         return tuple(_condition(definition, c) for c in conjuncts)
     except _NothingMatches:

@@ -41,7 +41,7 @@ from dorisql.storage.log import add_action
 from dorisql.storage.snapshot import FileEntry
 from dorisql.storage.staging import Staged, write_parquet
 from dorisql.storage.stats import read_footer_stats
-from dorisql.tablets.tables import ROW_SEQ_COLUMN, sequence_column
+from dorisql.tablets.tables import LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, sequence_column
 
 if TYPE_CHECKING:  # pyarrow loads when a function needs it, not at start-up
     import pyarrow as pa
@@ -84,8 +84,9 @@ def winning_order(sequence: str | None) -> list[tuple[str, str]]:
     """The sort keys, ascending, after which a key's last row is the one that stays: with a
     sequence column its value first (NULL smallest; Doris: a new row replaces an old one when
     its sequence value is not smaller), then the generation (an earlier file's rows, 0, before
-    the load's, 1) and the load's row order. `_with_order` adds the columns it sorts by."""
-    keys = [("__gen", "ascending"), (ROW_SEQ_COLUMN, "ascending")]
+    the load's, 1) and the load's statement and row order (an explicit transaction's INSERTs
+    are one load: the later INSERT's row wins). `_with_order` adds the columns it sorts by."""
+    keys = [("__gen", "ascending"), (LOAD_SEQ_COLUMN, "ascending"), (ROW_SEQ_COLUMN, "ascending")]
     if sequence is not None:
         keys = [("__seq_set", "ascending"), ("__seq", "ascending"), *keys]
     return keys
@@ -178,7 +179,7 @@ class Supersede:
             new_by_tablet.setdefault((e.partition, e.bucket), []).append(i)
         if not new_by_tablet:
             return []
-        columns = (*self.keys, ROW_SEQ_COLUMN, *((self.sequence,) if self.sequence else ()))
+        columns = (*self.keys, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, *((self.sequence,) if self.sequence else ()))
         new_keys = {i: _read_columns(self._abs(staged.entries[i].path), columns) for i in range(len(staged.entries))}
         old_by_tablet: dict[tuple[str, int], list[FileEntry]] = {}
         for f in files:

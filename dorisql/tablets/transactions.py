@@ -46,11 +46,12 @@ from dorisql.catalog.base import Catalog
 from dorisql.catalog.model import TableMeta
 from dorisql.errors import CommitConflictError, DorisqlError
 from dorisql.session.session import OpenTransaction, Session, TransactionPart
-from dorisql.storage.delta import DeltaStore, prepared_add
+from dorisql.storage.delta import DeltaStore, prepared_add, prepared_remove
 from dorisql.storage.locks import LOCK_DIR, table_lock, use_commit_gate
 from dorisql.storage.staging import Staged
 from dorisql.tablets.consistency import has_storage
 from dorisql.tablets.deletes import PROPERTY_PREFIX, DeleteVersion
+from dorisql.tablets.merge_on_write import supersede_for
 from dorisql.tablets.tables import meta_dir
 
 __all__ = ["commit", "consistent_reads", "enlist", "enlist_delete", "guard_commits", "settle", "step"]
@@ -200,10 +201,14 @@ def commit(session: Session, txn: OpenTransaction) -> dict[int, int]:
                     {f"{PROPERTY_PREFIX}{v}": dataclasses.replace(d, version=v).to_json()}
                     for v, d in enumerate(part.deletes, since + 1)
                 ]
-                adds = []
+                removes: list = []
                 for staged in part.staged:
                     store.stamp(staged, since + len(deletes) + 1)
-                    adds += [prepared_add(a) for a in staged.adds]
+                supersede = supersede_for(part.meta, store.path)
+                if supersede is not None:  # merge-on-write: the INSERTs' keys supersede, as one load
+                    part.staged[:] = [Staged.joined(part.staged)]
+                    removes = [prepared_remove(f) for f in store.superseded(part.staged[0], supersede)]
+                adds = [prepared_add(a) for staged in part.staged for a in staged.adds]
                 entry["tables"].append(
                     {
                         "id": part.meta.id,
@@ -211,6 +216,7 @@ def commit(session: Session, txn: OpenTransaction) -> dict[int, int]:
                         "since": since,
                         "deletes": deletes,
                         "adds": adds,
+                        "removes": removes,
                         "statement": "; ".join(part.statements),
                     }
                 )
@@ -284,8 +290,10 @@ def _commit_tables(warehouse: Path, txn_id: str, entry: dict, versions: dict[int
         store, since = DeltaStore(path), table["since"]
         for i, properties in enumerate(table.get("deletes", ())):
             versions[table["id"]] = store.commit_prepared_properties(f"{txn_id}:d{i}", since, since + i + 1, properties)
-        if table["adds"]:
-            versions[table["id"]] = store.commit_prepared(txn_id, since, table["adds"], table["statement"] or None)
+        if table["adds"] or table.get("removes"):
+            versions[table["id"]] = store.commit_prepared(
+                txn_id, since, table["adds"], table["statement"] or None, table.get("removes", ())
+            )
 
 
 def settle(catalog: Catalog, warehouse: Path, tables: Sequence[TableMeta] = ()) -> None:

@@ -20,7 +20,10 @@ def test_a_compaction_killed_before_its_commit_changes_nothing(spark, tmp_path, 
     engine = make_engine(warehouse, spark=spark)
     run(engine, "CREATE DATABASE d; USE d")
     run(engine, 'ADMIN SET FRONTEND CONFIG ("cumulative_compaction_skip_window_seconds" = "0")')
-    run(engine, "CREATE TABLE t (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE t (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
+    )
     for i in range(5):
         run(engine, f"INSERT INTO t VALUES ({i % 2}, 'v{i}')")
     before = sorted(rows(engine, "SELECT * FROM t"))

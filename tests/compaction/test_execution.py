@@ -34,7 +34,7 @@ def engine(spark, tmp_path_factory, make_engine):
 
 MODELS = {
     "dup": "CREATE TABLE dup (k INT NOT NULL, v VARCHAR(8)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2",
-    "uni": "CREATE TABLE uni (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2",
+    "uni": "CREATE TABLE uni (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
     "agg": "CREATE TABLE agg (k INT NOT NULL, s BIGINT SUM, r VARCHAR(8) REPLACE, m INT MAX) AGGREGATE KEY(k) "
     "DISTRIBUTED BY HASH(k) BUCKETS 2",
 }
@@ -61,7 +61,10 @@ def test_an_idle_tablets_last_loads_are_merged_a_day_later(engine):
     # without any compaction later, the point moves past them and base compaction merges them.
     import time
 
-    run(engine, "CREATE TABLE idle (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE idle (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
+    )
     for i in range(4):
         load(engine, "idle", i)
     before = everything(engine, "idle")
@@ -128,7 +131,10 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     assert "Filter" in plan.split("BroadcastExchange")[0] and "(k#" in broadcast and "= 0)" in broadcast
     assert rows(engine, "SELECT v FROM uni WHERE k = 0") == [("y",)]
     # NULL keys are keys too: a later NULL-key row replaces the compacted one (null-safe join)
-    run(engine, "CREATE TABLE nk (k INT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE nk (k INT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
+    )
     run(engine, "INSERT INTO nk VALUES (NULL, 'a'), (1, 'a'); INSERT INTO nk VALUES (NULL, 'b')")
     service.full_compaction(engine, engine.catalog.load_table("d", "nk"))
     run(engine, "INSERT INTO nk VALUES (NULL, 'c'), (NULL, 'd')")
@@ -136,7 +142,10 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
     assert merged is not None and merged.oldest
     assert sorted(rows(engine, "SELECT * FROM nk"), key=str) == sorted([(None, "d"), (1, "a")], key=str)
     # not when an unmerged rowset is older than the merged one: a merged row may supersede it
-    run(engine, "CREATE TABLE no (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE no (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
+    )
     run(engine, "INSERT INTO no VALUES (1, 'a')")
     run(engine, "INSERT INTO no VALUES (1, 'b'), (4, 'd'); INSERT INTO no VALUES (2, 'c')")
     no = engine.catalog.load_table("d", "no")
@@ -155,7 +164,10 @@ def test_a_full_compaction_changes_no_result_and_outside_readers_see_the_merged_
 
 
 def test_admin_compact_show_tablets_and_show_proc(engine):
-    run(engine, "CREATE TABLE c (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1")
+    run(
+        engine,
+        "CREATE TABLE c (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
+    )
     for i in range(6):
         run(engine, f"INSERT INTO c VALUES ({i % 2}, 'v{i}')")
     before = everything(engine, "c")
@@ -181,7 +193,7 @@ def test_a_load_committed_during_a_compaction_is_kept_and_a_dropped_partition_st
         engine,
         """CREATE TABLE r (k INT NOT NULL, v VARCHAR(8)) UNIQUE KEY(k)
         PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (20))
-        DISTRIBUTED BY HASH(k) BUCKETS 1""",
+        DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ("enable_unique_key_merge_on_write" = "false")""",
     )
     for i in range(3):
         run(engine, f"INSERT INTO r VALUES (1, 'a{i}'), (11, 'b{i}')")
@@ -280,7 +292,8 @@ def test_compaction_after_schema_changes_keeps_defaults_and_forgets_dropped_colu
     as its DEFAULT (and is written so), a dropped column is gone from the output, and a column
     of the same name added again never shows the dropped values."""
     run(
-        engine, "CREATE TABLE sc (k INT NOT NULL, v VARCHAR(8), old INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1"
+        engine,
+        "CREATE TABLE sc (k INT NOT NULL, v VARCHAR(8), old INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1 PROPERTIES ('enable_unique_key_merge_on_write' = 'false')",
     )
     run(engine, "INSERT INTO sc VALUES (1, 'a', 11), (2, 'b', 22)")
     run(engine, "ALTER TABLE sc DROP COLUMN old")

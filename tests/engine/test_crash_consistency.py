@@ -198,6 +198,8 @@ STEPS = {
 
 LOAD = "INSERT INTO t VALUES (3, 'x'), (13, 'y')"
 LOADED = (PARTS, tuple(sorted(SEEDED + ((3, "x"), (13, "y")))))
+UPSERT = "INSERT INTO t VALUES (1, 'z'), (11, 'w')"
+UPSERTED = (PARTS, ((1, "z"), (2, "b"), (11, "w"), (12, "d")))
 OVERWRITE = "INSERT OVERWRITE TABLE t PARTITION (p1) VALUES (3, 'x')"
 OVERWRITTEN = (PARTS, ((3, "x"), (11, "c"), (12, "d")))
 REPLACE = (
@@ -213,6 +215,15 @@ LOAD_STEPS = {
     ),
     "insert/after-delta": Step(LOAD, "after:dorisql.storage.delta:DeltaStore._commit_actions", LOAD, None, LOADED),
     "insert/after-catalog": Step(LOAD, "after:dorisql.catalog.store:SqliteCatalog.commit_table", LOAD, None, LOADED),
+    # A merge-on-write upsert (t is UNIQUE, merge-on-write): under the lock it looks up the rows it
+    # supersedes, writes copies without them, then commits removes + copies + its files at once.
+    "upsert/looked-up": Step(UPSERT, "after:dorisql.tablets.merge_on_write:_losers", UPSERT, None, UPSERTED),
+    "upsert/copied": Step(
+        UPSERT, "after:dorisql.tablets.merge_on_write:Supersede._copy_without", UPSERT, None, UPSERTED
+    ),
+    "upsert/after-delta": Step(
+        UPSERT, "after:dorisql.storage.delta:DeltaStore._commit_actions", UPSERT, None, UPSERTED
+    ),
     # INSERT OVERWRITE: one Delta commit of removes + adds; killed before it, the old rows stay.
     "overwrite/before-delta": Step(
         OVERWRITE, "before:dorisql.storage.delta:DeltaStore._commit_actions", OVERWRITE, None, OVERWRITTEN

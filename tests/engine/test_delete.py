@@ -105,7 +105,7 @@ def test_unique_delete_with_any_where_deletes_keys_whose_latest_row_matches(eng)
         eng,
         """CREATE TABLE uk (k INT, s VARCHAR(8), v INT) UNIQUE KEY(k, s)
         PARTITION BY RANGE(k) (PARTITION p1 VALUES LESS THAN (10), PARTITION p2 VALUES LESS THAN (20))
-        DISTRIBUTED BY HASH(k) BUCKETS 2""",
+        DISTRIBUTED BY HASH(k) BUCKETS 2 PROPERTIES ("enable_unique_key_merge_on_write" = "false")""",
     )
     run(eng, "INSERT INTO uk VALUES (1, 'a', 1), (2, 'b', 2), (11, 'c', 3), (NULL, 'd', 4), (3, NULL, 5)")
     run(eng, "INSERT INTO uk VALUES (1, 'a', 100)")  # key (1, 'a') now v = 100
@@ -186,8 +186,8 @@ def test_colocate_join_applies_deletes(eng):
     plan = "\n".join(r[0] for r in rows(eng, f"EXPLAIN {query}"))
     assert "colocate: true" in plan
     assert plan.count("delete versions: 1") == 2
-    # each table's key model merges its loads on read (Doris merges them in the scan)
-    assert "merge: UNIQUE KEY (merge on read)" in plan and "merge: AGGREGATE KEY (merge on read)" in plan
+    # the AGGREGATE table merges its loads on read; the merge-on-write UNIQUE one has nothing to merge
+    assert "merge: AGGREGATE KEY (merge on read)" in plan and "merge: UNIQUE" not in plan
     assert sorted(rows(eng, query)) == [(1, "x", 5), (3, "z", 4)]
 
 

@@ -36,7 +36,6 @@ from dorisql.syntax.generator import quote_name
 from dorisql.syntax.queries import query_tables
 from dorisql.tablets import deletes as D
 from dorisql.tablets.consistency import has_storage, require_storage, table_storage
-from dorisql.tablets.merge_on_write import is_merge_on_write
 
 SHOW_DELETE_COLUMNS = ["TableName", "PartitionName", "CreateTime", "DeleteCondition", "State"]
 
@@ -58,7 +57,7 @@ def delete(session: Session, stmt: ast.Delete) -> Result:
             raise AnalysisError("delete command on with using clause only supports unique key model")
         return _key_delete(session, db, meta, stmt, where)
     try:
-        conditions = D.analyze_conditions(meta.definition, where, merge_on_write=is_merge_on_write(meta))
+        conditions = D.analyze_conditions(meta.definition, where)
     except D.PredicateShapeError:
         if not unique:
             raise
