@@ -318,3 +318,30 @@ def test_colocated_chains_of_three_and_five_tables(engine):
     assert lines(outer)[0] == "colocate: false, reason: LEFT JOIN in a FROM of more than two inputs"
     same_as_ordinary(engine, [three, five, counted, broken, outer], explained={three, five, counted})
     assert run(engine, five).rows  # the chain finds rows: the comparison is not of two empty results
+
+
+def test_colocated_join_of_a_merge_on_read_table_with_a_sequence_column(engine):
+    """Per key the row of the larger sequence value, whatever the load order (tablets.merge)."""
+    group = 'PROPERTIES ("colocate_with" = "seq_g")'
+    sequenced = (
+        'PROPERTIES ("colocate_with" = "seq_g", "function_column.sequence_col" = "s", '
+        '"enable_unique_key_merge_on_write" = "false")'
+    )
+    run(engine, f"CREATE TABLE seq_l ({KEY_COLUMNS}, v INT NULL) DUPLICATE KEY(k_int) {DIST} {group}")
+    run(
+        engine,
+        f"CREATE TABLE seq_r ({KEY_COLUMNS}, w INT NULL, s INT NULL) UNIQUE KEY({', '.join(KEYS)}) {DIST} {sequenced}",
+    )
+    run(engine, f"INSERT INTO seq_l VALUES {values([(*k, v) for k, v in BASE_LEFT])}")
+    run(engine, f"INSERT INTO seq_r VALUES {values([(*K1, 1, 20), (*K2, 2, 5), (*K3, 3, None)])}")
+    run(engine, f"INSERT INTO seq_r VALUES {values([(*K1, 10, 10), (*K2, 20, 5), (*K3, 30, 1)])}")
+    try:
+        sql = f"SELECT l.v, r.w, r.s FROM seq_l l JOIN seq_r r ON {ON}"
+        same_as_ordinary(engine, [sql], explained={sql})
+        assert sorted(tuple(r) for r in run(engine, sql + " WHERE l.v IS NOT NULL").rows) == [
+            (-7, 1, 20),
+            (5, 1, 20),
+            (600, 30, 1),
+        ]
+    finally:
+        run(engine, "DROP TABLE seq_l FORCE; DROP TABLE seq_r FORCE")
