@@ -213,7 +213,8 @@ def insert(session: Session, stmt: ast.Insert, *, metadata=None, written: dict |
             raise AnalysisError(
                 f"The value specified for generated column '{c.name}' in table '{meta.name}' is not allowed."
             )
-    partial = partial_update.insert_plan(meta, stmt.columns, session.session_vars)
+    # INSERT OVERWRITE replaces whole partitions: an ordinary load
+    partial = None if stmt.overwrite else partial_update.insert_plan(meta, stmt.columns, session.session_vars)
     if partial is not None and session.transaction is not None:  # staged there without the merge-on-write step
         raise NotSupportedError("a partial column update (enable_unique_key_partial_update) inside a transaction")
     if partial is None and session.session_vars.get("require_sequence_in_insert", "true").lower() != "false":
