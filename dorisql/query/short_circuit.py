@@ -124,7 +124,8 @@ def point_query(
         return None
     if meta is None:
         return None
-    return _plan(tree, meta, {source.name.lower(), (source.alias or source.name).lower()})
+    # an aliased table is named by its alias only (Spark refuses its own name then)
+    return _plan(tree, meta, {(source.alias or source.name).lower()})
 
 
 def _plan(tree: exp.Select, meta: TableMeta, qualifiers: set[str]) -> PointQuery | None:
@@ -329,7 +330,6 @@ def plan(session: Session, query: ast.Query) -> PointQuery | None:
     def resolve(name: ast.TableName) -> TableMeta | None:
         return session.catalog.load_table(name.db or "", name.name)
 
-    def view(name: ast.TableName) -> ViewMeta | None:
-        return session.catalog.get_view(name.db or "", name.name)
-
-    return point_query(query.sql, resolve, view, session.current_db)
+    # Views share the tables' names: a view's name is no table (load_table refuses it), so no
+    # view lookup is needed here.
+    return point_query(query.sql, resolve, None, session.current_db)

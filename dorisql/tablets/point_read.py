@@ -26,6 +26,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,7 @@ from dorisql.result import Float32, ScaledDatetime
 from dorisql.session.session import Session
 from dorisql.storage import fs
 from dorisql.storage.layout import commit_version
-from dorisql.storage.snapshot import FileEntry, Snapshot
+from dorisql.storage.snapshot import FileEntry
 from dorisql.tablets import transactions
 from dorisql.tablets.consistency import table_storage
 from dorisql.tablets.deletes import applicable, arrow_keep_mask, delete_versions
@@ -95,7 +96,7 @@ class _Lru:
             self._bytes = 0
 
 
-#: Table folder -> its latest Snapshot (every file, with the table properties).
+#: Table folder -> its latest snapshot (`_Snapshot`: the files by tablet, the delete versions).
 SNAPSHOTS = _Lru(256)
 #: Data file path -> (Parquet FileMetaData, {lower-case column name: stored name, leaf index}).
 FOOTERS = _Lru(8192)
@@ -130,9 +131,9 @@ def point_rows(
         snapshot = _snapshot(session.warehouse, meta)
     storage_keys = meta.partition_keys(list(tablets))
     wanted = {(storage_keys[name], b) for name, buckets in tablets.items() if name in storage_keys for b in buckets}
-    files = [f for f in snapshot.files if (f.partition, f.bucket) in wanted]
+    files = [f for tablet in wanted for f in snapshot.tablets.get(tablet, ())]
     SCANS.record(snapshot.table_path, wanted)
-    deletes = delete_versions(snapshot)
+    deletes = snapshot.deletes
 
     needed = list(dict.fromkeys(c.lower() for c in [*columns, *(c.name for c, _ in late)]))
     added = {name.lower(): since for name, since in meta.column_versions}
@@ -149,10 +150,37 @@ def point_rows(
     return rows
 
 
-def _snapshot(warehouse: Path, meta: TableMeta) -> Snapshot:
+@dataclass(frozen=True)
+class _File:
+    """A data file of a cached snapshot, with what each point query needs of it at hand."""
+
+    entry: FileEntry
+    #: Its local path (as pyarrow opens it) and the commit version its name carries.
+    path: str
+    version: int
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """A table's snapshot as the point reads use it: its files by tablet, its delete versions."""
+
+    table_path: str
+    version: int
+    tablets: dict[tuple[str, int], tuple[_File, ...]]
+    deletes: tuple
+
+
+#: (warehouse, db, table id) -> the table's folder (the catalog never moves one: docs/storage.md).
+_FOLDERS: dict[tuple[str, str, int], str] = {}
+
+
+def _snapshot(warehouse: Path, meta: TableMeta) -> _Snapshot:
     """The table's latest snapshot, from the cache while no later commit exists."""
-    path = fs.local_path(meta_dir(warehouse, meta))
-    cached: Snapshot | None = SNAPSHOTS.get(path)
+    key = (str(warehouse), meta.db, meta.id)
+    path = _FOLDERS.get(key)
+    if path is None:
+        path = _FOLDERS.setdefault(key, fs.local_path(meta_dir(warehouse, meta)))
+    cached: _Snapshot | None = SNAPSHOTS.get(path)
     if (
         cached is not None
         and cached.version >= (meta.known_delta_version or 0)
@@ -161,8 +189,17 @@ def _snapshot(warehouse: Path, meta: TableMeta) -> Snapshot:
         return cached
     with table_storage(warehouse, meta) as store:  # refuses a log behind the catalog, names the table
         snapshot = store.snapshot()
-    SNAPSHOTS.put(path, snapshot)
-    return snapshot
+    tablets: dict[tuple[str, int], list[_File]] = {}
+    for f in snapshot.files:
+        tablets.setdefault((f.partition, f.bucket), []).append(_File(f, fs.local_path(f.uri), commit_version(f.path)))
+    indexed = _Snapshot(
+        snapshot.table_path,
+        snapshot.version,
+        {tablet: tuple(files) for tablet, files in tablets.items()},
+        delete_versions(snapshot),
+    )
+    SNAPSHOTS.put(path, indexed)
+    return indexed
 
 
 def _footer(path: str):
@@ -173,13 +210,13 @@ def _footer(path: str):
         metadata = pq.read_metadata(path)
         leaves = {metadata.schema.column(i).path: i for i in range(metadata.num_columns)}
         names = {name.lower(): (name, leaves.get(name)) for name in metadata.schema.names}
-        footer = (metadata, names)
+        footer = (metadata, names, {})
         FOOTERS.put(path, footer)
     return footer
 
 
 def _file_rows(
-    f: FileEntry,
+    f: _File,
     by_name: dict[str, ast.ColumnDef],
     needed: list[str],
     early: list[tuple[ast.ColumnDef, Any]],
@@ -195,19 +232,18 @@ def _file_rows(
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    path = fs.local_path(f.uri)
-    metadata, names = _footer(path)
+    path, version = f.path, f.version
+    metadata, names, ranges = _footer(path)
     if any(hidden in names for hidden in _UNKNOWN_HIDDEN):
         raise Fallback(f"{path}: hidden columns")
-    version = commit_version(f.path)
     # a column added after this file was committed: its DEFAULT, never the file's namesake
     stored = {n: names[n] for n in names if n in by_name and not version < added.get(n, -1)}
-    if not _row_groups(metadata, stored, early):
+    if not _row_groups(metadata, stored, early, ranges):
         return []
     rows = _matching_rows(path, metadata, stored, early, now)
     if rows is not None and not len(rows):
         return []
-    gone = applicable(deletes, f.partition, version)
+    gone = applicable(deletes, f.entry.partition, version)
     columns = list(dict.fromkeys([*needed, *(c.name.lower() for c, _ in early)]))
     columns += [c.lower() for d in gone for c in d.columns() if c.lower() not in columns]
     if sequence is not None and sequence.lower() not in columns:
@@ -225,6 +261,8 @@ def _file_rows(
     table = _as_declared(table, columns, by_name, stored, now)
     keep = None
     for column, value in early:
+        if rows is not None and column.name.lower() in stored:
+            continue  # `rows` hold it already
         matched = pc.equal(table.column(column.name.lower()), _scalar(value, table.column(column.name.lower()).type))
         keep = matched if keep is None else pc.and_(keep, matched)
     if keep is not None:
@@ -295,30 +333,44 @@ def _groups_of(metadata, rows: list[int] | None) -> tuple[list[int], list[int] |
     return groups, local
 
 
-def _row_groups(metadata, stored: dict[str, tuple[str, int | None]], early) -> list[int]:
-    """The row groups whose min/max statistics may hold every early equality's value."""
+def _row_groups(metadata, stored: dict[str, tuple[str, int | None]], early, ranges: dict) -> list[int]:
+    """The row groups whose min/max statistics may hold every early equality's value (each
+    column's statistics read from the footer once: `ranges` is the footer's cache of them)."""
     groups = []
     for g in range(metadata.num_row_groups):
-        group = metadata.row_group(g)
-        if group.num_rows and all(_may_hold(group, stored.get(c.name.lower()), v) for c, v in early):
+        if metadata.row_group(g).num_rows and all(
+            _may_hold(_range(metadata, ranges, g, stored.get(c.name.lower())), v) for c, v in early
+        ):
             groups.append(g)
     return groups
 
 
-def _may_hold(group, stored: tuple[str, int | None] | None, value: Any) -> bool:
+def _range(metadata, ranges: dict, group: int, stored: tuple[str, int | None] | None):
+    """(min, max, exact) of a stored column in a row group, or None: no usable statistics (not in
+    the file, so its DEFAULT decides; nested; or none written)."""
     if stored is None or stored[1] is None:
-        return True  # not in the file (its DEFAULT decides), or nested: no statistics used
-    stats = group.column(stored[1]).statistics
-    if stats is None or not stats.has_min_max:
+        return None
+    key = (group, stored[1])
+    if key not in ranges:
+        stats = metadata.row_group(group).column(stored[1]).statistics
+        if stats is None or not stats.has_min_max:
+            ranges[key] = None
+        else:  # a string statistic may be cut short: only exact bounds decide
+            exact = (
+                getattr(stats, "is_min_value_exact", True) is not False,
+                getattr(stats, "is_max_value_exact", True) is not False,
+            )
+            ranges[key] = (stats.min, stats.max, exact)
+    return ranges[key]
+
+
+def _may_hold(bounds, value: Any) -> bool:
+    if bounds is None:
         return True
-    low, high = stats.min, stats.max
+    low, high, (exact_low, exact_high) = bounds
     if not _comparable(low, value) or not _comparable(high, value):
         return True
-    if isinstance(value, str):  # a statistic may be cut short: only its exact bounds decide
-        exact_low = getattr(stats, "is_min_value_exact", True) is not False
-        exact_high = getattr(stats, "is_max_value_exact", True) is not False
-        return not ((exact_low and value < low) or (exact_high and value > high))
-    return low <= value <= high
+    return not ((exact_low and value < low) or (exact_high and value > high))
 
 
 def _comparable(stat: Any, value: Any) -> bool:
@@ -385,6 +437,10 @@ def _scalar(value: Any, target):
     if pa.types.is_decimal(target) and isinstance(value, int):
         value = decimal.Decimal(value)
     try:
+        return pa.scalar(value, type=target)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, OverflowError, TypeError):
+        pass
+    try:  # e.g. a decimal of another scale: converted exactly or refused
         return pa.scalar(value).cast(target)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OverflowError) as exc:
         raise Fallback(str(exc)) from None

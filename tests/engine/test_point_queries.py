@@ -12,9 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dorisql import ast
 from dorisql.config import Config
 from dorisql.engine import Engine
-from dorisql.errors import DorisqlError
+from dorisql.errors import AccessDeniedError, DorisqlError
 from dorisql.result import render_value
 from dorisql.server import wire
 
@@ -155,6 +156,15 @@ def test_a_point_query_starts_no_spark(engine, tmp_path):
         assert "SHORT-CIRCUIT" in "\n".join(
             r[0] for r in rows(bare, "EXPLAIN SELECT * FROM nospark WHERE k1 = 1 AND k2 = 'a'")
         )
+        # privileges as for any SELECT: none on the table, no row and no plan
+        run(engine, "CREATE USER 'pq'@'%' IDENTIFIED BY 'pw'")
+        bare.user = ast.UserIdentity("pq", "%")
+        point = "SELECT * FROM nospark WHERE k1 = 1 AND k2 = 'a'"
+        for sql in (point, f"EXPLAIN {point}"):
+            with pytest.raises(AccessDeniedError):
+                run(bare, sql)
+        run(engine, "GRANT SELECT_PRIV ON d.nospark TO 'pq'@'%'")
+        assert [r[:2] for r in rows(bare, point)] == [(1, "a")]
         assert not asked.is_set()
         # a key not fixed: the Spark path, which this engine lacks
         with pytest.raises(DorisqlError):

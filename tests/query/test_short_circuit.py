@@ -108,6 +108,7 @@ def test_duplicate_tables_need_their_distribution_columns():
         "SELECT k FROM u TABLET (1) WHERE k = 7 AND s = 'x'",
         "SELECT nope FROM u WHERE k = 7 AND s = 'x'",  # the Spark path names the error
         "SELECT other.k FROM u WHERE k = 7 AND s = 'x'",
+        "SELECT u.k FROM u AS x WHERE k = 7 AND s = 'x'",  # an aliased table is named by its alias
         "SELECT k FROM u JOIN dup USING (k) WHERE u.k = 7 AND u.s = 'x'",
         "SELECT k FROM (SELECT * FROM u) x WHERE k = 7 AND s = 'x'",
         "WITH x AS (SELECT * FROM u) SELECT k FROM x WHERE k = 7 AND s = 'x'",
