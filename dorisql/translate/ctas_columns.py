@@ -59,8 +59,15 @@ def doris_type(spark: Any) -> ast.DataType:
         if spark.startswith("decimal("):
             precision, scale = (int(x) for x in spark[len("decimal(") : -1].split(","))
             return ast.DataType("DECIMAL", (precision, scale))
+        if spark == "binary":  # an HLL and a QUANTILE_STATE are both sketches in BINARY
+            raise NotSupportedError(
+                "a CREATE TABLE ... AS SELECT column computed as an HLL or QUANTILE_STATE value "
+                "(select the column of a table, or create the table first and INSERT ... SELECT)"
+            )
         raise NotSupportedError(f"a CREATE TABLE ... AS SELECT column of Spark type {spark}")
     kind = spark.get("type")
+    if kind == "array" and _is_bitmap(spark["elementType"]):  # translate.sketch_storage's BITMAP
+        return ast.DataType("BITMAP")
     if kind == "array":
         return ast.DataType("ARRAY", args=(doris_type(spark["elementType"]),))
     if kind == "map":
@@ -70,6 +77,11 @@ def doris_type(spark: Any) -> ast.DataType:
             "STRUCT", fields=tuple(ast.StructField(f["name"], doris_type(f["type"])) for f in spark["fields"])
         )
     raise NotSupportedError(f"a CREATE TABLE ... AS SELECT column of Spark type {kind}")
+
+
+def _is_bitmap(element: Any) -> bool:
+    fields = element.get("fields", []) if isinstance(element, dict) and element.get("type") == "struct" else []
+    return [(f["name"], f["type"]) for f in fields] == [("bucket", "long"), ("bits", "binary")]
 
 
 def ctas_columns(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from dorisql.compaction import executor, service
-from dorisql.errors import AnalysisError, DorisqlError
+from dorisql.errors import AnalysisError, DorisqlError, NotSupportedError
 from dorisql.server.http import HttpListener
 
 from .conftest import delta, rows, run
@@ -122,6 +122,15 @@ def test_aggregate_table_loads_merges_and_compacts_sketch_columns(engine, listen
         assert _bitmap_values(row["user_ids"]) == users[(str(row["day"]), row["site"])]
         assert [e["bucket"] for e in row["user_ids"]] == sorted(e["bucket"] for e in row["user_ids"])
         assert isinstance(row["users"], bytes) and isinstance(row["lat"], bytes)
+
+    # CREATE TABLE ... AS SELECT: a BITMAP column read as it is, and a BITMAP expression
+    run(engine, "DROP TABLE IF EXISTS uv_copy FORCE")
+    run(engine, "CREATE TABLE uv_copy AS SELECT day, site, user_ids, bitmap_or(user_ids, to_bitmap(1)) AS ids FROM uv")
+    copied = rows(engine, "SELECT site, bitmap_count(user_ids), bitmap_count(ids) FROM uv_copy ORDER BY day, site")
+    assert copied == [(1, 5, 6), (2, 3, 3), (1, 3, 4)]
+    assert [r[1] for r in rows(engine, "DESC uv_copy")][2:] == ["bitmap", "bitmap"]
+    with pytest.raises(NotSupportedError, match="HLL or QUANTILE_STATE"):
+        run(engine, "CREATE TABLE uv_bad AS SELECT site, hll_union(users) AS u FROM uv GROUP BY site")
 
     # DESC and SHOW CREATE TABLE show Doris's type names and aggregations
     desc = {r[0]: r for r in rows(engine, "DESC uv")}
