@@ -200,6 +200,8 @@ LOAD = "INSERT INTO t VALUES (3, 'x'), (13, 'y')"
 LOADED = (PARTS, tuple(sorted(SEEDED + ((3, "x"), (13, "y")))))
 UPSERT = "INSERT INTO t VALUES (1, 'z'), (11, 'w')"
 UPSERTED = (PARTS, ((1, "z"), (2, "b"), (11, "w"), (12, "d")))
+PARTIAL = "SET enable_unique_key_partial_update = true; INSERT INTO t (k) VALUES (1), (3)"
+PARTIAL_DONE = (PARTS, ((1, "a"), (2, "b"), (3, None), (11, "c"), (12, "d")))
 OVERWRITE = "INSERT OVERWRITE TABLE t PARTITION (p1) VALUES (3, 'x')"
 OVERWRITTEN = (PARTS, ((3, "x"), (11, "c"), (12, "d")))
 REPLACE = (
@@ -223,6 +225,11 @@ LOAD_STEPS = {
     ),
     "upsert/after-delta": Step(
         UPSERT, "after:dorisql.storage.delta:DeltaStore._commit_actions", UPSERT, None, UPSERTED
+    ),
+    # A partial column update: under the lock, a new file's rows completed from the current rows
+    # (rewritten before the merge-on-write lookup): killed there, nothing is committed.
+    "partial-update/completed": Step(
+        PARTIAL, "after:dorisql.statements.load.partial_update:_Fill._fill", PARTIAL, None, PARTIAL_DONE
     ),
     # INSERT OVERWRITE: one Delta commit of removes + adds; killed before it, the old rows stay.
     "overwrite/before-delta": Step(
