@@ -65,6 +65,9 @@ for arg do
   set -- "$@" "$arg"
 done
 [ -n "$partial" ] || exec {java} "$@"
+# A closing terminal (SIGHUP) must not end this script before the rename, nor the JVM before
+# it has written the archive: the JVM ends when dorisql, and so its pipe to the JVM, has gone.
+trap '' HUP
 {java} "$@"
 status=$?
 if [ "$status" -eq 0 ] && [ -s "$partial" ]; then
