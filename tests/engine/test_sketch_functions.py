@@ -200,3 +200,47 @@ def test_bitmap_union_count_is_count_distinct(engine):
 def test_refusals(engine, sql, error, message):
     with pytest.raises(error, match=message):
         rows(engine, sql)
+
+
+def test_suite_tables_of_sketch_columns(engine):
+    """The tables of Doris's suites, loaded with the load functions (dorisql.translate.sketch_storage,
+    the load side): test_bitmap_function's bitmap_union table and test_hll_functions' table (its
+    rows as one INSERT ... VALUES; hll_to_base64 / hll_from_base64 left out: Doris's own bytes)."""
+    engine.execute_sql(
+        "CREATE TABLE bu (page_id INT, user_id BITMAP BITMAP_UNION) AGGREGATE KEY(page_id) "
+        "DISTRIBUTED BY HASH(page_id) BUCKETS 1;"
+        "INSERT INTO bu VALUES (1, to_bitmap(1)), (1, to_bitmap(2)), (2, to_bitmap(1)), (2, to_bitmap(2));"
+        "INSERT INTO bu VALUES (1, to_bitmap(3))"
+    )
+    assert rows(
+        engine,
+        "SELECT page_id, bitmap_count(bitmap_union(user_id)), bitmap_union_count(user_id) "
+        "FROM bu GROUP BY page_id ORDER BY page_id",
+    ) == [(1, 3, 3), (2, 2, 2)]
+    # the stored rows merged by key (AGGREGATE KEY's BITMAP_UNION), read by the scalar functions
+    assert rows(engine, "SELECT page_id, bitmap_to_string(user_id), bitmap_max(user_id) FROM bu ORDER BY page_id") == [
+        (1, "1,2,3", 3),
+        (2, "1,2", 2),
+    ]
+    engine.execute_sql(
+        "CREATE TABLE hf (dt DATE, id INT, province CHAR(10), os CHAR(10), pv HLL HLL_UNION) "
+        "AGGREGATE KEY (dt, id, province, os) DISTRIBUTED BY HASH(id) BUCKETS 2;"
+        "INSERT INTO hf VALUES ('2022-05-05', 10001, 'beijing', 'windows', hll_hash('windows')), "
+        "('2022-05-05', 10002, 'beijing', 'linux', hll_hash('linux')), "
+        "('2022-05-05', 10003, 'beijing', 'macos', hll_hash('macos')), "
+        "('2022-05-05', 10004, 'hebei', 'windows', hll_hash('windows')), "
+        "('2022-05-06', 10001, 'shanghai', 'windows', hll_hash('windows')), "
+        "('2022-05-06', 10002, 'shanghai', 'linux', hll_hash('linux')), "
+        "('2022-05-06', 10003, 'jiangsu', 'macos', hll_hash('macos')), "
+        "('2022-05-06', 10004, 'shanxi', 'windows', hll_hash('windows')), "
+        "('2022-05-07', 10005, 'shanxi', 'windows', hll_empty())"
+    )
+    assert rows(engine, "SELECT hll_union_agg(pv) FROM hf") == [(3,)]
+    assert rows(engine, "SELECT province, hll_union_agg(pv) FROM hf GROUP BY province ORDER BY province") == [
+        ("beijing", 3),
+        ("hebei", 1),
+        ("jiangsu", 1),
+        ("shanghai", 2),
+        ("shanxi", 1),
+    ]
+    assert rows(engine, "SELECT hll_cardinality(pv) AS res FROM hf ORDER BY res LIMIT 1") == [(0,)]
