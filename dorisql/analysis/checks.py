@@ -308,6 +308,9 @@ def check_alter_table(stmt: ast.AlterTable) -> None:
                     if any(v is ast.MAXVALUE for v in tup):
                         raise AnalysisError(f"MAXVALUE is not allowed in LIST partition [{p.name}]")
         elif isinstance(action, ast.SetProperties):
+            # the sequence column is set at CREATE only (ModifyTablePropertiesClause knows no such key)
+            if any(k.lower().startswith("function_column.") for k, _ in action.properties):
+                raise AnalysisError(f"Unknown table property: [{', '.join(k for k, _ in action.properties)}]")
             _check_property_values(dict(action.properties), keys_type=None)
         elif isinstance(action, ast.ReplacePartition):
             replace_options(action)

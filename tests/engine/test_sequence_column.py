@@ -179,6 +179,9 @@ def test_the_sequence_column_cannot_be_dropped_and_a_rename_carries_the_mapping(
     with pytest.raises(AnalysisError) as caught:
         run(engine, "ALTER TABLE seq_alter DROP COLUMN s")
     assert str(caught.value) == "Can not drop sequence mapping column[s] in Unique data model table[seq_alter]"
+    with pytest.raises(AnalysisError) as caught:  # set at CREATE only, as Doris
+        run(engine, 'ALTER TABLE seq_alter SET ("function_column.sequence_col" = "k")')
+    assert str(caught.value) == "Unknown table property: [function_column.sequence_col]"
     run(engine, "ALTER TABLE seq_alter RENAME COLUMN s seq")
     assert '"function_column.sequence_col" = "seq"' in rows(engine, "SHOW CREATE TABLE seq_alter")[0][1]
     run(engine, "INSERT INTO seq_alter VALUES (1, 'older', 4)")
