@@ -172,3 +172,21 @@ def test_a_point_query_starts_no_spark(engine, tmp_path):
         assert asked.is_set()
     finally:
         bare.close()
+
+
+@pytest.mark.parametrize("mow", ["false", "true"])
+def test_the_sequence_column_decides_on_the_short_path_too(engine, mow):
+    """function_column.sequence_col: the row of the larger sequence value wins whatever the load
+    order, a NULL being the smallest; the short path's answer is the Spark path's."""
+    table = f"seq_{mow}"
+    run(
+        engine,
+        f"CREATE TABLE {table} (k INT NOT NULL, v VARCHAR(8), s INT) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2 "
+        f'PROPERTIES ("function_column.sequence_col" = "s", "enable_unique_key_merge_on_write" = "{mow}")',
+    )
+    run(engine, f"INSERT INTO {table} VALUES (1, 'new', 5), (2, 'kept', NULL), (3, 'first', 1)")
+    run(engine, f"INSERT INTO {table} VALUES (1, 'old', 3), (2, 'later', NULL), (3, 'second', 2)")
+    for k, expected in [(1, "new"), (2, "later"), (3, "second")]:
+        sql = f"SELECT v FROM {table} WHERE k = {k}"
+        assert rows(engine, sql) == [(expected,)], (mow, k)
+        assert _shown(_point(engine, sql, short=False)) == _shown(run(engine, sql))
