@@ -157,11 +157,14 @@ _TO_BITMAP_VALUES = (
 _ENTRY_VALUES = (
     "element_at(transform(array(hex({bits})), __dorisql_h -> flatten(transform("
     "filter(sequence(0, 511), __dorisql_c -> substr(__dorisql_h, __dorisql_c * 16 + 1, 16) <> '0000000000000000'), "
-    "__dorisql_c -> filter(transform(sequence(0, 63), __dorisql_k -> "
-    "IF((CAST(conv(substr(__dorisql_h, __dorisql_c * 16 + (__dorisql_k >> 3) * 2 + 1, 2), 16, 10) AS INT) "
-    ">> (__dorisql_k & 7)) & 1 = 1, "
+    # the chunk's 8 bytes as two 4-byte words (byte 0 the high byte of the first)
+    "__dorisql_c -> element_at(transform(array(array("
+    "CAST(conv(substr(__dorisql_h, __dorisql_c * 16 + 1, 8), 16, 10) AS BIGINT), "
+    "CAST(conv(substr(__dorisql_h, __dorisql_c * 16 + 9, 8), 16, 10) AS BIGINT))), __dorisql_ws -> "
+    "filter(transform(sequence(0, 63), __dorisql_k -> "
+    "IF((__dorisql_ws[__dorisql_k >> 5] >> (8 * (3 - ((__dorisql_k >> 3) & 3)) + (__dorisql_k & 7))) & 1 = 1, "
     "IF({bucket} = 0, -(__dorisql_c * 64 + __dorisql_k), ({bucket} - 1) * 32768 + __dorisql_c * 64 + __dorisql_k + 1), "
-    "NULL)), __dorisql_x -> __dorisql_x IS NOT NULL)))), 1)"
+    "NULL)), __dorisql_x -> __dorisql_x IS NOT NULL)), 1)))), 1)"
 )
 #: A stored BITMAP's values, ascending (NULL stays NULL).
 _DECODE = (
@@ -169,18 +172,32 @@ _DECODE = (
     + _ENTRY_VALUES.format(bits="__dorisql_e.bits", bucket="__dorisql_e.bucket")
     + "))"
 )
-#: Distinct non-negative values (any order) as a stored BITMAP: per bucket, its positions in a
-#: map, each of the 4096 bytes from its 8 bits.
+#: One bucket's 4096 bytes as hex from its positions {P}, bound as __dorisql_p. A few positions
+#: (the usual case of a function's result): each set byte's value after the zeros since the
+#: one before; many: each byte from its 8 bits, looked up in a map of the positions.
+_SPARSE_BYTES = (
+    "element_at(transform(array(array_sort(array_distinct(transform(__dorisql_p, __dorisql_x -> __dorisql_x >> 3)))), "
+    "__dorisql_q -> array_join(array(array_join(transform(__dorisql_q, (__dorisql_y, __dorisql_k) -> array_join(array("
+    f"substr({_ZEROS}, 1, 2 * (__dorisql_y - IF(__dorisql_k = 0, -1, __dorisql_q[__dorisql_k - 1]) - 1)), "
+    "format_string('%02X', aggregate(filter(__dorisql_p, __dorisql_x -> __dorisql_x >> 3 = __dorisql_y), 0, "
+    "(__dorisql_a, __dorisql_x) -> __dorisql_a | (1 << (__dorisql_x & 7))))), '')), ''), "
+    f"substr({_ZEROS}, 1, 2 * (4095 - __dorisql_q[size(__dorisql_q) - 1]))), '')), 1)"
+)
+_DENSE_BYTES = (
+    "element_at(transform(array(map_from_entries(transform(__dorisql_p, __dorisql_x -> struct(__dorisql_x, true)))), "
+    "__dorisql_m -> array_join(transform(sequence(0, 4095), __dorisql_i -> format_string('%02X', "
+    "aggregate(sequence(0, 7), 0, (__dorisql_a, __dorisql_j) -> __dorisql_a | "
+    "IF(map_contains_key(__dorisql_m, __dorisql_i * 8 + __dorisql_j), 1 << __dorisql_j, 0)))), '')), 1)"
+)
+#: Distinct non-negative values (any order) as a stored BITMAP: per bucket, its positions as bytes.
 _ENCODE = (
     "element_at(transform(array(__dorisql_arg0), __dorisql_w -> IF(__dorisql_w IS NULL, NULL, "
     "transform(array_sort(array_distinct(transform(__dorisql_w, __dorisql_x -> bitmap_bucket_number(__dorisql_x)))), "
     "__dorisql_b -> named_struct('bucket', __dorisql_b, 'bits', "
-    "element_at(transform(array(map_from_entries(transform(filter(__dorisql_w, "
+    "element_at(transform(array(transform(filter(__dorisql_w, "
     "__dorisql_x -> bitmap_bucket_number(__dorisql_x) = __dorisql_b), "
-    "__dorisql_x -> struct(bitmap_bit_position(__dorisql_x), true)))), __dorisql_m -> "
-    "unhex(array_join(transform(sequence(0, 4095), __dorisql_i -> format_string('%02X', "
-    "aggregate(sequence(0, 7), 0, (__dorisql_a, __dorisql_j) -> __dorisql_a | "
-    "IF(map_contains_key(__dorisql_m, __dorisql_i * 8 + __dorisql_j), 1 << __dorisql_j, 0)))), ''))), 1))))), 1)"
+    "__dorisql_x -> bitmap_bit_position(__dorisql_x))), __dorisql_p -> "
+    f"unhex(IF(size(__dorisql_p) <= 512, {_SPARSE_BYTES}, {_DENSE_BYTES}))), 1))))), 1)"
 )
 #: bitmap_from_string('1,2,3'): comma-separated non-negative integers (blanks around them
 #: allowed); anything else is NULL, '' the empty bitmap.
