@@ -1,35 +1,38 @@
-"""A real `dorisql server` under concurrent clients: throughput, latency, and no load lost.
+"""A real `dorisql server` serving many clients: point queries while a long aggregate runs.
 
-    python bench/server.py [--seconds 60] [--clients 32] [--master 'local[2]'] [--dorisql PATH]
+    python bench/server.py [--clients 32] [--rows 100000] [--big-rows 3000000] [--rounds 3]
+                           [--master 'local[2]'] [--modes FIFO,FAIR] [--dorisql PATH]
 
-Starts `dorisql server` (free ports, a fresh warehouse, isolated HOME/XDG folders) and runs
-`--clients` threads for `--seconds`, each a PyMySQL connection mixing
+Starts `dorisql server` (free ports, a fresh warehouse, isolated HOME/XDG folders), creates and
+loads a UNIQUE KEY table ``bench.kv`` (`--rows` rows) and a DUPLICATE table ``bench.big``
+(`--big-rows` rows) for a long aggregate, then, for each scheduler mode of `--modes` (the
+server restarted on the same warehouse with ``dorisql --conf spark.scheduler.mode=<mode>``;
+FIFO is the "before": every Spark job queued behind the one before it), measures
 
-- point queries: ``SELECT v FROM bench.kv WHERE k = ?`` on a 1,000-row table,
-- aggregates: ``SELECT k % 10, count(*), sum(v) FROM bench.kv GROUP BY 1``,
-- small Stream Loads (HTTP PUT, 5 rows, a unique label each) into ``bench.loads``.
+- the aggregate alone (``SELECT k % 1000, count(*), sum(v), max(s) FROM big GROUP BY 1``), the
+  median of `--rounds` runs after a warm-up,
+- `--clients` point-query clients alone for `--seconds`, back to back (the server's capacity):
+  half PyMySQL (text protocol, ``SELECT v, s FROM kv WHERE k = %s``), half mysql-connector-python
+  prepared statements (``COM_STMT_PREPARE``/``COM_STMT_EXECUTE``, the binary protocol); every
+  answer checked,
+- a short statement that needs Spark (``SELECT count(*), sum(v) FROM kv WHERE v % 7 = 0``)
+  alone, the median of 5,
+- the same clients, each sending `--rate` point queries a second (32 x 10 = 320/s offered: with
+  32 clients back to back, p50 is 32 / throughput by Little's law, so a latency target needs a
+  paced load), while one more client runs the aggregate `--rounds` times and another the
+  short Spark statement over and over: point-query p50/p99 and queries/s under the aggregate,
+  the short statement's median under it, and the aggregate's median time under the load against
+  alone (ratio). The short Spark statement is what the scheduler mode changes most: under FIFO
+  it waits for every task of the aggregate submitted before it.
 
-It prints queries/s and p50/p99 latency per kind, then checks that every acknowledged load
-(Status Success) is in the table exactly once -- row count, sum of a checksum column, and no
-(client, seq) group with more than its rows -- and that none is lost or duplicated. A load
-whose answer never came (timeout, reset) is reported apart: it may or may not have committed.
-
-Last, the overhead of the protocol: once the server has stopped, the same point query, one at a
-time, in-process on a dorisql Engine and over MySQL to a listener of this process on that same
-Spark (ServerContext + MySQLListener, as the server runs them), alternating one of each so both
-see the same JVM and the same machine load (and which goes first alternating too: the second of
-two back-to-back queries runs faster), both warmed up; the difference of the medians is
-what the protocol and the server's session add.
-Target: under 20 ms at p50.
+Targets (issue 29): point query p50 under 15 ms and p99 under 100 ms over the protocol, at least
+300 point queries/s on 2 cores, the aggregate no more than 1.3x slower than alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
-import http.client
 import os
-import random
 import shutil
 import signal
 import socket
@@ -39,21 +42,14 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dorisql.config import Config
-from dorisql.engine import Engine
-from dorisql.server.context import ServerContext
-from dorisql.server.mysql import MySQLListener
-from dorisql.syntax import parse_one
-
-OVERHEAD_TARGET_MS = 20.0
-KV_ROWS = 1000
-LOAD_ROWS = 5
-KINDS = ("point", "aggregate", "load")
-WEIGHTS = (0.6, 0.25, 0.15)
+P50_TARGET_MS, P99_TARGET_MS, QPS_TARGET, AGGREGATE_TARGET = 15.0, 100.0, 300.0, 1.3
+AGGREGATE = "SELECT k % 1000, count(*), sum(v), max(s) FROM big GROUP BY 1"
+#: A short statement that needs Spark (a scan of kv, no point query).
+SHORT = "SELECT count(*), sum(v) FROM kv WHERE v % 7 = 0"
+POINT = "SELECT v, s FROM kv WHERE k = {}"
 
 
 def free_port() -> int:
@@ -74,304 +70,319 @@ def isolated_env(home: Path, master: str) -> dict[str, str]:
     return env
 
 
-@dataclass
-class Stats:
-    latencies: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
-    errors: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
-    acknowledged: list[tuple[int, int, int]] = field(default_factory=list)  # (client, seq, checksum)
-    unanswered: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return float("nan")
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def stream_load(http_port: int, label: str, body: bytes) -> dict | None:
-    """One Stream Load as curl sends it; the JSON answer, or None if none came."""
-    import json
+@dataclass
+class Server:
+    process: subprocess.Popen
+    port: int
+    log: Path
 
-    token = base64.b64encode(b"root:").decode()
-    conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=300)
-    try:
-        conn.request(
-            "PUT",
-            "/api/bench/loads/_stream_load",
-            body=body,
-            headers={"Authorization": f"Basic {token}", "label": label, "column_separator": ","},
+    def connect(self, **kwargs):
+        import pymysql
+
+        return pymysql.connect(host="127.0.0.1", port=self.port, user="root", password="", autocommit=True, **kwargs)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_server(dorisql: str, tmp: Path, warehouse: Path, master: str, mode: str) -> Server:
+    home = tmp / "home"
+    home.mkdir(exist_ok=True)
+    port, http_port = free_port(), free_port()
+    log = tmp / f"server-{mode}.log"
+    command = [dorisql, "--conf", f"spark.scheduler.mode={mode}", "server", "--warehouse", str(warehouse)]
+    command += ["--query-port", str(port), "--http-port", str(http_port)]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            command, env=isolated_env(home, master), stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=tmp
         )
-        return json.loads(conn.getresponse().read())
-    except (OSError, ValueError, http.client.HTTPException):
-        return None
-    finally:
-        conn.close()
-
-
-def client(index: int, port: int, http_port: int, deadline: float, run_id: str, stats: Stats) -> None:
-    import pymysql
-
-    rng = random.Random(index)
-    conn = pymysql.connect(host="127.0.0.1", port=port, user="root", password="", database="bench", autocommit=True)
-    seq = 0
-    try:
-        with conn.cursor() as cur:
-            while time.monotonic() < deadline:
-                kind = rng.choices(KINDS, WEIGHTS)[0]
-                started = time.perf_counter()
-                ok = True
-                if kind == "point":
-                    try:
-                        cur.execute("SELECT v FROM kv WHERE k = %s", (rng.randrange(KV_ROWS),))
-                        cur.fetchall()
-                    except pymysql.MySQLError:
-                        ok = False
-                elif kind == "aggregate":
-                    try:
-                        cur.execute("SELECT k % 10, count(*), sum(v) FROM kv GROUP BY 1")
-                        cur.fetchall()
-                    except pymysql.MySQLError:
-                        ok = False
-                else:
-                    seq += 1
-                    checksum = rng.randrange(1, 1_000_000)
-                    body = "".join(f"{index},{seq},{checksum},{i}\n" for i in range(LOAD_ROWS)).encode()
-                    answer = stream_load(http_port, f"bench-{run_id}-{index}-{seq}", body)
-                    if answer is None:
-                        with stats.lock:
-                            stats.unanswered += 1
-                        ok = False
-                    elif answer.get("Status") == "Success" and answer.get("NumberLoadedRows") == LOAD_ROWS:
-                        with stats.lock:
-                            stats.acknowledged.append((index, seq, checksum))
-                    else:
-                        ok = False
-                elapsed = time.perf_counter() - started
-                with stats.lock:
-                    if ok:
-                        stats.latencies[kind].append(elapsed)
-                    else:
-                        stats.errors[kind] += 1
-    finally:
-        conn.close()
-
-
-def wait_for_port(process: subprocess.Popen, port: int, timeout: float = 300) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"dorisql server exited with {process.returncode}")
+            raise SystemExit(f"dorisql server exited with {process.returncode}:\n{log.read_text()}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
+                return Server(process, port, log)
         except OSError:
-            time.sleep(0.2)
-    raise SystemExit(f"dorisql server did not listen on {port} within {timeout} s")
+            time.sleep(0.2)  # (polling for the port)
+    process.kill()
+    raise SystemExit(f"dorisql server did not listen on {port}")
 
 
-def setup(port: int) -> float:
-    """The tables; returns the seconds until the first Spark statement answered."""
-    import pymysql
-
-    conn = pymysql.connect(host="127.0.0.1", port=port, user="root", password="", autocommit=True)
+def load_tables(server: Server, rows: int, big_rows: int) -> None:
+    conn = server.connect()
     with conn.cursor() as cur:
         cur.execute("CREATE DATABASE bench")
         cur.execute("USE bench")
         cur.execute(
-            "CREATE TABLE kv (k INT, v BIGINT) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 4"
+            "CREATE TABLE kv (k BIGINT, v BIGINT, s VARCHAR(32)) UNIQUE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 8"
             " PROPERTIES ('replication_num' = '1')"
         )
         cur.execute(
-            "CREATE TABLE loads (client INT, seq INT, checksum BIGINT, i INT) DUPLICATE KEY(client, seq)"
-            " DISTRIBUTED BY HASH(client) BUCKETS 4 PROPERTIES ('replication_num' = '1')"
+            "CREATE TABLE big (k BIGINT, v BIGINT, s VARCHAR(32)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 8"
+            " PROPERTIES ('replication_num' = '1')"
         )
         started = time.perf_counter()
-        cur.execute(f'INSERT INTO kv SELECT number, number * 7 FROM numbers("number" = "{KV_ROWS}")')
-        spark_wait = time.perf_counter() - started
-        for _ in range(3):  # warm-up
-            cur.execute("SELECT v FROM kv WHERE k = 1")
-            cur.execute("SELECT k % 10, count(*), sum(v) FROM kv GROUP BY 1")
+        cur.execute(f"INSERT INTO kv SELECT number, number * 7, concat('s', number) FROM numbers('number' = '{rows}')")
+        cur.execute(
+            "INSERT INTO big SELECT number, number % 977, concat('s', number % 1013)"
+            f" FROM numbers('number' = '{big_rows}')"
+        )
+        print(f"loaded kv ({rows:,} rows, UNIQUE) and big ({big_rows:,} rows) in {time.perf_counter() - started:.1f} s")
     conn.close()
-    return spark_wait
 
 
-def verify(port: int, stats: Stats) -> bool:
-    import pymysql
-
-    conn = pymysql.connect(host="127.0.0.1", port=port, user="root", password="", database="bench")
-    with conn.cursor() as cur:
-        cur.execute("SELECT client, seq, count(*), sum(checksum) FROM loads GROUP BY client, seq")
-        present = {(int(c), int(s)): (int(n), int(total)) for c, s, n, total in cur.fetchall()}
-    conn.close()
-    expected_rows = len(stats.acknowledged) * LOAD_ROWS
-    expected_sum = sum(checksum * LOAD_ROWS for _c, _s, checksum in stats.acknowledged)
-    lost = [key for key in ((c, s) for c, s, _ in stats.acknowledged) if key not in present]
-    wrong = [
-        (c, s)
-        for c, s, checksum in stats.acknowledged
-        if (c, s) in present and present[(c, s)] != (LOAD_ROWS, checksum * LOAD_ROWS)
-    ]
-    duplicated = [key for key, (n, _t) in present.items() if n > LOAD_ROWS]
-    acked = {(c, s) for c, s, _ in stats.acknowledged}
-    unacked_present = [key for key in present if key not in acked]
-    rows = sum(n for key, (n, _t) in present.items() if key in acked)
-    total = sum(t for key, (_n, t) in present.items() if key in acked)
-    print(
-        f"loads: {len(stats.acknowledged)} acknowledged ({expected_rows} rows, checksum {expected_sum}); "
-        f"in the table: {rows} rows, checksum {total}; lost {len(lost)}, wrong {len(wrong)}, "
-        f"duplicated {len(duplicated)}; unanswered {stats.unanswered} "
-        f"(of which in the table: {len(unacked_present)})"
-    )
-    return not lost and not wrong and not duplicated and rows == expected_rows and total == expected_sum
+@dataclass
+class Points:
+    latencies: list[float] = field(default_factory=list)
+    wrong: int = 0
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def point_query_overhead(warehouse: Path, master: str, runs: int) -> tuple[list[float], list[float]]:
-    """The same point query in-process on a dorisql Engine and over the MySQL protocol to a
-    listener of this process on the same Spark (dorisql.server: ServerContext + MySQLListener,
-    as `dorisql server` runs them), alternating one of each (and which goes first) so both see the
-    same JVM and the same machine load; 5 warm-up rounds first. The difference is what the protocol and the
-    server's session add. Returns (protocol, in-process) seconds."""
-    import pymysql
+def point_client(index: int, port: int, rows: int, rate: float, stop: threading.Event, points: Points) -> None:
+    """Point queries by key until `stop`: even clients over PyMySQL's text protocol, odd ones
+    as mysql-connector-python prepared statements (the binary protocol). `rate` > 0: that many
+    a second, evenly spaced (a client that falls behind sends the next at once, never a burst
+    to catch up); 0: back to back."""
+    import random
 
-    config = Config(warehouse=str(warehouse), master=master)
-    engine = Engine(Config(warehouse=str(warehouse), master=master, database="bench"))
-    listener = MySQLListener(ServerContext(config, engine.spark), "127.0.0.1", 0)
-    listener.start()
-    conn = pymysql.connect(host="127.0.0.1", port=listener.port, user="root", password="", database="bench")
-    rng = random.Random(7)
-    over_protocol, in_process = [], []
+    rng = random.Random(index)
+    interval = 1 / rate if rate > 0 else 0.0
+    prepared = index % 2 == 1
+    if prepared:
+        import mysql.connector
+
+        conn = mysql.connector.connect(
+            host="127.0.0.1", port=port, user="root", password="", database="bench", use_pure=True
+        )
+        cur = conn.cursor(prepared=True)
+        sql = POINT.format("%s")
+    else:
+        import pymysql
+
+        conn = pymysql.connect(host="127.0.0.1", port=port, user="root", password="", database="bench")
+        cur = conn.cursor()
+        sql = POINT.format("%s")
+    mine: list[float] = []
+    wrong = 0
+    next_at = time.perf_counter() + rng.random() * interval
     try:
-        with conn.cursor() as cur:
-
-            def protocol(k: int) -> float:
-                started = time.perf_counter()
-                cur.execute("SELECT v FROM kv WHERE k = %s", (k,))
-                cur.fetchall()
-                return time.perf_counter() - started
-
-            def local(k: int) -> float:
-                started = time.perf_counter()
-                engine.execute(parse_one(f"SELECT v FROM kv WHERE k = {k}"))
-                return time.perf_counter() - started
-
-            for i in range(runs + 5):
-                k = rng.randrange(KV_ROWS)
-                # Which goes first alternates: the second of two back-to-back queries runs faster
-                # (measured: ~40 ms of a ~350 ms query on a loaded machine, either way round).
-                if i % 2:
-                    seconds_local, seconds_protocol = local(k), protocol(k)
-                else:
-                    seconds_protocol, seconds_local = protocol(k), local(k)
-                if i >= 5:
-                    over_protocol.append(seconds_protocol)
-                    in_process.append(seconds_local)
+        while not stop.is_set():
+            if interval:
+                if stop.wait(max(next_at - time.perf_counter(), 0.0)):
+                    break
+                next_at = max(next_at + interval, time.perf_counter())
+            k = rng.randrange(rows)
+            started = time.perf_counter()
+            try:
+                cur.execute(sql, (k,))
+                answer = cur.fetchall()
+            except Exception as exc:  # reported after the run
+                with points.lock:
+                    points.errors.append(f"{type(exc).__name__}: {exc}")
+                continue
+            mine.append(time.perf_counter() - started)
+            if [tuple(row) for row in answer] != [(k * 7, f"s{k}")]:
+                wrong += 1
     finally:
         conn.close()
-        listener.stop()
-        engine.close()
-    return over_protocol, in_process
+        with points.lock:
+            points.latencies.extend(mine)
+            points.wrong += wrong
 
 
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def run_points(port: int, clients: int, rows: int, rate: float, until) -> tuple[Points, float]:
+    """`clients` point-query threads (`rate` queries/s each, 0: back to back) until `until()`
+    returns (it runs on this thread)."""
+    points, stop = Points(), threading.Event()
+    threads = [
+        threading.Thread(target=point_client, args=(i, port, rows, rate, stop, points), daemon=True)
+        for i in range(clients)
+    ]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    try:
+        until()
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    return points, time.perf_counter() - began
+
+
+def time_aggregate(server: Server, rounds: int) -> list[float]:
+    conn = server.connect(database="bench")
+    times = []
+    with conn.cursor() as cur:
+        for _ in range(rounds):
+            started = time.perf_counter()
+            cur.execute(AGGREGATE)
+            rows = cur.fetchall()
+            times.append(time.perf_counter() - started)
+            assert len(rows) == 1000, len(rows)
+    conn.close()
+    return times
+
+
+def short_loop(server: Server, stop: threading.Event, times: list[float]) -> None:
+    """The short Spark statement over and over until `stop`."""
+    conn = server.connect(database="bench")
+    with conn.cursor() as cur:
+        while not stop.is_set():
+            started = time.perf_counter()
+            cur.execute(SHORT)
+            cur.fetchall()
+            times.append(time.perf_counter() - started)
+    conn.close()
+
+
+def describe(points: Points, wall: float) -> str:
+    ms = [s * 1000 for s in points.latencies]
+    text = (
+        f"{len(ms)} point queries in {wall:.1f} s, {len(ms) / wall:.1f}/s; "
+        f"p50 {percentile(ms, 0.5):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms"
+    )
+    if points.wrong or points.errors:
+        text += f"; WRONG ANSWERS {points.wrong}, ERRORS {len(points.errors)} (first: {points.errors[:1]})"
+    return text
+
+
+@dataclass
+class ModeResult:
+    alone: float
+    under_load: float
+    points_alone: Points
+    points_loaded: Points
+    wall_loaded: float
+    short_alone: float
+    short_loaded: float
+
+
+def measure(server: Server, args: argparse.Namespace) -> ModeResult:
+    conn = server.connect(database="bench")
+    with conn.cursor() as cur:  # warm-up: the JVM's first jobs, both tables' snapshots
+        cur.execute(AGGREGATE)
+        for k in range(20):
+            cur.execute(POINT.format(k))
+    conn.close()
+    alone = statistics.median(time_aggregate(server, args.rounds))
+    print(f"  aggregate alone: median {alone:.2f} s of {args.rounds}")
+    shorts: list[float] = []
+    conn = server.connect(database="bench")
+    with conn.cursor() as cur:
+        for _ in range(5):
+            started = time.perf_counter()
+            cur.execute(SHORT)
+            cur.fetchall()
+            shorts.append(time.perf_counter() - started)
+    conn.close()
+    short_alone = statistics.median(shorts)
+    print(f"  short Spark statement alone: median {short_alone * 1000:.0f} ms of 5")
+    points_alone, wall = run_points(server.port, args.clients, args.rows, 0, lambda: time.sleep(args.seconds))
+    print(f"  {args.clients} clients alone, back to back (the server's capacity): {describe(points_alone, wall)}")
+    loaded: list[float] = []
+    shorts_loaded: list[float] = []
+    stop_short = threading.Event()
+    short_thread = threading.Thread(target=short_loop, args=(server, stop_short, shorts_loaded), daemon=True)
+    short_thread.start()
+    try:
+        points_loaded, wall_loaded = run_points(
+            server.port, args.clients, args.rows, args.rate, lambda: loaded.extend(time_aggregate(server, args.rounds))
+        )
+    finally:
+        stop_short.set()
+        short_thread.join()
+    under_load = statistics.median(loaded)
+    short_loaded = statistics.median(shorts_loaded) if shorts_loaded else float("nan")
+    offered = args.clients * args.rate
+    print(
+        f"  {args.clients} clients under the aggregate, {offered:.0f}/s offered: {describe(points_loaded, wall_loaded)}"
+    )
+    print(
+        f"  short Spark statement under the aggregate and the point queries: median {short_loaded * 1000:.0f} ms "
+        f"of {len(shorts_loaded)} ({short_loaded / short_alone:.1f}x alone)"
+    )
+    print(f"  aggregate under the point queries: median {under_load:.2f} s ({under_load / alone:.2f}x alone)")
+    return ModeResult(alone, under_load, points_alone, points_loaded, wall_loaded, short_alone, short_loaded)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--big-rows", type=int, default=3_000_000)
+    parser.add_argument("--rounds", type=int, default=3, help="aggregate runs alone and under load")
+    parser.add_argument("--seconds", type=float, default=15.0, help="point queries alone")
+    parser.add_argument("--rate", type=float, default=10.0, help="point queries/s of each client under the aggregate")
     parser.add_argument("--master", default="local[2]")
-    parser.add_argument("--overhead-runs", type=int, default=50)
+    parser.add_argument("--modes", default="FIFO,FAIR", help="Spark scheduler modes, the before first")
     parser.add_argument(
         "--dorisql", default=shutil.which("dorisql", path=str(Path(sys.executable).parent)) or "dorisql"
     )
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # progress as it comes
+    modes = [m.strip().upper() for m in args.modes.split(",") if m.strip()]
 
     tmp = Path(tempfile.mkdtemp(prefix="dorisql-bench-server-"))
-    home, warehouse = tmp / "home", tmp / "wh"
-    home.mkdir()
-    port, http_port = free_port(), free_port()
-    log = open(tmp / "server.log", "wb")
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        [
-            args.dorisql,
-            "server",
-            "--warehouse",
-            str(warehouse),
-            "--query-port",
-            str(port),
-            "--http-port",
-            str(http_port),
-        ],
-        env=isolated_env(home, args.master),
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=tmp,
-    )
-    ok = False
+    warehouse = tmp / "wh"
+    results: dict[str, ModeResult] = {}
+    print(f"load average at the start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     try:
-        wait_for_port(process, port)
-        listening = time.perf_counter() - started
-        spark_wait = setup(port)
-        print(
-            f"server: listening after {listening:.1f} s; first Spark statement answered {spark_wait:.1f} s later",
-            flush=True,
-        )
-        print(f"load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-
-        stats = Stats()
-        run_id = uuid.uuid4().hex[:8]
-        deadline = time.monotonic() + args.seconds
-        threads = [
-            threading.Thread(target=client, args=(i, port, http_port, deadline, run_id, stats), daemon=True)
-            for i in range(args.clients)
-        ]
-        began = time.perf_counter()
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        wall = time.perf_counter() - began
-        done = sum(len(v) for v in stats.latencies.values())
-        print(
-            f"{args.clients} clients, {wall:.1f} s (asked {args.seconds:.0f} s; the last statements finish after it): "
-            f"{done} statements, {done / wall:.1f}/s; load average now {os.getloadavg()[0]:.1f}"
-        )
-        for kind in KINDS:
-            values = stats.latencies[kind]
-            print(
-                f"  {kind:9} {len(values):6d} ok {stats.errors[kind]:4d} failed  {len(values) / wall:7.2f}/s  "
-                f"p50 {percentile(values, 0.5) * 1000:8.1f} ms  p99 {percentile(values, 0.99) * 1000:8.1f} ms"
-            )
-        ok = verify(port, stats)
-        stop(process)  # the machine to the overhead measurement alone
-
-        over_protocol, in_process = point_query_overhead(warehouse, args.master, args.overhead_runs)
-        p50_protocol, p50_local = statistics.median(over_protocol) * 1000, statistics.median(in_process) * 1000
-        added = p50_protocol - p50_local
-        print(
-            f"point query p50: {p50_protocol:.1f} ms over the protocol, {p50_local:.1f} ms in-process: "
-            f"{added:+.1f} ms ({p50_protocol / p50_local:.2f}x); target under {OVERHEAD_TARGET_MS:.0f} ms added "
-            f"-> {'met' if added < OVERHEAD_TARGET_MS else 'NOT met'}"
-        )
-        print("every acknowledged load is in the table exactly once" if ok else "LOADS LOST OR DUPLICATED")
+        for i, mode in enumerate(modes):
+            server = start_server(args.dorisql, tmp, warehouse, args.master, mode)
+            try:
+                if i == 0:
+                    load_tables(server, args.rows, args.big_rows)
+                print(f"spark.scheduler.mode={mode}:")
+                results[mode] = measure(server, args)
+            finally:
+                server.stop()
     finally:
-        stop(process)
-        log.close()
         shutil.rmtree(tmp, ignore_errors=True)
-    return 0 if ok else 1
+
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+    last = results[modes[-1]]
+    ms = [s * 1000 for s in last.points_loaded.latencies]
+    p50, p99 = percentile(ms, 0.5), percentile(ms, 0.99)
+    qps = len(ms) / last.wall_loaded
+    ratio = last.under_load / last.alone
+    print(f"{modes[-1]}, under the aggregate:")
+    print(f"  point query p50 {p50:.1f} ms (target < {P50_TARGET_MS:.0f}: {verdict(p50 < P50_TARGET_MS)})")
+    print(f"  point query p99 {p99:.1f} ms (target < {P99_TARGET_MS:.0f}: {verdict(p99 < P99_TARGET_MS)})")
+    print(f"  {qps:.1f} point queries/s (target >= {QPS_TARGET:.0f}: {verdict(qps >= QPS_TARGET)})")
+    print(f"  aggregate {ratio:.2f}x alone (target <= {AGGREGATE_TARGET}: {verdict(ratio <= AGGREGATE_TARGET)})")
+    if len(modes) > 1:
+        first = results[modes[0]]
+        before = [s * 1000 for s in first.points_loaded.latencies]
+        before_qps = len(before) / first.wall_loaded
+        print(
+            f"{modes[-1]} against {modes[0]} under the aggregate: point query p50 {percentile(before, 0.5) / p50:.1f}x "
+            f"lower, p99 {percentile(before, 0.99) / p99:.1f}x lower, {qps / before_qps:.1f}x the point queries/s; "
+            f"short Spark statement {first.short_loaded / last.short_loaded:.1f}x faster "
+            f"({first.short_loaded * 1000:.0f} -> {last.short_loaded * 1000:.0f} ms); aggregate "
+            f"{first.under_load / first.alone:.2f}x -> {ratio:.2f}x alone"
+        )
+    bad = any(r.points_alone.wrong or r.points_loaded.wrong for r in results.values())
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

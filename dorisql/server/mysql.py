@@ -22,6 +22,7 @@ import concurrent.futures
 import contextvars
 import datetime as dt
 import decimal
+import functools
 import itertools
 import logging
 import re
@@ -208,6 +209,9 @@ class ColumnMeta:
         return self.type not in (ColumnType.VAR_STRING, ColumnType.STRING, ColumnType.BLOB, ColumnType.NULL)
 
     def definition(self, server_charset: CharacterSet) -> bytes:
+        return _column_definition(self, server_charset)
+
+    def _definition(self, server_charset: CharacterSet) -> bytes:
         binary = self.numeric_or_temporal or self.type == ColumnType.BLOB
         flags = ColumnDefinition(0)
         if binary:
@@ -226,6 +230,13 @@ class ColumnMeta:
 
     def result_column(self) -> ResultColumn:
         return ResultColumn(name=self.name, type=self.type)
+
+
+@functools.lru_cache(maxsize=4096)
+def _column_definition(meta: ColumnMeta, server_charset: CharacterSet) -> bytes:
+    """A column definition packet, built once per column shape: every point query's result has
+    the same columns, and building one is a tenth of a millisecond (mysql-mimic's packet code)."""
+    return meta._definition(server_charset)
 
 
 _NUMERIC = frozenset(
@@ -522,7 +533,8 @@ class ServerSession(BaseSession):
     async def _execute_watched(self, sql: str, single: bool) -> tuple[list[Result], DorisqlError | None]:
         """`_execute` on the worker; a client that hangs up meanwhile cancels the statement
         (nobody is left to read its result)."""
-        future = asyncio.ensure_future(self.in_worker(self._execute, sql, single))
+        # The executor's own future, not a task around a coroutine: one object fewer per statement.
+        future = asyncio.get_running_loop().run_in_executor(self._worker, self._execute, sql, single)
         reader = self._connection.stream.reader if self._connection is not None else None
         while True:
             done, _pending = await asyncio.wait({future}, timeout=0.5)
