@@ -18,7 +18,7 @@ import dataclasses
 
 from dorisql import ast
 from dorisql import types as doris_types
-from dorisql.analysis.checks import _nullable
+from dorisql.analysis.checks import _check_complex_default, _nullable
 from dorisql.errors import AnalysisError, NotSupportedError
 
 __all__ = ["apply_action", "in_place_widening", "doris_allows_type_change"]
@@ -154,6 +154,8 @@ def _normalise_new_column(definition: ast.CreateTable, c: ast.ColumnDef) -> tupl
         raise NotSupportedError(f"{t.name} columns")
     if doris_types.is_sketch(t) and is_key:
         raise AnalysisError(f"Key column can not set complex type:{name}")
+    if doris_types.is_sketch(t):  # Hll: no DEFAULT; Bitmap: only BITMAP_EMPTY (as CREATE TABLE)
+        _check_complex_default(c, t)
     nullable = _nullable(c)
     if c.default is not None and c.default.kind == "null" and not nullable:
         raise AnalysisError(f"Can not set null default value to non nullable column: {name}")

@@ -159,6 +159,10 @@ def test_duplicate_table_keeps_a_sketch_per_row_and_alter_adds_one(engine):
     run(engine, "ALTER TABLE dup ADD COLUMN b2 BITMAP")
     run(engine, "INSERT INTO dup (k, b, h, b2) VALUES (3, bitmap_empty(), hll_empty(), bitmap_from_string('1,2'))")
     assert rows(engine, "SELECT k, bitmap_count(b2) FROM dup ORDER BY k") == [(1, 0), (1, 0), (2, 0), (3, 2)]
+    with pytest.raises(AnalysisError, match="Hll type column can not set default value"):
+        run(engine, "ALTER TABLE dup ADD COLUMN h2 HLL DEFAULT ''")
+    with pytest.raises(AnalysisError, match="Key column can not set complex type:b3"):
+        run(engine, "ALTER TABLE dup ADD COLUMN b3 BITMAP KEY")
 
 
 @pytest.mark.parametrize(
