@@ -78,20 +78,22 @@ delete_op = st.sampled_from(
     [("delete", "k1 = 1"), ("delete", "k2 = 'a'"), ("delete", "k1 = 2 AND k2 = 'b'"), ("delete", "b = true")]
 )
 schema_op = st.sampled_from([("schema", 'ADD COLUMN extra INT DEFAULT "7"'), ("schema", "DROP COLUMN s")])
+compact_op = st.sampled_from([("compact", "CUMULATIVE"), ("compact", "BASE")])
 
 
-#: Every table starts so: keys loaded twice (a merge to do), a DELETE, a column added.
+#: Every table starts so: keys loaded twice (a merge to do), a DELETE, a column added, a compaction.
 PRELUDE = [
     ("load", [((k1, k2), 10 * k1 + len(k2)) for k1, k2 in KEYS]),
     ("load", [((1, "a"), 21), ((2, "b"), 22), ((0, "b"), 23), ((1, "a"), 24)]),
     ("delete", "k1 = 0 AND k2 = 'b'"),
     ("schema", 'ADD COLUMN extra INT DEFAULT "7"'),
+    ("compact", "BASE"),
 ]
 
 
 @pytest.mark.parametrize("model", sorted(DDL))
 @settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(ops=st.lists(st.one_of(load_op, load_op, delete_op, schema_op), min_size=1, max_size=3))
+@given(ops=st.lists(st.one_of(load_op, load_op, delete_op, schema_op, compact_op), min_size=1, max_size=3))
 def test_short_circuit_answers_as_the_spark_path(engine, model, ops):
     table = f"pq{next(_names)}"
     run(engine, DDL[model].format(t=table))
@@ -102,6 +104,8 @@ def test_short_circuit_answers_as_the_spark_path(engine, model, ops):
                 "(" + ", ".join([str(k1), f"'{k2}'", *(_value(c, n) for c in columns[2:])]) + ")" for (k1, k2), n in arg
             )
             run(engine, f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values}")
+        elif op == "compact":  # files named by version range, delete versions retired by BASE
+            run(engine, f"ADMIN COMPACT TABLE {table} PARTITION p1 WHERE type = '{arg}'")
         elif op == "delete":
             if model == "AGGREGATE" and "b =" in arg:
                 continue  # Doris: a value column of an AGGREGATE table in DELETE is refused
