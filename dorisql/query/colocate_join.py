@@ -37,7 +37,7 @@ from dorisql.errors import NotSupportedError
 from dorisql.query.residual import to_expression
 from dorisql.storage.layout import BUCKET_IN_PATH, commit_version, partition_of_path
 from dorisql.tablets.deletes import DeleteVersion, applicable, arrow_keep_mask
-from dorisql.tablets.merge import key_model
+from dorisql.tablets.merge import key_model, needs_merge
 from dorisql.tablets.read import TableScan
 from dorisql.tablets.tables import COMMIT_SEQ_COLUMN, LOAD_SEQ_COLUMN, ROW_SEQ_COLUMN, sequence_column
 
@@ -180,7 +180,7 @@ def _local_path(uri: str) -> str:
 
 
 def side_of(meta: TableMeta, files: Sequence[str], deletes: Sequence[DeleteVersion] = ()) -> _Side:
-    model = key_model(meta)
+    model = key_model(meta) if needs_merge(meta) else "DUPLICATE"  # merge-on-write: one row per key
     keys = tuple(meta.definition.keys.columns) if meta.definition.keys is not None else ()
     key_set = {k.lower() for k in keys}
     aggs = tuple("" if c.name.lower() in key_set else (c.agg_type or "").upper() for c in meta.definition.columns)
