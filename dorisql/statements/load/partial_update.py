@@ -279,8 +279,10 @@ def _filled(rows: pa.Table, keys: pa.Table, current: pa.Table | None, plan: Part
         mine, theirs = _codes(keys, current, plan.keys)
         mine = mine.append_column("__new", pa.array(range(rows.num_rows), pa.int64()))
         theirs = theirs.append_column("__old", pa.array(range(current.num_rows), pa.int64()))
-        matched = mine.join(theirs, keys=list(plan.keys), join_type="left outer").sort_by("__new")
-        old_row = matched["__old"]
+        matched = mine.join(theirs, keys=list(plan.keys), join_type="left outer")
+        # one current row per key (merge-on-write); were there more, one row each all the same
+        matched = matched.group_by("__new", use_threads=False).aggregate([("__old", "max")]).sort_by("__new")
+        old_row = matched["__old_max"]
     else:
         old_row = pa.nulls(rows.num_rows, pa.int64())
     if plan.new_keys == "ERROR" and old_row.null_count:
