@@ -122,15 +122,29 @@ def consistent_reads(catalog: Catalog, warehouse: Path, tables: Sequence[TableMe
 
 def guard_commits(catalog: Catalog, warehouse: Path) -> None:
     """Make every Delta commit to a table of `warehouse` in this process finish the committed
-    transactions naming that table first (the gate of its commit lock)."""
+    transactions naming that table first (the gate of its commit lock). The gate reads them
+    through the catalog of the session that last called this on the committing thread, else
+    the last caller's: a server's connections each run on a thread of their own with a catalog
+    of their own, which is closed when the connection ends, so never under another's commit."""
     root = os.path.abspath(warehouse)
+    mine = _thread_catalogs.__dict__.setdefault("by_root", {})
+    mine[root] = catalog
     if _gated.get(root) is catalog:
         return
+    registered = root in _gated
     _gated[root] = catalog
-    use_commit_gate(root, lambda path: _before_commit(catalog, Path(root), path))
+    if not registered:
+        use_commit_gate(root, lambda path: _before_commit(_gate_catalog(root), Path(root), path))
 
 
 _gated: dict[str, Catalog] = {}
+#: by_root: the catalog of the session this thread last ran a statement of, per warehouse root.
+_thread_catalogs = threading.local()
+
+
+def _gate_catalog(root: str) -> Catalog:
+    mine = getattr(_thread_catalogs, "by_root", {}).get(root)
+    return mine if mine is not None else _gated[root]
 
 
 def _before_commit(catalog: Catalog, warehouse: Path, table_path: str) -> None:
