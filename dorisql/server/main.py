@@ -119,12 +119,13 @@ def build_listeners(context: ServerContext, options: ServerOptions) -> list[List
 
 #: Spark settings of the server's session unless the configuration sets them: the FAIR
 #: scheduler shares the cores between the connections' pools (`ServerContext.pools`), where
-#: Spark's default (FIFO) runs every job after all the jobs submitted before it.
+#: Spark's default (FIFO) runs every job after all the jobs submitted before it. Not with
+#: Spark Connect: its scheduler is the Connect server's, set where it starts.
 SERVER_SPARK_CONF = {"spark.scheduler.mode": "FAIR"}
 
 
 def start_spark(config: Config):
-    conf = {**SERVER_SPARK_CONF, **config.spark_conf}
+    conf = config.spark_conf if config.remote else {**SERVER_SPARK_CONF, **config.spark_conf}
     session = create_session(master=config.master, conf=conf, remote=config.remote)
     logfile.capture_spark_logs()
     return session
