@@ -48,7 +48,7 @@ from dorisql.types import arrow_type, canonical
 if TYPE_CHECKING:  # pyarrow loads when a point query needs it, not at start-up
     import pyarrow as pa
 
-__all__ = ["Fallback", "point_rows", "SNAPSHOTS", "FOOTERS", "KEY_COLUMNS"]
+__all__ = ["Fallback", "point_rows", "SNAPSHOTS", "FOOTERS", "KEY_COLUMNS", "FILE_COLUMNS"]
 
 #: Stored columns the short path does not know how to apply: the Spark path answers.
 _UNKNOWN_HIDDEN = ("__doris_delete_sign__",)
@@ -104,6 +104,11 @@ FOOTERS = _Lru(8192)
 #: a key lookup scans them instead of decoding the file; only the row groups that hold the
 #: key are read.
 KEY_COLUMNS = _Lru(8192, max_bytes=256 * 2**20)
+#: Files of at most this many rows have the columns a query reads decoded once and cached
+#: (FILE_COLUMNS); a larger file's row groups holding the key are decoded for each query.
+SMALL_FILE_ROWS = 65536
+#: (data file path, its stored column names read) -> those columns of the whole file.
+FILE_COLUMNS = _Lru(4096, max_bytes=256 * 2**20)
 
 
 def point_rows(
@@ -253,11 +258,20 @@ def _file_rows(
     if sequence is not None and sequence.lower() not in by_name and sequence.lower() in names:
         read.append(names[sequence.lower()][0])  # the hidden __DORIS_SEQUENCE_COL__
     read += [names[c][0] for c in order if c in names]
-    groups, local = _groups_of(metadata, rows)
-    with pa.OSFile(path) as source:  # a native file: no file-system lookup by path
-        table = pq.ParquetFile(source, metadata=metadata).read_row_groups(groups, columns=read, use_threads=False)
-    if local is not None:
-        table = table.take(local)
+    if metadata.num_rows <= SMALL_FILE_ROWS:
+        # a small file's columns decoded once: a later key of it is a `take`
+        whole = FILE_COLUMNS.get((path, tuple(read)))
+        if whole is None:
+            with pa.OSFile(path) as source:
+                whole = pq.ParquetFile(source, metadata=metadata).read(columns=read, use_threads=False)
+            FILE_COLUMNS.put((path, tuple(read)), whole)
+        table = whole if rows is None else whole.take(rows)
+    else:
+        groups, local = _groups_of(metadata, rows)
+        with pa.OSFile(path) as source:  # a native file: no file-system lookup by path
+            table = pq.ParquetFile(source, metadata=metadata).read_row_groups(groups, columns=read, use_threads=False)
+        if local is not None:
+            table = table.take(local)
     table = _as_declared(table, columns, by_name, stored, now)
     keep = None
     for column, value in early:
