@@ -49,11 +49,13 @@ from dorisql.session import failures
 from dorisql.storage.spark_views import drop_views, release_views
 from dorisql.syntax.cancel import checked, checkpoint
 from dorisql.syntax.dialect import is_temporary, parse_query, partition_names
+from dorisql.tablets.merge import declared_columns, key_model, needs_merge
 from dorisql.tablets.read import TableScan
 from dorisql.translate.arithmetic import translate_arithmetic
 from dorisql.translate.coercion import translate_coercions
 from dorisql.translate.expressions import name_columns, outer_select
 from dorisql.translate.functions import check_functions, translate_functions
+from dorisql.translate.sketch_functions import PREAGGREGATION
 from dorisql.translate.temporal import SCALE_METADATA, ColumnType, datetime_scale, translate_casts
 from dorisql.types import canonical
 
@@ -823,10 +825,33 @@ def _register_scans(
         if id(t) in colocated:
             scanned[id(t)] = scan
             continue
-        view = register_view(_with_scales(scan.rows(), meta), "scan")
+        rows = _preaggregated_rows(scan, t) or scan.rows()
+        view = register_view(_with_scales(rows, meta), "scan")
         plan.views[view] = f"{meta.db}.{meta.name}"
         _point_at_view(t, view, keep_name=True)
     return scanned
+
+
+def _preaggregated_rows(scan: TableScan, t: exp.Expr):
+    """An AGGREGATE table's stored rows unmerged, when the SELECT reading it only unions its
+    sketch columns, each by its own aggregation, and reads nothing else but key columns
+    (translate.sketch_functions.PREAGGREGATION; Doris's PREAGGREGATION: ON): the union of
+    unions is the union, so the merge by key before the query is work for nothing. Else None."""
+    mark = t.meta.get(PREAGGREGATION)
+    meta = scan.meta
+    if mark is None or key_model(meta) != "AGGREGATE" or not needs_merge(meta):
+        return None
+    if scan.merged is not None and scan.merged.alone:  # nothing to merge: rows() reads it as it is
+        return None
+    unions, others = mark
+    keys = {k.lower() for k in (meta.definition.keys.columns if meta.definition.keys else ())}
+    aggregation = {c.name.lower(): (c.agg_type or "").upper() for c in meta.definition.columns}
+    if not others <= keys or any(aggregation.get(c) != agg for c, agg in unions.items()):
+        return None
+    rows = declared_columns(scan.frame, meta)
+    if scan.merged is not None:
+        rows = rows.unionByName(declared_columns(scan.merged.frame, meta))
+    return rows
 
 
 def _spark_sql(tree: exp.Expr) -> str:

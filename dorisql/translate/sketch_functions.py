@@ -36,7 +36,7 @@ from dorisql.syntax.cancel import checked
 from dorisql.syntax.dialect import call_name, replace_node
 from dorisql.translate.sketch_storage import BITMAP_SPARK_TYPE, EMPTY_BITMAP_SQL, EMPTY_HLL_SQL, HLL_LG_CONFIG_K
 
-__all__ = ["SKETCH_FUNCTIONS", "translate_sketch_functions"]
+__all__ = ["PREAGGREGATION", "SKETCH_FUNCTIONS", "translate_sketch_functions"]
 
 _BITMAP_TYPE = BITMAP_SPARK_TYPE
 _EMPTY_BITMAP = EMPTY_BITMAP_SQL
@@ -463,6 +463,7 @@ def _is_aggregate(node: exp.Expr) -> bool:
 
 def translate_sketch_functions(tree: exp.Expr) -> None:
     """Rewrite, in place, every call of this module's functions into Spark SQL."""
+    _mark_preaggregation(tree)
     translator = _Translator()
     for node in checked(reversed(list(tree.find_all(exp.Func, bfs=False)))):
         name = _name(node)
@@ -486,6 +487,60 @@ def translate_sketch_functions(tree: exp.Expr) -> None:
         calls = _bitmap_aggregate_calls(select)
         if calls:
             _rewrite_bitmap_aggregates(select, calls, translator)
+
+
+# --------------------------------------------------------------------------- preaggregation
+
+#: The key of an ``exp.Table``'s meta marking a SELECT that may read its rows unmerged:
+#: ``(unions, others)``, the columns read only as a sketch union's argument (with the
+#: aggregation that union is) and every other name the SELECT reads (dorisql.query.planner
+#: checks them against the table: an AGGREGATE table whose `others` are all keys).
+PREAGGREGATION = "dorisql_preaggregation"
+
+#: The union aggregates of a stored sketch column, by the aggregation of the column they equal.
+_UNIONS = {
+    "bitmap_union": "BITMAP_UNION",
+    "bitmap_union_count": "BITMAP_UNION",
+    "orthogonal_bitmap_union_count": "BITMAP_UNION",
+    "hll_union_agg": "HLL_UNION",
+    "hll_raw_agg": "HLL_UNION",
+    "hll_union": "HLL_UNION",
+}
+
+
+def _mark_preaggregation(tree: exp.Expr) -> None:
+    """Mark each one-table SELECT whose aggregates are all sketch unions of plain columns
+    (``SELECT site, bitmap_union_count(user_ids) FROM agg WHERE day > ... GROUP BY site``): a
+    union of unions is the union, so such a query reads the AGGREGATE table's stored rows without
+    first merging them by key, as Doris's PREAGGREGATION: ON."""
+    for select in tree.find_all(exp.Select):
+        source = select.args.get("from_")
+        table = source.this if source is not None else None
+        if not isinstance(table, exp.Table) or not isinstance(table.this, exp.Identifier):
+            continue
+        if any(select.args.get(k) for k in ("joins", "laterals", "windows", "qualify", "distinct")):
+            continue
+        unions: dict[str, str] = {}
+        others: set[str] = set()
+        aliases = {e.alias.lower() for e in select.expressions if isinstance(e, exp.Alias)}
+        usable = True
+        for node in select.walk():
+            if node is not select and isinstance(node, exp.Query | exp.Subquery | exp.Star | exp.Window):
+                usable = False
+                break
+            name = _name(node)
+            if isinstance(node, exp.Column):
+                column = node.name.lower()
+                parent = node.parent
+                if _name(parent) in _UNIONS and parent is not None and _args(parent)[0] is node:
+                    unions[column] = _UNIONS[_name(parent) or ""]
+                elif not (column in aliases and node.find_ancestor(exp.Order)):  # ORDER BY an item
+                    others.add(column)
+            elif (_is_aggregate(node) or name in _BITMAP_AGGREGATES) and name not in _UNIONS:
+                usable = False
+                break
+        if usable and unions and not set(unions) & others:
+            table.meta[PREAGGREGATION] = (unions, frozenset(others))
 
 
 # --------------------------------------------------------------------------- bitmap aggregates

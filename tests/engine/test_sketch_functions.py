@@ -10,7 +10,7 @@ import pytest
 
 from dorisql.errors import AnalysisError, NotSupportedError
 
-from .conftest import rows
+from .conftest import rows, run
 
 BFS = "bitmap_from_string"
 
@@ -244,3 +244,28 @@ def test_suite_tables_of_sketch_columns(engine):
         ("shanxi", 1),
     ]
     assert rows(engine, "SELECT hll_cardinality(pv) AS res FROM hf ORDER BY res LIMIT 1") == [(0,)]
+
+
+def test_sketch_unions_read_the_stored_rows_unmerged(engine):
+    """A query that only unions an AGGREGATE table's sketch columns, grouped and filtered by keys,
+    reads its stored rows without merging them by key first (Doris's PREAGGREGATION: ON): the
+    same answers as the merged read, with no merge in the plan; another aggregate turns it off."""
+    engine.execute_sql(
+        "CREATE TABLE pre (day DATE NOT NULL, site INT NOT NULL, u BITMAP BITMAP_UNION NOT NULL, "
+        "h HLL HLL_UNION NOT NULL, cost BIGINT SUM NOT NULL) AGGREGATE KEY(day, site) "
+        "DISTRIBUTED BY HASH(site) BUCKETS 2"
+    )
+    for offset in (0, 50):  # two loads of the same keys: the stored rows repeat each key
+        engine.execute_sql(
+            "INSERT INTO pre SELECT date_add('2024-01-01', CAST(number % 3 AS INT)), CAST(number % 2 AS INT), "
+            f'to_bitmap(number + {offset}), hll_hash(number + {offset}), 1 FROM numbers("number" = "100")'
+        )
+    # day > 2024-01-01: the rows of numbers n with n % 3 in (1, 2), by n % 2, values n and n + 50
+    want = {s: len({n + o for n in range(100) for o in (0, 50) if n % 3 != 0 and n % 2 == s}) for s in (0, 1)}
+    unions = "SELECT site, bitmap_union_count(u), hll_union_agg(h) FROM pre WHERE day > '2024-01-01' GROUP BY site"
+    assert rows(engine, unions + " ORDER BY site") == [(s, want[s], want[s]) for s in (0, 1)]
+    merged = unions.replace("hll_union_agg(h)", "hll_union_agg(h), sum(cost)")
+    assert [r[:3] for r in rows(engine, merged + " ORDER BY site")] == [(s, want[s], want[s]) for s in (0, 1)]
+    plan = "\n".join(str(r[0]) for r in run(engine, "EXPLAIN " + unions).rows)
+    merged_plan = "\n".join(str(r[0]) for r in run(engine, "EXPLAIN " + merged).rows)
+    assert "Join" not in plan and "Join" in merged_plan  # the BITMAP_UNION merge joins on the keys
