@@ -42,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dorisql",
         description="Apache Doris SQL on Spark + Delta Lake: an interactive shell and a script runner.",
         epilog="Config file: $XDG_CONFIG_HOME/dorisql/config.toml (see `python -m pydoc dorisql.config`). "
-        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CATALOG, DORISQL_REMOTE, DORISQL_CONFIG, NO_COLOR. "
+        "Environment: DORISQL_WAREHOUSE, DORISQL_MASTER, DORISQL_CATALOG, DORISQL_REMOTE, DORISQL_CONFIG, NO_COLOR, "
+        "DORISQL_CLASS_ARCHIVE=off (no JVM class archive in $XDG_CACHE_HOME/dorisql/jvm). "
         "History and Spark's own log (spark.log) are in $XDG_STATE_HOME/dorisql/.",
     )
     parser.add_argument("-V", "--version", action="version", version=f"dorisql {__version__}")
