@@ -1,7 +1,7 @@
 """Unique visitors: count(DISTINCT) on raw events against BITMAP and HLL columns of an AGGREGATE table.
 
     python bench/uv.py [--events 10000000] [--users 1000000] [--days 30] [--sites 100]
-                       [--long-days 100] [--master local[*]] [--keep DIR]
+                       [--long-days 100] [--master local[*]] [--driver-memory 4g] [--keep DIR]
 
 ``--events`` events (day, site, user_id; ``--users`` distinct users over ``--days`` days and
 ``--sites`` sites) go into a DUPLICATE KEY table ``raw``, and from it, with ``INSERT ... SELECT
@@ -73,12 +73,16 @@ def main(argv=None) -> int:
     ap.add_argument("--sites", type=int, default=100)
     ap.add_argument("--long-days", type=int, default=100)
     ap.add_argument("--master", default="local[*]")
+    ap.add_argument("--driver-memory", default="4g", help="the Spark driver's heap (a local master's executors too)")
     ap.add_argument("--keep", help="work in this folder and keep it (default: a temp folder, removed)")
     args = ap.parse_args(argv)
 
     work = Path(args.keep or tempfile.mkdtemp(prefix="dorisql-uv-"))
     work.mkdir(parents=True, exist_ok=True)
-    spark = create_session(master=args.master, app_name="dorisql-bench-uv")
+    # A stored bitmap is 4 KB per bucket: a row of a million users' bitmap is ~128 KB, and Parquet's
+    # vectorized reader decodes 4096 rows at a time; fewer rows per batch keep that in the heap.
+    conf = {"spark.driver.memory": args.driver_memory, "spark.sql.parquet.columnarReaderBatchSize": "256"}
+    spark = create_session(master=args.master, app_name="dorisql-bench-uv", conf=conf)
     engine = Engine(Config(warehouse=str(work / "wh"), master=args.master), spark=spark)
     engine.execute_sql("CREATE DATABASE IF NOT EXISTS bench; USE bench")
     engine.execute_sql('ADMIN SET FRONTEND CONFIG ("disable_auto_compaction" = "true")')
