@@ -61,11 +61,15 @@ def test_spark_and_arrow_types():
     assert T.arrow_type(D("DATETIME")) == pa.timestamp("us") and T.arrow_type(D("DATETIME")).tz is None
     assert T.arrow_type(D("DATE")) == pa.date32()
     assert T.arrow_type(D("LARGEINT")) == pa.decimal128(38, 0)
-    for n in ["HLL", "BITMAP", "QUANTILE_STATE"]:
-        with pytest.raises(NotSupportedError):
-            T.spark_type(D(n))
-        with pytest.raises(NotSupportedError):
-            T.arrow_type(D(n))
+    # the sketch types' stored forms (docs/storage.md "BITMAP, HLL and QUANTILE_STATE")
+    assert T.spark_type(D("BITMAP")) == "ARRAY<STRUCT<bucket: BIGINT, bits: BINARY>>"
+    assert T.arrow_type(D("BITMAP")) == pa.list_(pa.struct([("bucket", pa.int64()), ("bits", pa.binary())]))
+    for n in ["HLL", "QUANTILE_STATE"]:
+        assert T.spark_type(D(n)) == "BINARY" and T.arrow_type(D(n)) == pa.binary()
+    with pytest.raises(NotSupportedError, match="AGG_STATE"):
+        T.spark_type(D("AGG_STATE"))
+    with pytest.raises(NotSupportedError, match="AGG_STATE"):
+        T.arrow_type(D("AGG_STATE"))
     with pytest.raises(NotSupportedError, match="DECIMAL256|precision above 38"):
         T.spark_type(D("DECIMAL", 50, 2))
     with pytest.raises(AnalysisError, match="Precision of decimal"):
