@@ -48,8 +48,8 @@ from dorisql.syntax.cancel import checked
 from dorisql.syntax.generator import quote_name, type_sql
 from dorisql.tablets import transactions
 from dorisql.tablets.consistency import require_storage, table_storage
-from dorisql.tablets.read import scan_table
 from dorisql.tablets.merge_on_write import supersede_for
+from dorisql.tablets.read import scan_table
 from dorisql.tablets.tables import (
     LOAD_SEQ_COLUMN,
     ROW_SEQ_COLUMN,
