@@ -890,6 +890,9 @@ class Query(Statement):
 
     sql: str
     tables: tuple[TableName, ...] = ()
+    #: (the text parsed, its sqlglot tree) as the parser read it: readers reuse the tree for
+    #: that text only (a `replace` of `sql` leaves a stale pair), and never change it.
+    parsed: tuple[str, object] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

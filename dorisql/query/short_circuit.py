@@ -96,13 +96,16 @@ def point_query(
     resolve_table: Callable[[ast.TableName], TableMeta | None],
     resolve_view: Callable[[ast.TableName], ViewMeta | None] | None,
     current_db: str | None,
+    tree: exp.Expr | None = None,
 ) -> PointQuery | None:
     """The point query `sql` is, or None when the Spark path must answer it (never raises
-    for a query it does not take: the Spark path then reports what is wrong with it)."""
-    try:
-        tree = parse_query(sql)
-    except DorisqlError:
-        return None
+    for a query it does not take: the Spark path then reports what is wrong with it).
+    `tree`: `sql` as the parser read it already (only read here, never changed)."""
+    if tree is None:
+        try:
+            tree = parse_query(sql)
+        except DorisqlError:
+            return None
     if not isinstance(tree, exp.Select) or any(v for k, v in tree.args.items() if k not in _SELECT_ARGS):
         return None
     if tree.args.get("kind"):
@@ -332,4 +335,7 @@ def plan(session: Session, query: ast.Query) -> PointQuery | None:
 
     # Views share the tables' names: a view's name is no table (load_table refuses it), so no
     # view lookup is needed here.
-    return point_query(query.sql, resolve, None, session.current_db)
+    # the parser's tree of this very text: parsing it again cost half a point query's CPU
+    parsed = query.parsed
+    tree = parsed[1] if parsed is not None and parsed[0] == query.sql else None
+    return point_query(query.sql, resolve, None, session.current_db, tree if isinstance(tree, exp.Expr) else None)

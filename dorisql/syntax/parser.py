@@ -39,7 +39,7 @@ from dorisql.syntax.generated import check_generated_columns
 from dorisql.syntax.input_limits import check_nesting, check_size, ensure_recursion_limit
 from dorisql.syntax.lexer import Driver
 from dorisql.syntax.parser_cache import cached_lark
-from dorisql.syntax.queries import query_tables
+from dorisql.syntax.queries import parsed_query, query_tables
 from dorisql.syntax.split import WHITESPACE, skip_noise, split_statements
 from dorisql.syntax.transform import SOURCE, PositionedError, ToAst
 from dorisql.syntax.words import STATEMENT_WORDS, UNSUPPORTED_STATEMENTS
@@ -187,10 +187,10 @@ def parse_statement(text: str) -> ast.Statement:
 def _query(text: str, start: int) -> ast.Query:
     sql = text[start:].rstrip(WHITESPACE)
     try:
-        tables = query_tables(sql)
+        tree, tables = parsed_query(sql)
     except SqlSyntaxError as e:
         raise located(e, text, start + (e.pos or 0)) from None  # (query_tables always sets pos)
-    return ast.Query(sql=sql, tables=tables)
+    return ast.Query(sql=sql, tables=tables, parsed=None if tree is None else (sql, tree))
 
 
 _DELETE_PREFIX = "SELECT 1 FROM t WHERE "

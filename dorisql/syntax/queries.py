@@ -30,6 +30,12 @@ def query_tables(sql: str) -> tuple[ast.TableName, ...]:
 
     Raises SqlSyntaxError (pos relative to `sql`) if sqlglot cannot read the query.
     """
+    return parsed_query(sql)[1]
+
+
+def parsed_query(sql: str) -> tuple[object | None, tuple[ast.TableName, ...]]:
+    """`query_tables`, with the sqlglot tree it read them from (None for an empty query), so
+    that a reader of the tree (the short-circuit planner) need not parse the text again."""
     import sqlglot
     from sqlglot import exp
     from sqlglot.errors import ParseError, TokenError
@@ -67,7 +73,7 @@ def query_tables(sql: str) -> tuple[ast.TableName, ...]:
         err.pos = len(sql)
         raise err from None
     if tree is None:
-        return ()
+        return None, ()
     ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
     seen = set()
     out = []
@@ -85,4 +91,4 @@ def query_tables(sql: str) -> tuple[ast.TableName, ...]:
         if key not in seen:
             seen.add(key)
             out.append(key)
-    return tuple(out)
+    return tree, tuple(out)

@@ -9,11 +9,13 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from sqlglot import exp
 
 from dorisql import ast
 from dorisql.bucketing.hashing import bucket_of
 from dorisql.catalog.model import ViewMeta
 from dorisql.query.short_circuit import enabled, explain_lines, point_query
+from dorisql.syntax.parser import parse_one
 
 from .conftest import col, rng, table
 
@@ -123,6 +125,27 @@ def test_duplicate_tables_need_their_distribution_columns():
 )
 def test_everything_else_goes_to_spark(sql):
     assert plan(sql) is None
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM u WHERE k = 7 AND s = 'x'",
+        "SELECT /*+ SET_VAR(query_timeout = 5) */ k AS id FROM u WHERE k = -7 AND s = 'x' LIMIT 1",
+        "SELECT name FROM dup WHERE k = 7 AND s = 'x'",
+        "SELECT * FROM u WHERE k = 7",
+        "SELECT k FROM u WHERE k = 7 AND s = 'x' ORDER BY k",
+        "WITH x AS (SELECT * FROM u) SELECT k FROM x WHERE k = 7 AND s = 'x'",
+    ],
+)
+def test_the_parsers_tree_plans_as_the_text_does(sql):
+    # the engine hands over the tree the parser read (no second parse): the same decision
+    query = parse_one(sql)
+    assert isinstance(query, ast.Query) and query.parsed is not None and query.parsed[0] == query.sql
+    tree = query.parsed[1]
+    assert isinstance(tree, exp.Expr)
+    tables = lambda name: TABLES.get(name.name) if name.db == "db" else None  # noqa: E731
+    assert point_query(query.sql, tables, None, "db", tree) == plan(sql)
 
 
 def test_views_go_to_spark_and_the_session_variables_decide():
