@@ -79,8 +79,11 @@ def _db_lock(warehouse: Path, db: str, exclusive: bool) -> Iterator[None]:
     other too. Released by the kernel when its process dies."""
     path = Path(warehouse) / LOCK_DIR / f"txn.{quote(db.lower(), safe='')}.lock"
     try:
-        path.parent.mkdir(exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except FileNotFoundError:  # the lock folder's first use (not a mkdir per point query)
+            path.parent.mkdir(exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError:
         if exclusive:
             raise
