@@ -74,10 +74,14 @@ def parsed_query(sql: str) -> tuple[object | None, tuple[ast.TableName, ...]]:
         raise err from None
     if tree is None:
         return None, ()
-    ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+    ctes, tables = set(), []
+    for node in tree.walk(bfs=False):  # one walk for both (a point query's tree is walked once)
+        if isinstance(node, exp.CTE):
+            ctes.add(node.alias_or_name.lower())
+        elif isinstance(node, exp.Table):
+            tables.append(node)
     seen = set()
     out = []
-    tables = list(tree.find_all(exp.Table, bfs=False))
     # in order of appearance in the text (sqlglot visits the main query before its CTEs)
     tables.sort(key=lambda t: (getattr(t.this, "meta", None) or {}).get("start", 0))
     for t in tables:
