@@ -80,8 +80,9 @@ def main(argv=None) -> int:
     n = args.rows
 
     def load_sql(table: str, i: int) -> str:
-        # every fifth row after the first load updates a key of the load before
-        key = f"IF(number % 5 = 0 AND {i} > 0, {i - 1} * {n} + number, {i} * {n} + number)"
+        # every fifth row after the first load updates a key the load before wrote (its next
+        # row's, which no update took over: a fifth of every load is updates)
+        key = f"IF(number % 5 = 0 AND {i} > 0, {i - 1} * {n} + number + 1, {i} * {n} + number)"
         return (
             f"INSERT INTO {table} SELECT {key}, {i} * 1000 + number, concat('row-', {i}, '-', number) "
             f'FROM numbers("number" = "{n}")'
