@@ -281,3 +281,14 @@ def replace_node(node: exp.Expr, new: exp.Expr) -> exp.Expr:
     new.parent, new.arg_key, new.index = parent, key, index
     node.parent, node.arg_key, node.index = None, None, None
     return new
+
+
+def fill_placeholders(tree: exp.Expr, values: dict[str, exp.Expr]) -> None:
+    """Put each value where `tree` has an unqualified column of its placeholder name: the first
+    time the node itself, then copies (a template's ``__dorisql_arg<i>`` filled with arguments)."""
+    used: set[str] = set()
+    for col in list(tree.find_all(exp.Column)):
+        if not col.table and col.name in values:
+            value = values[col.name]
+            replace_node(col, value.copy() if col.name in used else value)
+            used.add(col.name)

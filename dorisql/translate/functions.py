@@ -36,7 +36,7 @@ from sqlglot.dialects.spark import Spark
 
 from dorisql.errors import AnalysisError, InvalidValueError, NotSupportedError
 from dorisql.syntax.cancel import checked
-from dorisql.syntax.dialect import call_name, replace_node
+from dorisql.syntax.dialect import call_name, fill_placeholders, replace_node
 from dorisql.translate.sketch_functions import SKETCH_FUNCTIONS, translate_sketch_functions
 
 __all__ = [
@@ -534,15 +534,15 @@ def _doris_only_functions(tree: exp.Expr) -> None:
             members: list[exp.Expr] = []
             for key, value in pairs:
                 key_text, value_text = _template(_JSON_VALUE), _template(_JSON_MEMBER)
-                _fill(key_text, {"__dorisql_arg0": key})
-                _fill(value_text, {"__dorisql_arg0": value})
+                fill_placeholders(key_text, {"__dorisql_arg0": key})
+                fill_placeholders(value_text, {"__dorisql_arg0": value})
                 members.append(exp.Concat(expressions=[key_text, exp.Literal.string(":"), value_text]))
             built = _json_joined("{%s}", members)
         elif isinstance(node, exp.Anonymous) and name == "json_array":
             members = []
             for item in node.expressions:
                 member = _template(_JSON_MEMBER)
-                _fill(member, {"__dorisql_arg0": item})
+                fill_placeholders(member, {"__dorisql_arg0": item})
                 members.append(member)
             built = _json_joined("[%s]", members)
         elif isinstance(node, exp.Anonymous) and name == "field" and node.expressions:
@@ -557,12 +557,12 @@ def _doris_only_functions(tree: exp.Expr) -> None:
         elif isinstance(node, exp.Week) and name == "week":
             mode = node.args.get("mode")
             built = _template(_week_sql(_WEEK, mode="0" if mode is None else "__dorisql_arg1"))
-            _fill(built, {"__dorisql_arg0": node.this} | ({} if mode is None else {"__dorisql_arg1": mode}))
+            fill_placeholders(built, {"__dorisql_arg0": node.this} | ({} if mode is None else {"__dorisql_arg1": mode}))
         elif name is not None and isinstance(node, exp.Anonymous):
             sql = _DORIS_ONLY.get((name, len(node.expressions)))
             if sql is not None:
                 built = _template(sql)
-                _fill(built, {f"__dorisql_arg{i}": a for i, a in enumerate(node.expressions)})
+                fill_placeholders(built, {f"__dorisql_arg{i}": a for i, a in enumerate(node.expressions)})
         if built is None:
             continue
         if name in ("json_object", "json_array") and _inside_json_call(node):
@@ -822,7 +822,7 @@ def _guard_once(node: exp.Expr, name: str, slots: tuple[str, ...], args: list[ex
         elif value is not None:
             node.set(slot, exp.column(f"a{i}", table=_VALUE))
             i += 1
-    _fill(guarded, {f"__dorisql_arg{i}": a for i, a in enumerate(args)} | {"__dorisql_call": node})
+    fill_placeholders(guarded, {f"__dorisql_arg{i}": a for i, a in enumerate(args)} | {"__dorisql_call": node})
 
 
 def _template(sql: str) -> exp.Expr:
@@ -836,17 +836,6 @@ def _parsed(sql: str) -> exp.Expr:
     import sqlglot
 
     return sqlglot.parse_one(sql, read="spark")
-
-
-def _fill(tree: exp.Expr, values: dict[str, exp.Expr]) -> None:
-    """Put each value where `tree` has a column of its placeholder name: the first time the
-    node itself, then copies."""
-    used: set[str] = set()
-    for col in list(tree.find_all(exp.Column)):
-        if not col.table and col.name in values:
-            value = values[col.name]
-            replace_node(col, value.copy() if col.name in used else value)
-            used.add(col.name)
 
 
 def expression_limit_failure(exc: BaseException) -> InvalidValueError | None:

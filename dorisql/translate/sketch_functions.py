@@ -33,7 +33,7 @@ from sqlglot import exp
 
 from dorisql.errors import AnalysisError, NotSupportedError
 from dorisql.syntax.cancel import checked
-from dorisql.syntax.dialect import call_name, replace_node
+from dorisql.syntax.dialect import call_name, fill_placeholders, replace_node
 from dorisql.translate.sketch_storage import BITMAP_SPARK_TYPE, EMPTY_BITMAP_SQL, EMPTY_HLL_SQL, HLL_LG_CONFIG_K
 
 __all__ = ["PREAGGREGATION", "SKETCH_FUNCTIONS", "translate_sketch_functions"]
@@ -218,13 +218,7 @@ def _build(sql: str, *args: exp.Expr) -> exp.Expr:
     """The Spark SQL template `sql` with ``__dorisql_arg<i>`` replaced by `args` (the first use
     the node itself, later ones copies)."""
     tree = _parsed(sql).copy()
-    values = {f"__dorisql_arg{i}": a for i, a in enumerate(args)}
-    used: set[str] = set()
-    for col in list(tree.find_all(exp.Column)):
-        if not col.table and col.name in values:
-            value = values[col.name]
-            replace_node(col, value.copy() if col.name in used else value)
-            used.add(col.name)
+    fill_placeholders(tree, {f"__dorisql_arg{i}": a for i, a in enumerate(args)})
     return tree
 
 
