@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
@@ -38,6 +36,7 @@ from dorisql import ast
 from dorisql.catalog.model import TableMeta
 from dorisql.storage import fs
 from dorisql.storage.log import add_action
+from dorisql.storage.lru import Lru
 from dorisql.storage.snapshot import FileEntry
 from dorisql.storage.staging import Staged, write_parquet
 from dorisql.storage.stats import read_footer_stats
@@ -106,44 +105,17 @@ def _with_order(rows: pa.Table, sequence: str | None, generation: int) -> pa.Tab
 # ----------------------------------------------------------------------------- key cache
 
 
-class _KeyCache:
-    """Key columns (and sequence column) of data files, by path: files are immutable and a path
-    is never reused, so an entry never goes stale. Least recently used entries go past
-    `max_bytes`."""
+#: (data file path, column names) -> those columns of the file (key columns and the sequence
+#: column): files are immutable and a path is never reused, so an entry never goes stale.
+KEY_CACHE = Lru(65536, max_bytes=256 * 2**20)
 
-    def __init__(self, max_bytes: int = 256 * 2**20):
-        self.max_bytes = max_bytes
-        self._entries: OrderedDict[tuple[str, tuple[str, ...]], pa.Table] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
 
-    def get(self, path: str, columns: tuple[str, ...]) -> pa.Table:
-        key = (path, columns)
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-                self.hits += 1
-                return found
+def _key_columns(path: str, columns: tuple[str, ...]) -> pa.Table:
+    table = KEY_CACHE.get((path, columns))
+    if table is None:
         table = _read_columns(path, columns)
-        with self._lock:
-            self.misses += 1
-            if key not in self._entries:
-                self._entries[key] = table
-                self._bytes += table.nbytes
-            while self._bytes > self.max_bytes and len(self._entries) > 1:
-                _, dropped = self._entries.popitem(last=False)
-                self._bytes -= dropped.nbytes
-        return table
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-
-
-KEY_CACHE = _KeyCache()
+        KEY_CACHE.put((path, columns), table)
+    return table
 
 
 def _read_columns(path: str, columns: Sequence[str]) -> pa.Table:
@@ -192,7 +164,7 @@ class Supersede:
             fresh = [new_keys[i] for i in indexes]
             olds_here = old_by_tablet.get(tablet, [])
             candidates = [f for f in olds_here if _may_overlap(bounds.get(f.path), fresh, self.keys)]
-            olds = [KEY_CACHE.get(self._abs(f.path), columns) for f in candidates]
+            olds = [_key_columns(self._abs(f.path), columns) for f in candidates]
             losers = _losers(
                 [(("old", f.path), t) for f, t in zip(candidates, olds)] + [(("new", i), new_keys[i]) for i in indexes],
                 self.keys,
@@ -395,7 +367,7 @@ def current_rows(table_path: str, files: Sequence[FileEntry], keys: pa.Table) ->
     found = []
     for f in files:
         path = os.path.join(fs.local_path(table_path), f.path)
-        olds = KEY_CACHE.get(path, names)
+        olds = _key_columns(path, names)
         both = pa.concat_tables([_conform(olds, keys.schema), keys])
         codes = [pc.dictionary_encode(both[k], null_encoding="encode").combine_chunks().indices for k in names]
         old_codes = pa.table([c.slice(0, olds.num_rows) for c in codes], names=list(names)).append_column(

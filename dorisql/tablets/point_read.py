@@ -23,9 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +34,7 @@ from dorisql.result import Float32, ScaledDatetime
 from dorisql.session.session import Session
 from dorisql.storage import fs
 from dorisql.storage.layout import commit_version
+from dorisql.storage.lru import Lru
 from dorisql.storage.snapshot import FileEntry
 from dorisql.tablets import transactions
 from dorisql.tablets.consistency import table_storage
@@ -58,57 +57,19 @@ class Fallback(Exception):
     """The rows need something the short path does not do: the Spark path answers instead."""
 
 
-class _Lru:
-    """A small thread-safe LRU map (a server's connections share it), of at most `size` entries
-    and, with `max_bytes`, at most that many bytes of values (their ``nbytes``)."""
-
-    def __init__(self, size: int, max_bytes: int | None = None):
-        self.size = size
-        self.max_bytes = max_bytes
-        self._bytes = 0
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def _weight(self, value: Any) -> int:
-        return int(getattr(value, "nbytes", 0)) if self.max_bytes is not None else 0
-
-    def get(self, key: Hashable) -> Any:
-        with self._lock:
-            value = self._items.get(key)
-            if value is not None:
-                self._items.move_to_end(key)
-            return value
-
-    def put(self, key: Hashable, value: Any) -> None:
-        with self._lock:
-            if key in self._items:
-                self._bytes -= self._weight(self._items[key])
-            self._items[key] = value
-            self._items.move_to_end(key)
-            self._bytes += self._weight(value)
-            while len(self._items) > self.size or (self.max_bytes is not None and self._bytes > self.max_bytes):
-                _, dropped = self._items.popitem(last=False)
-                self._bytes -= self._weight(dropped)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-            self._bytes = 0
-
-
 #: Table folder -> its latest snapshot (`_Snapshot`: the files by tablet, the delete versions).
-SNAPSHOTS = _Lru(256)
+SNAPSHOTS = Lru(256)
 #: Data file path -> (Parquet FileMetaData, {lower-case column name: stored name, leaf index}).
-FOOTERS = _Lru(8192)
+FOOTERS = Lru(8192)
 #: (data file path, lower-case column name) -> the column's values (of its declared Arrow type):
 #: a key lookup scans them instead of decoding the file; only the row groups that hold the
 #: key are read.
-KEY_COLUMNS = _Lru(8192, max_bytes=256 * 2**20)
+KEY_COLUMNS = Lru(8192, max_bytes=256 * 2**20)
 #: Files of at most this many rows have the columns a query reads decoded once and cached
 #: (FILE_COLUMNS); a larger file's row groups holding the key are decoded for each query.
 SMALL_FILE_ROWS = 65536
 #: (data file path, its stored column names read) -> those columns of the whole file.
-FILE_COLUMNS = _Lru(4096, max_bytes=256 * 2**20)
+FILE_COLUMNS = Lru(4096, max_bytes=256 * 2**20)
 
 
 def point_rows(

@@ -188,16 +188,16 @@ def test_rows_of_a_key_map_to_the_row_groups_holding_them(tmp_path):
 def test_the_caches_keep_their_bounds():
     import pyarrow as pa
 
-    from dorisql.tablets.point_read import _Lru
+    from dorisql.storage.lru import Lru
 
-    cache = _Lru(3, max_bytes=200)
+    cache = Lru(3, max_bytes=200)
     for name in "abc":
         cache.put(name, pa.array(range(10), pa.int64()))  # 80 bytes each: b and c stay
     assert cache.get("a") is None and cache.get("b") is not None and cache.get("c") is not None
     cache.put("b", pa.array(range(2), pa.int64()))  # replaced: its old size no longer counts
     cache.put("d", pa.array(range(10), pa.int64()))
     assert all(cache.get(n) is not None for n in "bcd")
-    counted = _Lru(2)
+    counted = Lru(2)
     for n in range(5):
         counted.put(n, object())
     assert counted.get(2) is None and counted.get(3) is not None and counted.get(4) is not None
