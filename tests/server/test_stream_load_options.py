@@ -6,11 +6,12 @@ the client's address recorded with the load."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
 from dorisql.server.http import HttpListener
+
+from httpkit import curl_stream_load
 
 pytestmark = pytest.mark.spark
 
@@ -47,13 +48,7 @@ def listener(factory):
 def _load(server, table, body: str, tmp_path, *headers):
     data = tmp_path / f"{table}.body"
     data.write_text(body, encoding="utf-8")
-    args = ["curl", "-sS", "--location-trusted", "-u", "root:"]
-    for h in headers:
-        args += ["-H", h]
-    args += ["-T", str(data), "-XPUT", f"http://127.0.0.1:{server.port}/api/so/{table}/_stream_load"]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return curl_stream_load(server.port, "so", table, data, headers)
 
 
 def _rows(factory, table):

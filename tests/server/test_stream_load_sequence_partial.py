@@ -5,13 +5,12 @@ back through dorisql and, for merge-on-write, with ``deltalake`` as an outside r
 
 from __future__ import annotations
 
-import json
-import subprocess
-
 import pytest
 
 from dorisql.server.http import HttpListener
 from dorisql.tablets.tables import meta_dir
+
+from httpkit import curl_stream_load
 
 pytestmark = pytest.mark.spark
 
@@ -49,13 +48,7 @@ def listener(factory):
 def _load(server, table, body: str, tmp_path, *headers):
     data = tmp_path / f"{table}.body"
     data.write_text(body, encoding="utf-8")
-    args = ["curl", "-sS", "--location-trusted", "-u", "root:", "-H", "column_separator:,"]
-    for h in headers:
-        args += ["-H", h]
-    args += ["-T", str(data), "-XPUT", f"http://127.0.0.1:{server.port}/api/sp/{table}/_stream_load"]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return curl_stream_load(server.port, "sp", table, data, ("column_separator:,", *headers))
 
 
 def _rows(factory, table):
